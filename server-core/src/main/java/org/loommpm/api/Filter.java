@@ -1,0 +1,16 @@
+package org.loommpm.api;
+
+/**
+ * Code around a handler: logging, authentication, headers common to every response. A filter
+ * calls {@code next.handle(request, response)} to continue, or answers on its own to stop.
+ */
+@FunctionalInterface
+public interface Filter {
+    /**
+     * @param request the request
+     * @param response the response
+     * @param next the rest of the chain (further filters, then the handler)
+     * @throws Exception any failure, answered as a handler's would be
+     */
+    void filter(Request request, Response response, Handler next) throws Exception;
+}

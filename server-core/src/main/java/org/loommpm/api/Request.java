@@ -1,0 +1,68 @@
+package org.loommpm.api;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A request as the handler sees it. The head is parsed and validated before the handler runs;
+ * the body is read on demand through {@link #body()} (a blocking read parks the handler's
+ * virtual thread until the connection's poller reports more bytes). Valid only during the
+ * handler call, on the handler's thread.
+ */
+public interface Request {
+    /** The method token, e.g. {@code GET}. */
+    String method();
+
+    /** The request target exactly as sent (origin form, e.g. {@code /a%20b?x=1}). */
+    String rawTarget();
+
+    /** The path, percent-decoded (UTF-8), without the query. */
+    String path();
+
+    /** The raw query string without {@code ?}, or {@code null} when the target has none. */
+    String query();
+
+    /** The first value of a query parameter (decoded), or {@code null}. */
+    String queryParam(String name);
+
+    /** Every query parameter and its values, decoded, in order of first appearance. */
+    Map<String, List<String>> queryParams();
+
+    /** A path template variable ({@code /users/{id}} gives {@code id}), or {@code null}. */
+    String pathParam(String name);
+
+    /** {@code HTTP/1.0}, {@code HTTP/1.1} or {@code HTTP/2}. */
+    String protocol();
+
+    /** The request header fields (case-insensitive names). */
+    Headers headers();
+
+    /** Shorthand for {@code headers().first(name)}. */
+    default String header(String name) {
+        return headers().first(name);
+    }
+
+    /** The declared body length, or -1 when the body is chunked or absent. */
+    long contentLength();
+
+    /**
+     * The body as a stream; empty when the request has none. Reading past LimitRequestBody
+     * fails with an {@link HttpException} 413; malformed chunked framing with a 400.
+     */
+    InputStream body();
+
+    /** The whole body, read up to LimitRequestBody. */
+    byte[] bodyBytes() throws IOException;
+
+    /** The whole body as text, in the charset of its Content-Type (UTF-8 when none is given). */
+    String bodyString() throws IOException;
+
+    /** The client's address. */
+    InetSocketAddress remoteAddress();
+
+    /** The local address the request arrived on. */
+    InetSocketAddress localAddress();
+}

@@ -1,0 +1,61 @@
+package org.loommpm.api;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+/**
+ * The response to one request. Set the status and headers, then send exactly one body: with
+ * {@link #send(byte[])} (Content-Length), through {@link #outputStream()} (Content-Length when
+ * the whole body fits the write buffer, else chunked), or with {@link #sendFile(Path)}.
+ * Writes that would block park the handler's virtual thread until the socket drains.
+ * Valid only during the handler call, on the handler's thread.
+ */
+public interface Response {
+    /** Sets the status code (default 200). */
+    Response status(int status);
+
+    /** The status code set so far. */
+    int status();
+
+    /** Replaces a header field. */
+    Response header(String name, String value);
+
+    /** The response header fields (mutable until the head is sent). */
+    Headers headers();
+
+    /** Sends the body with a Content-Length and completes the response. */
+    void send(byte[] body) throws IOException;
+
+    /** Sends text as UTF-8 ({@code text/plain; charset=UTF-8} unless a Content-Type is set). */
+    default void send(String body) throws IOException {
+        if (!headers().contains("Content-Type")) {
+            header("Content-Type", "text/plain; charset=UTF-8");
+        }
+        send(body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Sets the status and sends text. */
+    default void send(int status, String body) throws IOException {
+        status(status);
+        send(body);
+    }
+
+    /**
+     * A stream for the body. Closing it completes the response. Bytes are buffered up to the
+     * write buffer's size; if the stream is closed before that the response carries a
+     * Content-Length, otherwise it switches to chunked transfer coding (HTTP/1.1) or to a
+     * close-delimited body (HTTP/1.0). A Content-Length header set by the handler is honoured.
+     */
+    OutputStream outputStream() throws IOException;
+
+    /**
+     * Sends a file as the body (zero-copy through {@code FileChannel.transferTo} where the
+     * connection allows it) and completes the response. The Content-Type is left as set.
+     */
+    void sendFile(Path file) throws IOException;
+
+    /** Whether the status line and headers have been written (then they can no longer change). */
+    boolean isCommitted();
+}

@@ -1,0 +1,302 @@
+package org.loommpm.config;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Every engine and HTTP/1.1 setting, with its default, in one typed place. Names follow Apache
+ * httpd's directives; {@code docs/configuration.md} lists each with its meaning and unit.
+ * Immutable: build one with {@link #builder()}; a running server never sees a change (a new
+ * configuration takes effect through a new generation of children).
+ */
+public final class ServerConfig {
+    /** {@code Listen}: default when none is given, {@code 0.0.0.0:8080}. */
+    public static final int DEFAULT_PORT = 8080;
+    /** {@code StartServers}: in-JVM children started (and kept) by the supervisor. */
+    public static final int DEFAULT_START_SERVERS = 1;
+    /** {@code ThreadsPerChild}: worker slots (handler tasks running at once) per child. */
+    public static final int DEFAULT_THREADS_PER_CHILD = 256;
+    /** {@code PollersPerChild}: 0 = one per available processor, capped at 8. */
+    public static final int DEFAULT_POLLERS_PER_CHILD = 0;
+    /** Upper bound of the automatic {@code PollersPerChild}. */
+    public static final int MAX_AUTO_POLLERS = 8;
+    /** {@code MaxConnectionsPerChild}: 0 = unlimited. */
+    public static final long DEFAULT_MAX_CONNECTIONS_PER_CHILD = 0;
+    /** {@code Timeout}: longest wait for a body read or a response write to make progress. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+    /** {@code RequestReadTimeout header=}: the whole request head must arrive within this. */
+    public static final Duration DEFAULT_REQUEST_HEADER_TIMEOUT = Duration.ofSeconds(20);
+    /** {@code KeepAlive}. */
+    public static final boolean DEFAULT_KEEP_ALIVE = true;
+    /** {@code KeepAliveTimeout}: idle time allowed between requests on one connection. */
+    public static final Duration DEFAULT_KEEP_ALIVE_TIMEOUT = Duration.ofSeconds(5);
+    /** {@code MaxKeepAliveRequests}: requests per connection, 0 = unlimited. */
+    public static final int DEFAULT_MAX_KEEP_ALIVE_REQUESTS = 100;
+    /** {@code LimitRequestLine}: bytes in the request line. */
+    public static final int DEFAULT_LIMIT_REQUEST_LINE = 8190;
+    /** {@code LimitRequestFields}: header fields per request. */
+    public static final int DEFAULT_LIMIT_REQUEST_FIELDS = 100;
+    /** {@code LimitRequestFieldSize}: bytes in one header field line. */
+    public static final int DEFAULT_LIMIT_REQUEST_FIELD_SIZE = 8190;
+    /** {@code LimitRequestBody}: bytes of request body, 0 = unlimited (httpd's default: 1 GiB). */
+    public static final long DEFAULT_LIMIT_REQUEST_BODY = 1L << 30;
+    /** {@code GracefulShutdownTimeout}: how long a graceful stop waits before closing by force. */
+    public static final Duration DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+    /** {@code LingerTimeout}: how long a closing connection's unread input is drained. */
+    public static final Duration DEFAULT_LINGER_TIMEOUT = Duration.ofSeconds(2);
+    /** {@code TcpNoDelay}. */
+    public static final boolean DEFAULT_TCP_NODELAY = true;
+    /** {@code ListenBacklog}. */
+    public static final int DEFAULT_LISTEN_BACKLOG = 511;
+    /** {@code RecycleListSize}: connection contexts kept per poller for reuse. */
+    public static final int DEFAULT_RECYCLE_LIST_SIZE = 64;
+    /** {@code ConnectionBufferSize}: bytes of each connection context's read and write buffer. */
+    public static final int DEFAULT_BUFFER_SIZE = 16 * 1024;
+    /** {@code ServerTokens}-like product string sent in {@code Server}. */
+    public static final String DEFAULT_SERVER_HEADER = "loom-mpm";
+
+    private final List<InetSocketAddress> listen;
+    private final int startServers;
+    private final int threadsPerChild;
+    private final int pollersPerChild;
+    private final long maxConnectionsPerChild;
+    private final Duration timeout;
+    private final Duration requestHeaderTimeout;
+    private final boolean keepAlive;
+    private final Duration keepAliveTimeout;
+    private final int maxKeepAliveRequests;
+    private final int limitRequestLine;
+    private final int limitRequestFields;
+    private final int limitRequestFieldSize;
+    private final long limitRequestBody;
+    private final Duration gracefulShutdownTimeout;
+    private final Duration lingerTimeout;
+    private final boolean tcpNoDelay;
+    private final int listenBacklog;
+    private final int recycleListSize;
+    private final int bufferSize;
+    private final String serverHeader;
+
+    private ServerConfig(Builder b) {
+        this.listen = List.copyOf(b.listen.isEmpty()
+                ? List.of(new InetSocketAddress(DEFAULT_PORT)) : b.listen);
+        this.startServers = b.startServers;
+        this.threadsPerChild = b.threadsPerChild;
+        this.pollersPerChild = b.pollersPerChild;
+        this.maxConnectionsPerChild = b.maxConnectionsPerChild;
+        this.timeout = b.timeout;
+        this.requestHeaderTimeout = b.requestHeaderTimeout;
+        this.keepAlive = b.keepAlive;
+        this.keepAliveTimeout = b.keepAliveTimeout;
+        this.maxKeepAliveRequests = b.maxKeepAliveRequests;
+        this.limitRequestLine = b.limitRequestLine;
+        this.limitRequestFields = b.limitRequestFields;
+        this.limitRequestFieldSize = b.limitRequestFieldSize;
+        this.limitRequestBody = b.limitRequestBody;
+        this.gracefulShutdownTimeout = b.gracefulShutdownTimeout;
+        this.lingerTimeout = b.lingerTimeout;
+        this.tcpNoDelay = b.tcpNoDelay;
+        this.listenBacklog = b.listenBacklog;
+        this.recycleListSize = b.recycleListSize;
+        this.bufferSize = b.bufferSize;
+        this.serverHeader = b.serverHeader;
+    }
+
+    /** A builder holding every default. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from this configuration. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.listen.addAll(listen);
+        b.startServers = startServers;
+        b.threadsPerChild = threadsPerChild;
+        b.pollersPerChild = pollersPerChild;
+        b.maxConnectionsPerChild = maxConnectionsPerChild;
+        b.timeout = timeout;
+        b.requestHeaderTimeout = requestHeaderTimeout;
+        b.keepAlive = keepAlive;
+        b.keepAliveTimeout = keepAliveTimeout;
+        b.maxKeepAliveRequests = maxKeepAliveRequests;
+        b.limitRequestLine = limitRequestLine;
+        b.limitRequestFields = limitRequestFields;
+        b.limitRequestFieldSize = limitRequestFieldSize;
+        b.limitRequestBody = limitRequestBody;
+        b.gracefulShutdownTimeout = gracefulShutdownTimeout;
+        b.lingerTimeout = lingerTimeout;
+        b.tcpNoDelay = tcpNoDelay;
+        b.listenBacklog = listenBacklog;
+        b.recycleListSize = recycleListSize;
+        b.bufferSize = bufferSize;
+        b.serverHeader = serverHeader;
+        return b;
+    }
+
+    /** {@code Listen}: the addresses to bind (IPv4 or IPv6; port 0 = ephemeral). */
+    public List<InetSocketAddress> listen() { return listen; }
+    /** {@code StartServers}. */
+    public int startServers() { return startServers; }
+    /** {@code ThreadsPerChild}. */
+    public int threadsPerChild() { return threadsPerChild; }
+    /** {@code PollersPerChild} as configured (0 = auto); see {@link #effectivePollersPerChild()}. */
+    public int pollersPerChild() { return pollersPerChild; }
+    /** {@code MaxConnectionsPerChild} (0 = unlimited). */
+    public long maxConnectionsPerChild() { return maxConnectionsPerChild; }
+    /** {@code Timeout}. */
+    public Duration timeout() { return timeout; }
+    /** {@code RequestReadTimeout header=}. */
+    public Duration requestHeaderTimeout() { return requestHeaderTimeout; }
+    /** {@code KeepAlive}. */
+    public boolean keepAlive() { return keepAlive; }
+    /** {@code KeepAliveTimeout}. */
+    public Duration keepAliveTimeout() { return keepAliveTimeout; }
+    /** {@code MaxKeepAliveRequests} (0 = unlimited). */
+    public int maxKeepAliveRequests() { return maxKeepAliveRequests; }
+    /** {@code LimitRequestLine}. */
+    public int limitRequestLine() { return limitRequestLine; }
+    /** {@code LimitRequestFields}. */
+    public int limitRequestFields() { return limitRequestFields; }
+    /** {@code LimitRequestFieldSize}. */
+    public int limitRequestFieldSize() { return limitRequestFieldSize; }
+    /** {@code LimitRequestBody} (0 = unlimited). */
+    public long limitRequestBody() { return limitRequestBody; }
+    /** {@code GracefulShutdownTimeout}. */
+    public Duration gracefulShutdownTimeout() { return gracefulShutdownTimeout; }
+    /** {@code LingerTimeout}. */
+    public Duration lingerTimeout() { return lingerTimeout; }
+    /** {@code TcpNoDelay}. */
+    public boolean tcpNoDelay() { return tcpNoDelay; }
+    /** {@code ListenBacklog}. */
+    public int listenBacklog() { return listenBacklog; }
+    /** {@code RecycleListSize}. */
+    public int recycleListSize() { return recycleListSize; }
+    /** {@code ConnectionBufferSize}. */
+    public int bufferSize() { return bufferSize; }
+    /** The {@code Server} header value ({@code ServerTokens}). */
+    public String serverHeader() { return serverHeader; }
+
+    /** Pollers each child runs: the configured number, or auto; never more than ThreadsPerChild. */
+    public int effectivePollersPerChild() {
+        int n = pollersPerChild > 0 ? pollersPerChild
+                : Math.min(MAX_AUTO_POLLERS, Runtime.getRuntime().availableProcessors());
+        return Math.max(1, Math.min(n, threadsPerChild));
+    }
+
+    /** Collects settings; {@link #build()} validates them. */
+    public static final class Builder {
+        private final List<InetSocketAddress> listen = new ArrayList<>();
+        private int startServers = DEFAULT_START_SERVERS;
+        private int threadsPerChild = DEFAULT_THREADS_PER_CHILD;
+        private int pollersPerChild = DEFAULT_POLLERS_PER_CHILD;
+        private long maxConnectionsPerChild = DEFAULT_MAX_CONNECTIONS_PER_CHILD;
+        private Duration timeout = DEFAULT_TIMEOUT;
+        private Duration requestHeaderTimeout = DEFAULT_REQUEST_HEADER_TIMEOUT;
+        private boolean keepAlive = DEFAULT_KEEP_ALIVE;
+        private Duration keepAliveTimeout = DEFAULT_KEEP_ALIVE_TIMEOUT;
+        private int maxKeepAliveRequests = DEFAULT_MAX_KEEP_ALIVE_REQUESTS;
+        private int limitRequestLine = DEFAULT_LIMIT_REQUEST_LINE;
+        private int limitRequestFields = DEFAULT_LIMIT_REQUEST_FIELDS;
+        private int limitRequestFieldSize = DEFAULT_LIMIT_REQUEST_FIELD_SIZE;
+        private long limitRequestBody = DEFAULT_LIMIT_REQUEST_BODY;
+        private Duration gracefulShutdownTimeout = DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT;
+        private Duration lingerTimeout = DEFAULT_LINGER_TIMEOUT;
+        private boolean tcpNoDelay = DEFAULT_TCP_NODELAY;
+        private int listenBacklog = DEFAULT_LISTEN_BACKLOG;
+        private int recycleListSize = DEFAULT_RECYCLE_LIST_SIZE;
+        private int bufferSize = DEFAULT_BUFFER_SIZE;
+        private String serverHeader = DEFAULT_SERVER_HEADER;
+
+        private Builder() {
+        }
+
+        /** Adds a {@code Listen} address. */
+        public Builder listen(InetSocketAddress address) { listen.add(Objects.requireNonNull(address)); return this; }
+        /** Removes every {@code Listen} address. */
+        public Builder clearListen() { listen.clear(); return this; }
+        /** {@code StartServers}, 1 or more. */
+        public Builder startServers(int n) { startServers = n; return this; }
+        /** {@code ThreadsPerChild}, 1 or more. */
+        public Builder threadsPerChild(int n) { threadsPerChild = n; return this; }
+        /** {@code PollersPerChild}, 0 (auto) or more. */
+        public Builder pollersPerChild(int n) { pollersPerChild = n; return this; }
+        /** {@code MaxConnectionsPerChild}, 0 (unlimited) or more. */
+        public Builder maxConnectionsPerChild(long n) { maxConnectionsPerChild = n; return this; }
+        /** {@code Timeout}. */
+        public Builder timeout(Duration d) { timeout = d; return this; }
+        /** {@code RequestReadTimeout header=}. */
+        public Builder requestHeaderTimeout(Duration d) { requestHeaderTimeout = d; return this; }
+        /** {@code KeepAlive}. */
+        public Builder keepAlive(boolean on) { keepAlive = on; return this; }
+        /** {@code KeepAliveTimeout}. */
+        public Builder keepAliveTimeout(Duration d) { keepAliveTimeout = d; return this; }
+        /** {@code MaxKeepAliveRequests}, 0 (unlimited) or more. */
+        public Builder maxKeepAliveRequests(int n) { maxKeepAliveRequests = n; return this; }
+        /** {@code LimitRequestLine}. */
+        public Builder limitRequestLine(int n) { limitRequestLine = n; return this; }
+        /** {@code LimitRequestFields}. */
+        public Builder limitRequestFields(int n) { limitRequestFields = n; return this; }
+        /** {@code LimitRequestFieldSize}. */
+        public Builder limitRequestFieldSize(int n) { limitRequestFieldSize = n; return this; }
+        /** {@code LimitRequestBody}, 0 (unlimited) or more. */
+        public Builder limitRequestBody(long n) { limitRequestBody = n; return this; }
+        /** {@code GracefulShutdownTimeout}. */
+        public Builder gracefulShutdownTimeout(Duration d) { gracefulShutdownTimeout = d; return this; }
+        /** {@code LingerTimeout}. */
+        public Builder lingerTimeout(Duration d) { lingerTimeout = d; return this; }
+        /** {@code TcpNoDelay}. */
+        public Builder tcpNoDelay(boolean on) { tcpNoDelay = on; return this; }
+        /** {@code ListenBacklog}. */
+        public Builder listenBacklog(int n) { listenBacklog = n; return this; }
+        /** {@code RecycleListSize}. */
+        public Builder recycleListSize(int n) { recycleListSize = n; return this; }
+        /** {@code ConnectionBufferSize}. */
+        public Builder bufferSize(int n) { bufferSize = n; return this; }
+        /** The {@code Server} header value. */
+        public Builder serverHeader(String s) { serverHeader = Objects.requireNonNull(s); return this; }
+
+        /**
+         * Validates and freezes the settings.
+         *
+         * @throws IllegalArgumentException naming the first setting out of range
+         */
+        public ServerConfig build() {
+            atLeast("StartServers", startServers, 1);
+            atLeast("ThreadsPerChild", threadsPerChild, 1);
+            atLeast("PollersPerChild", pollersPerChild, 0);
+            atLeast("MaxConnectionsPerChild", maxConnectionsPerChild, 0);
+            atLeast("MaxKeepAliveRequests", maxKeepAliveRequests, 0);
+            atLeast("LimitRequestLine", limitRequestLine, 64);
+            atLeast("LimitRequestFields", limitRequestFields, 1);
+            atLeast("LimitRequestFieldSize", limitRequestFieldSize, 64);
+            atLeast("LimitRequestBody", limitRequestBody, 0);
+            atLeast("ListenBacklog", listenBacklog, 1);
+            atLeast("RecycleListSize", recycleListSize, 0);
+            atLeast("ConnectionBufferSize", bufferSize, 1024);
+            positive("Timeout", timeout);
+            positive("RequestReadTimeout", requestHeaderTimeout);
+            positive("KeepAliveTimeout", keepAliveTimeout);
+            positive("LingerTimeout", lingerTimeout);
+            if (gracefulShutdownTimeout.isNegative()) {
+                throw new IllegalArgumentException("GracefulShutdownTimeout must not be negative");
+            }
+            return new ServerConfig(this);
+        }
+
+        private static void atLeast(String name, long value, long min) {
+            if (value < min) {
+                throw new IllegalArgumentException(name + " must be at least " + min + ", got " + value);
+            }
+        }
+
+        private static void positive(String name, Duration d) {
+            if (d == null || d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException(name + " must be a positive duration, got " + d);
+            }
+        }
+    }
+}
