@@ -1,0 +1,248 @@
+package org.loommpm.engine;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.ToLongFunction;
+import org.loommpm.config.ServerConfig;
+
+/**
+ * A child: one shard of the server (httpd's child process, inside the JVM). It runs
+ * {@code PollersPerChild} pollers and one {@link WorkerPool}, and serves connections accepted
+ * by its poller 0 from the listeners it shares with the other children.
+ *
+ * <p>Lifecycle: {@code running -> draining -> exited}. A child drains when it reaches
+ * MaxConnectionsPerChild (<em>retiring</em>: the supervisor starts its replacement at once), when
+ * a poller fails, or on a graceful stop (<em>stopping</em>: idle keep-alive connections are
+ * closed as well). A draining child accepts nothing; its responses carry
+ * {@code Connection: close}; when its last connection ends, poller 0 ends every poller and the
+ * child has exited.
+ *
+ * <p><b>Threads.</b> Counters are atomics written by pollers and workers; the lifecycle flags are
+ * volatile and only ever go from false to true.
+ */
+public final class Child implements ChildStats {
+    private static final System.Logger LOG = System.getLogger("org.loommpm.engine");
+
+    private final int id;
+    private final int generation;
+    private final ServerConfig config;
+    private final ConnectionHandler handler;
+    private final Supervisor supervisor;
+    private final WorkerPool pool;
+    private final AdmissionControl admission;
+    private final Poller[] pollers;
+    private final AtomicInteger open = new AtomicInteger();
+    private final AtomicInteger contextsHeld = new AtomicInteger();
+    private final AtomicInteger pollersLeft;
+    private final LongAdder accepted = new LongAdder();
+    private final LongAdder closed = new LongAdder();
+    private final CompletableFuture<Child> exited = new CompletableFuture<>();
+    private int nextPoller;
+    private volatile boolean draining;
+    private volatile boolean stopping;
+    private volatile boolean exitRequested;
+    private volatile String drainReason = "";
+
+    Child(int id, int generation, ServerConfig config, ConnectionHandler handler, Supervisor supervisor,
+          List<ServerSocketChannel> listeners) throws IOException {
+        this.id = id;
+        this.generation = generation;
+        this.config = config;
+        this.handler = handler;
+        this.supervisor = supervisor;
+        this.admission = new AdmissionControl(config.threadsPerChild());
+        int n = config.effectivePollersPerChild();
+        this.pollers = new Poller[n];
+        this.pollersLeft = new AtomicInteger(n);
+        this.pool = new WorkerPool(config.threadsPerChild(), this::slotFreed);
+        for (int i = 0; i < n; i++) {
+            pollers[i] = new Poller(this, i);
+        }
+        pollers[0].ownListeners(listeners);
+    }
+
+    void start() {
+        for (Poller p : pollers) {
+            p.start();
+        }
+    }
+
+    ServerConfig config() {
+        return config;
+    }
+
+    ConnectionHandler connectionHandler() {
+        return handler;
+    }
+
+    /** The worker pool. */
+    public WorkerPool pool() {
+        return pool;
+    }
+
+    AdmissionControl admission() {
+        return admission;
+    }
+
+    /** A future completed when every poller of this child has ended. */
+    public CompletableFuture<Child> exited() {
+        return exited;
+    }
+
+    // ---- called by poller 0 ----
+
+    /** A new socket from the listener: count it, bind it to a poller, hand it over. */
+    void accepted(SocketChannel ch) {
+        accepted.increment();
+        supervisor.connectionAccepted();
+        open.incrementAndGet();
+        Poller target = pollers[nextPoller];
+        nextPoller = (nextPoller + 1) % pollers.length;
+        Connection c = new Connection(supervisor.nextConnectionId(), ch, target);
+        pollers[0].adopt(ch, c);
+        long max = config.maxConnectionsPerChild();
+        if (max > 0 && accepted.sum() >= max) {
+            retire("MaxConnectionsPerChild " + max + " reached");
+        }
+    }
+
+    // ---- lifecycle ----
+
+    /** Stops accepting, finishes the connections it has, and lets the supervisor replace it. */
+    void retire(String reason) {
+        if (!draining) {
+            drainReason = reason;
+            draining = true;
+            LOG.log(Level.INFO, "LM0002 child {0} (generation {1}) retiring: {2}", id, generation, reason);
+            supervisor.childRetiring(this);
+            pollers[0].wakeIfSleeping();
+        }
+    }
+
+    /** Graceful stop: like retiring, and idle keep-alive connections are closed now. */
+    void stopGracefully() {
+        drainReason = "graceful stop";
+        stopping = true;
+        draining = true;
+        for (Poller p : pollers) {
+            p.wakeIfSleeping();
+        }
+    }
+
+    /** Ends every poller now; what is still open is closed. */
+    void forceExit() {
+        draining = true;
+        stopping = true;
+        requestExit();
+    }
+
+    /** Whether this child has stopped accepting and is finishing its connections. */
+    public boolean isDraining() {
+        return draining;
+    }
+
+    /** Whether a graceful stop is under way (idle keep-alive connections get closed). */
+    public boolean isStopping() {
+        return stopping;
+    }
+
+    /** Poller 0, each loop: a draining child with no connections left ends. */
+    void checkExit() {
+        if (draining && open.get() == 0) {
+            requestExit();
+        }
+    }
+
+    private void requestExit() {
+        if (!exitRequested) {
+            exitRequested = true;
+            for (Poller p : pollers) {
+                p.requestExit();
+            }
+        }
+    }
+
+    void pollerExited(Poller p) {
+        if (!exitRequested) {
+            retire("a poller ended unexpectedly");
+            requestExit();
+        }
+        if (pollersLeft.decrementAndGet() == 0) {
+            LOG.log(Level.DEBUG, "LM0003 child {0} (generation {1}) exited", id, generation);
+            exited.complete(this);
+            supervisor.childExited(this);
+        }
+    }
+
+    // ---- counters ----
+
+    void connectionEnded() {
+        closed.increment();
+        supervisor.connectionClosed();
+        if (open.decrementAndGet() == 0 && draining) {
+            pollers[0].wakeIfSleeping();
+        }
+    }
+
+    void contextAttached() {
+        contextsHeld.incrementAndGet();
+    }
+
+    void contextReleased() {
+        contextsHeld.decrementAndGet();
+    }
+
+    private void slotFreed() {
+        if (!admission.accepting()) {
+            pollers[0].wakeIfSleeping();
+        }
+    }
+
+    boolean isListenerPoller(Poller p) {
+        return p == pollers[0];
+    }
+
+    // ---- ChildStats ----
+
+    @Override public int id() { return id; }
+    @Override public int generation() { return generation; }
+    @Override public boolean accepting() { return !draining && admission.accepting(); }
+    @Override public String drainReason() { return drainReason; }
+    @Override public int openConnections() { return open.get(); }
+    @Override public long connectionsAccepted() { return accepted.sum(); }
+    @Override public long connectionsClosed() { return closed.sum(); }
+    @Override public int contextsHeld() { return contextsHeld.get(); }
+    @Override public int activeWorkers() { return pool.active(); }
+    @Override public int idleWorkers() { return pool.idle(); }
+    @Override public int pendingWorkers() { return pool.pending(); }
+    @Override public long admissionTransitions() { return admission.transitions(); }
+    @Override public boolean admissionOpen() { return admission.accepting(); }
+    @Override public Scoreboard scoreboard() { return pool.scoreboard(); }
+
+    @Override public long pollerWakeups() { return sum(Poller::wakeups); }
+    @Override public long dispatches() { return sum(Poller::dispatches); }
+    @Override public long timersFired() { return sum(Poller::timersFired); }
+    @Override public long recycleHits() { return sum(Poller::recycleHits); }
+    @Override public long recycleMisses() { return sum(Poller::recycleMisses); }
+    @Override public long recycleDrops() { return sum(Poller::recycleDrops); }
+    @Override public int recycleListSize() { return (int) sum(Poller::recycleSize); }
+
+    private long sum(ToLongFunction<Poller> f) {
+        long n = 0;
+        for (Poller p : pollers) {
+            n += f.applyAsLong(p);
+        }
+        return n;
+    }
+
+    @Override
+    public int pollers() {
+        return pollers.length;
+    }
+}

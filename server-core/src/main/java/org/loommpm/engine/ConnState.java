@@ -1,0 +1,24 @@
+package org.loommpm.engine;
+
+/**
+ * Connection states, named after httpd's {@code CONN_STATE_*}. Who owns the connection in each
+ * is part of the state: see {@link Connection} for the model and its transitions.
+ */
+public enum ConnState {
+    /** Accepted; waiting in its poller's inbox to be registered. Owner: the accepting poller. */
+    NEW,
+    /** Between requests (or before the first): read interest, a deadline, no context, no thread. Owner: poller. */
+    KEEPALIVE,
+    /** Part of a request head has arrived; its bytes wait in the context for the rest. Owner: poller. */
+    ASYNC_WAITIO,
+    /** On a worker: parsing a head, running a handler, reading a body, writing. Owner: worker. */
+    PROCESSING,
+    /** The worker's virtual thread is parked until the poller reports the socket readable. Owner: worker. */
+    SUSPENDED,
+    /** The worker's virtual thread is parked until the poller reports the socket writable. Owner: worker. */
+    WRITE_COMPLETION,
+    /** Output shut down; unread input drained by the poller until EOF or LingerTimeout. Owner: poller. */
+    LINGER,
+    /** Closed, counted once, context returned. Owner: nobody. */
+    CLOSED
+}

@@ -1,0 +1,343 @@
+package org.loommpm.engine;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One client connection, bound to one {@link Poller} for life.
+ *
+ * <h2>State model and ownership</h2>
+ * A connection is owned by exactly one party at a time, its poller or one worker, and only the
+ * owner may touch its key, its timer, its context or its state.
+ * <pre>
+ *   state             owner   selector interest / deadline
+ *   NEW               poller  (in the poller's inbox)
+ *   KEEPALIVE         poller  OP_READ / KeepAliveTimeout (first request: RequestReadTimeout header)
+ *   ASYNC_WAITIO      poller  OP_READ / the head's absolute deadline
+ *   PROCESSING        worker  0 / none
+ *   SUSPENDED         worker  OP_READ / Timeout      (worker parked; the poller may only wake it)
+ *   WRITE_COMPLETION  worker  OP_WRITE / Timeout     (worker parked; the poller may only wake it)
+ *   LINGER            poller  OP_READ / LingerTimeout
+ *   CLOSED            nobody
+ *
+ *   NEW -> KEEPALIVE                        poller registers it
+ *   KEEPALIVE | ASYNC_WAITIO -> PROCESSING  poller claims it on readiness: interest 0, timer
+ *                                           cancelled, context attached, dispatched to a worker
+ *   PROCESSING -> SUSPENDED | WRITE_COMPLETION -> PROCESSING
+ *                                           worker asks its poller to report readiness and parks;
+ *                                           poller wakes it on readiness, deadline or shutdown
+ *   PROCESSING -> KEEPALIVE | ASYNC_WAITIO | LINGER | CLOSED
+ *                                           worker hands it back ({@code handBack*}): its last act
+ *   KEEPALIVE -> CLOSED                     deadline, graceful stop, or EOF seen by a worker
+ *   ASYNC_WAITIO -> LINGER                  head deadline: the protocol's timeout answer (408)
+ *   LINGER -> CLOSED                        EOF, error, or LingerTimeout
+ * </pre>
+ * <b>Hand-offs.</b> A worker hands a connection back by setting {@link #op} and pushing it onto
+ * its poller's {@link HandoffQueue}; the queue's CAS publishes everything the worker wrote, and
+ * the poller applies interest and deadline together when it takes the queue. Because the poller
+ * is the only thread that sees readiness and expiry, a deadline and readiness firing together
+ * are decided by one thread: the first one processed claims or wakes, the second finds a state
+ * that no longer matches and does nothing. {@link #end} is guarded by a CAS so the connection is
+ * counted closed exactly once on every path.
+ */
+public final class Connection extends TimerRing.Timer implements WorkerPool.Task {
+    static final int OP_NONE = 0;
+    static final int OP_REGISTER = 1;
+    static final int OP_KEEPALIVE = 2;
+    static final int OP_READ_WAIT = 3;
+    static final int OP_AWAIT_READ = 4;
+    static final int OP_AWAIT_WRITE = 5;
+    static final int OP_LINGER = 6;
+    static final int OP_CLOSE = 7;
+
+    static final int WAKE_NONE = 0;
+    static final int WAKE_READY = 1;
+    static final int WAKE_TIMEOUT = 2;
+    static final int WAKE_CLOSED = 3;
+
+    private final long id;
+    private final SocketChannel channel;
+    private final Poller poller;
+    private final long acceptedNanos;
+    private final AtomicBoolean ended = new AtomicBoolean();
+
+    /** Poller-confined once registered. */
+    SelectionKey key;
+    /** Written by the owner; volatile so status readers see a recent value. */
+    volatile ConnState state = ConnState.NEW;
+    /** Owner only. */
+    ConnectionContext context;
+    /** The {@link HandoffQueue} link. */
+    Connection handoffNext;
+    /** The requested hand-off; written before the queue push, read by the poller after it. */
+    int op;
+    /** Absolute deadline for {@link #OP_READ_WAIT}, in {@link System#nanoTime()} units. */
+    long headDeadline;
+    /** Set while a worker is parked in {@link #await}. */
+    private volatile Thread waiter;
+    private volatile int wake;
+    /** Requests served on this connection; owner only. */
+    private int requests;
+    private InetSocketAddress remote;
+    private InetSocketAddress local;
+
+    Connection(long id, SocketChannel channel, Poller poller) {
+        super(id);
+        this.id = id;
+        this.channel = channel;
+        this.poller = poller;
+        this.acceptedNanos = System.nanoTime();
+    }
+
+    /** Unique across every child of this server. */
+    public long id() {
+        return id;
+    }
+
+    /** The state now (a hint for observers; exact for the owner). */
+    public ConnState state() {
+        return state;
+    }
+
+    /** The attached context. Owner only. */
+    public ConnectionContext context() {
+        return context;
+    }
+
+    /** Requests served so far. Owner only. */
+    public int requests() {
+        return requests;
+    }
+
+    /** Counts one more request served. Owner only. */
+    public int countRequest() {
+        return ++requests;
+    }
+
+    /** When it was accepted, in {@link System#nanoTime()} units. */
+    public long acceptedNanos() {
+        return acceptedNanos;
+    }
+
+    /** The child serving it. */
+    public Child child() {
+        return poller.child();
+    }
+
+    /** The client's address (cached after the first call). */
+    public InetSocketAddress remoteAddress() {
+        if (remote == null) {
+            try {
+                remote = (InetSocketAddress) channel.getRemoteAddress();
+            } catch (IOException e) {
+                remote = new InetSocketAddress(0);
+            }
+        }
+        return remote;
+    }
+
+    /** The local address (cached after the first call). */
+    public InetSocketAddress localAddress() {
+        if (local == null) {
+            try {
+                local = (InetSocketAddress) channel.getLocalAddress();
+            } catch (IOException e) {
+                local = new InetSocketAddress(0);
+            }
+        }
+        return local;
+    }
+
+    // ---- worker side: I/O that parks the virtual thread instead of blocking a poller ----
+
+    /** One non-blocking read: bytes read, 0 when nothing is there, -1 at EOF. Owner only. */
+    public int readNow(ByteBuffer dst) throws IOException {
+        return channel.read(dst);
+    }
+
+    /**
+     * Reads at least one byte, parking until the poller reports the socket readable.
+     *
+     * @return bytes read, or -1 at EOF
+     * @throws SocketTimeoutException when nothing arrives within Timeout
+     */
+    public int read(ByteBuffer dst) throws IOException {
+        for (;;) {
+            int n = channel.read(dst);
+            if (n != 0 || !dst.hasRemaining()) {
+                return n;
+            }
+            await(OP_AWAIT_READ);
+        }
+    }
+
+    /** Writes every remaining byte, parking while the socket is full. Owner only. */
+    public void write(ByteBuffer src) throws IOException {
+        while (src.hasRemaining()) {
+            if (channel.write(src) == 0) {
+                await(OP_AWAIT_WRITE);
+            }
+        }
+    }
+
+    /** Writes several buffers (a gathering write), parking while the socket is full. */
+    public void write(ByteBuffer[] srcs) throws IOException {
+        for (;;) {
+            boolean left = false;
+            for (ByteBuffer b : srcs) {
+                left |= b.hasRemaining();
+            }
+            if (!left) {
+                return;
+            }
+            if (channel.write(srcs) == 0) {
+                await(OP_AWAIT_WRITE);
+            }
+        }
+    }
+
+    /** Sends {@code count} bytes of {@code file} from {@code position}, zero-copy where possible. */
+    public void transferFrom(FileChannel file, long position, long count) throws IOException {
+        long pos = position;
+        long end = position + count;
+        while (pos < end) {
+            long n = file.transferTo(pos, end - pos, channel);
+            if (n == 0) {
+                if (pos >= file.size()) {
+                    throw new IOException("file shrank while being sent");
+                }
+                await(OP_AWAIT_WRITE);
+            }
+            pos += n;
+        }
+    }
+
+    /** Parks the calling worker until the poller reports readiness for {@code awaitOp}. */
+    private void await(int awaitOp) throws IOException {
+        if (!channel.isOpen()) {
+            throw new AsynchronousCloseException();
+        }
+        wake = WAKE_NONE;
+        waiter = Thread.currentThread();
+        state = awaitOp == OP_AWAIT_READ ? ConnState.SUSPENDED : ConnState.WRITE_COMPLETION;
+        op = awaitOp;
+        poller.handoff(this);
+        int w;
+        while ((w = wake) == WAKE_NONE) {
+            LockSupport.park(this);
+        }
+        waiter = null;
+        state = ConnState.PROCESSING;
+        if (w == WAKE_TIMEOUT) {
+            throw new SocketTimeoutException("no progress within Timeout");
+        }
+        if (w == WAKE_CLOSED) {
+            throw new AsynchronousCloseException();
+        }
+    }
+
+    /** Poller side of {@link #await}: report the outcome and unpark the worker. */
+    void wakeWorker(int outcome) {
+        wake = outcome;
+        Thread t = waiter;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    // ---- worker side: hand-backs, each the worker's last act on this connection ----
+
+    /** Detaches the context and returns it to the poller's recycle list. Owner only. */
+    public void releaseContext() {
+        ConnectionContext ctx = context;
+        if (ctx != null) {
+            context = null;
+            poller.recycle(ctx);
+        }
+    }
+
+    /** Idle until the next request: releases the context and re-arms for KEEPALIVE. */
+    public void handBackKeepAlive() {
+        releaseContext();
+        handBack(OP_KEEPALIVE);
+    }
+
+    /**
+     * Waits for the rest of a request head: the context (holding the partial head) stays
+     * attached; the poller re-arms with the head's absolute {@code deadlineNanos}.
+     */
+    public void handBackReadWait(long deadlineNanos) {
+        headDeadline = deadlineNanos;
+        handBack(OP_READ_WAIT);
+    }
+
+    /** Closes gracefully: output shut down, input drained by the poller, then closed. */
+    public void handBackLinger() {
+        releaseContext();
+        handBack(OP_LINGER);
+    }
+
+    /** Closes at once (an abort, or a peer that already went away). */
+    public void handBackClose() {
+        releaseContext();
+        handBack(OP_CLOSE);
+    }
+
+    private void handBack(int handOp) {
+        op = handOp;
+        poller.handoff(this);
+    }
+
+    // ---- worker entry ----
+
+    /** Runs the protocol on the worker that was dispatched this connection. */
+    @Override
+    public void run(int slot) {
+        poller.child().connectionHandler().serve(this, slot);
+    }
+
+    // ---- poller side ----
+
+    SocketChannel channel() {
+        return channel;
+    }
+
+    Poller poller() {
+        return poller;
+    }
+
+    /**
+     * Ends the connection: closes the channel and counts it, exactly once whatever the path.
+     *
+     * @return {@code false} if it had already ended
+     */
+    boolean end() {
+        if (!ended.compareAndSet(false, true)) {
+            return false;
+        }
+        state = ConnState.CLOSED;
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // Closing a socket that failed already: nothing more to release.
+        }
+        return true;
+    }
+
+    boolean hasEnded() {
+        return ended.get();
+    }
+
+    @Override
+    public String toString() {
+        return "conn#" + id + '[' + state + ']';
+    }
+}

@@ -1,0 +1,53 @@
+package org.loommpm.engine;
+
+import java.nio.ByteBuffer;
+
+/**
+ * What a connection needs only while it is being served: its read and write buffers and the
+ * protocol's parser state. The Java form of httpd's per-transaction pool.
+ *
+ * <p>A context is attached by the poller when it claims a connection and detached by the
+ * worker when the connection goes idle; idle keep-alive connections hold none. Contexts are
+ * recycled through the poller's {@link RecycleList} (workers push, the poller pops), so the
+ * buffers are allocated once per context, not once per request. Owned by whoever owns the
+ * connection it is attached to.
+ */
+public final class ConnectionContext extends RecycleList.Node<ConnectionContext> {
+    private final ByteBuffer in;
+    private final ByteBuffer out;
+    private Object protocolState;
+
+    ConnectionContext(int bufferSize) {
+        this.in = ByteBuffer.allocate(bufferSize);
+        this.out = ByteBuffer.allocate(bufferSize);
+    }
+
+    /**
+     * Bytes read from the socket and not yet consumed. Kept in read mode between uses
+     * (position = first unconsumed byte, limit = end of data).
+     */
+    public ByteBuffer in() {
+        return in;
+    }
+
+    /** Staging for response bytes, in write mode (position = end of staged bytes). */
+    public ByteBuffer out() {
+        return out;
+    }
+
+    /** The protocol's reusable per-context state (parser, scanner), or {@code null}. */
+    public Object protocolState() {
+        return protocolState;
+    }
+
+    /** Stores the protocol's reusable state; it is recycled with the context. */
+    public void protocolState(Object state) {
+        this.protocolState = state;
+    }
+
+    /** Empties both buffers for the next connection (parser state resets itself). */
+    void clear() {
+        in.clear().limit(0);
+        out.clear();
+    }
+}

@@ -1,0 +1,30 @@
+package org.loommpm.engine;
+
+/**
+ * The protocol side of the engine (HTTP/1.1 now, HTTP/2 later): what a worker does with a
+ * connection its poller found readable.
+ *
+ * <p><b>Ownership.</b> {@link #serve} is called on a worker that owns the connection. It must end
+ * by handing the connection back exactly once, as its last act, with one of
+ * {@link Connection#handBackKeepAlive()}, {@link Connection#handBackReadWait(long)},
+ * {@link Connection#handBackLinger()} or {@link Connection#handBackClose()} (or having the
+ * connection continue on another worker task it started); after that it must not touch the
+ * connection again.
+ */
+public interface ConnectionHandler {
+    /**
+     * Serves a readable connection on a worker.
+     *
+     * @param connection the connection, with a context attached
+     * @param slot the worker slot this runs in (for scoreboard updates)
+     */
+    void serve(Connection connection, int slot);
+
+    /**
+     * The bytes the poller writes (without blocking, best effort) when a partial request head
+     * misses its deadline, before a lingering close; {@code null} for none.
+     */
+    default byte[] headTimeoutResponse() {
+        return null;
+    }
+}

@@ -1,0 +1,524 @@
+package org.loommpm.engine;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.net.StandardSocketOptions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * A poller: one platform thread around one {@link Selector} (motorz's poll thread).
+ *
+ * <p>Each loop iteration: sleep in {@code select} until the next deadline (at most 500 ms) or a
+ * hand-off, apply the hand-offs in the inbox, handle ready keys (accept, claim and dispatch,
+ * wake parked workers, drain lingering closes), expire timers, and, on the listener-owning
+ * poller, apply the admission rule. A poller never runs handler code and never blocks on a
+ * socket.
+ *
+ * <p><b>Thread confinement.</b> The selector, every key's interest set, the {@link TimerRing}
+ * and the state of poller-owned connections are touched only by this thread. Other threads
+ * reach it through {@link #handoff} (the {@link HandoffQueue}) and {@link #recycle} (the
+ * {@link RecycleList}, where this thread is the single consumer). A producer wakes the selector
+ * only when the poller has announced it is about to sleep ({@link #sleeping}), so a busy poller
+ * takes hand-offs with no wake-up system call.
+ */
+public final class Poller implements Runnable {
+    private static final System.Logger LOG = System.getLogger("org.loommpm.engine");
+    private static final long MAX_SLEEP_MS = 500;
+    private static final long ACCEPT_BACKOFF_NANOS = 100_000_000L;
+
+    private final Child child;
+    private final int index;
+    private final Selector selector;
+    private final HandoffQueue inbox = new HandoffQueue();
+    private final TimerRing timers = new TimerRing();
+    private final RecycleList<ConnectionContext> recycleList;
+    private final AtomicBoolean sleeping = new AtomicBoolean();
+    private final ByteBuffer lingerScratch = ByteBuffer.allocate(4096);
+    private final List<SelectionKey> listenerKeys = new ArrayList<>(2);
+    private final long keepAliveNanos;
+    private final long firstRequestNanos;
+    private final long timeoutNanos;
+    private final long lingerNanos;
+    private final int bufferSize;
+    private Thread thread;
+    private boolean listenersArmed;
+    private long acceptPausedUntil;
+    private boolean idleClosedForStop;
+    private volatile boolean exit;
+
+    private volatile long wakeups;
+    private volatile long dispatches;
+    private volatile long timersFired;
+    private volatile long recycleHits;
+    private volatile long recycleMisses;
+    private final LongAdder recycleDrops = new LongAdder();
+
+    Poller(Child child, int index) throws IOException {
+        this.child = child;
+        this.index = index;
+        this.selector = Selector.open();
+        var cfg = child.config();
+        this.recycleList = new RecycleList<>(cfg.recycleListSize());
+        this.keepAliveNanos = cfg.keepAliveTimeout().toNanos();
+        this.firstRequestNanos = cfg.requestHeaderTimeout().toNanos();
+        this.timeoutNanos = cfg.timeout().toNanos();
+        this.lingerNanos = cfg.lingerTimeout().toNanos();
+        this.bufferSize = cfg.bufferSize();
+    }
+
+    /** Registers the shared listeners with this poller (the listener-owning one). Before start. */
+    void ownListeners(List<ServerSocketChannel> listeners) throws IOException {
+        for (ServerSocketChannel l : listeners) {
+            listenerKeys.add(l.register(selector, SelectionKey.OP_ACCEPT, l));
+        }
+        listenersArmed = true;
+    }
+
+    void start() {
+        thread = Thread.ofPlatform().name("loom-c" + child.id() + "-poller-" + index).daemon(false).start(this);
+    }
+
+    Child child() {
+        return child;
+    }
+
+    // ---- called from other threads ----
+
+    /** Hands a connection to this poller (see {@link Connection#op}). Any thread. */
+    void handoff(Connection c) {
+        inbox.push(c);
+        wakeIfSleeping();
+    }
+
+    /** Returns a context for reuse, or drops it when the list is full. Any thread. */
+    void recycle(ConnectionContext ctx) {
+        child.contextReleased();
+        if (!recycleList.push(ctx)) {
+            recycleDrops.increment();
+        }
+    }
+
+    /** Wakes the selector if, and only if, this poller is (about to be) blocked in it. */
+    void wakeIfSleeping() {
+        if (sleeping.get() && sleeping.compareAndSet(true, false)) {
+            selector.wakeup();
+        }
+    }
+
+    /** Asks the loop to end after closing what it still holds. */
+    void requestExit() {
+        exit = true;
+        sleeping.set(false);
+        selector.wakeup();
+    }
+
+    void join(long millis) throws InterruptedException {
+        if (thread != null) {
+            thread.join(millis);
+        }
+    }
+
+    // ---- the loop ----
+
+    @Override
+    public void run() {
+        try {
+            loop();
+        } catch (Throwable t) {
+            LOG.log(Level.ERROR, "LM0102 poller " + thread.getName() + " failed; closing its connections", t);
+        } finally {
+            closeAll();
+            try {
+                selector.close();
+            } catch (IOException ignored) {
+                // The selector is going away with its thread.
+            }
+            child.pollerExited(this);
+        }
+    }
+
+    private void loop() throws IOException {
+        while (!exit) {
+            long now = System.nanoTime();
+            long next = timers.nextDeadline();
+            long sleepMs = next == Long.MAX_VALUE ? MAX_SLEEP_MS
+                    : Math.min(MAX_SLEEP_MS, Math.max(0, (next - now + 999_999) / 1_000_000));
+            sleeping.set(true);
+            if (!inbox.isEmpty() || exit || sleepMs == 0) {
+                sleeping.set(false);
+                selector.selectNow(this::onReady);
+            } else {
+                selector.select(this::onReady, sleepMs);
+                sleeping.set(false);
+            }
+            wakeups++;
+            drainInbox();
+            expireTimers(System.nanoTime());
+            if (child.isListenerPoller(this)) {
+                updateAdmission();
+                child.checkExit();
+            }
+            if (child.isStopping() && !idleClosedForStop) {
+                closeIdleForStop();
+            }
+        }
+    }
+
+    private void drainInbox() {
+        Connection c = inbox.takeAll();
+        while (c != null) {
+            Connection next = c.handoffNext;
+            c.handoffNext = null;
+            apply(c);
+            c = next;
+        }
+    }
+
+    /** Applies one hand-off. The connection is this poller's from here on (or its worker's, parked). */
+    private void apply(Connection c) {
+        if (c.hasEnded()) {
+            // Force-closed while its worker still ran: unwind a parked worker, finalize the rest.
+            if (c.op == Connection.OP_AWAIT_READ || c.op == Connection.OP_AWAIT_WRITE) {
+                c.wakeWorker(Connection.WAKE_CLOSED);
+            } else {
+                close(c);
+            }
+            c.op = Connection.OP_NONE;
+            return;
+        }
+        try {
+            switch (c.op) {
+                case Connection.OP_REGISTER -> register(c);
+                case Connection.OP_KEEPALIVE -> {
+                    if (child.isStopping()) {
+                        close(c);
+                    } else {
+                        c.state = ConnState.KEEPALIVE;
+                        c.key.interestOps(SelectionKey.OP_READ);
+                        timers.schedule(c, keepAliveNanos, System.nanoTime());
+                    }
+                }
+                case Connection.OP_READ_WAIT -> {
+                    c.state = ConnState.ASYNC_WAITIO;
+                    c.key.interestOps(SelectionKey.OP_READ);
+                    timers.scheduleAt(c, c.headDeadline);
+                }
+                case Connection.OP_AWAIT_READ -> {
+                    c.key.interestOps(SelectionKey.OP_READ);
+                    timers.schedule(c, timeoutNanos, System.nanoTime());
+                }
+                case Connection.OP_AWAIT_WRITE -> {
+                    c.key.interestOps(SelectionKey.OP_WRITE);
+                    timers.schedule(c, timeoutNanos, System.nanoTime());
+                }
+                case Connection.OP_LINGER -> linger(c);
+                case Connection.OP_CLOSE -> close(c);
+                default -> throw new IllegalStateException("unknown hand-off " + c.op + " for " + c);
+            }
+        } catch (RuntimeException | IOException e) {
+            LOG.log(Level.DEBUG, "LM0103 hand-off failed for {0}: {1}", c, e.toString());
+            failWaiterOrClose(c);
+        }
+        c.op = Connection.OP_NONE;
+    }
+
+    private void register(Connection c) throws IOException {
+        c.key = c.channel().register(selector, SelectionKey.OP_READ, c);
+        c.state = ConnState.KEEPALIVE;
+        timers.schedule(c, firstRequestNanos, System.nanoTime());
+    }
+
+    /** Called by {@link Selector#select(java.util.function.Consumer, long)} for each ready key. */
+    private void onReady(SelectionKey key) {
+        Object att = key.attachment();
+        if (att instanceof ServerSocketChannel listener) {
+            acceptDrain(listener);
+            return;
+        }
+        Connection c = (Connection) att;
+        if (!key.isValid()) {
+            return;
+        }
+        switch (c.state) {
+            case KEEPALIVE, ASYNC_WAITIO -> claimAndDispatch(c);
+            case SUSPENDED, WRITE_COMPLETION -> {
+                key.interestOps(0);
+                timers.cancel(c);
+                c.wakeWorker(Connection.WAKE_READY);
+            }
+            case LINGER -> drainLinger(c);
+            default -> {
+                // A stale ready set for a connection a worker owns: nothing to do.
+            }
+        }
+    }
+
+    /** The claim: interest 0 and timer cancelled before the connection leaves this thread. */
+    private void claimAndDispatch(Connection c) {
+        c.key.interestOps(0);
+        timers.cancel(c);
+        c.state = ConnState.PROCESSING;
+        if (c.context == null) {
+            ConnectionContext ctx = recycleList.pop();
+            if (ctx == null) {
+                recycleMisses++;
+                ctx = new ConnectionContext(bufferSize);
+            } else {
+                recycleHits++;
+                ctx.clear();
+            }
+            c.context = ctx;
+            child.contextAttached();
+        }
+        dispatches++;
+        child.pool().dispatch(c);
+    }
+
+    private void expireTimers(long now) {
+        TimerRing.Timer t;
+        while ((t = timers.pollExpired(now)) != null) {
+            timersFired++;
+            Connection c = (Connection) t;
+            switch (c.state) {
+                case KEEPALIVE -> close(c);
+                case ASYNC_WAITIO -> headTimedOut(c);
+                case SUSPENDED, WRITE_COMPLETION -> {
+                    c.key.interestOps(0);
+                    c.wakeWorker(Connection.WAKE_TIMEOUT);
+                }
+                case LINGER -> close(c);
+                default -> LOG.log(Level.WARNING, "LM0104 timer fired for {0} in a state that has none", c);
+            }
+        }
+    }
+
+    /** A partial head missed its deadline: answer with the protocol's timeout response, then linger. */
+    private void headTimedOut(Connection c) {
+        byte[] answer = child.connectionHandler().headTimeoutResponse();
+        if (answer != null) {
+            try {
+                c.channel().write(ByteBuffer.wrap(answer));
+            } catch (IOException e) {
+                close(c);
+                return;
+            }
+        }
+        try {
+            linger(c);
+        } catch (IOException e) {
+            close(c);
+        }
+    }
+
+    private void linger(Connection c) throws IOException {
+        releaseOwnedContext(c);
+        try {
+            c.channel().shutdownOutput();
+        } catch (ClosedChannelException e) {
+            close(c);
+            return;
+        }
+        c.state = ConnState.LINGER;
+        c.key.interestOps(SelectionKey.OP_READ);
+        timers.schedule(c, lingerNanos, System.nanoTime());
+    }
+
+    /** Reads and discards what the peer still sends, so our close does not become a reset. */
+    private void drainLinger(Connection c) {
+        try {
+            for (int i = 0; i < 16; i++) {
+                lingerScratch.clear();
+                int n = c.channel().read(lingerScratch);
+                if (n < 0) {
+                    close(c);
+                    return;
+                }
+                if (n == 0) {
+                    return;
+                }
+            }
+        } catch (IOException e) {
+            close(c);
+        }
+    }
+
+    /** Closes a connection this poller owns (or one a worker handed back to be closed). */
+    private void close(Connection c) {
+        timers.cancel(c);
+        releaseOwnedContext(c);
+        finish(c);
+    }
+
+    private void finish(Connection c) {
+        timers.cancel(c);
+        if (c.key != null) {
+            c.key.cancel();
+        }
+        if (c.end()) {
+            child.connectionEnded();
+        }
+    }
+
+    private void releaseOwnedContext(Connection c) {
+        ConnectionContext ctx = c.context;
+        if (ctx != null) {
+            c.context = null;
+            recycle(ctx);
+        }
+    }
+
+    /** A hand-off that could not be applied: wake a parked worker with an error, or close. */
+    private void failWaiterOrClose(Connection c) {
+        if (c.op == Connection.OP_AWAIT_READ || c.op == Connection.OP_AWAIT_WRITE) {
+            if (c.end()) {
+                child.connectionEnded();
+            }
+            c.wakeWorker(Connection.WAKE_CLOSED);
+        } else {
+            close(c);
+        }
+    }
+
+    // ---- accept and admission (listener-owning poller only) ----
+
+    private void acceptDrain(ServerSocketChannel listener) {
+        while (listenersArmed && !child.isDraining()) {
+            SocketChannel ch;
+            try {
+                ch = listener.accept();
+            } catch (IOException e) {
+                // Typically EMFILE: back off instead of spinning on a listener that stays ready.
+                LOG.log(Level.WARNING, "LM0105 accept failed, pausing accepts for 100 ms: {0}", e.toString());
+                acceptPausedUntil = System.nanoTime() + ACCEPT_BACKOFF_NANOS;
+                armListeners(false);
+                return;
+            }
+            if (ch == null) {
+                return;
+            }
+            child.accepted(ch);
+            if (!child.admission().evaluate(child.pool()) || child.isDraining()) {
+                armListeners(false);
+            }
+        }
+    }
+
+    /** Sets a new connection up and binds it, round-robin, to one of the child's pollers. */
+    void adopt(SocketChannel ch, Connection c) {
+        try {
+            ch.configureBlocking(false);
+            if (child.config().tcpNoDelay()) {
+                ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            }
+        } catch (IOException e) {
+            LOG.log(Level.DEBUG, "LM0106 could not set up an accepted socket: {0}", e.toString());
+            finish(c);
+            return;
+        }
+        c.op = Connection.OP_REGISTER;
+        if (c.poller() == this) {
+            apply(c);
+        } else {
+            c.poller().handoff(c);
+        }
+    }
+
+    private void updateAdmission() {
+        boolean want = child.admission().evaluate(child.pool())
+                && !child.isDraining()
+                && System.nanoTime() - acceptPausedUntil >= 0;
+        if (want != listenersArmed) {
+            armListeners(want);
+        }
+    }
+
+    private void armListeners(boolean on) {
+        for (SelectionKey k : listenerKeys) {
+            if (k.isValid()) {
+                k.interestOps(on ? SelectionKey.OP_ACCEPT : 0);
+            }
+        }
+        listenersArmed = on;
+    }
+
+    // ---- graceful stop ----
+
+    /** Graceful stop: idle keep-alive connections are closed; the rest finish their work. */
+    private void closeIdleForStop() {
+        idleClosedForStop = true;
+        for (SelectionKey k : selector.keys()) {
+            if (k.attachment() instanceof Connection c && c.state == ConnState.KEEPALIVE) {
+                close(c);
+            }
+        }
+    }
+
+    /** Forced end: close every connection; wake parked workers so they unwind. */
+    private void closeAll() {
+        drainInbox();
+        for (SelectionKey k : selector.keys()) {
+            if (k.attachment() instanceof Connection c) {
+                switch (c.state) {
+                    case SUSPENDED, WRITE_COMPLETION -> {
+                        if (c.end()) {
+                            child.connectionEnded();
+                        }
+                        c.wakeWorker(Connection.WAKE_CLOSED);
+                    }
+                    case PROCESSING -> {
+                        if (c.end()) {
+                            child.connectionEnded();
+                        }
+                    }
+                    default -> close(c);
+                }
+            }
+        }
+    }
+
+    // ---- counts ----
+
+    /** Loop iterations (select returns). */
+    public long wakeups() {
+        return wakeups;
+    }
+
+    /** Connections dispatched to workers. */
+    public long dispatches() {
+        return dispatches;
+    }
+
+    /** Deadlines that expired. */
+    public long timersFired() {
+        return timersFired;
+    }
+
+    /** Contexts taken from the recycle list. */
+    public long recycleHits() {
+        return recycleHits;
+    }
+
+    /** Contexts that had to be allocated because the list was empty. */
+    public long recycleMisses() {
+        return recycleMisses;
+    }
+
+    /** Contexts dropped to the GC because the list was full. */
+    public long recycleDrops() {
+        return recycleDrops.sum();
+    }
+
+    /** Contexts waiting in the recycle list. */
+    public int recycleSize() {
+        return recycleList.size();
+    }
+}

@@ -1,0 +1,161 @@
+package org.loommpm.engine;
+
+import java.lang.System.Logger.Level;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * One child's workers: virtual threads, at most {@code ThreadsPerChild} running at once.
+ *
+ * <p>A task runs only while it holds a <em>slot</em> (its permit and its scoreboard row). A
+ * dispatch that finds no free slot is queued as <em>pending</em>; a worker that finishes its task
+ * takes the next pending task on the same virtual thread before it gives its slot back, so a
+ * saturated pool starts no threads. The counts the admission rule reads:
+ * <ul>
+ *   <li><b>active</b>: tasks holding a slot, including those parked on socket I/O;</li>
+ *   <li><b>idle</b>: free slots ({@code ThreadsPerChild - active}, never below 0);</li>
+ *   <li><b>pending</b>: dispatched tasks waiting for a slot.</li>
+ * </ul>
+ * Lost wake-ups are avoided the usual way: a dispatcher queues and then retries a slot; a
+ * releaser frees its slot and then re-checks the queue. With both steps on sequentially
+ * consistent atomics at least one side sees the other.
+ */
+public final class WorkerPool {
+    /** Work for one slot. */
+    @FunctionalInterface
+    public interface Task {
+        /** Runs on a virtual thread holding worker slot {@code slot}. */
+        void run(int slot);
+    }
+
+    private static final System.Logger LOG = System.getLogger("org.loommpm.engine");
+
+    private final int size;
+    private final SlotStack free;
+    private final Scoreboard scoreboard;
+    private final AtomicInteger active = new AtomicInteger();
+    private final AtomicInteger pending = new AtomicInteger();
+    private final ConcurrentLinkedQueue<Task> queue = new ConcurrentLinkedQueue<>();
+    private final LongAdder dispatched = new LongAdder();
+    private final Thread.Builder threads = Thread.ofVirtual();
+    private final Runnable onSlotFreed;
+
+    /**
+     * @param size ThreadsPerChild
+     * @param onSlotFreed called after a slot is released (wakes admission control when it is off)
+     */
+    WorkerPool(int size, Runnable onSlotFreed) {
+        this.size = size;
+        this.free = new SlotStack(size);
+        this.scoreboard = new Scoreboard(size);
+        this.onSlotFreed = onSlotFreed;
+    }
+
+    /** Runs {@code task} on a worker now, or as soon as a slot frees up. Any thread. */
+    public void dispatch(Task task) {
+        dispatched.increment();
+        int slot = free.pop();
+        if (slot >= 0) {
+            start(slot, task);
+            return;
+        }
+        queue.offer(task);
+        pending.incrementAndGet();
+        // A slot released between our pop and offer would not have seen the task: retry once.
+        slot = free.pop();
+        if (slot >= 0) {
+            Task next = pollPending();
+            if (next != null) {
+                start(slot, next);
+            } else {
+                free.push(slot);
+            }
+        }
+    }
+
+    private void start(int slot, Task task) {
+        active.incrementAndGet();
+        threads.start(() -> runLoop(slot, task));
+    }
+
+    private void runLoop(int slot, Task first) {
+        Task task = first;
+        int s = slot;
+        for (;;) {
+            runOne(s, task);
+            task = pollPending();
+            if (task != null) {
+                continue;
+            }
+            scoreboard.set(s, Scoreboard.WAITING);
+            active.decrementAndGet();
+            free.push(s);
+            onSlotFreed.run();
+            // Re-check: a dispatcher may have queued after our poll but before our release.
+            for (;;) {
+                if (queue.isEmpty()) {
+                    return;
+                }
+                s = free.pop();
+                if (s < 0) {
+                    return;
+                }
+                task = pollPending();
+                if (task != null) {
+                    active.incrementAndGet();
+                    break;
+                }
+                free.push(s);
+            }
+        }
+    }
+
+    private void runOne(int slot, Task task) {
+        scoreboard.set(slot, Scoreboard.READING);
+        try {
+            task.run(slot);
+        } catch (Throwable t) {
+            // Protocol code ends its connection on every path; reaching here is a bug, never fatal.
+            LOG.log(Level.ERROR, "LM0301 worker task failed", t);
+        }
+    }
+
+    private Task pollPending() {
+        Task t = queue.poll();
+        if (t != null) {
+            pending.decrementAndGet();
+        }
+        return t;
+    }
+
+    /** ThreadsPerChild. */
+    public int size() {
+        return size;
+    }
+
+    /** Tasks holding a slot (running or parked on I/O). */
+    public int active() {
+        return active.get();
+    }
+
+    /** Free slots, never negative. Read {@link #active()} first when reading both. */
+    public int idle() {
+        return Math.max(0, size - active.get());
+    }
+
+    /** Tasks waiting for a slot. */
+    public int pending() {
+        return Math.max(0, pending.get());
+    }
+
+    /** Tasks dispatched since start. */
+    public long dispatched() {
+        return dispatched.sum();
+    }
+
+    /** The slots' states. */
+    public Scoreboard scoreboard() {
+        return scoreboard;
+    }
+}
