@@ -1,0 +1,467 @@
+package org.loommpm.api;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * A {@link Handler} that picks another handler by request method and path template.
+ *
+ * <h2>Templates</h2>
+ * A template starts with {@code /} and is split on {@code /} into segments, each one of:
+ * <ul>
+ *   <li>a literal, matched exactly (case-sensitive);
+ *   <li>{@code {name}}, matching exactly one non-empty segment, available to the handler as
+ *       {@code request.pathParam("name")};
+ *   <li>as the last segment only, {@code {name...}} or the anonymous {@code *}, matching the rest
+ *       of the path: possibly empty, possibly containing {@code /}.
+ * </ul>
+ * Names are letters, digits and {@code _}, unique within a template. Matching runs on
+ * {@link Request#path()}, which the server has already percent-decoded.
+ *
+ * <p>A trailing slash is significant: {@code /a} matches only {@code /a}, and {@code /a/} only
+ * {@code /a/} (an empty last segment). {@code /files/{p...}} matches {@code /files/} with
+ * {@code p = ""} and {@code /files/x/y} with {@code p = "x/y"}, but not {@code /files}.
+ *
+ * <h2>Choosing a handler</h2>
+ * Among the templates matching the path, the most specific one that has a handler for the
+ * request's method wins: comparing segment by segment from the left, a literal beats
+ * {@code {var}}, which beats a rest wildcard. Two templates that differ only in their variable
+ * names are the same template, so registering the same method for both is rejected rather than
+ * leaving one unreachable. Methods are case-sensitive tokens.
+ * <ul>
+ *   <li>{@code HEAD} falls back to the {@code GET} handler of a template without a {@code HEAD}
+ *       handler (the server drops the body).
+ *   <li>{@code OPTIONS} without an {@code OPTIONS} handler gets {@code 204} with {@code Allow}.
+ *   <li>A path some template matches, with a method none of them has, gets {@code 405} with
+ *       {@code Allow}.
+ *   <li>A path no template matches gets {@code 404}.
+ * </ul>
+ * {@code Allow} lists every method of every matching template, plus {@code HEAD} when
+ * {@code GET} is there and always {@code OPTIONS}, comma-separated in the order {@code GET,
+ * HEAD, POST, PUT, DELETE, PATCH, OPTIONS}, then other methods in the order they were first
+ * registered on this router.
+ *
+ * <h2>Filters</h2>
+ * Filters run in registration order around the chosen handler, including the built-in 404, 405
+ * and {@code OPTIONS} answers, so a logging filter sees every request. They run after the route
+ * is chosen, so they see the path parameters.
+ *
+ * <h2>Threads</h2>
+ * A router is built on one thread, then only read. It is not synchronized: build it completely
+ * before handing it to the server, whose start (thread start, executor submission) orders every
+ * registration before the first {@link #handle}. The first {@code handle} freezes the router;
+ * registering afterwards throws {@link IllegalStateException}.
+ */
+public final class Router implements Handler {
+    // Standard methods get fixed indexes, which also fixes their order in Allow.
+    private static final int GET = 0;
+    private static final int HEAD = 1;
+    private static final int OPTIONS = 6;
+    private static final List<String> STANDARD_METHODS =
+            List.of("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS");
+    private static final String TCHAR_SYMBOLS = "!#$%&'*+-.^_`|~";
+    private static final byte[] NOT_FOUND_BODY = "Not Found\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] NOT_ALLOWED_BODY =
+            "Method Not Allowed\n".getBytes(StandardCharsets.US_ASCII);
+
+    // Build state: written only before the first handle(), read by every handle().
+    private final Node root = new Node();
+    private final List<String> methods = new ArrayList<>(STANDARD_METHODS);
+    private final List<Route> routes = new ArrayList<>();
+    private final List<Filter> filters = new ArrayList<>();
+
+    /**
+     * The frozen view: immutable, published through this volatile field. Two threads racing on
+     * the first request may each compile one; they are equal, so either may win.
+     */
+    private volatile Table table;
+
+    /** An empty router: every request gets 404 until routes are added. */
+    public Router() {
+    }
+
+    /** Routes {@code GET} (and {@code HEAD}, unless it has its own handler) for a template. */
+    public Router get(String template, Handler handler) {
+        return route("GET", template, handler);
+    }
+
+    /** Routes {@code POST} for a template. */
+    public Router post(String template, Handler handler) {
+        return route("POST", template, handler);
+    }
+
+    /** Routes {@code PUT} for a template. */
+    public Router put(String template, Handler handler) {
+        return route("PUT", template, handler);
+    }
+
+    /** Routes {@code DELETE} for a template. */
+    public Router delete(String template, Handler handler) {
+        return route("DELETE", template, handler);
+    }
+
+    /** Routes {@code PATCH} for a template. */
+    public Router patch(String template, Handler handler) {
+        return route("PATCH", template, handler);
+    }
+
+    /** Routes {@code OPTIONS} for a template, replacing the automatic 204 answer there. */
+    public Router options(String template, Handler handler) {
+        return route("OPTIONS", template, handler);
+    }
+
+    /** Routes {@code HEAD} for a template, taking precedence over its {@code GET} handler. */
+    public Router head(String template, Handler handler) {
+        return route("HEAD", template, handler);
+    }
+
+    /**
+     * Routes a method for a template.
+     *
+     * @param method the method token, case-sensitive (e.g. {@code GET}, {@code PROPFIND})
+     * @param template the path template; see the class comment
+     * @param handler the handler for matching requests
+     * @return this router
+     * @throws IllegalArgumentException if the method is not a token, the template is malformed,
+     *     or this method is already routed for this template
+     * @throws IllegalStateException if the router has already handled a request
+     */
+    public Router route(String method, String template, Handler handler) {
+        Objects.requireNonNull(method, "method");
+        Objects.requireNonNull(template, "template");
+        Objects.requireNonNull(handler, "handler");
+        checkNotFrozen();
+        if (!isToken(method)) {
+            throw new IllegalArgumentException("Not a method token: '" + method + "'");
+        }
+        if (!template.startsWith("/")) {
+            throw new IllegalArgumentException("Template must start with '/': " + template);
+        }
+        // Validate the whole template before touching the trie, so a rejected one leaves no trace.
+        String[] segments = template.substring(1).split("/", -1);
+        String[] params = new String[segments.length];
+        Set<String> names = new HashSet<>();
+        boolean rest = false;
+        for (int i = 0; i < segments.length; i++) {
+            String s = segments[i];
+            if (s.equals("*") || (s.startsWith("{") && s.endsWith("...}"))) {
+                if (i != segments.length - 1) {
+                    throw new IllegalArgumentException(
+                            "Rest wildcard '" + s + "' must be the last segment: " + template);
+                }
+                rest = true;
+                if (!s.equals("*")) {
+                    params[i] = checkName(s.substring(1, s.length() - 4), names, template);
+                }
+            } else if (s.startsWith("{") && s.endsWith("}")) {
+                params[i] = checkName(s.substring(1, s.length() - 1), names, template);
+            } else if (s.indexOf('{') >= 0 || s.indexOf('}') >= 0) {
+                throw new IllegalArgumentException(
+                        "A variable must be a whole segment, '{name}': " + template);
+            }
+        }
+        Node node = root;
+        for (int i = 0; i < segments.length; i++) {
+            if (rest && i == segments.length - 1) {
+                node = node.rest == null ? (node.rest = new Node()) : node.rest;
+            } else if (params[i] != null) {
+                node = node.var == null ? (node.var = new Node()) : node.var;
+            } else {
+                node = node.literalChild(segments[i]);
+            }
+        }
+        int m = methods.indexOf(method);
+        if (m < 0) {
+            m = methods.size();
+            methods.add(method);
+        }
+        Route route = new Route(routes.size(), handler, params, rest);
+        node.put(m, route, method, template);
+        routes.add(route);
+        return this;
+    }
+
+    /**
+     * Adds a filter. Filters run in the order added, the first outermost.
+     *
+     * @return this router
+     * @throws IllegalStateException if the router has already handled a request
+     */
+    public Router filter(Filter filter) {
+        Objects.requireNonNull(filter, "filter");
+        checkNotFrozen();
+        filters.add(filter);
+        return this;
+    }
+
+    /** Routes the request; see the class comment. Freezes the router on first use. */
+    @Override
+    public void handle(Request request, Response response) throws Exception {
+        Table t = table;
+        if (t == null) {
+            t = compile();
+            table = t;
+        }
+        String path = request.path();
+        String method = request.method();
+        Route route = find(path, t.methodIndex(method), null);
+        if (route != null) {
+            // Only routes with named parameters pay for the wrapper and the captured values.
+            Request routed = route.names.length == 0
+                    ? request
+                    : new RoutedRequest(request, route.names, route.values(path));
+            t.chains[route.id].handle(routed, response);
+            return;
+        }
+        // A miss: walk again collecting every matching template's methods. Allow depends on the
+        // path, so these answers' chains are built per request; only hits need to be free.
+        boolean[] allowed = new boolean[t.methods.length];
+        find(path, -1, allowed);
+        String allow = allow(t.methods, allowed);
+        if (allow == null) {
+            t.notFound.handle(request, response);
+        } else if (method.equals("OPTIONS")) {
+            chain(t.filters, (q, s) -> s.status(204).header("Allow", allow)).handle(request, response);
+        } else {
+            chain(t.filters, (q, s) -> {
+                s.header("Allow", allow);
+                plain(s, 405, NOT_ALLOWED_BODY);
+            }).handle(request, response);
+        }
+    }
+
+    private Table compile() {
+        Filter[] fs = filters.toArray(new Filter[0]);
+        Handler[] chains = new Handler[routes.size()];
+        for (Route r : routes) {
+            chains[r.id] = chain(fs, r.handler);
+        }
+        return new Table(methods.toArray(new String[0]), chains,
+                chain(fs, (q, s) -> plain(s, 404, NOT_FOUND_BODY)), fs);
+    }
+
+    private void checkNotFrozen() {
+        if (table != null) {
+            throw new IllegalStateException("Router already handles requests; build it first");
+        }
+    }
+
+    /**
+     * With {@code allowed == null}, the most specific route for method index {@code m}, or null.
+     * With {@code allowed} given, marks the methods of every template matching the path instead
+     * (pass {@code m = -1}) and returns null.
+     */
+    private Route find(String path, int m, boolean[] allowed) {
+        return path.startsWith("/") ? walk(root, path, 1, m, allowed) : null;
+    }
+
+    // Recursion depth is bounded by the trie's depth, not the path's: it only follows children.
+    private static Route walk(Node node, String path, int start, int m, boolean[] allowed) {
+        int slash = path.indexOf('/', start);
+        int end = slash < 0 ? path.length() : slash;
+        Node literal = node.literal(path, start, end);
+        Route r = literal == null ? null : step(literal, path, slash, m, allowed);
+        if (r == null && node.var != null && end > start) {
+            r = step(node.var, path, slash, m, allowed);
+        }
+        if (r == null && node.rest != null) {
+            r = node.rest.select(m, allowed);
+        }
+        return r;
+    }
+
+    private static Route step(Node child, String path, int slash, int m, boolean[] allowed) {
+        return slash < 0 ? child.select(m, allowed) : walk(child, path, slash + 1, m, allowed);
+    }
+
+    /** The Allow value for the marked methods, or null when none is marked (no path match). */
+    private static String allow(String[] methods, boolean[] allowed) {
+        boolean any = false;
+        for (boolean a : allowed) {
+            any |= a;
+        }
+        if (!any) {
+            return null;
+        }
+        allowed[HEAD] |= allowed[GET];
+        allowed[OPTIONS] = true;
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < methods.length; i++) {
+            if (allowed[i]) {
+                sb.append(sb.isEmpty() ? "" : ", ").append(methods[i]);
+            }
+        }
+        return sb.toString();
+    }
+
+    // Sets Content-Type outright: a filter may have set another one before calling on.
+    private static void plain(Response response, int status, byte[] body) throws IOException {
+        response.status(status).header("Content-Type", "text/plain; charset=UTF-8");
+        response.send(body);
+    }
+
+    private static Handler chain(Filter[] filters, Handler last) {
+        Handler next = last;
+        for (int i = filters.length - 1; i >= 0; i--) {
+            Filter f = filters[i];
+            Handler inner = next;
+            next = (q, s) -> f.filter(q, s, inner);
+        }
+        return next;
+    }
+
+    private static String checkName(String name, Set<String> seen, String template) {
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException("Empty variable name: " + template);
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (!(c == '_' || (c < 128 && Character.isLetterOrDigit(c)))) {
+                throw new IllegalArgumentException(
+                        "Variable names are letters, digits and '_': '" + name + "' in " + template);
+            }
+        }
+        if (!seen.add(name)) {
+            throw new IllegalArgumentException("Duplicate variable '" + name + "': " + template);
+        }
+        return name;
+    }
+
+    private static boolean isToken(String s) {
+        if (s.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!((c < 128 && Character.isLetterOrDigit(c)) || TCHAR_SYMBOLS.indexOf(c) >= 0)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** What handle() reads after freezing; method names by index, chains by route id. */
+    private record Table(String[] methods, Handler[] chains, Handler notFound, Filter[] filters) {
+        int methodIndex(String method) {
+            for (int i = 0; i < methods.length; i++) {
+                if (methods[i].equals(method)) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+    }
+
+    /** One registration: a handler and how to read its parameters back out of a path. */
+    private static final class Route {
+        final int id;
+        final Handler handler;
+        /** Per template segment: the variable's name, or null for literals and {@code *}. */
+        final String[] params;
+        /** Whether the last segment is a rest wildcard. */
+        final boolean rest;
+        /** The named variables, in template order. */
+        final String[] names;
+
+        Route(int id, Handler handler, String[] params, boolean rest) {
+            this.id = id;
+            this.handler = handler;
+            this.params = params;
+            this.rest = rest;
+            this.names = Arrays.stream(params).filter(Objects::nonNull).toArray(String[]::new);
+        }
+
+        /** The variables' values in {@link #names} order, for a path this route matched. */
+        String[] values(String path) {
+            String[] out = new String[names.length];
+            int k = 0;
+            int start = 1;
+            for (int i = 0; i < params.length; i++) {
+                boolean last = i == params.length - 1;
+                int end = last && rest ? path.length() : path.indexOf('/', start);
+                if (end < 0) {
+                    end = path.length();
+                }
+                if (params[i] != null) {
+                    out[k++] = path.substring(start, end);
+                }
+                start = end + 1;
+            }
+            return out;
+        }
+    }
+
+    /** A trie node: one per distinct template prefix (variable names do not count). */
+    private static final class Node {
+        private static final String[] NO_KEYS = {};
+        private static final Node[] NO_NODES = {};
+        private static final Route[] NO_ROUTES = {};
+
+        // Literal children as parallel arrays: few per node, so a scan comparing the path region
+        // in place is cheaper than hashing and needs no substring.
+        private String[] keys = NO_KEYS;
+        private Node[] children = NO_NODES;
+        private Node var;
+        private Node rest;
+        /** Routes ending here, by method index; empty when no template ends here. */
+        private Route[] routes = NO_ROUTES;
+
+        Node literal(String path, int start, int end) {
+            int len = end - start;
+            for (int i = 0; i < keys.length; i++) {
+                if (keys[i].length() == len && path.startsWith(keys[i], start)) {
+                    return children[i];
+                }
+            }
+            return null;
+        }
+
+        Node literalChild(String key) {
+            for (int i = 0; i < keys.length; i++) {
+                if (keys[i].equals(key)) {
+                    return children[i];
+                }
+            }
+            keys = Arrays.copyOf(keys, keys.length + 1);
+            children = Arrays.copyOf(children, children.length + 1);
+            keys[keys.length - 1] = key;
+            return children[children.length - 1] = new Node();
+        }
+
+        void put(int m, Route route, String method, String template) {
+            if (m >= routes.length) {
+                // At least the standard methods, so select() can read GET and HEAD unchecked.
+                routes = Arrays.copyOf(routes, Math.max(m + 1, STANDARD_METHODS.size()));
+            }
+            if (routes[m] != null) {
+                throw new IllegalArgumentException(
+                        "Already routed: " + method + " " + template + " (or the same template"
+                                + " with other variable names)");
+            }
+            routes[m] = route;
+        }
+
+        /** Marks this node's methods if asked; returns its route for method index m, or null. */
+        Route select(int m, boolean[] allowed) {
+            if (routes.length == 0) {
+                return null;
+            }
+            if (allowed != null) {
+                for (int i = 0; i < routes.length; i++) {
+                    allowed[i] |= routes[i] != null;
+                }
+            }
+            if (m < 0 || m >= routes.length) {
+                return null;
+            }
+            Route r = routes[m];
+            return r == null && m == HEAD ? routes[GET] : r;
+        }
+    }
+}
