@@ -170,37 +170,55 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
      * @throws SocketTimeoutException when nothing arrives within Timeout
      */
     public int read(ByteBuffer dst) throws IOException {
-        for (;;) {
-            int n = channel.read(dst);
-            if (n != 0 || !dst.hasRemaining()) {
-                return n;
+        try {
+            for (;;) {
+                int n = channel.read(dst);
+                if (n != 0 || !dst.hasRemaining()) {
+                    return n;
+                }
+                await(OP_AWAIT_READ);
             }
-            await(OP_AWAIT_READ);
+        } catch (SocketTimeoutException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new PeerIOException(e);
         }
     }
 
     /** Writes every remaining byte, parking while the socket is full. Owner only. */
     public void write(ByteBuffer src) throws IOException {
-        while (src.hasRemaining()) {
-            if (channel.write(src) == 0) {
-                await(OP_AWAIT_WRITE);
+        try {
+            while (src.hasRemaining()) {
+                if (channel.write(src) == 0) {
+                    await(OP_AWAIT_WRITE);
+                }
             }
+        } catch (SocketTimeoutException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new PeerIOException(e);
         }
     }
 
     /** Writes several buffers (a gathering write), parking while the socket is full. */
     public void write(ByteBuffer[] srcs) throws IOException {
-        for (;;) {
-            boolean left = false;
-            for (ByteBuffer b : srcs) {
-                left |= b.hasRemaining();
+        try {
+            for (;;) {
+                boolean left = false;
+                for (ByteBuffer b : srcs) {
+                    left |= b.hasRemaining();
+                }
+                if (!left) {
+                    return;
+                }
+                if (channel.write(srcs) == 0) {
+                    await(OP_AWAIT_WRITE);
+                }
             }
-            if (!left) {
-                return;
-            }
-            if (channel.write(srcs) == 0) {
-                await(OP_AWAIT_WRITE);
-            }
+        } catch (SocketTimeoutException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new PeerIOException(e);
         }
     }
 
@@ -209,14 +227,29 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
         long pos = position;
         long end = position + count;
         while (pos < end) {
-            long n = file.transferTo(pos, end - pos, channel);
+            long n;
+            try {
+                n = file.transferTo(pos, end - pos, channel);
+            } catch (IOException e) {
+                throw new PeerIOException(e);
+            }
             if (n == 0) {
                 if (pos >= file.size()) {
                     throw new IOException("file shrank while being sent");
                 }
-                await(OP_AWAIT_WRITE);
+                awaitWritable();
             }
             pos += n;
+        }
+    }
+
+    private void awaitWritable() throws IOException {
+        try {
+            await(OP_AWAIT_WRITE);
+        } catch (SocketTimeoutException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new PeerIOException(e);
         }
     }
 

@@ -13,12 +13,14 @@ import java.nio.ByteBuffer;
  * connection it is attached to.
  */
 public final class ConnectionContext extends RecycleList.Node<ConnectionContext> {
-    private final ByteBuffer in;
+    private final ByteBuffer standardIn;
     private final ByteBuffer out;
+    private ByteBuffer in;
     private Object protocolState;
 
     ConnectionContext(int bufferSize) {
-        this.in = ByteBuffer.allocate(bufferSize);
+        this.standardIn = ByteBuffer.allocate(bufferSize);
+        this.in = standardIn;
         this.out = ByteBuffer.allocate(bufferSize);
     }
 
@@ -27,6 +29,22 @@ public final class ConnectionContext extends RecycleList.Node<ConnectionContext>
      * (position = first unconsumed byte, limit = end of data).
      */
     public ByteBuffer in() {
+        return in;
+    }
+
+    /**
+     * Replaces the read buffer with a larger one holding the same bytes (a request head longer
+     * than the standard buffer, within the Limit* directives). The context goes back to its
+     * standard buffer when it is recycled.
+     *
+     * @return the read buffer now in use, in read mode
+     */
+    public ByteBuffer growIn(int capacity) {
+        if (capacity > in.capacity()) {
+            ByteBuffer bigger = ByteBuffer.allocate(capacity);
+            bigger.put(in.duplicate().position(0).limit(in.limit())).flip().position(in.position());
+            in = bigger;
+        }
         return in;
     }
 
@@ -47,6 +65,7 @@ public final class ConnectionContext extends RecycleList.Node<ConnectionContext>
 
     /** Empties both buffers for the next connection (parser state resets itself). */
     void clear() {
+        in = standardIn;
         in.clear().limit(0);
         out.clear();
     }

@@ -1,0 +1,137 @@
+package org.loommpm.api;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+import org.loommpm.config.ServerConfig;
+import org.loommpm.engine.EngineStats;
+import org.loommpm.engine.Supervisor;
+import org.loommpm.http1.Http1ConnectionHandler;
+
+/**
+ * An embedded loom-mpm server.
+ *
+ * <pre>{@code
+ * Router router = new Router()
+ *         .get("/hello", (req, res) -> res.send("Hello, World!"))
+ *         .get("/users/{id}", (req, res) -> res.send("user " + req.pathParam("id")));
+ * try (LoomServer server = LoomServer.builder()
+ *         .listen("127.0.0.1", 8080)
+ *         .configure(c -> c.threadsPerChild(128).keepAliveTimeout(Duration.ofSeconds(10)))
+ *         .handler(router)
+ *         .start()) {
+ *     System.out.println("listening on " + server.port());
+ *     server.awaitStop();
+ * }
+ * }</pre>
+ *
+ * {@link Builder#start()} returns once every listener is bound and the children run;
+ * {@link #close()} stops gracefully (in-flight requests finish, within GracefulShutdownTimeout).
+ */
+public final class LoomServer implements AutoCloseable {
+    private final ServerConfig config;
+    private final Supervisor supervisor;
+    private final List<InetSocketAddress> addresses;
+    private final java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
+
+    private LoomServer(ServerConfig config, Handler handler) throws IOException {
+        this.config = config;
+        this.supervisor = new Supervisor(config, new Http1ConnectionHandler(config, handler));
+        supervisor.start();
+        this.addresses = supervisor.boundAddresses();
+    }
+
+    /** A builder with every default of {@link ServerConfig}. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The port of the first listener (useful with port 0). */
+    public int port() {
+        return addresses.get(0).getPort();
+    }
+
+    /** Every bound address, in {@code Listen} order. */
+    public List<InetSocketAddress> addresses() {
+        return addresses;
+    }
+
+    /** The configuration in force. */
+    public ServerConfig config() {
+        return config;
+    }
+
+    /** The engine's counts (connections, workers, admission, recycle lists, scoreboard). */
+    public EngineStats stats() {
+        return supervisor;
+    }
+
+    /** Stops gracefully within {@code timeout}, then closes what is left. */
+    public void stop(Duration timeout) {
+        supervisor.stop(timeout);
+        stopped.countDown();
+    }
+
+    /** Blocks until the server has stopped. */
+    public void awaitStop() throws InterruptedException {
+        stopped.await();
+    }
+
+    /** Stops gracefully within GracefulShutdownTimeout. */
+    @Override
+    public void close() {
+        stop(config.gracefulShutdownTimeout());
+    }
+
+    /** Collects the listeners, directives and handler. */
+    public static final class Builder {
+        private ServerConfig.Builder config = ServerConfig.builder();
+        private Handler handler;
+
+        private Builder() {
+        }
+
+        /** Adds a listener ({@code Listen host:port}); port 0 picks a free port. */
+        public Builder listen(String host, int port) {
+            config.listen(new InetSocketAddress(host, port));
+            return this;
+        }
+
+        /** Adds a listener on every address ({@code Listen port}). */
+        public Builder port(int port) {
+            config.listen(new InetSocketAddress(port));
+            return this;
+        }
+
+        /** Sets any directive through the typed configuration builder. */
+        public Builder configure(Consumer<ServerConfig.Builder> directives) {
+            directives.accept(config);
+            return this;
+        }
+
+        /** Replaces every setting with {@code cfg}'s (later {@link #configure} and {@link #listen} calls adjust it). */
+        public Builder config(ServerConfig cfg) {
+            config = cfg.toBuilder();
+            return this;
+        }
+
+        /** The handler every request goes to (usually a {@link Router}). */
+        public Builder handler(Handler h) {
+            handler = Objects.requireNonNull(h);
+            return this;
+        }
+
+        /**
+         * Binds, starts the children, and returns the running server.
+         *
+         * @throws IOException if a listener cannot be bound
+         * @throws IllegalArgumentException if a directive is out of range
+         */
+        public LoomServer start() throws IOException {
+            return new LoomServer(config.build(), handler != null ? handler : new Router());
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package org.loommpm.http1;
+
+/**
+ * Checks header fields a handler sets, so a value taken from user input can never split the
+ * response (CR/LF injection) or produce a head a client would misparse.
+ */
+final class HeaderValidation {
+    private HeaderValidation() {
+    }
+
+    /** @throws IllegalArgumentException for a name that is not a token or a value with CTLs */
+    static void check(String name, String value) {
+        if (name == null || name.isEmpty()) {
+            throw new IllegalArgumentException("empty header name");
+        }
+        for (int i = 0; i < name.length(); i++) {
+            if (!isTchar(name.charAt(i))) {
+                throw new IllegalArgumentException("invalid header name: " + name);
+            }
+        }
+        if (value == null) {
+            throw new IllegalArgumentException("null value for header " + name);
+        }
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if ((c < 0x20 && c != '\t') || c == 0x7F || c > 0xFF) {
+                throw new IllegalArgumentException("invalid character in value of header " + name);
+            }
+        }
+    }
+
+    static boolean isTchar(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+    }
+}

@@ -1,0 +1,249 @@
+package org.loommpm.http1;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.loommpm.api.Handler;
+import org.loommpm.api.HttpException;
+import org.loommpm.config.ServerConfig;
+import org.loommpm.engine.Connection;
+import org.loommpm.engine.ConnectionContext;
+import org.loommpm.engine.ConnectionHandler;
+import org.loommpm.engine.PeerIOException;
+import org.loommpm.engine.Scoreboard;
+
+/**
+ * HTTP/1.1 on the engine: what a worker does with a readable connection.
+ *
+ * <p>Per dispatch: read what the socket has without blocking and scan for the end of the head.
+ * An incomplete head goes back to the poller with its bytes kept in the context and the head's
+ * absolute deadline (ASYNC_WAITIO): a slow client holds no worker. A complete head is parsed and
+ * the handler runs on this worker; a body is read through decoders that stop exactly at the
+ * body's end, so what follows in the buffer is the next pipelined request. After the response:
+ * serve what is already buffered, else try one non-blocking read, else hand the connection back
+ * for KEEPALIVE with its context released. After 16 requests in one dispatch the connection is
+ * re-dispatched as a new task so one pipelining client cannot hold a slot indefinitely.
+ *
+ * <p>Every path ends with exactly one hand-back (see {@link ConnectionHandler}).
+ */
+public final class Http1ConnectionHandler implements ConnectionHandler {
+    private static final System.Logger LOG = System.getLogger("org.loommpm.http1");
+    private static final int MAX_REQUESTS_PER_DISPATCH = 16;
+    /** Unread request body we discard to keep a connection alive; more than that closes it. */
+    private static final long MAX_DISCARD = 256 * 1024;
+
+    private final ServerConfig config;
+    private final Handler app;
+    private final long headerTimeoutNanos;
+    private final int maxHeadBytes;
+    private final byte[] headTimeout;
+
+    /**
+     * @param config the settings (limits, timeouts, keep-alive)
+     * @param app the application's handler (router, filters)
+     */
+    public Http1ConnectionHandler(ServerConfig config, Handler app) {
+        this.config = config;
+        this.app = app;
+        this.headerTimeoutNanos = config.requestHeaderTimeout().toNanos();
+        this.maxHeadBytes = config.limitRequestLine() + 2
+                + config.limitRequestFields() * (config.limitRequestFieldSize() + 2) + 1024;
+        this.headTimeout = ErrorResponses.bytes(408, config.serverHeader(), false);
+    }
+
+    @Override
+    public byte[] headTimeoutResponse() {
+        return headTimeout;
+    }
+
+    @Override
+    public void serve(Connection c, int slot) {
+        ConnectionContext ctx = c.context();
+        Http1State st = (Http1State) ctx.protocolState();
+        if (st == null) {
+            st = new Http1State(config);
+            ctx.protocolState(st);
+        }
+        Scoreboard board = c.child().scoreboard();
+        try {
+            for (int round = 1; ; round++) {
+                board.set(slot, Scoreboard.READING);
+                int headEnd = readHead(c, ctx, st);
+                if (headEnd < 0) {
+                    return; // handed back inside readHead
+                }
+                board.set(slot, Scoreboard.WRITING);
+                if (!exchange(c, ctx, st, headEnd)) {
+                    return; // handed back inside exchange
+                }
+                board.set(slot, Scoreboard.KEEPALIVE);
+                ByteBuffer in = ctx.in();
+                in.compact().flip();
+                st.scanner.reset();
+                if (!in.hasRemaining()) {
+                    int n = fill(c, ctx.in());
+                    if (n < 0) {
+                        c.handBackClose();
+                        return;
+                    }
+                    if (n == 0) {
+                        c.handBackKeepAlive();
+                        return;
+                    }
+                    st.headStartNanos = System.nanoTime();
+                }
+                if (round >= MAX_REQUESTS_PER_DISPATCH) {
+                    c.child().pool().dispatch(c); // ownership passes to the new task
+                    return;
+                }
+            }
+        } catch (SocketTimeoutException | PeerIOException | EOFException e) {
+            LOG.log(Level.DEBUG, "LM0404 connection {0} ended: {1}", c.id(), e.toString());
+            board.set(slot, Scoreboard.CLOSING);
+            c.handBackClose();
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.ERROR, "LM0405 connection " + c.id() + " failed", e);
+            board.set(slot, Scoreboard.CLOSING);
+            c.handBackClose();
+        }
+    }
+
+    /**
+     * Reads until the buffer holds a whole head starting at index 0.
+     *
+     * @return the index after the head, or -1 when the connection was handed back
+     */
+    private int readHead(Connection c, ConnectionContext ctx, Http1State st) throws IOException {
+        ByteBuffer in = ctx.in();
+        if (in.limit() == 0) {
+            st.scanner.reset();
+        }
+        int headEnd;
+        try {
+            while ((headEnd = st.scanner.scan(in.array(), 0, in.limit())) < 0) {
+                if (in.limit() == in.capacity()) {
+                    if (in.capacity() >= maxHeadBytes) {
+                        throw new HttpException(431, "request head larger than the limits allow");
+                    }
+                    in = ctx.growIn(Math.min(maxHeadBytes, in.capacity() * 2));
+                }
+                boolean wasEmpty = in.limit() == 0;
+                int n = fill(c, in);
+                if (n < 0) {
+                    c.handBackClose();
+                    return -1;
+                }
+                if (n == 0) {
+                    if (in.limit() == 0) {
+                        c.handBackKeepAlive();
+                    } else {
+                        c.handBackReadWait(st.headStartNanos + headerTimeoutNanos);
+                    }
+                    return -1;
+                }
+                if (wasEmpty) {
+                    st.headStartNanos = System.nanoTime();
+                }
+            }
+        } catch (HttpException e) {
+            rejectHead(c, e);
+            return -1;
+        }
+        return headEnd;
+    }
+
+    /**
+     * One request and its response.
+     *
+     * @return {@code true} if the connection stays open for another request
+     */
+    private boolean exchange(Connection c, ConnectionContext ctx, Http1State st, int headEnd) throws IOException {
+        ByteBuffer in = ctx.in();
+        RequestHead head;
+        try {
+            head = st.parser.parse(in.array(), st.scanner.requestLineStart(), headEnd);
+        } catch (HttpException e) {
+            rejectHead(c, e);
+            return false;
+        }
+        in.position(headEnd);
+        int served = c.countRequest();
+        boolean keepAlive = config.keepAlive() && head.keepAlive() && !c.child().isDraining()
+                && (config.maxKeepAliveRequests() == 0 || served < config.maxKeepAliveRequests());
+        Http1Response res = new Http1Response(c, st, ctx.out(), head, config.serverHeader(), keepAlive);
+        Http1Request req = new Http1Request(head, c, new ConnectionInputStream(c, in), res,
+                config.limitRequestBody(), config.limitRequestFields(), config.limitRequestFieldSize());
+        if (!runHandler(req, res)) {
+            c.handBackClose();
+            return false;
+        }
+        if (res.closeAfter() || !req.discardBody(MAX_DISCARD)) {
+            c.handBackLinger();
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * Runs the application and completes the response, answering failures with a status.
+     *
+     * @return {@code false} if the response could not be completed and the connection must be
+     *         closed at once (a committed response cannot carry an error status any more)
+     */
+    private boolean runHandler(Http1Request req, Http1Response res) throws IOException {
+        try {
+            app.handle(req, res);
+            res.finish();
+            return true;
+        } catch (HttpException e) {
+            LOG.log(Level.DEBUG, "LM0406 {0} {1} answered {2}: {3}", req.method(), req.rawTarget(), e.status(),
+                    e.getMessage());
+            return answerError(res, e.status());
+        } catch (SocketTimeoutException e) {
+            LOG.log(Level.DEBUG, "LM0407 {0} {1}: client too slow: {2}", req.method(), req.rawTarget(), e.toString());
+            return answerError(res, 408);
+        } catch (PeerIOException | EOFException e) {
+            throw e;
+        } catch (Exception | LinkageError | AssertionError | StackOverflowError e) {
+            LOG.log(Level.ERROR, "LM0401 handler failed for " + req.method() + " " + req.rawTarget(), e);
+            return answerError(res, 500);
+        }
+    }
+
+    private static boolean answerError(Http1Response res, int status) throws IOException {
+        if (res.isCommitted()) {
+            return false;
+        }
+        res.requireClose();
+        res.headers().clear();
+        res.status(status);
+        res.header("Content-Type", "text/plain; charset=UTF-8");
+        res.send((StatusReasons.reason(status) + "\n").getBytes(StandardCharsets.UTF_8));
+        return true;
+    }
+
+    /** A head we will not serve: a precise status, then a lingering close (framing is in doubt). */
+    private void rejectHead(Connection c, HttpException e) throws IOException {
+        LOG.log(Level.DEBUG, "LM0403 bad request from {0}: {1} {2}", c.remoteAddress(), e.status(), e.getMessage());
+        c.write(ByteBuffer.wrap(ErrorResponses.bytes(e.status(), config.serverHeader(), true)));
+        c.handBackLinger();
+    }
+
+    /** One non-blocking read appended after the buffer's data (read mode kept). */
+    private static int fill(Connection c, ByteBuffer in) throws IOException {
+        int start = in.position();
+        int end = in.limit();
+        in.position(end).limit(in.capacity());
+        int n;
+        try {
+            n = c.readNow(in);
+        } catch (IOException e) {
+            n = -1;
+        }
+        in.limit(in.position()).position(start);
+        return n;
+    }
+}

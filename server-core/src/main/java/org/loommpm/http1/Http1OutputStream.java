@@ -1,0 +1,161 @@
+package org.loommpm.http1;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.loommpm.engine.Connection;
+
+/**
+ * A response body written as a stream. Bytes collect in the context's write buffer; if the
+ * stream is closed before the buffer fills, the response goes out with a Content-Length in one
+ * write. Otherwise the head is committed with chunked transfer coding (HTTP/1.1), with the
+ * handler's own Content-Length if it set one, or close-delimited (HTTP/1.0), and each buffer-full
+ * goes out as it fills. {@link #flush()} commits too: the handler asked for bytes on the wire.
+ * Worker-owned.
+ */
+final class Http1OutputStream extends OutputStream {
+    private enum Mode { BUFFERING, CHUNKED, FIXED, RAW }
+
+    private static final byte[] CRLF = {'\r', '\n'};
+    private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+
+    private final Http1Response response;
+    private final Connection connection;
+    private final ByteBuffer staging;
+    private final boolean discard;
+    private Mode mode = Mode.BUFFERING;
+    private long declared = -1;
+    private long written;
+    private boolean closed;
+
+    Http1OutputStream(Http1Response response, Connection connection, ByteBuffer staging) {
+        this.response = response;
+        this.connection = connection;
+        this.staging = staging.clear();
+        this.discard = response.isHeadRequest() || response.bodyForbidden();
+        String cl = response.headers().first("Content-Length");
+        if (cl != null) {
+            try {
+                declared = Long.parseLong(cl.trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("invalid Content-Length set by handler: " + cl);
+            }
+        }
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+        write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+        if (closed) {
+            throw new IOException("response stream closed");
+        }
+        written += len;
+        if (declared >= 0 && written > declared) {
+            response.requireClose();
+            throw new IOException("body longer than the Content-Length set: " + declared);
+        }
+        if (discard) {
+            if (mode == Mode.BUFFERING && staging.remaining() < len) {
+                commitStreaming();
+            }
+            return;
+        }
+        if (staging.remaining() >= len) {
+            staging.put(b, off, len);
+            return;
+        }
+        if (mode == Mode.BUFFERING) {
+            commitStreaming();
+        }
+        drain();
+        if (len >= staging.capacity()) {
+            writeDirect(ByteBuffer.wrap(b, off, len));
+        } else {
+            staging.put(b, off, len);
+        }
+    }
+
+    @Override
+    public void flush() throws IOException {
+        if (closed) {
+            return;
+        }
+        if (mode == Mode.BUFFERING) {
+            commitStreaming();
+        }
+        drain();
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        response.markComplete();
+        if (mode == Mode.BUFFERING) {
+            long length = declared >= 0 ? declared : written;
+            if (declared >= 0 && written != declared) {
+                response.requireClose();
+                throw new IOException("body shorter than the Content-Length set: " + written + " < " + declared);
+            }
+            ByteBuffer head = response.encodeHead(length, false, 0);
+            connection.write(new ByteBuffer[] {head.flip(), staging.flip()});
+            return;
+        }
+        drain();
+        if (mode == Mode.CHUNKED && !discard) {
+            connection.write(ByteBuffer.wrap(LAST_CHUNK));
+        } else if (mode == Mode.FIXED && written != declared) {
+            response.requireClose();
+            throw new IOException("body shorter than the Content-Length set: " + written + " < " + declared);
+        }
+    }
+
+    /** The body outgrew the buffer (or was flushed): commit the head for a streamed body. */
+    private void commitStreaming() throws IOException {
+        ByteBuffer head;
+        if (declared >= 0) {
+            mode = Mode.FIXED;
+            head = response.encodeHead(declared, false, 0);
+        } else if (!discard && response.status() >= 200 && isHttp11()) {
+            mode = Mode.CHUNKED;
+            head = response.encodeHead(-1, true, 0);
+        } else {
+            mode = discard ? Mode.FIXED : Mode.RAW;
+            head = response.encodeHead(-1, false, 0);
+        }
+        connection.write(head.flip());
+    }
+
+    private boolean isHttp11() {
+        return !response.isHttp10();
+    }
+
+    /** Sends what is staged, as one chunk in chunked mode. */
+    private void drain() throws IOException {
+        if (staging.position() == 0) {
+            return;
+        }
+        staging.flip();
+        writeDirect(staging);
+        staging.clear();
+    }
+
+    private void writeDirect(ByteBuffer data) throws IOException {
+        if (discard) {
+            return;
+        }
+        if (mode == Mode.CHUNKED) {
+            byte[] size = (Integer.toHexString(data.remaining()) + "\r\n").getBytes(StandardCharsets.US_ASCII);
+            connection.write(new ByteBuffer[] {ByteBuffer.wrap(size), data, ByteBuffer.wrap(CRLF)});
+        } else {
+            connection.write(data);
+        }
+    }
+}

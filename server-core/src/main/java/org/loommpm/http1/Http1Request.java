@@ -1,0 +1,179 @@
+package org.loommpm.http1;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.Charset;
+import java.nio.charset.IllegalCharsetNameException;
+import java.nio.charset.StandardCharsets;
+import java.nio.charset.UnsupportedCharsetException;
+import java.util.List;
+import java.util.Map;
+import org.loommpm.api.Headers;
+import org.loommpm.api.HttpException;
+import org.loommpm.api.Request;
+import org.loommpm.engine.Connection;
+
+/**
+ * A parsed HTTP/1.x request as handlers see it. The body stream is chosen from the head's framing
+ * (fixed length, chunked, or none) and, for {@code Expect: 100-continue}, sends the interim
+ * {@code 100 Continue} on the first read, unless the response has already begun.
+ * Worker-owned; valid during one exchange.
+ */
+final class Http1Request implements Request {
+    private final RequestHead head;
+    private final Connection connection;
+    private final InputStream body;
+    private final long limitRequestBody;
+    private Map<String, List<String>> queryParams;
+
+    Http1Request(RequestHead head, Connection connection, InputStream raw, Http1Response response,
+                 long limitRequestBody, int limitFields, int limitFieldSize) {
+        this.head = head;
+        this.connection = connection;
+        this.limitRequestBody = limitRequestBody;
+        InputStream framed;
+        if (head.chunked()) {
+            framed = new ChunkedInputStream(raw, limitRequestBody, limitFields, limitFieldSize);
+        } else if (head.contentLength() > 0) {
+            framed = new FixedLengthInputStream(raw, head.contentLength());
+        } else {
+            framed = InputStream.nullInputStream();
+        }
+        boolean hasBody = head.chunked() || head.contentLength() > 0;
+        this.body = hasBody && head.expectContinue() && head.version() == RequestHead.Version.HTTP_1_1
+                ? new ContinueInputStream(framed, response) : framed;
+    }
+
+    RequestHead head() {
+        return head;
+    }
+
+    /** Reads and drops what is left of the body, up to {@code max} bytes; false if more remains. */
+    boolean discardBody(long max) throws IOException {
+        if (!head.chunked() && head.contentLength() <= 0) {
+            return true;
+        }
+        if (body instanceof ContinueInputStream c && !c.continued()) {
+            // The client waits for our verdict; it has not sent the body, so close instead.
+            return false;
+        }
+        byte[] skip = new byte[8192];
+        long left = max;
+        int n;
+        while ((n = body.read(skip, 0, (int) Math.min(skip.length, Math.max(1, left)))) >= 0) {
+            left -= n;
+            if (left < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override public String method() { return head.method(); }
+    @Override public String rawTarget() { return head.rawTarget(); }
+    @Override public String path() { return head.path(); }
+    @Override public String query() { return head.query(); }
+    @Override public String protocol() { return head.version().text(); }
+    @Override public Headers headers() { return head.headers(); }
+    @Override public long contentLength() { return head.contentLength(); }
+    @Override public InputStream body() { return body; }
+    @Override public InetSocketAddress remoteAddress() { return connection.remoteAddress(); }
+    @Override public InetSocketAddress localAddress() { return connection.localAddress(); }
+
+    @Override
+    public String pathParam(String name) {
+        return null;
+    }
+
+    @Override
+    public String queryParam(String name) {
+        List<String> v = queryParams().get(name);
+        return v == null || v.isEmpty() ? null : v.get(0);
+    }
+
+    @Override
+    public Map<String, List<String>> queryParams() {
+        if (queryParams == null) {
+            queryParams = UriCodec.parseQuery(head.query());
+        }
+        return queryParams;
+    }
+
+    @Override
+    public byte[] bodyBytes() throws IOException {
+        long cl = head.contentLength();
+        ByteArrayOutputStream out = new ByteArrayOutputStream(cl > 0 ? (int) Math.min(cl, 1 << 20) : 256);
+        byte[] buf = new byte[8192];
+        long total = 0;
+        int n;
+        while ((n = body.read(buf)) >= 0) {
+            total += n;
+            if (total > Integer.MAX_VALUE - 8 || (limitRequestBody > 0 && total > limitRequestBody)) {
+                throw new HttpException(413, "request body too large to hold in memory");
+            }
+            out.write(buf, 0, n);
+        }
+        return out.toByteArray();
+    }
+
+    @Override
+    public String bodyString() throws IOException {
+        return new String(bodyBytes(), charset(header("Content-Type")));
+    }
+
+    private static Charset charset(String contentType) {
+        if (contentType != null) {
+            int i = contentType.toLowerCase(java.util.Locale.ROOT).indexOf("charset=");
+            if (i >= 0) {
+                String cs = contentType.substring(i + 8).trim();
+                int end = cs.indexOf(';');
+                cs = (end >= 0 ? cs.substring(0, end) : cs).replace("\"", "").trim();
+                try {
+                    return Charset.forName(cs);
+                } catch (IllegalCharsetNameException | UnsupportedCharsetException e) {
+                    throw new HttpException(415, "unsupported charset " + cs);
+                }
+            }
+        }
+        return StandardCharsets.UTF_8;
+    }
+
+    /** Sends {@code 100 Continue} before the first body byte is read. */
+    private static final class ContinueInputStream extends InputStream {
+        private final InputStream in;
+        private final Http1Response response;
+        private boolean continued;
+
+        ContinueInputStream(InputStream in, Http1Response response) {
+            this.in = in;
+            this.response = response;
+        }
+
+        boolean continued() {
+            return continued;
+        }
+
+        private void sendContinue() throws IOException {
+            if (!continued) {
+                continued = true;
+                if (!response.isCommitted()) {
+                    response.writeContinue();
+                }
+            }
+        }
+
+        @Override
+        public int read() throws IOException {
+            sendContinue();
+            return in.read();
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            sendContinue();
+            return in.read(b, off, len);
+        }
+    }
+}

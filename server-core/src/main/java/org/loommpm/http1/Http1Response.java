@@ -1,0 +1,243 @@
+package org.loommpm.http1;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import org.loommpm.api.Headers;
+import org.loommpm.api.Response;
+import org.loommpm.engine.Connection;
+
+/**
+ * An HTTP/1.1 response. The head is encoded into the context's head scratch buffer when the
+ * response commits; a small body is appended to it so a hello-world answer is one write. Larger
+ * bodies go out as a gathering write, files through {@code transferTo}, streams through
+ * {@link Http1OutputStream}. Whether the connection stays open is decided when the head is
+ * written and announced there ({@code Connection: close}). Worker-owned; valid during one
+ * exchange.
+ */
+final class Http1Response implements Response {
+    private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    private final Connection connection;
+    private final Http1State state;
+    private final ByteBuffer staging;
+    private final RequestHead request;
+    private final String serverHeader;
+    private final Headers headers = new Headers();
+    private int status = 200;
+    private boolean committed;
+    private boolean complete;
+    private boolean closeAfter;
+    private Http1OutputStream stream;
+
+    /**
+     * @param keepAlive whether the connection may stay open after this response (the request
+     *                  asked for it and the server allows another request)
+     */
+    Http1Response(Connection connection, Http1State state, ByteBuffer staging, RequestHead request,
+                  String serverHeader, boolean keepAlive) {
+        this.connection = connection;
+        this.state = state;
+        this.staging = staging;
+        this.request = request;
+        this.serverHeader = serverHeader;
+        this.closeAfter = !keepAlive;
+    }
+
+    @Override
+    public Response status(int code) {
+        checkNotCommitted();
+        if (code < 100 || code > 999) {
+            throw new IllegalArgumentException("status out of range: " + code);
+        }
+        status = code;
+        return this;
+    }
+
+    @Override
+    public int status() {
+        return status;
+    }
+
+    @Override
+    public Response header(String name, String value) {
+        checkNotCommitted();
+        HeaderValidation.check(name, value);
+        headers.set(name, value);
+        return this;
+    }
+
+    @Override
+    public Headers headers() {
+        return headers;
+    }
+
+    @Override
+    public boolean isCommitted() {
+        return committed;
+    }
+
+    /** Whether the connection closes after this response. */
+    boolean closeAfter() {
+        return closeAfter;
+    }
+
+    /** Forces {@code Connection: close} (only effective before the head is written). */
+    void requireClose() {
+        closeAfter = true;
+    }
+
+    boolean isHeadRequest() {
+        return "HEAD".equals(request.method());
+    }
+
+    boolean isHttp10() {
+        return request.version() == RequestHead.Version.HTTP_1_0;
+    }
+
+    /** Statuses that never carry a body. */
+    boolean bodyForbidden() {
+        return status < 200 || status == 204 || status == 304;
+    }
+
+    @Override
+    public void send(byte[] body) throws IOException {
+        checkNotComplete();
+        checkNotCommitted();
+        complete = true;
+        boolean noBody = bodyForbidden();
+        ByteBuffer head = encodeHead(noBody ? -1 : body.length, false, body.length);
+        if (noBody || isHeadRequest() || body.length == 0) {
+            connection.write(head.flip());
+        } else if (head.remaining() >= body.length) {
+            head.put(body);
+            connection.write(head.flip());
+        } else {
+            connection.write(new ByteBuffer[] {head.flip(), ByteBuffer.wrap(body)});
+        }
+    }
+
+    @Override
+    public OutputStream outputStream() {
+        checkNotComplete();
+        if (stream == null) {
+            checkNotCommitted();
+            stream = new Http1OutputStream(this, connection, staging);
+        }
+        return stream;
+    }
+
+    @Override
+    public void sendFile(Path file) throws IOException {
+        checkNotComplete();
+        checkNotCommitted();
+        try (FileChannel fc = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = fc.size();
+            complete = true;
+            ByteBuffer head = encodeHead(size, false, 0);
+            connection.write(head.flip());
+            if (!isHeadRequest() && !bodyForbidden()) {
+                connection.transferFrom(fc, 0, size);
+            }
+        }
+    }
+
+    /** The interim response for {@code Expect: 100-continue}. */
+    void writeContinue() throws IOException {
+        connection.write(ByteBuffer.wrap(CONTINUE));
+    }
+
+    /**
+     * Completes the response after the handler returned: an untouched response becomes an empty
+     * body with the status set; an open stream is closed.
+     */
+    void finish() throws IOException {
+        if (stream != null) {
+            stream.close();
+        } else if (!complete) {
+            send(new byte[0]);
+        }
+    }
+
+    /** Marks the response complete (the stream calls this when it closes). */
+    void markComplete() {
+        complete = true;
+    }
+
+    /**
+     * Encodes the status line and headers into the head scratch buffer and marks the response
+     * committed.
+     *
+     * @param contentLength the body length, or -1 when unknown (chunked or close-delimited)
+     * @param chunked whether the body is sent with chunked transfer coding
+     * @param extra room to leave after the head for a body that may be appended
+     * @return the buffer in write mode, positioned after the head
+     */
+    ByteBuffer encodeHead(long contentLength, boolean chunked, int extra) {
+        committed = true;
+        if (headers.hasToken("Connection", "close")) {
+            closeAfter = true;
+        }
+        if (contentLength < 0 && !chunked && !bodyForbidden()) {
+            closeAfter = true; // a close-delimited body
+        }
+        int estimate = 256 + serverHeader.length() + extra;
+        for (int i = 0; i < headers.size(); i++) {
+            estimate += headers.name(i).length() + headers.value(i).length() + 4;
+        }
+        ByteBuffer b = state.headBuffer(estimate);
+        b.put(StatusReasons.statusLine(status));
+        putHeader(b, "Date", HttpDate.now());
+        if (!headers.contains("Server")) {
+            putHeader(b, "Server", serverHeader);
+        }
+        for (int i = 0; i < headers.size(); i++) {
+            String name = headers.name(i);
+            if (Headers.equalsIgnoreCase(name, "Content-Length") || Headers.equalsIgnoreCase(name, "Transfer-Encoding")
+                    || Headers.equalsIgnoreCase(name, "Connection")) {
+                continue;
+            }
+            putHeader(b, name, headers.value(i));
+        }
+        if (chunked) {
+            putHeader(b, "Transfer-Encoding", "chunked");
+        } else if (contentLength >= 0 && status >= 200 && status != 204) {
+            putHeader(b, "Content-Length", Long.toString(contentLength));
+        }
+        if (closeAfter) {
+            putHeader(b, "Connection", "close");
+        } else if (request.version() == RequestHead.Version.HTTP_1_0) {
+            putHeader(b, "Connection", "keep-alive");
+        }
+        b.put((byte) '\r').put((byte) '\n');
+        return b;
+    }
+
+    private static void putHeader(ByteBuffer b, String name, String value) {
+        putAscii(b, name);
+        b.put((byte) ':').put((byte) ' ');
+        putAscii(b, value);
+        b.put((byte) '\r').put((byte) '\n');
+    }
+
+    private static void putAscii(ByteBuffer b, String s) {
+        for (int i = 0, n = s.length(); i < n; i++) {
+            b.put((byte) s.charAt(i));
+        }
+    }
+
+    private void checkNotCommitted() {
+        if (committed) {
+            throw new IllegalStateException("response already committed");
+        }
+    }
+
+    private void checkNotComplete() {
+        if (complete) {
+            throw new IllegalStateException("response already sent");
+        }
+    }
+}
