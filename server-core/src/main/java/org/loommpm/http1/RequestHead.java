@@ -1,0 +1,123 @@
+package org.loommpm.http1;
+
+import org.loommpm.api.Headers;
+
+/**
+ * A parsed and validated HTTP/1.x request head, with the framing and connection decisions
+ * ({@link #contentLength()}, {@link #chunked()}, {@link #keepAlive()}) already made, so the
+ * engine acts on them without re-reading header fields. Immutable except for its headers, which
+ * belong to the worker handling the exchange.
+ */
+public final class RequestHead {
+    /** The protocol versions this codec speaks. */
+    public enum Version {
+        HTTP_1_0("HTTP/1.0"),
+        HTTP_1_1("HTTP/1.1");
+
+        private final String text;
+
+        Version(String text) {
+            this.text = text;
+        }
+
+        /** As on the wire, e.g. {@code HTTP/1.1}. */
+        public String text() {
+            return text;
+        }
+    }
+
+    private final String method;
+    private final String rawTarget;
+    private final String path;
+    private final String query;
+    private final Version version;
+    private final Headers headers;
+    private final long contentLength;
+    private final boolean chunked;
+    private final boolean keepAlive;
+    private final boolean expectContinue;
+    private final String host;
+
+    RequestHead(String method, String rawTarget, String path, String query, Version version,
+            Headers headers, long contentLength, boolean chunked, boolean keepAlive,
+            boolean expectContinue, String host) {
+        this.method = method;
+        this.rawTarget = rawTarget;
+        this.path = path;
+        this.query = query;
+        this.version = version;
+        this.headers = headers;
+        this.contentLength = contentLength;
+        this.chunked = chunked;
+        this.keepAlive = keepAlive;
+        this.expectContinue = expectContinue;
+        this.host = host;
+    }
+
+    /** The method token, case-sensitive, e.g. {@code GET}. */
+    public String method() {
+        return method;
+    }
+
+    /** The request target exactly as sent. */
+    public String rawTarget() {
+        return rawTarget;
+    }
+
+    /**
+     * The percent-decoded (UTF-8) path without the query: from origin- or absolute-form targets;
+     * {@code *} for {@code OPTIONS *}; empty for CONNECT's authority-form.
+     */
+    public String path() {
+        return path;
+    }
+
+    /** The raw query after {@code ?}, or {@code null} when the target has no {@code ?}. */
+    public String query() {
+        return query;
+    }
+
+    /** The request's protocol version. */
+    public Version version() {
+        return version;
+    }
+
+    /** The header fields in arrival order. */
+    public Headers headers() {
+        return headers;
+    }
+
+    /** The declared Content-Length, or -1 when absent (and always when {@link #chunked()}). */
+    public long contentLength() {
+        return contentLength;
+    }
+
+    /** Whether the body is framed by the chunked transfer coding. */
+    public boolean chunked() {
+        return chunked;
+    }
+
+    /** Whether the client allows another request on this connection after this one. */
+    public boolean keepAlive() {
+        return keepAlive;
+    }
+
+    /** Whether an HTTP/1.1 client waits for {@code 100 Continue} before sending the body. */
+    public boolean expectContinue() {
+        return expectContinue;
+    }
+
+    /**
+     * The target host: the authority of an absolute-form or authority-form target (which wins
+     * over Host, RFC 9112 §3.2.2), else the Host field value (possibly empty); {@code null} for
+     * an HTTP/1.0 request without Host.
+     */
+    public String host() {
+        return host;
+    }
+
+    @Override
+    public String toString() {
+        return method + ' ' + rawTarget + ' ' + version.text();
+    }
+}

@@ -1,0 +1,209 @@
+package org.loommpm.http1;
+
+import org.loommpm.api.HttpException;
+
+/**
+ * A validated request line (RFC 9112 §3) with its target resolved to path, query and authority.
+ * Kept apart from the field parsing so the target forms (origin, absolute, authority, asterisk)
+ * and the authority grammar live in one place.
+ *
+ * @param method the method token
+ * @param rawTarget the target as sent
+ * @param path the decoded path ({@code *} for asterisk-form, empty for authority-form)
+ * @param query the raw query, or {@code null}
+ * @param authority the authority of an absolute- or authority-form target, else {@code null}
+ * @param version the protocol version
+ */
+record RequestLine(String method, String rawTarget, String path, String query, String authority,
+        RequestHead.Version version) {
+
+    /** Common methods returned as constants, saving an allocation per request. */
+    private static final String[] KNOWN_METHODS =
+            {"GET", "POST", "HEAD", "PUT", "DELETE", "OPTIONS", "PATCH", "CONNECT", "TRACE"};
+
+    /**
+     * Parses {@code method SP request-target SP HTTP-version} from {@code buf[from, to)}.
+     *
+     * @throws HttpException 400 when malformed, 505 for a well-formed but unsupported version
+     */
+    static RequestLine parse(byte[] buf, int from, int to) {
+        int sp = from;
+        while (sp < to && Http1Syntax.isTchar(buf[sp])) {
+            sp++;
+        }
+        if (sp == from || sp == to || buf[sp] != ' ') {
+            throw Http1Syntax.bad("malformed method");
+        }
+        int ts = sp + 1;
+        int te = ts;
+        while (te < to && buf[te] != ' ') {
+            int b = buf[te] & 0xFF;
+            if (b < 0x21 || b > 0x7E || b == '#') {
+                throw Http1Syntax.bad("invalid byte in request target");
+            }
+            te++;
+        }
+        if (te == ts || te == to) {
+            throw Http1Syntax.bad("malformed request line");
+        }
+        RequestHead.Version version = version(buf, te + 1, to);
+        return target(method(buf, from, sp), Http1Syntax.latin1(buf, ts, te), version);
+    }
+
+    private static String method(byte[] buf, int from, int to) {
+        int len = to - from;
+        for (String m : KNOWN_METHODS) {
+            if (m.length() == len && regionEquals(buf, from, m)) {
+                return m;
+            }
+        }
+        return Http1Syntax.latin1(buf, from, to);
+    }
+
+    /** {@code HTTP/1.1} or {@code HTTP/1.0}; any other {@code HTTP/d.d} is a 505. */
+    private static RequestHead.Version version(byte[] buf, int from, int to) {
+        if (to - from != 8 || !regionEquals(buf, from, "HTTP/") || !isDigit(buf[from + 5])
+                || buf[from + 6] != '.' || !isDigit(buf[from + 7])) {
+            throw Http1Syntax.bad("malformed HTTP version");
+        }
+        if (buf[from + 5] == '1' && buf[from + 7] == '1') {
+            return RequestHead.Version.HTTP_1_1;
+        }
+        if (buf[from + 5] == '1' && buf[from + 7] == '0') {
+            return RequestHead.Version.HTTP_1_0;
+        }
+        throw new HttpException(505, "unsupported version " + Http1Syntax.latin1(buf, from, to));
+    }
+
+    /** Resolves the four target forms of RFC 9112 §3.2. */
+    private static RequestLine target(String method, String raw, RequestHead.Version version) {
+        if (method.equals("CONNECT")) {
+            if (!isValidAuthority(raw, true)) {
+                throw Http1Syntax.bad("CONNECT needs an authority-form target");
+            }
+            return new RequestLine(method, raw, "", null, raw, version);
+        }
+        if (raw.charAt(0) == '/') {
+            return withPath(method, raw, raw, null, version);
+        }
+        if (raw.equals("*")) {
+            if (!method.equals("OPTIONS")) {
+                throw Http1Syntax.bad("asterisk-form target with " + method);
+            }
+            return new RequestLine(method, raw, "*", null, null, version);
+        }
+        int authStart;
+        if (raw.regionMatches(true, 0, "http://", 0, 7)) {
+            authStart = 7;
+        } else if (raw.regionMatches(true, 0, "https://", 0, 8)) {
+            authStart = 8;
+        } else {
+            throw Http1Syntax.bad("unsupported request target form");
+        }
+        int authEnd = authStart;
+        while (authEnd < raw.length() && raw.charAt(authEnd) != '/' && raw.charAt(authEnd) != '?') {
+            authEnd++;
+        }
+        String authority = raw.substring(authStart, authEnd);
+        if (!isValidAuthority(authority, false)) {
+            throw Http1Syntax.bad("invalid authority in absolute-form target");
+        }
+        String rest = raw.substring(authEnd);
+        if (!rest.startsWith("/")) {
+            rest = "/" + rest;
+        }
+        return withPath(method, raw, rest, authority, version);
+    }
+
+    /** Splits {@code pathAndQuery} (starting with '/') at the first '?' and decodes the path. */
+    private static RequestLine withPath(String method, String raw, String pathAndQuery, String authority,
+            RequestHead.Version version) {
+        int q = pathAndQuery.indexOf('?');
+        String rawPath = q < 0 ? pathAndQuery : pathAndQuery.substring(0, q);
+        String query = q < 0 ? null : pathAndQuery.substring(q + 1);
+        return new RequestLine(method, raw, UriCodec.decodePath(rawPath), query, authority, version);
+    }
+
+    /**
+     * Whether {@code s} is {@code host [":" port]} (RFC 3986 §3.2.2, §3.2.3) with a non-empty
+     * host: a reg-name or a bracketed IP literal, no userinfo, no whitespace, no '/'.
+     *
+     * @param requirePort whether the port must be present (CONNECT's authority-form)
+     */
+    static boolean isValidAuthority(String s, boolean requirePort) {
+        int n = s.length();
+        if (n == 0) {
+            return false;
+        }
+        int i = 0;
+        if (s.charAt(0) == '[') {
+            int close = s.indexOf(']');
+            if (close < 2) {
+                return false;
+            }
+            for (int j = 1; j < close; j++) {
+                char c = s.charAt(j);
+                if (!isRegNameChar(c) && c != ':' && c != '%') {
+                    return false;
+                }
+            }
+            i = close + 1;
+        } else {
+            while (i < n && s.charAt(i) != ':') {
+                char c = s.charAt(i);
+                if (c == '%') {
+                    if (i + 2 >= n || Http1Syntax.hexValue(s.charAt(i + 1)) < 0
+                            || Http1Syntax.hexValue(s.charAt(i + 2)) < 0) {
+                        return false;
+                    }
+                    i += 3;
+                } else if (isRegNameChar(c)) {
+                    i++;
+                } else {
+                    return false;
+                }
+            }
+            if (i == 0) {
+                return false;
+            }
+        }
+        if (i == n) {
+            return !requirePort;
+        }
+        if (s.charAt(i) != ':') {
+            return false;
+        }
+        int digits = n - i - 1;
+        if (digits > 5 || (requirePort && digits == 0)) {
+            return false;
+        }
+        int port = 0;
+        for (int j = i + 1; j < n; j++) {
+            char c = s.charAt(j);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+            port = port * 10 + (c - '0');
+        }
+        return port <= 65535;
+    }
+
+    /** unreserved / sub-delims of RFC 3986. */
+    private static boolean isRegNameChar(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                || "-._~!$&'()*+,;=".indexOf(c) >= 0;
+    }
+
+    private static boolean isDigit(byte b) {
+        return b >= '0' && b <= '9';
+    }
+
+    private static boolean regionEquals(byte[] buf, int from, String ascii) {
+        for (int i = 0; i < ascii.length(); i++) {
+            if (buf[from + i] != ascii.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
