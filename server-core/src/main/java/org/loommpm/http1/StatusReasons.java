@@ -1,0 +1,98 @@
+package org.loommpm.http1;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Standard reason phrases (RFC 9110 §15, plus 103, 425, 429, 431 and 451 from their RFCs) and
+ * pre-encoded HTTP/1.1 status lines, so writing a response head does not format the common
+ * status line anew for every response.
+ */
+public final class StatusReasons {
+    private static final byte[][] STATUS_LINES = new byte[600][];
+
+    static {
+        for (int status = 100; status < STATUS_LINES.length; status++) {
+            String reason = reason(status);
+            if (!reason.equals("Unknown")) {
+                STATUS_LINES[status] = encode(status, reason);
+            }
+        }
+    }
+
+    private StatusReasons() {
+    }
+
+    /** The reason phrase of {@code status}, or {@code Unknown}. */
+    public static String reason(int status) {
+        return switch (status) {
+            case 100 -> "Continue";
+            case 101 -> "Switching Protocols";
+            case 103 -> "Early Hints";
+            case 200 -> "OK";
+            case 201 -> "Created";
+            case 202 -> "Accepted";
+            case 203 -> "Non-Authoritative Information";
+            case 204 -> "No Content";
+            case 205 -> "Reset Content";
+            case 206 -> "Partial Content";
+            case 300 -> "Multiple Choices";
+            case 301 -> "Moved Permanently";
+            case 302 -> "Found";
+            case 303 -> "See Other";
+            case 304 -> "Not Modified";
+            case 305 -> "Use Proxy";
+            case 307 -> "Temporary Redirect";
+            case 308 -> "Permanent Redirect";
+            case 400 -> "Bad Request";
+            case 401 -> "Unauthorized";
+            case 402 -> "Payment Required";
+            case 403 -> "Forbidden";
+            case 404 -> "Not Found";
+            case 405 -> "Method Not Allowed";
+            case 406 -> "Not Acceptable";
+            case 407 -> "Proxy Authentication Required";
+            case 408 -> "Request Timeout";
+            case 409 -> "Conflict";
+            case 410 -> "Gone";
+            case 411 -> "Length Required";
+            case 412 -> "Precondition Failed";
+            case 413 -> "Content Too Large";
+            case 414 -> "URI Too Long";
+            case 415 -> "Unsupported Media Type";
+            case 416 -> "Range Not Satisfiable";
+            case 417 -> "Expectation Failed";
+            case 421 -> "Misdirected Request";
+            case 422 -> "Unprocessable Content";
+            case 425 -> "Too Early";
+            case 426 -> "Upgrade Required";
+            case 429 -> "Too Many Requests";
+            case 431 -> "Request Header Fields Too Large";
+            case 451 -> "Unavailable For Legal Reasons";
+            case 500 -> "Internal Server Error";
+            case 501 -> "Not Implemented";
+            case 502 -> "Bad Gateway";
+            case 503 -> "Service Unavailable";
+            case 504 -> "Gateway Timeout";
+            case 505 -> "HTTP Version Not Supported";
+            default -> "Unknown";
+        };
+    }
+
+    /**
+     * {@code HTTP/1.1 <status> <reason>\r\n} as ASCII. The array of a known status is shared:
+     * callers must not modify it.
+     *
+     * @throws IllegalArgumentException when {@code status} is not three digits
+     */
+    public static byte[] statusLine(int status) {
+        if (status < 100 || status > 999) {
+            throw new IllegalArgumentException("status must have three digits: " + status);
+        }
+        byte[] cached = status < STATUS_LINES.length ? STATUS_LINES[status] : null;
+        return cached != null ? cached : encode(status, reason(status));
+    }
+
+    private static byte[] encode(int status, String reason) {
+        return ("HTTP/1.1 " + status + ' ' + reason + "\r\n").getBytes(StandardCharsets.US_ASCII);
+    }
+}
