@@ -22,6 +22,7 @@ public final class ConnectionContext extends RecycleList.Node<ConnectionContext>
         this.standardIn = ByteBuffer.allocate(bufferSize);
         this.in = standardIn;
         this.out = ByteBuffer.allocate(bufferSize);
+        clear();
     }
 
     /**

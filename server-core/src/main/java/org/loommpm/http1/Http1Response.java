@@ -178,7 +178,9 @@ final class Http1Response implements Response {
      */
     ByteBuffer encodeHead(long contentLength, boolean chunked, int extra) {
         committed = true;
-        if (headers.hasToken("Connection", "close")) {
+        // Checked at commit, not at parse: a graceful stop that began while the handler ran
+        // must still tell this client that the connection ends.
+        if (headers.hasToken("Connection", "close") || connection.child().isDraining()) {
             closeAfter = true;
         }
         if (contentLength < 0 && !chunked && !bodyForbidden()) {

@@ -29,7 +29,7 @@ class WorkerPoolTest {
         assertEquals(4, pool.active());
         assertEquals(0, pool.idle());
         assertEquals(6, pool.pending());
-        assertEquals("RRRR", pool.scoreboard().render());
+        waitFor(() -> pool.scoreboard().render().equals("RRRR"));
         release.countDown();
         assertTrue(done.await(10, TimeUnit.SECONDS));
         waitFor(() -> pool.active() == 0);
