@@ -170,8 +170,12 @@ public final class Child implements ChildStats {
 
     void pollerExited(Poller p) {
         if (!exitRequested) {
+            // The failed poller closed its own connections; the others finish theirs while the
+            // supervisor starts a replacement. Poller 0 runs the exit check, so its failure ends all.
             retire("a poller ended unexpectedly");
-            requestExit();
+            if (isListenerPoller(p)) {
+                requestExit();
+            }
         }
         if (pollersLeft.decrementAndGet() == 0) {
             LOG.log(Level.DEBUG, "LM0003 child {0} (generation {1}) exited", id, generation);

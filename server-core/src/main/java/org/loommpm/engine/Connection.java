@@ -22,15 +22,18 @@ import java.util.concurrent.locks.LockSupport;
  *   NEW               poller  (in the poller's inbox)
  *   KEEPALIVE         poller  OP_READ / KeepAliveTimeout (first request: RequestReadTimeout header)
  *   ASYNC_WAITIO      poller  OP_READ / the head's absolute deadline
- *   PROCESSING        worker  0 / none
+ *   PROCESSING        worker  OP_READ or 0 / none (read interest is dropped lazily)
  *   SUSPENDED         worker  OP_READ / Timeout      (worker parked; the poller may only wake it)
  *   WRITE_COMPLETION  worker  OP_WRITE / Timeout     (worker parked; the poller may only wake it)
  *   LINGER            poller  OP_READ / LingerTimeout
  *   CLOSED            nobody
  *
  *   NEW -> KEEPALIVE                        poller registers it
- *   KEEPALIVE | ASYNC_WAITIO -> PROCESSING  poller claims it on readiness: interest 0, timer
- *                                           cancelled, context attached, dispatched to a worker
+ *   KEEPALIVE | ASYNC_WAITIO -> PROCESSING  poller claims it on readiness: timer cancelled,
+ *                                           context attached, dispatched to a worker; should the
+ *                                           socket be reported ready again while a worker owns
+ *                                           it, the poller drops the interest (the state, not
+ *                                           the interest set, rules out a second dispatch)
  *   PROCESSING -> SUSPENDED | WRITE_COMPLETION -> PROCESSING
  *                                           worker asks its poller to report readiness and parks;
  *                                           poller wakes it on readiness, deadline or shutdown
@@ -260,9 +263,14 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
         }
         wake = WAKE_NONE;
         waiter = Thread.currentThread();
-        state = awaitOp == OP_AWAIT_READ ? ConnState.SUSPENDED : ConnState.WRITE_COMPLETION;
+        // The poller, not this worker, moves the state to SUSPENDED / WRITE_COMPLETION when it
+        // arms the wait: a readiness it saw before that belongs to PROCESSING and cannot wake us.
         op = awaitOp;
         poller.handoff(this);
+        if (poller.hasExited()) {
+            // The poller ended after our push may have missed its final drain: do not park.
+            wake = WAKE_CLOSED;
+        }
         int w;
         while ((w = wake) == WAKE_NONE) {
             LockSupport.park(this);

@@ -43,6 +43,7 @@ public final class Poller implements Runnable {
     private final RecycleList<ConnectionContext> recycleList;
     private final AtomicBoolean sleeping = new AtomicBoolean();
     private final ByteBuffer lingerScratch = ByteBuffer.allocate(4096);
+    private final Runnable waker = this::wakeSelector;
     private final List<SelectionKey> listenerKeys = new ArrayList<>(2);
     private final long keepAliveNanos;
     private final long firstRequestNanos;
@@ -54,6 +55,7 @@ public final class Poller implements Runnable {
     private long acceptPausedUntil;
     private boolean idleClosedForStop;
     private volatile boolean exit;
+    private volatile boolean exited;
 
     private volatile long wakeups;
     private volatile long dispatches;
@@ -107,11 +109,27 @@ public final class Poller implements Runnable {
         }
     }
 
-    /** Wakes the selector if, and only if, this poller is (about to be) blocked in it. */
+    /**
+     * Wakes the selector if, and only if, this poller is (about to be) blocked in it.
+     *
+     * <p>From a virtual thread the wake-up is deferred to a short virtual thread queued behind
+     * the workers already runnable: the scheduler is FIFO, so the poller is woken once after the
+     * current batch of workers instead of once per hand-off (on a busy core each eager wake-up
+     * preempts the worker batch and costs two context switches). The CAS on {@link #sleeping}
+     * makes every sleep cost at most one wake-up.
+     */
     void wakeIfSleeping() {
         if (sleeping.get() && sleeping.compareAndSet(true, false)) {
-            selector.wakeup();
+            if (Thread.currentThread().isVirtual()) {
+                Thread.startVirtualThread(waker);
+            } else {
+                selector.wakeup();
+            }
         }
+    }
+
+    private void wakeSelector() {
+        selector.wakeup();
     }
 
     /** Asks the loop to end after closing what it still holds. */
@@ -121,10 +139,9 @@ public final class Poller implements Runnable {
         selector.wakeup();
     }
 
-    void join(long millis) throws InterruptedException {
-        if (thread != null) {
-            thread.join(millis);
-        }
+    /** Whether the loop has ended; hand-offs are no longer applied after that. */
+    boolean hasExited() {
+        return exited;
     }
 
     // ---- the loop ----
@@ -137,6 +154,8 @@ public final class Poller implements Runnable {
             LOG.log(Level.ERROR, "LM0102 poller " + thread.getName() + " failed; closing its connections", t);
         } finally {
             closeAll();
+            exited = true;
+            endHandoffsAfterExit();
             try {
                 selector.close();
             } catch (IOException ignored) {
@@ -213,10 +232,12 @@ public final class Poller implements Runnable {
                     timers.scheduleAt(c, c.headDeadline);
                 }
                 case Connection.OP_AWAIT_READ -> {
+                    c.state = ConnState.SUSPENDED;
                     c.key.interestOps(SelectionKey.OP_READ);
                     timers.schedule(c, timeoutNanos, System.nanoTime());
                 }
                 case Connection.OP_AWAIT_WRITE -> {
+                    c.state = ConnState.WRITE_COMPLETION;
                     c.key.interestOps(SelectionKey.OP_WRITE);
                     timers.schedule(c, timeoutNanos, System.nanoTime());
                 }
@@ -256,15 +277,19 @@ public final class Poller implements Runnable {
                 c.wakeWorker(Connection.WAKE_READY);
             }
             case LINGER -> drainLinger(c);
-            default -> {
-                // A stale ready set for a connection a worker owns: nothing to do.
-            }
+            default -> key.interestOps(0); // a worker owns it: stop reporting until it hands back
         }
     }
 
-    /** The claim: interest 0 and timer cancelled before the connection leaves this thread. */
+    /**
+     * The claim: state PROCESSING and timer cancelled before the connection leaves this thread.
+     * Read interest is left armed: a request/response client sends nothing while its request is
+     * served, so the usual re-arm for KEEPALIVE finds the interest unchanged and costs no
+     * {@code epoll_ctl}. If the socket does turn readable while a worker owns it, {@link #onReady}
+     * drops the interest then; it is the state, not the interest set, that prevents a second
+     * dispatch.
+     */
     private void claimAndDispatch(Connection c) {
-        c.key.interestOps(0);
         timers.cancel(c);
         c.state = ConnState.PROCESSING;
         if (c.context == null) {
@@ -459,6 +484,27 @@ public final class Poller implements Runnable {
             if (k.attachment() instanceof Connection c && c.state == ConnState.KEEPALIVE) {
                 close(c);
             }
+        }
+    }
+
+    /**
+     * After the loop: hand-offs that raced with the exit end their connection, and a worker
+     * that asked to park is woken with an error (it checks {@link #hasExited()} after its push,
+     * so between that check and this drain no parked worker is missed).
+     */
+    private void endHandoffsAfterExit() {
+        Connection c = inbox.takeAll();
+        while (c != null) {
+            Connection next = c.handoffNext;
+            c.handoffNext = null;
+            if (c.end()) {
+                child.connectionEnded();
+            }
+            releaseOwnedContext(c);
+            if (c.op == Connection.OP_AWAIT_READ || c.op == Connection.OP_AWAIT_WRITE) {
+                c.wakeWorker(Connection.WAKE_CLOSED);
+            }
+            c = next;
         }
     }
 

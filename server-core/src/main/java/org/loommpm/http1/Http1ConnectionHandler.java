@@ -32,6 +32,7 @@ import org.loommpm.engine.Scoreboard;
 public final class Http1ConnectionHandler implements ConnectionHandler {
     private static final System.Logger LOG = System.getLogger("org.loommpm.http1");
     private static final int MAX_REQUESTS_PER_DISPATCH = 16;
+    private static final int GRACE_YIELDS = Integer.getInteger("loom.graceYields", 1);
     /** Unread request body we discard to keep a connection alive; more than that closes it. */
     private static final long MAX_DISCARD = 256 * 1024;
 
@@ -85,6 +86,10 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
                 st.scanner.reset();
                 if (!in.hasRemaining()) {
                     int n = fill(c, ctx.in());
+                    for (int i = 0; n == 0 && i < GRACE_YIELDS; i++) {
+                        Thread.yield();
+                        n = fill(c, ctx.in());
+                    }
                     if (n < 0) {
                         c.handBackClose();
                         return;
