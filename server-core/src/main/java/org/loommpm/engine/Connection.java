@@ -8,7 +8,8 @@ import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -70,7 +71,19 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
     private final SocketChannel channel;
     private final Poller poller;
     private final long acceptedNanos;
-    private final AtomicBoolean ended = new AtomicBoolean();
+    private static final VarHandle ENDED;
+
+    static {
+        try {
+            ENDED = MethodHandles.lookup().findVarHandle(Connection.class, "ended", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** 0 until {@link #end()} wins its CAS (a field, not an AtomicBoolean: idle connections are many). */
+    @SuppressWarnings("unused") // accessed through ENDED
+    private volatile int ended;
 
     /** Poller-confined once registered. */
     SelectionKey key;
@@ -361,7 +374,7 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
      * @return {@code false} if it had already ended
      */
     boolean end() {
-        if (!ended.compareAndSet(false, true)) {
+        if (!ENDED.compareAndSet(this, 0, 1)) {
             return false;
         }
         state = ConnState.CLOSED;
@@ -374,7 +387,7 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
     }
 
     boolean hasEnded() {
-        return ended.get();
+        return ended != 0;
     }
 
     @Override

@@ -1,0 +1,78 @@
+package org.loommpm.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.loommpm.api.LoomServer;
+
+/** Several Listen addresses, IPv4 and IPv6, shared by every child; ids unique across children. */
+class ListenersTest {
+    @Test
+    void servesOnEveryListenAddressIncludingIpv6() throws Exception {
+        boolean ipv6 = ipv6Loopback();
+        LoomServer.Builder b = LoomServer.builder().listen("127.0.0.1", 0).listen("127.0.0.1", 0)
+                .configure(c -> c.startServers(3).pollersPerChild(1))
+                .handler((req, res) -> res.send(req.localAddress().getPort() + ""));
+        if (ipv6) {
+            b.listen("::1", 0);
+        }
+        try (LoomServer server = b.start()) {
+            assertEquals(ipv6 ? 3 : 2, server.addresses().size());
+            assertNotEquals(server.addresses().get(0).getPort(), server.addresses().get(1).getPort());
+            HttpClient http = HttpClient.newHttpClient();
+            for (InetSocketAddress a : server.addresses()) {
+                String host = a.getAddress() instanceof Inet6Address ? "[::1]" : "127.0.0.1";
+                for (int i = 0; i < 20; i++) {
+                    HttpResponse<String> r = http.send(HttpRequest.newBuilder(
+                            URI.create("http://" + host + ":" + a.getPort() + "/")).build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    assertEquals(200, r.statusCode());
+                    assertEquals(String.valueOf(a.getPort()), r.body());
+                }
+            }
+            assertEquals(3, server.stats().children().size());
+            Set<Integer> ids = new HashSet<>();
+            server.stats().children().forEach(c -> ids.add(c.id()));
+            assertEquals(3, ids.size());
+        }
+    }
+
+    @Test
+    void aPortInUseFailsStartAndLeavesNothingBound() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            int free;
+            try (ServerSocket probe = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+                free = probe.getLocalPort();
+            }
+            assertThrows(IOException.class, () -> LoomServer.builder()
+                    .listen("127.0.0.1", free).listen("127.0.0.1", taken.getLocalPort())
+                    .handler((req, res) -> res.send("x")).start());
+            try (ServerSocket again = new ServerSocket(free, 50, InetAddress.getLoopbackAddress())) {
+                assertEquals(free, again.getLocalPort(), "the first listener was released");
+            }
+        }
+    }
+
+    private static boolean ipv6Loopback() {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("::1"))) {
+            return true;
+        } catch (IOException e) {
+            Assumptions.assumeTrue(true);
+            return false;
+        }
+    }
+}
