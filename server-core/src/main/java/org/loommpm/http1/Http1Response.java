@@ -31,6 +31,8 @@ final class Http1Response implements Response {
     private boolean committed;
     private boolean complete;
     private boolean closeAfter;
+    /** The client sent Expect: 100-continue and is waiting for our verdict before sending the body. */
+    private boolean awaitingContinue;
     private Http1OutputStream stream;
 
     /**
@@ -145,6 +147,15 @@ final class Http1Response implements Response {
         }
     }
 
+    /**
+     * Records whether the client is still holding back a body it announced with
+     * {@code Expect: 100-continue}: set when the request is created, cleared on the first body
+     * read (which sends the 100, or finds the response already committed).
+     */
+    void awaitingContinue(boolean awaiting) {
+        awaitingContinue = awaiting;
+    }
+
     /** The interim response for {@code Expect: 100-continue}. */
     void writeContinue() throws IOException {
         connection.write(ByteBuffer.wrap(CONTINUE));
@@ -181,6 +192,13 @@ final class Http1Response implements Response {
         // Checked at commit, not at parse: a graceful stop that began while the handler ran
         // must still tell this client that the connection ends.
         if (headers.hasToken("Connection", "close") || connection.child().isDraining()) {
+            closeAfter = true;
+        }
+        // A final response before the handler read a body the client holds back for a 100: the
+        // body will never be sent, so the connection cannot carry another request (the
+        // exchange ends with a lingering close). Say so now (RFC 9110 §10.1.1) rather than let
+        // the client reuse the connection and lose its next request.
+        if (awaitingContinue) {
             closeAfter = true;
         }
         if (contentLength < 0 && !chunked && !bodyForbidden()) {
