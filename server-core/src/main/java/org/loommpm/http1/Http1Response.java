@@ -109,9 +109,9 @@ final class Http1Response implements Response {
     public void send(byte[] body) throws IOException {
         checkNotComplete();
         checkNotCommitted();
-        complete = true;
         boolean noBody = bodyForbidden();
         ByteBuffer head = encodeHead(noBody ? -1 : body.length, false, body.length);
+        complete = true; // after encodeHead, which may reject a header and leave the response open
         if (noBody || isHeadRequest() || body.length == 0) {
             connection.write(head.flip());
         } else if (head.remaining() >= body.length) {
@@ -138,8 +138,8 @@ final class Http1Response implements Response {
         checkNotCommitted();
         try (FileChannel fc = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = fc.size();
-            complete = true;
             ByteBuffer head = encodeHead(size, false, 0);
+            complete = true;
             connection.write(head.flip());
             if (!isHeadRequest() && !bodyForbidden()) {
                 connection.transferFrom(fc, 0, size);
@@ -186,8 +186,15 @@ final class Http1Response implements Response {
      * @param chunked whether the body is sent with chunked transfer coding
      * @param extra room to leave after the head for a body that may be appended
      * @return the buffer in write mode, positioned after the head
+     * @throws IllegalArgumentException if a header field is invalid (the response stays uncommitted)
      */
     ByteBuffer encodeHead(long contentLength, boolean chunked, int extra) {
+        // header() validates, but headers() is a mutable view a handler can fill directly: check
+        // every field again before anything is committed, so no path can split the head (CR/LF
+        // injection). The response stays uncommitted, so the failure can still become a 500.
+        for (int i = 0; i < headers.size(); i++) {
+            HeaderValidation.check(headers.name(i), headers.value(i));
+        }
         committed = true;
         // Checked at commit, not at parse: a graceful stop that began while the handler ran
         // must still tell this client that the connection ends.
