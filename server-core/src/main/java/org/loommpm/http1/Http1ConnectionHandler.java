@@ -40,7 +40,6 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
     private final Handler app;
     private final long headerTimeoutNanos;
     private final int maxHeadBytes;
-    private final byte[] headTimeout;
 
     /**
      * @param config the settings (limits, timeouts, keep-alive)
@@ -52,12 +51,16 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
         this.headerTimeoutNanos = config.requestHeaderTimeout().toNanos();
         this.maxHeadBytes = config.limitRequestLine() + 2
                 + config.limitRequestFields() * (config.limitRequestFieldSize() + 2) + 1024;
-        this.headTimeout = ErrorResponses.bytes(408, config.serverHeader(), false);
     }
 
+    /**
+     * Built per timeout rather than once at start: a 408 is a 4xx, which must carry {@code Date}
+     * (RFC 9110 §6.6.1), and a date fixed at start would be wrong. Head timeouts are rare and
+     * the date text is cached, so this costs the poller one small allocation each.
+     */
     @Override
     public byte[] headTimeoutResponse() {
-        return headTimeout;
+        return ErrorResponses.bytes(408, config.serverHeader(), true);
     }
 
     @Override

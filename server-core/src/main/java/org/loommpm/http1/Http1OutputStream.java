@@ -96,22 +96,28 @@ final class Http1OutputStream extends OutputStream {
         if (closed) {
             return;
         }
-        closed = true;
-        response.markComplete();
         if (mode == Mode.BUFFERING) {
+            // Nothing is on the wire yet. A failure here (a short body, or an invalid header
+            // rejected by encodeHead) leaves the stream open and the response uncommitted and
+            // incomplete, so the handler's error (or finish() repeating it) can still be
+            // answered with a 500 instead of a connection closed without any response.
             long length = declared >= 0 ? declared : written;
-            if (declared >= 0 && written != declared) {
+            if (!discard && declared >= 0 && written != declared) {
                 response.requireClose();
                 throw new IOException("body shorter than the Content-Length set: " + written + " < " + declared);
             }
             ByteBuffer head = response.encodeHead(length, false, 0);
+            closed = true;
+            response.markComplete();
             connection.write(new ByteBuffer[] {head.flip(), staging.flip()});
             return;
         }
+        closed = true;
+        response.markComplete();
         drain();
         if (mode == Mode.CHUNKED && !discard) {
             connection.write(ByteBuffer.wrap(LAST_CHUNK));
-        } else if (mode == Mode.FIXED && written != declared) {
+        } else if (mode == Mode.FIXED && !discard && written != declared) {
             response.requireClose();
             throw new IOException("body shorter than the Content-Length set: " + written + " < " + declared);
         }
@@ -123,11 +129,15 @@ final class Http1OutputStream extends OutputStream {
         if (declared >= 0) {
             mode = Mode.FIXED;
             head = response.encodeHead(declared, false, 0);
-        } else if (!discard && response.status() >= 200 && isHttp11()) {
+        } else if (!response.bodyForbidden() && isHttp11()) {
+            // A HEAD response too: it announces the chunked coding a GET would get, and its
+            // writes are discarded (previously it became a Content-Length-less "fixed" body that
+            // forced Connection: close and failed at close() against a length of -1).
             mode = Mode.CHUNKED;
             head = response.encodeHead(-1, true, 0);
         } else {
-            mode = discard ? Mode.FIXED : Mode.RAW;
+            // HTTP/1.0 (close-delimited), or a 204/304 whose writes are all discarded.
+            mode = Mode.RAW;
             head = response.encodeHead(-1, false, 0);
         }
         connection.write(head.flip());

@@ -42,8 +42,9 @@ final class Http1Request implements Request {
             framed = InputStream.nullInputStream();
         }
         boolean hasBody = head.chunked() || head.contentLength() > 0;
-        this.body = hasBody && head.expectContinue() && head.version() == RequestHead.Version.HTTP_1_1
-                ? new ContinueInputStream(framed, response) : framed;
+        boolean expect = hasBody && head.expectContinue() && head.version() == RequestHead.Version.HTTP_1_1;
+        this.body = expect ? new ContinueInputStream(framed, response) : framed;
+        response.awaitingContinue(expect);
     }
 
     RequestHead head() {
@@ -158,6 +159,7 @@ final class Http1Request implements Request {
         private void sendContinue() throws IOException {
             if (!continued) {
                 continued = true;
+                response.awaitingContinue(false);
                 if (!response.isCommitted()) {
                     response.writeContinue();
                 }

@@ -31,6 +31,8 @@ final class Http1Response implements Response {
     private boolean committed;
     private boolean complete;
     private boolean closeAfter;
+    /** The client sent Expect: 100-continue and is waiting for our verdict before sending the body. */
+    private boolean awaitingContinue;
     private Http1OutputStream stream;
 
     /**
@@ -107,9 +109,9 @@ final class Http1Response implements Response {
     public void send(byte[] body) throws IOException {
         checkNotComplete();
         checkNotCommitted();
-        complete = true;
         boolean noBody = bodyForbidden();
         ByteBuffer head = encodeHead(noBody ? -1 : body.length, false, body.length);
+        complete = true; // after encodeHead, which may reject a header and leave the response open
         if (noBody || isHeadRequest() || body.length == 0) {
             connection.write(head.flip());
         } else if (head.remaining() >= body.length) {
@@ -136,13 +138,22 @@ final class Http1Response implements Response {
         checkNotCommitted();
         try (FileChannel fc = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = fc.size();
-            complete = true;
             ByteBuffer head = encodeHead(size, false, 0);
+            complete = true;
             connection.write(head.flip());
             if (!isHeadRequest() && !bodyForbidden()) {
                 connection.transferFrom(fc, 0, size);
             }
         }
+    }
+
+    /**
+     * Records whether the client is still holding back a body it announced with
+     * {@code Expect: 100-continue}: set when the request is created, cleared on the first body
+     * read (which sends the 100, or finds the response already committed).
+     */
+    void awaitingContinue(boolean awaiting) {
+        awaitingContinue = awaiting;
     }
 
     /** The interim response for {@code Expect: 100-continue}. */
@@ -175,12 +186,26 @@ final class Http1Response implements Response {
      * @param chunked whether the body is sent with chunked transfer coding
      * @param extra room to leave after the head for a body that may be appended
      * @return the buffer in write mode, positioned after the head
+     * @throws IllegalArgumentException if a header field is invalid (the response stays uncommitted)
      */
     ByteBuffer encodeHead(long contentLength, boolean chunked, int extra) {
+        // header() validates, but headers() is a mutable view a handler can fill directly: check
+        // every field again before anything is committed, so no path can split the head (CR/LF
+        // injection). The response stays uncommitted, so the failure can still become a 500.
+        for (int i = 0; i < headers.size(); i++) {
+            HeaderValidation.check(headers.name(i), headers.value(i));
+        }
         committed = true;
         // Checked at commit, not at parse: a graceful stop that began while the handler ran
         // must still tell this client that the connection ends.
         if (headers.hasToken("Connection", "close") || connection.child().isDraining()) {
+            closeAfter = true;
+        }
+        // A final response before the handler read a body the client holds back for a 100: the
+        // body will never be sent, so the connection cannot carry another request (the
+        // exchange ends with a lingering close). Say so now (RFC 9110 §10.1.1) rather than let
+        // the client reuse the connection and lose its next request.
+        if (awaitingContinue) {
             closeAfter = true;
         }
         if (contentLength < 0 && !chunked && !bodyForbidden()) {

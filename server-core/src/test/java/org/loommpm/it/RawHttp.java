@@ -105,6 +105,29 @@ final class RawHttp implements AutoCloseable {
         return new Response(status, headers, body.toByteArray());
     }
 
+    /**
+     * Whether the server sent nothing and kept the connection open for {@code millis}: true only
+     * when the read times out (any byte or EOF within the window makes it false).
+     */
+    boolean silentFor(int millis) throws IOException {
+        int old = socket.getSoTimeout();
+        socket.setSoTimeout(millis);
+        try {
+            return in.read() == -2; // never: a byte or EOF both mean "not silent"
+        } catch (SocketTimeoutException e) {
+            return true;
+        } catch (IOException e) {
+            return false; // reset
+        } finally {
+            socket.setSoTimeout(old);
+        }
+    }
+
+    /** Closes the write side only (the request is complete; responses can still be read). */
+    void shutdownOutput() throws IOException {
+        socket.shutdownOutput();
+    }
+
     /** Whether the server closed the connection (EOF or reset) within the read timeout. */
     boolean closedByServer() throws IOException {
         try {

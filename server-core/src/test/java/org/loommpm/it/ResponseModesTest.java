@@ -1,0 +1,299 @@
+package org.loommpm.it;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.loommpm.api.LoomServer;
+import org.loommpm.api.Response;
+import org.loommpm.api.Router;
+
+/**
+ * How responses are framed on the wire, checked byte-exactly with a raw socket: Content-Length
+ * for small and declared bodies, chunked for large streamed ones (close-delimited in HTTP/1.0),
+ * no body for 204/304 and HEAD, header values that cannot split the head, and Date and Server on
+ * every response.
+ */
+class ResponseModesTest {
+    private static final Pattern IMF_FIXDATE =
+            Pattern.compile("(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT");
+    /** Larger than the 16 KB write buffer, so a streamed body cannot be buffered whole. */
+    private static final int LARGE = 100_000;
+    private static final byte[] LARGE_BODY = pattern(LARGE);
+
+    private static LoomServer server;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Router router = new Router()
+                .get("/small", (req, res) -> {
+                    try (OutputStream out = res.outputStream()) {
+                        out.write("small body".getBytes());
+                    }
+                })
+                .get("/large", (req, res) -> {
+                    try (OutputStream out = res.outputStream()) {
+                        for (int off = 0; off < LARGE; off += 1000) {
+                            out.write(LARGE_BODY, off, 1000);
+                        }
+                    }
+                })
+                .get("/large1", (req, res) -> {
+                    try (OutputStream out = res.outputStream()) {
+                        out.write(LARGE_BODY); // one write larger than the buffer
+                    }
+                })
+                .get("/declared", (req, res) -> {
+                    res.header("Content-Length", String.valueOf(LARGE));
+                    try (OutputStream out = res.outputStream()) {
+                        for (int off = 0; off < LARGE; off += 1000) {
+                            out.write(LARGE_BODY, off, 1000);
+                        }
+                    }
+                })
+                .get("/short", (req, res) -> {
+                    res.header("Content-Length", "100");
+                    try (OutputStream out = res.outputStream()) {
+                        out.write("only ten!!".getBytes()); // fewer bytes than declared
+                    }
+                })
+                .get("/204", (req, res) -> res.status(204).send("must not be sent"))
+                .get("/204stream", (req, res) -> {
+                    res.status(204);
+                    try (OutputStream out = res.outputStream()) {
+                        out.write(LARGE_BODY); // discarded: 204 has no body
+                    }
+                })
+                .get("/304", (req, res) -> {
+                    res.status(304).header("ETag", "\"v1\"");
+                    res.send("must not be sent");
+                })
+                .get("/inject", (req, res) -> {
+                    List<String> outcomes = new ArrayList<>();
+                    outcomes.add(tryHeader(res, "X-A", "a\r\nSet-Cookie: pwned=1"));
+                    outcomes.add(tryHeader(res, "X-A", "a\nSet-Cookie: pwned=1"));
+                    outcomes.add(tryHeader(res, "X-A", "a\rb"));
+                    outcomes.add(tryHeader(res, "X-A", "nul\u0000"));
+                    outcomes.add(tryHeader(res, "X-A", "euro \u20ac"));
+                    outcomes.add(tryHeader(res, "Set-Cookie: pwned=1\r\nX-A", "v"));
+                    outcomes.add(tryHeader(res, "X A", "v"));
+                    outcomes.add(tryHeader(res, "", "v"));
+                    outcomes.add(tryHeader(res, "X-Ok", "fine\tvalue"));
+                    res.send(String.join(",", outcomes));
+                })
+                .get("/inject-view", (req, res) -> {
+                    // The mutable headers() view must not be a way around the check.
+                    res.headers().set("X-Evil", "a\r\nSet-Cookie: pwned=1");
+                    try {
+                        res.send("sent with a split head");
+                    } catch (IllegalArgumentException e) {
+                        res.headers().remove("X-Evil");
+                        res.send("rejected at send");
+                    }
+                })
+                .get("/inject-view-uncaught", (req, res) -> {
+                    res.headers().add("X-Evil", "a\r\nSet-Cookie: pwned=1");
+                    try (OutputStream out = res.outputStream()) {
+                        out.write("x".getBytes());
+                    }
+                });
+        server = TestServers.start(router);
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    private static String tryHeader(Response res, String name, String value) {
+        try {
+            res.header(name, value);
+            return "ok";
+        } catch (IllegalArgumentException e) {
+            return "IAE";
+        }
+    }
+
+    private static RawHttp.Response get(RawHttp c, String path) throws Exception {
+        c.send("GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n");
+        RawHttp.Response r = c.read();
+        assertStandardHeaders(r);
+        return r;
+    }
+
+    private static void assertStandardHeaders(RawHttp.Response r) {
+        String date = r.header("Date");
+        assertTrue(date != null && IMF_FIXDATE.matcher(date).matches(), "Date: " + date);
+        assertEquals("loom-mpm", r.header("Server"));
+    }
+
+    @Test
+    void smallStreamedBodyGetsContentLength() throws Exception {
+        try (RawHttp c = new RawHttp(server.port())) {
+            RawHttp.Response r = get(c, "/small");
+            assertEquals(200, r.status());
+            assertEquals("10", r.header("Content-Length"));
+            assertNull(r.header("Transfer-Encoding"));
+            assertEquals("small body", r.text());
+            assertEquals("small body", get(c, "/small").text(), "kept alive");
+        }
+    }
+
+    @Test
+    void largeStreamedBodyIsChunked() throws Exception {
+        try (RawHttp c = new RawHttp(server.port())) {
+            RawHttp.Response r = get(c, "/large");
+            assertEquals(200, r.status());
+            assertEquals("chunked", r.header("Transfer-Encoding"));
+            assertNull(r.header("Content-Length"));
+            assertArrayEquals(LARGE_BODY, r.body());
+            assertEquals("small body", get(c, "/small").text(), "kept alive after the last chunk");
+        }
+    }
+
+    @Test
+    void declaredContentLengthStreamsWithoutChunking() throws Exception {
+        try (RawHttp c = new RawHttp(server.port())) {
+            RawHttp.Response r = get(c, "/declared");
+            assertEquals(200, r.status());
+            assertEquals(String.valueOf(LARGE), r.header("Content-Length"));
+            assertNull(r.header("Transfer-Encoding"));
+            assertArrayEquals(LARGE_BODY, r.body());
+            assertEquals("small body", get(c, "/small").text(), "kept alive");
+        }
+    }
+
+    /** A body shorter than the Content-Length the handler declared, noticed before the head went out. */
+    @Test
+    void bufferedBodyShorterThanDeclaredIs500() throws Exception {
+        try (RawHttp c = new RawHttp(server.port())) {
+            RawHttp.Response r = get(c, "/short");
+            assertEquals(500, r.status());
+            assertEquals("Internal Server Error\n", r.text());
+            assertEquals("close", r.header("Connection"));
+            assertTrue(c.closedByServer());
+        }
+    }
+
+    @Test
+    void http10LargeStreamedBodyIsCloseDelimited() throws Exception {
+        try (RawHttp c = new RawHttp(server.port())) {
+            c.send("GET /large HTTP/1.0\r\nConnection: keep-alive\r\n\r\n");
+            RawHttp.Response r = c.read(); // no length, no chunking: reads to EOF
+            assertStandardHeaders(r);
+            assertEquals(200, r.status());
+            assertNull(r.header("Content-Length"));
+            assertNull(r.header("Transfer-Encoding"));
+            assertEquals("close", r.header("Connection"));
+            assertArrayEquals(LARGE_BODY, r.body());
+            assertTrue(c.closedByServer());
+        }
+    }
+
+    @Test
+    void http10SmallStreamedBodyKeepsTheConnectionWhenAsked() throws Exception {
+        try (RawHttp c = new RawHttp(server.port())) {
+            c.send("GET /small HTTP/1.0\r\nConnection: keep-alive\r\n\r\n");
+            RawHttp.Response r = c.read();
+            assertStandardHeaders(r);
+            assertEquals("10", r.header("Content-Length"));
+            assertEquals("keep-alive", r.header("Connection"));
+            assertEquals("small body", r.text());
+            assertEquals("small body", get(c, "/small").text());
+        }
+    }
+
+    @Test
+    void noBodyFor204And304() throws Exception {
+        try (RawHttp c = new RawHttp(server.port())) {
+            for (String path : List.of("/204", "/204stream", "/304")) {
+                RawHttp.Response r = get(c, path);
+                assertEquals(Integer.parseInt(path.substring(1, 4)), r.status(), path);
+                assertNull(r.header("Transfer-Encoding"), path);
+                if (r.status() == 204) {
+                    assertNull(r.header("Content-Length"), path);
+                } else {
+                    assertEquals("\"v1\"", r.header("ETag"));
+                }
+                // No stray body bytes: the next response on the connection parses cleanly.
+                RawHttp.Response next = get(c, "/small");
+                assertEquals(200, next.status(), path);
+                assertEquals("small body", next.text(), path);
+            }
+        }
+    }
+
+    @Test
+    void headGetsHeadersOfTheStreamedBodyButNoBytes() throws Exception {
+        try (RawHttp c = new RawHttp(server.port())) {
+            c.send("HEAD /small HTTP/1.1\r\nHost: x\r\n\r\n");
+            RawHttp.Response r = c.readHead();
+            assertStandardHeaders(r);
+            assertEquals(200, r.status());
+            assertEquals("10", r.header("Content-Length"));
+            c.send("HEAD /large HTTP/1.1\r\nHost: x\r\n\r\n");
+            RawHttp.Response large = c.readHead();
+            assertStandardHeaders(large);
+            assertEquals(200, large.status());
+            assertEquals(String.valueOf(LARGE), large.header("Content-Length"));
+            // One write larger than the buffer commits the head early: it announces the chunked
+            // coding a GET gets, and the connection stays open.
+            c.send("HEAD /large1 HTTP/1.1\r\nHost: x\r\n\r\n");
+            RawHttp.Response large1 = c.readHead();
+            assertStandardHeaders(large1);
+            assertEquals(200, large1.status());
+            assertEquals("chunked", large1.header("Transfer-Encoding"));
+            assertNull(large1.header("Content-Length"));
+            assertNull(large1.header("Connection"));
+            assertEquals("small body", get(c, "/small").text(), "no body bytes were sent for any HEAD");
+            RawHttp.Response get1 = get(c, "/large1");
+            assertEquals("chunked", get1.header("Transfer-Encoding"));
+            assertArrayEquals(LARGE_BODY, get1.body());
+        }
+    }
+
+    @Test
+    void headerInjectionIsRejectedByHeader() throws Exception {
+        try (RawHttp c = new RawHttp(server.port())) {
+            RawHttp.Response r = get(c, "/inject");
+            assertEquals(200, r.status());
+            assertEquals("IAE,IAE,IAE,IAE,IAE,IAE,IAE,IAE,ok", r.text());
+            assertEquals("fine\tvalue", r.header("X-Ok"));
+            assertNull(r.header("Set-Cookie"));
+            assertNull(r.header("X-A"));
+        }
+    }
+
+    @Test
+    void headerInjectionThroughTheHeadersViewIsRejectedAtSend() throws Exception {
+        try (RawHttp c = new RawHttp(server.port())) {
+            RawHttp.Response r = get(c, "/inject-view");
+            assertEquals(200, r.status());
+            assertEquals("rejected at send", r.text());
+            assertNull(r.header("Set-Cookie"));
+            assertNull(r.header("X-Evil"));
+            RawHttp.Response u = get(c, "/inject-view-uncaught");
+            assertEquals(500, u.status());
+            assertEquals("Internal Server Error\n", u.text());
+            assertNull(u.header("Set-Cookie"));
+            assertNull(u.header("X-Evil"));
+            assertTrue(c.closedByServer());
+        }
+    }
+
+    private static byte[] pattern(int n) {
+        byte[] b = new byte[n];
+        for (int i = 0; i < n; i++) {
+            b[i] = (byte) ('a' + (i * 7 + i / 26) % 26);
+        }
+        return b;
+    }
+}
