@@ -100,6 +100,20 @@ final class Http1Response implements Response {
         return request.version() == RequestHead.Version.HTTP_1_0;
     }
 
+    /** The Content-Length the handler set; an invalid one is the handler's bug. */
+    private long declaredLength() {
+        String cl = headers.first("Content-Length").trim();
+        try {
+            long n = Long.parseLong(cl);
+            if (n >= 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // fall through
+        }
+        throw new IllegalArgumentException("invalid Content-Length set by handler: " + cl);
+    }
+
     /** Statuses that never carry a body. */
     boolean bodyForbidden() {
         return status < 200 || status == 204 || status == 304;
@@ -110,7 +124,12 @@ final class Http1Response implements Response {
         checkNotComplete();
         checkNotCommitted();
         boolean noBody = bodyForbidden();
-        ByteBuffer head = encodeHead(noBody ? -1 : body.length, false, body.length);
+        long length = body.length;
+        if (body.length == 0 && isHeadRequest() && headers.first("Content-Length") != null) {
+            // A HEAD handler may announce the length the GET would have without producing it.
+            length = declaredLength();
+        }
+        ByteBuffer head = encodeHead(noBody ? -1 : length, false, body.length);
         complete = true; // after encodeHead, which may reject a header and leave the response open
         if (noBody || isHeadRequest() || body.length == 0) {
             connection.write(head.flip());

@@ -65,6 +65,10 @@ class ResponseModesTest {
                         out.write("only ten!!".getBytes()); // fewer bytes than declared
                     }
                 })
+                .head("/announced", (req, res) -> {
+                    res.header("Content-Length", "1234");
+                    res.send(new byte[0]);
+                })
                 .get("/204", (req, res) -> res.status(204).send("must not be sent"))
                 .get("/204stream", (req, res) -> {
                     res.status(204);
@@ -253,6 +257,9 @@ class ResponseModesTest {
             assertEquals("chunked", large1.header("Transfer-Encoding"));
             assertNull(large1.header("Content-Length"));
             assertNull(large1.header("Connection"));
+            c.send("HEAD /announced HTTP/1.1\r\nHost: x\r\n\r\n");
+            RawHttp.Response announced = c.readHead();
+            assertEquals("1234", announced.header("Content-Length"), "a HEAD handler's own length is kept");
             assertEquals("small body", get(c, "/small").text(), "no body bytes were sent for any HEAD");
             RawHttp.Response get1 = get(c, "/large1");
             assertEquals("chunked", get1.header("Transfer-Encoding"));
