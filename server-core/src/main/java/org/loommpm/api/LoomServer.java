@@ -32,16 +32,14 @@ import org.loommpm.http1.Http1ConnectionHandler;
  * {@link #close()} stops gracefully (in-flight requests finish, within GracefulShutdownTimeout).
  */
 public final class LoomServer implements AutoCloseable {
-    private final ServerConfig config;
+    private volatile ServerConfig config;
     private final Supervisor supervisor;
-    private final List<InetSocketAddress> addresses;
     private final java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
 
     private LoomServer(ServerConfig config, Handler handler) throws IOException {
         this.config = config;
         this.supervisor = new Supervisor(config, new Http1ConnectionHandler(config, handler));
         supervisor.start();
-        this.addresses = supervisor.boundAddresses();
     }
 
     /** A builder with every default of {@link ServerConfig}. */
@@ -51,12 +49,24 @@ public final class LoomServer implements AutoCloseable {
 
     /** The port of the first listener (useful with port 0). */
     public int port() {
-        return addresses.get(0).getPort();
+        return addresses().get(0).getPort();
     }
 
     /** Every bound address, in {@code Listen} order. */
     public List<InetSocketAddress> addresses() {
-        return addresses;
+        return supervisor.boundAddresses();
+    }
+
+    /**
+     * Graceful restart with a new configuration and handler: a new generation of children starts
+     * on the listeners (new {@code Listen} addresses bound, removed ones closed) while the old
+     * generation finishes its requests and exits. Clients see no failed request.
+     *
+     * @throws IOException if a new address cannot be bound (the running generation keeps serving)
+     */
+    public void restart(ServerConfig newConfig, Handler handler) throws IOException {
+        supervisor.restart(newConfig, new Http1ConnectionHandler(newConfig, handler));
+        config = newConfig;
     }
 
     /** The configuration in force. */

@@ -7,7 +7,9 @@ import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -21,8 +23,8 @@ import org.loommpm.config.ServerConfig;
 
 /**
  * The supervisor (httpd's parent process): binds the listeners, starts {@code StartServers}
- * children sharing them, replaces a child one-for-one when it retires or fails, and runs the
- * graceful stop.
+ * children sharing them, replaces a child one-for-one when it retires or fails, and runs
+ * generations: graceful restart and graceful stop.
  *
  * <p><b>Sharing the listeners.</b> Every child's poller 0 registers the same listening channels
  * with its own selector; the kernel wakes them all and the losers' {@code accept()} returns
@@ -30,15 +32,25 @@ import org.loommpm.config.ServerConfig;
  * connections but strands a stopped child's backlog; sharing keeps a draining child's pending
  * connections available to the others, which graceful restart needs.
  *
+ * <p><b>Generations.</b> A graceful restart binds the new configuration's new addresses, starts a
+ * new generation of children on the resulting listeners, then lets every child of the old
+ * generation drain: it accepts nothing more, its responses say {@code Connection: close}, and it
+ * exits when its last connection ends. Old children are never replaced. Listeners the new
+ * configuration no longer names are closed.
+ *
  * <p><b>Threads.</b> Child replacement runs on one platform thread ("loom-supervisor") fed by a
- * queue, so pollers that announce a retiring child never start threads themselves.
+ * queue, so pollers that announce a retiring child never start threads themselves. Restart and
+ * stop are called by the embedding application (one at a time).
  */
 public final class Supervisor implements EngineStats {
     private static final System.Logger LOG = System.getLogger("org.loommpm.engine");
 
-    private final ServerConfig config;
-    private final ConnectionHandler handler;
-    private final List<ServerSocketChannel> listeners = new ArrayList<>();
+    /** What a generation's children run with. */
+    private record Generation(int number, ServerConfig config, ConnectionHandler handler,
+                              List<ServerSocketChannel> listeners) {
+    }
+
+    private final Map<InetSocketAddress, ServerSocketChannel> bound = new LinkedHashMap<>();
     private final List<Child> children = new CopyOnWriteArrayList<>();
     private final LinkedBlockingQueue<Runnable> events = new LinkedBlockingQueue<>();
     private final AtomicLong connectionIds = new AtomicLong();
@@ -46,8 +58,8 @@ public final class Supervisor implements EngineStats {
     private final LongAdder acceptedTotal = new LongAdder();
     private final LongAdder closedTotal = new LongAdder();
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
+    private volatile Generation current;
     private volatile boolean stopping;
-    private volatile int generation = 1;
     private Thread thread;
 
     /**
@@ -55,8 +67,7 @@ public final class Supervisor implements EngineStats {
      * @param handler the protocol every connection is served with
      */
     public Supervisor(ServerConfig config, ConnectionHandler handler) {
-        this.config = config;
-        this.handler = handler;
+        this.current = new Generation(1, config, handler, List.of());
     }
 
     /**
@@ -66,23 +77,16 @@ public final class Supervisor implements EngineStats {
      * @throws IOException if an address cannot be bound (nothing stays bound then)
      */
     public void start() throws IOException {
-        if (config.threadsPerChild() < 4) {
-            LOG.log(Level.WARNING, "LM0004 ThreadsPerChild {0} is below 4: admission control has little room "
-                    + "between its thresholds", config.threadsPerChild());
-        }
+        ServerConfig config = current.config();
+        warnSmallPool(config);
         try {
-            for (InetSocketAddress addr : config.listen()) {
-                ServerSocketChannel ssc = ServerSocketChannel.open();
-                listeners.add(ssc);
-                ssc.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-                ssc.bind(addr, config.listenBacklog());
-                ssc.configureBlocking(false);
-            }
+            current = new Generation(1, config, current.handler(), bindAll(config));
             for (int i = 0; i < config.startServers(); i++) {
-                startChild();
+                startChild(current);
             }
         } catch (IOException | RuntimeException e) {
-            closeListeners();
+            closeListeners(new ArrayList<>(bound.values()));
+            bound.clear();
             throw e;
         }
         thread = Thread.ofPlatform().name("loom-supervisor").daemon(false).start(this::maintain);
@@ -91,10 +95,86 @@ public final class Supervisor implements EngineStats {
                 config.effectivePollersPerChild(), boundAddresses());
     }
 
-    /** The addresses actually bound (ephemeral ports resolved), in {@code Listen} order. */
+    /**
+     * Graceful restart: a new generation of children with {@code config} and {@code handler} starts
+     * on the same listeners (new addresses bound, removed ones closed); the old generation stops
+     * accepting, finishes its connections and exits. Requests in flight are not disturbed.
+     *
+     * @throws IOException if a new address cannot be bound; the old generation then keeps serving
+     */
+    public void restart(ServerConfig config, ConnectionHandler handler) throws IOException {
+        if (stopping) {
+            throw new IllegalStateException("server is stopping");
+        }
+        warnSmallPool(config);
+        Generation old = current;
+        Map<InetSocketAddress, ServerSocketChannel> before = new LinkedHashMap<>(bound);
+        List<ServerSocketChannel> listeners;
+        try {
+            listeners = bindAll(config);
+        } catch (IOException | RuntimeException e) {
+            List<ServerSocketChannel> fresh = new ArrayList<>(bound.values());
+            fresh.removeAll(before.values());
+            closeListeners(fresh);
+            bound.keySet().retainAll(before.keySet());
+            throw e;
+        }
+        Generation next = new Generation(old.number() + 1, config, handler, listeners);
+        current = next;
+        for (int i = 0; i < config.startServers(); i++) {
+            startChild(next);
+        }
+        for (Child c : children) {
+            if (c.generation() < next.number()) {
+                c.retire("graceful restart to generation " + next.number());
+            }
+        }
+        List<ServerSocketChannel> removed = new ArrayList<>();
+        bound.entrySet().removeIf(e -> {
+            if (!listeners.contains(e.getValue())) {
+                removed.add(e.getValue());
+                return true;
+            }
+            return false;
+        });
+        closeListeners(removed);
+        LOG.log(Level.INFO, "LM0012 graceful restart: generation {0} started, listening on {1}",
+                next.number(), boundAddresses());
+    }
+
+    /** Binds the addresses not bound yet; returns the listeners for every address of {@code config}. */
+    private List<ServerSocketChannel> bindAll(ServerConfig config) throws IOException {
+        List<ServerSocketChannel> out = new ArrayList<>();
+        for (InetSocketAddress addr : config.listen()) {
+            ServerSocketChannel ssc = addr.getPort() == 0 ? null : bound.get(addr);
+            if (ssc == null) {
+                ssc = ServerSocketChannel.open();
+                try {
+                    ssc.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+                    ssc.bind(addr, config.listenBacklog());
+                    ssc.configureBlocking(false);
+                } catch (IOException e) {
+                    ssc.close();
+                    throw new IOException("could not bind " + addr + ": " + e.getMessage(), e);
+                }
+                bound.put(addr.getPort() == 0 ? (InetSocketAddress) ssc.getLocalAddress() : addr, ssc);
+            }
+            out.add(ssc);
+        }
+        return List.copyOf(out);
+    }
+
+    private static void warnSmallPool(ServerConfig config) {
+        if (config.threadsPerChild() < 4) {
+            LOG.log(Level.WARNING, "LM0004 ThreadsPerChild {0} is below 4: admission control has little room "
+                    + "between its thresholds", config.threadsPerChild());
+        }
+    }
+
+    /** The addresses actually bound now (ephemeral ports resolved), in {@code Listen} order. */
     public List<InetSocketAddress> boundAddresses() {
         List<InetSocketAddress> out = new ArrayList<>();
-        for (ServerSocketChannel l : listeners) {
+        for (ServerSocketChannel l : current.listeners()) {
             try {
                 out.add((InetSocketAddress) l.getLocalAddress());
             } catch (IOException e) {
@@ -104,8 +184,8 @@ public final class Supervisor implements EngineStats {
         return out;
     }
 
-    private void startChild() throws IOException {
-        Child c = new Child(childIds.incrementAndGet(), generation, config, handler, this, listeners);
+    private void startChild(Generation g) throws IOException {
+        Child c = new Child(childIds.incrementAndGet(), g.number(), g.config(), g.handler(), this, g.listeners());
         children.add(c);
         c.start();
     }
@@ -123,12 +203,13 @@ public final class Supervisor implements EngineStats {
         }
     }
 
-    /** A child stopped accepting for good: start its replacement (unless the server is stopping). */
+    /** A child stopped accepting for good: replace it, if it belongs to the current generation. */
     void childRetiring(Child c) {
         events.add(() -> {
-            if (!stopping) {
+            Generation g = current;
+            if (!stopping && c.generation() == g.number()) {
                 try {
-                    startChild();
+                    startChild(g);
                 } catch (IOException | RuntimeException e) {
                     LOG.log(Level.ERROR, "LM0005 could not start a replacement for child " + c.id(), e);
                 }
@@ -159,13 +240,13 @@ public final class Supervisor implements EngineStats {
      */
     public void stop(Duration timeout) {
         if (stopping) {
-            awaitStopped();
+            joinQuietly(stopped);
             return;
         }
         stopping = true;
         LOG.log(Level.INFO, "LM0006 graceful stop: finishing in-flight requests (at most {0} ms)", timeout.toMillis());
         // New clients are refused at once rather than left in a backlog nobody will drain.
-        closeListeners();
+        closeListeners(new ArrayList<>(bound.values()));
         List<Child> now = List.copyOf(children);
         for (Child c : now) {
             c.stopGracefully();
@@ -193,10 +274,6 @@ public final class Supervisor implements EngineStats {
         LOG.log(Level.INFO, "LM0009 loom-mpm stopped");
     }
 
-    private void awaitStopped() {
-        joinQuietly(stopped);
-    }
-
     private static void joinQuietly(CompletableFuture<?> f) {
         try {
             f.get();
@@ -207,7 +284,7 @@ public final class Supervisor implements EngineStats {
         }
     }
 
-    private void closeListeners() {
+    private static void closeListeners(List<ServerSocketChannel> listeners) {
         for (ServerSocketChannel l : listeners) {
             try {
                 l.close();
@@ -224,7 +301,7 @@ public final class Supervisor implements EngineStats {
 
     @Override
     public int generation() {
-        return generation;
+        return current.number();
     }
 
     @Override
