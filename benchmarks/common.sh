@@ -42,6 +42,7 @@ SERVER_PID=""
 start_server() {
   local server=$1 log=$2 port i
   port=$(port_of "$server")
+  : >"$log"
   # shellcheck disable=SC2086
   taskset -c "$SERVER_CPU" "$JAVA" $JVM_FLAGS -jar "$JAR" "$port" "$server" >"$log" 2>&1 &
   SERVER_PID=$!

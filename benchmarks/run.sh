@@ -42,6 +42,18 @@ wrk_args() {  # wrk_args WORKLOAD DURATION PORT: sets WRK_ARGS
   esac
 }
 
+# Kernel TCP counters (whole machine, so other processes' traffic counts too), for diagnosis:
+# listen-queue overflows, SYN retransmits, TIME_WAIT reuse, resets.
+tcp_counters() {
+  if command -v nstat >/dev/null; then
+    nstat -az 2>/dev/null | awk '$1 ~ /ListenOverflows|ListenDrops|TCPSynRetrans|TWRecycled|TcpExtTW$|EstabResets|AbortOn|OutRsts|TCPTimeWaitOverflow/ {print $1, $2}'
+  fi
+}
+tcp_delta() {  # stdin: counters after; $1: counters before
+  awk 'NR == FNR {b[$1] = $2; next} {d = $2 - b[$1]; if (d != 0) s = s " " $1 "=" d}
+       END {print "# kernel TCP counter deltas (machine-wide):" (s == "" ? " none" : s)}' "$1" -
+}
+
 {
   echo "date: $DATE"
   echo "servers: $SERVERS"
@@ -67,7 +79,9 @@ for round in $(seq "$ROUNDS"); do
       wrk_args "$w" "$DURATION" "$port"
       f="$RES/wrk/${w}_${server}_r$round.txt"
       printf '# wrk' >"$f"; printf " '%s'" "${WRK_ARGS[@]}" >>"$f"; echo >>"$f"
+      tcp_counters >"$RES/nstat.before"
       taskset -c "$CLIENT_CPU" wrk "${WRK_ARGS[@]}" >>"$f" 2>&1 || echo "   wrk exited non-zero" >&2
+      tcp_counters | tcp_delta "$RES/nstat.before" >>"$f"
       printf '   %s: %s req/s %s\n' "$w" "$(sed -n 's/^Requests\/sec:\s*//p' "$f")" \
         "$(grep -E 'Socket errors|Non-2xx' "$f" | tr -s ' ' | tr '\n' ' ')"
       if ! kill -0 "$SERVER_PID" 2>/dev/null; then
