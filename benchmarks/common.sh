@@ -1,0 +1,84 @@
+# Shared by run.sh and idle-memory.sh: the JDK, the jar, and starting/stopping one server.
+# shellcheck shell=bash
+
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT_DIR=$(dirname "$BENCH_DIR")
+JAR="$BENCH_DIR/target/loom-mpm-bench.jar"
+
+# The same JVM flags for every server. --sun-misc-unsafe-memory-access=allow: Netty 4.2 turns its
+# sun.misc.Unsafe paths off by default on JDK 24+ unless this is given (the others ignore it).
+JVM_FLAGS=${JVM_FLAGS:-"-Xms1g -Xmx1g -XX:+UseParallelGC --sun-misc-unsafe-memory-access=allow"}
+SERVER_CPU=${SERVER_CPU:-0}
+CLIENT_CPU=${CLIENT_CPU:-1}
+PORT_BASE=${PORT_BASE:-18080}
+
+# The JDK ../loom picks (JAVA_HOME, PATH, then the newest JDK 21+ under /usr/lib/jvm, ...).
+if [ -z "${BENCH_JAVA_HOME:-}" ]; then
+  BENCH_JAVA_HOME=$("$ROOT_DIR/loom" java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.home = //p')
+fi
+JAVA="$BENCH_JAVA_HOME/bin/java"
+JCMD="$BENCH_JAVA_HOME/bin/jcmd"
+[ -x "$JAVA" ] || { echo "no JDK 21+ found (../loom java)" >&2; exit 1; }
+
+build_jar() {
+  if [ ! -f "$JAR" ] || [ "${BUILD:-0}" = 1 ]; then
+    echo "building $JAR ..." >&2
+    (cd "$ROOT_DIR" && ./loom mvn -q -B -DskipTests -pl benchmarks -am package)
+  fi
+}
+
+# port_of SERVER: a fixed port per server, so a slow-dying predecessor never blocks the next bind.
+port_of() {
+  case "$1" in
+    loom) echo $((PORT_BASE + 0)) ;; helidon) echo $((PORT_BASE + 1)) ;;
+    jetty) echo $((PORT_BASE + 2)) ;; netty) echo $((PORT_BASE + 3)) ;;
+    *) echo "unknown server $1" >&2; return 1 ;;
+  esac
+}
+
+SERVER_PID=""
+
+# start_server SERVER LOGFILE: starts it pinned to SERVER_CPU, waits for READY (60 s at most).
+start_server() {
+  local server=$1 log=$2 port i
+  port=$(port_of "$server")
+  : >"$log"
+  # shellcheck disable=SC2086
+  taskset -c "$SERVER_CPU" "$JAVA" $JVM_FLAGS -jar "$JAR" "$port" "$server" >"$log" 2>&1 &
+  SERVER_PID=$!
+  for i in $(seq 600); do
+    if grep -q '^READY' "$log"; then return 0; fi
+    if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+      echo "server $server exited during start-up; log:" >&2; cat "$log" >&2; SERVER_PID=""; return 1
+    fi
+    sleep 0.1
+  done
+  echo "server $server not READY within 60 s" >&2
+  stop_server
+  return 1
+}
+
+# stop_server: TERM, then KILL after 10 s; only the PID this script started.
+stop_server() {
+  local i
+  [ -n "$SERVER_PID" ] || return 0
+  kill -TERM "$SERVER_PID" 2>/dev/null || true
+  for i in $(seq 100); do
+    kill -0 "$SERVER_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$SERVER_PID" 2>/dev/null; then
+    echo "server pid $SERVER_PID ignored TERM for 10 s; killing" >&2
+    kill -KILL "$SERVER_PID" 2>/dev/null || true
+  fi
+  wait "$SERVER_PID" 2>/dev/null || true
+  SERVER_PID=""
+}
+
+machine_summary() {
+  echo "jdk: $("$JAVA" -version 2>&1 | sed -n 2p) ($BENCH_JAVA_HOME)"
+  echo "jvm flags: $JVM_FLAGS"
+  echo "cpu: $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1), $(nproc) cores; server on core $SERVER_CPU, client on core $CLIENT_CPU (taskset)"
+  echo "kernel: $(uname -r)"
+  echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg) (other processes on this machine add noise)"
+}

@@ -1,0 +1,58 @@
+package org.loommpm.bench;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * Starts one plaintext server for the side-by-side load harness:
+ * {@code java -jar loom-mpm-bench.jar PORT [loom|helidon|jetty|netty]}.
+ *
+ * <p>Every implementation answers {@code GET /plaintext} and {@code GET /} with
+ * {@code 200 text/plain "Hello, World!"} (POST alike, the request body read and discarded),
+ * listens on {@code 0.0.0.0:PORT}, has TCP_NODELAY on, no access log, unlimited requests per
+ * connection and an idle (keep-alive) timeout of {@link #IDLE_TIMEOUT}. Once bound it prints a
+ * line {@code READY} and runs until the process is killed.
+ */
+public final class BenchServer {
+    /** The response body of every implementation. */
+    static final byte[] HELLO = "Hello, World!".getBytes(StandardCharsets.US_ASCII);
+    /** The Content-Type of every implementation. */
+    static final String CONTENT_TYPE = "text/plain";
+    /** Idle keep-alive timeout of every implementation (the idle-memory test holds connections open). */
+    static final Duration IDLE_TIMEOUT = Duration.ofSeconds(300);
+
+    private BenchServer() {
+    }
+
+    /** The two paths every implementation serves. */
+    static boolean servedPath(String path) {
+        return path.equals("/plaintext") || path.equals("/");
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length < 1 || args.length > 2) {
+            System.err.println("usage: java -jar loom-mpm-bench.jar PORT [loom|helidon|jetty|netty]");
+            System.exit(2);
+        }
+        int port = Integer.parseInt(args[0]);
+        String impl = args.length > 1 ? args[1].toLowerCase(Locale.ROOT) : "loom";
+        String detail = switch (impl) {
+            case "loom" -> LoomBench.start(port);
+            case "helidon" -> HelidonBench.start(port);
+            case "jetty" -> JettyBench.start(port);
+            case "netty" -> NettyBench.start(port);
+            default -> {
+                System.err.println("unknown server '" + impl + "': loom, helidon, jetty or netty");
+                System.exit(2);
+                yield null;
+            }
+        };
+        System.out.println("server " + impl + " on 0.0.0.0:" + port + " (" + detail + "), java "
+                + Runtime.version() + ", " + Runtime.getRuntime().availableProcessors() + " CPU(s)");
+        System.out.println("READY");
+        System.out.flush();
+        // The servers' own threads keep running; park the main thread until the process is killed.
+        Thread.currentThread().join();
+    }
+}

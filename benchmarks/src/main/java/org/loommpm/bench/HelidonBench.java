@@ -1,0 +1,42 @@
+package org.loommpm.bench;
+
+import io.helidon.http.Header;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
+import io.helidon.http.Method;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.Handler;
+
+/**
+ * Helidon 4 WebServer (one virtual thread per connection by design), with its defaults, which
+ * its performance guide calls self-tuning; only TCP_NODELAY (off by default) is turned on and
+ * the idle-connection timeout set. No observe/access-log features are on the class path.
+ */
+final class HelidonBench {
+    private static final Header CONTENT_TYPE =
+            HeaderValues.createCached(HeaderNames.CONTENT_TYPE, BenchServer.CONTENT_TYPE);
+
+    private HelidonBench() {
+    }
+
+    static String start(int port) {
+        Handler hello = (req, res) -> {
+            if (req.prologue().method() == Method.POST) {
+                req.content().consume();
+            }
+            res.header(CONTENT_TYPE);
+            res.send(BenchServer.HELLO);
+        };
+        WebServer server = WebServer.builder()
+                .host("0.0.0.0")
+                .port(port)
+                .connectionOptions(o -> o.tcpNoDelay(true))
+                .idleConnectionTimeout(BenchServer.IDLE_TIMEOUT)
+                .routing(r -> r
+                        .get("/plaintext", hello).post("/plaintext", hello)
+                        .get("/", hello).post("/", hello))
+                .build()
+                .start();
+        return "Helidon WebServer, bound port " + server.port();
+    }
+}

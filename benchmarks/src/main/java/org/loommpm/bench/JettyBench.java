@@ -1,0 +1,73 @@
+package org.loommpm.bench;
+
+import java.nio.ByteBuffer;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.PreEncodedHttpField;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.util.thread.VirtualThreadPool;
+
+/**
+ * Jetty 12 with virtual threads as its programming guide recommends: a {@link QueuedThreadPool}
+ * (platform threads for selectors and non-blocking tasks) whose virtual-threads executor is a
+ * {@link VirtualThreadPool}; a plain blocking {@link Handler.Abstract} therefore runs on a
+ * virtual thread. No access log (none configured).
+ */
+final class JettyBench {
+    private static final PreEncodedHttpField CONTENT_TYPE =
+            new PreEncodedHttpField(HttpHeader.CONTENT_TYPE, BenchServer.CONTENT_TYPE);
+    private static final PreEncodedHttpField CONTENT_LENGTH =
+            new PreEncodedHttpField(HttpHeader.CONTENT_LENGTH, String.valueOf(BenchServer.HELLO.length));
+    private static final ByteBuffer BODY =
+            ByteBuffer.allocateDirect(BenchServer.HELLO.length).put(BenchServer.HELLO).flip().asReadOnlyBuffer();
+
+    private JettyBench() {
+    }
+
+    static String start(int port) throws Exception {
+        QueuedThreadPool threadPool = new QueuedThreadPool();
+        threadPool.setName("jetty");
+        VirtualThreadPool virtualThreads = new VirtualThreadPool();
+        virtualThreads.setName("jetty-vt");
+        threadPool.setVirtualThreadsExecutor(virtualThreads);
+
+        Server server = new Server(threadPool);
+        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(new HttpConfiguration()));
+        connector.setHost("0.0.0.0");
+        connector.setPort(port);
+        connector.setIdleTimeout(BenchServer.IDLE_TIMEOUT.toMillis());
+        connector.setAcceptedTcpNoDelay(true);
+        server.addConnector(connector);
+        server.setHandler(new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) throws Exception {
+                if (!BenchServer.servedPath(request.getHttpURI().getPath())) {
+                    return false; // Jetty answers 404
+                }
+                String method = request.getMethod();
+                if (method.equals("POST")) {
+                    Content.Source.consumeAll(request);
+                } else if (!method.equals("GET") && !method.equals("HEAD")) {
+                    Response.writeError(request, response, callback, 405);
+                    return true;
+                }
+                response.setStatus(200);
+                response.getHeaders().put(CONTENT_TYPE);
+                response.getHeaders().put(CONTENT_LENGTH);
+                response.write(true, BODY.slice(), callback);
+                return true;
+            }
+        });
+        server.start();
+        return "Jetty " + Server.getVersion() + ", QueuedThreadPool + VirtualThreadPool, selectors="
+                + connector.getSelectorManager().getSelectorCount() + " acceptors=" + connector.getAcceptors();
+    }
+}

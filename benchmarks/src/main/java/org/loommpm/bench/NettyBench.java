@@ -1,0 +1,146 @@
+package org.loommpm.bench;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
+
+/**
+ * Netty 4.2's hello-world shape: {@link HttpServerCodec} plus one handler writing a prebuilt
+ * response (shared header blocks and an unreleasable body buffer), flushing once per read
+ * batch so pipelined requests share a write. Native epoll transport when it loads, else NIO.
+ * No idle timeout (connections stay until the client closes them).
+ */
+final class NettyBench {
+    private static final ByteBuf BODY = Unpooled.unreleasableBuffer(
+            Unpooled.directBuffer(BenchServer.HELLO.length).writeBytes(BenchServer.HELLO).asReadOnly());
+    private static final HttpHeaders OK_KEEP_ALIVE = headers(BenchServer.HELLO.length, null);
+    private static final HttpHeaders OK_KEEP_ALIVE_10 = headers(BenchServer.HELLO.length, HttpHeaderValues.KEEP_ALIVE);
+    private static final HttpHeaders OK_CLOSE = headers(BenchServer.HELLO.length, HttpHeaderValues.CLOSE);
+    private static final HttpHeaders EMPTY_KEEP_ALIVE = headers(0, null);
+    private static final HttpHeaders EMPTY_KEEP_ALIVE_10 = headers(0, HttpHeaderValues.KEEP_ALIVE);
+    private static final HttpHeaders EMPTY_CLOSE = headers(0, HttpHeaderValues.CLOSE);
+
+    private NettyBench() {
+    }
+
+    private static HttpHeaders headers(int length, CharSequence connection) {
+        HttpHeaders h = new DefaultHttpHeaders();
+        if (length > 0) {
+            h.set(HttpHeaderNames.CONTENT_TYPE, BenchServer.CONTENT_TYPE);
+        }
+        h.set(HttpHeaderNames.CONTENT_LENGTH, length);
+        if (connection != null) {
+            h.set(HttpHeaderNames.CONNECTION, connection);
+        }
+        return h;
+    }
+
+    static String start(int port) throws InterruptedException {
+        boolean epoll = Epoll.isAvailable();
+        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        Class<? extends ServerChannel> channel = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, io);
+        EventLoopGroup workers = new MultiThreadIoEventLoopGroup(io); // default: 2 x available processors
+        new ServerBootstrap()
+                .group(boss, workers)
+                .channel(channel)
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast(new HttpServerCodec(), new HelloHandler());
+                    }
+                })
+                .bind("0.0.0.0", port)
+                .sync();
+        return epoll ? "epoll transport" : "NIO transport (epoll unavailable: " + Epoll.unavailabilityCause() + ")";
+    }
+
+    /** Answers when the request's last content arrives, so a POST body is read and discarded first. */
+    private static final class HelloHandler extends ChannelInboundHandlerAdapter {
+        private boolean keepAlive = true;
+        private boolean http10;
+        private HttpResponseStatus status = HttpResponseStatus.OK;
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            try {
+                if (msg instanceof HttpRequest req) {
+                    keepAlive = HttpUtil.isKeepAlive(req);
+                    http10 = !req.protocolVersion().isKeepAliveDefault();
+                    String uri = req.uri();
+                    int q = uri.indexOf('?');
+                    String path = q < 0 ? uri : uri.substring(0, q);
+                    HttpMethod m = req.method();
+                    if (!BenchServer.servedPath(path)) {
+                        status = HttpResponseStatus.NOT_FOUND;
+                    } else if (m == HttpMethod.GET || m == HttpMethod.HEAD || m == HttpMethod.POST) {
+                        status = HttpResponseStatus.OK;
+                    } else {
+                        status = HttpResponseStatus.METHOD_NOT_ALLOWED;
+                    }
+                }
+                if (msg instanceof LastHttpContent) {
+                    respond(ctx);
+                }
+            } finally {
+                ReferenceCountUtil.release(msg);
+            }
+        }
+
+        private void respond(ChannelHandlerContext ctx) {
+            boolean ok = status == HttpResponseStatus.OK;
+            HttpHeaders h = !keepAlive ? (ok ? OK_CLOSE : EMPTY_CLOSE)
+                    : http10 ? (ok ? OK_KEEP_ALIVE_10 : EMPTY_KEEP_ALIVE_10)
+                    : (ok ? OK_KEEP_ALIVE : EMPTY_KEEP_ALIVE);
+            var response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
+                    ok ? BODY.duplicate() : Unpooled.EMPTY_BUFFER, h, EmptyHttpHeaders.INSTANCE);
+            if (keepAlive) {
+                ctx.write(response, ctx.voidPromise());
+            } else {
+                ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+            }
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            ctx.flush();
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close();
+        }
+    }
+}
