@@ -45,9 +45,9 @@ import org.loommpm.config.ServerConfig;
 public final class Supervisor implements EngineStats {
     private static final System.Logger LOG = System.getLogger("org.loommpm.engine");
 
-    /** What a generation's children run with. */
+    /** What a generation's children run with, and the addresses its listeners resolved to. */
     private record Generation(int number, ServerConfig config, ConnectionHandler handler,
-                              List<ServerSocketChannel> listeners) {
+                              List<ServerSocketChannel> listeners, List<InetSocketAddress> addresses) {
     }
 
     private final Map<InetSocketAddress, ServerSocketChannel> bound = new LinkedHashMap<>();
@@ -67,7 +67,7 @@ public final class Supervisor implements EngineStats {
      * @param handler the protocol every connection is served with
      */
     public Supervisor(ServerConfig config, ConnectionHandler handler) {
-        this.current = new Generation(1, config, handler, List.of());
+        this.current = new Generation(1, config, handler, List.of(), List.of());
     }
 
     /**
@@ -80,7 +80,7 @@ public final class Supervisor implements EngineStats {
         ServerConfig config = current.config();
         warnSmallPool(config);
         try {
-            current = new Generation(1, config, current.handler(), bindAll(config));
+            current = generation(1, config, current.handler(), bindAll(config));
             for (int i = 0; i < config.startServers(); i++) {
                 startChild(current);
             }
@@ -119,7 +119,7 @@ public final class Supervisor implements EngineStats {
             bound.keySet().retainAll(before.keySet());
             throw e;
         }
-        Generation next = new Generation(old.number() + 1, config, handler, listeners);
+        Generation next = generation(old.number() + 1, config, handler, listeners);
         current = next;
         for (int i = 0; i < config.startServers(); i++) {
             startChild(next);
@@ -171,17 +171,21 @@ public final class Supervisor implements EngineStats {
         }
     }
 
-    /** The addresses actually bound now (ephemeral ports resolved), in {@code Listen} order. */
+    /**
+     * The current generation's addresses (ephemeral ports resolved), in {@code Listen} order;
+     * after a stop, the addresses it was bound to.
+     */
     public List<InetSocketAddress> boundAddresses() {
-        List<InetSocketAddress> out = new ArrayList<>();
-        for (ServerSocketChannel l : current.listeners()) {
-            try {
-                out.add((InetSocketAddress) l.getLocalAddress());
-            } catch (IOException e) {
-                // A listener already closed by stop(): skip it.
-            }
+        return current.addresses();
+    }
+
+    private static Generation generation(int number, ServerConfig config, ConnectionHandler handler,
+                                         List<ServerSocketChannel> listeners) throws IOException {
+        List<InetSocketAddress> addresses = new ArrayList<>();
+        for (ServerSocketChannel l : listeners) {
+            addresses.add((InetSocketAddress) l.getLocalAddress());
         }
-        return out;
+        return new Generation(number, config, handler, listeners, List.copyOf(addresses));
     }
 
     private void startChild(Generation g) throws IOException {
