@@ -55,6 +55,8 @@ public final class ServerConfig {
     public static final int DEFAULT_RECYCLE_LIST_SIZE = 64;
     /** {@code ConnectionBufferSize}: bytes of each connection context's read and write buffer. */
     public static final int DEFAULT_BUFFER_SIZE = 16 * 1024;
+    /** {@code AdmissionControl}: whether saturation switches the listener off (see AdmissionControl). */
+    public static final boolean DEFAULT_ADMISSION_CONTROL = true;
     /** {@code ServerTokens}-like product string sent in {@code Server}. */
     public static final String DEFAULT_SERVER_HEADER = "loom-mpm";
 
@@ -79,6 +81,7 @@ public final class ServerConfig {
     private final int recycleListSize;
     private final int bufferSize;
     private final String serverHeader;
+    private final boolean admissionControl;
 
     private ServerConfig(Builder b) {
         this.listen = List.copyOf(b.listen.isEmpty()
@@ -103,6 +106,7 @@ public final class ServerConfig {
         this.recycleListSize = b.recycleListSize;
         this.bufferSize = b.bufferSize;
         this.serverHeader = b.serverHeader;
+        this.admissionControl = b.admissionControl;
     }
 
     /** A builder holding every default. */
@@ -134,6 +138,7 @@ public final class ServerConfig {
         b.recycleListSize = recycleListSize;
         b.bufferSize = bufferSize;
         b.serverHeader = serverHeader;
+        b.admissionControl = admissionControl;
         return b;
     }
 
@@ -179,6 +184,8 @@ public final class ServerConfig {
     public int bufferSize() { return bufferSize; }
     /** The {@code Server} header value ({@code ServerTokens}). */
     public String serverHeader() { return serverHeader; }
+    /** {@code AdmissionControl}: off only to measure what it protects against. */
+    public boolean admissionControl() { return admissionControl; }
 
     /** Pollers each child runs: the configured number, or auto; never more than ThreadsPerChild. */
     public int effectivePollersPerChild() {
@@ -210,6 +217,7 @@ public final class ServerConfig {
         private int recycleListSize = DEFAULT_RECYCLE_LIST_SIZE;
         private int bufferSize = DEFAULT_BUFFER_SIZE;
         private String serverHeader = DEFAULT_SERVER_HEADER;
+        private boolean admissionControl = DEFAULT_ADMISSION_CONTROL;
 
         private Builder() {
         }
@@ -258,6 +266,8 @@ public final class ServerConfig {
         public Builder bufferSize(int n) { bufferSize = n; return this; }
         /** The {@code Server} header value. */
         public Builder serverHeader(String s) { serverHeader = Objects.requireNonNull(s); return this; }
+        /** {@code AdmissionControl On|Off}. */
+        public Builder admissionControl(boolean on) { admissionControl = on; return this; }
 
         /**
          * Validates and freezes the settings.

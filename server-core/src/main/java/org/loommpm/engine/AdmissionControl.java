@@ -24,6 +24,7 @@ public final class AdmissionControl {
     private static final System.Logger LOG = System.getLogger("org.loommpm.engine");
 
     private final int threadsPerChild;
+    private final boolean enabled;
     private final int hi;
     private final int lo;
     private volatile boolean accepting = true;
@@ -31,7 +32,17 @@ public final class AdmissionControl {
 
     /** @param threadsPerChild the pool size the thresholds derive from */
     public AdmissionControl(int threadsPerChild) {
+        this(threadsPerChild, true);
+    }
+
+    /**
+     * @param threadsPerChild the pool size the thresholds derive from
+     * @param enabled {@code false} keeps the listener accepting whatever the counts (the
+     *                {@code AdmissionControl Off} directive, for measuring what the rule prevents)
+     */
+    public AdmissionControl(int threadsPerChild, boolean enabled) {
         this.threadsPerChild = threadsPerChild;
+        this.enabled = enabled;
         this.hi = threadsPerChild;
         this.lo = threadsPerChild * 3 / 4;
     }
@@ -60,6 +71,9 @@ public final class AdmissionControl {
 
     /** Applies the rule to explicit counts (the pool form reads them in the documented order). */
     public boolean evaluate(int active, int pending, int idle) {
+        if (!enabled) {
+            return true;
+        }
         boolean now = accepting;
         if (now && shouldStop(active, pending, idle)) {
             accepting = false;

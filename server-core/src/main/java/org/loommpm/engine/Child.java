@@ -56,7 +56,7 @@ public final class Child implements ChildStats {
         this.config = config;
         this.handler = handler;
         this.supervisor = supervisor;
-        this.admission = new AdmissionControl(config.threadsPerChild());
+        this.admission = new AdmissionControl(config.threadsPerChild(), config.admissionControl());
         int n = config.effectivePollersPerChild();
         this.pollers = new Poller[n];
         this.pollersLeft = new AtomicInteger(n);

@@ -51,6 +51,14 @@ class AdmissionControlTest {
     }
 
     @Test
+    void disabledNeverStopsAccepting() {
+        AdmissionControl a = new AdmissionControl(8, false);
+        assertTrue(a.evaluate(8, 100, 0));
+        assertTrue(a.accepting());
+        assertEquals(0, a.transitions());
+    }
+
+    @Test
     void smallPoolStillHasARule() {
         AdmissionControl a = new AdmissionControl(1);
         assertEquals(0, a.lo());
