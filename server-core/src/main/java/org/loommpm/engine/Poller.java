@@ -221,9 +221,7 @@ public final class Poller implements Runnable {
                     if (child.isStopping()) {
                         close(c);
                     } else {
-                        c.state = ConnState.KEEPALIVE;
-                        c.key.interestOps(SelectionKey.OP_READ);
-                        timers.schedule(c, keepAliveNanos, System.nanoTime());
+                        arm(c, ConnState.KEEPALIVE, SelectionKey.OP_READ, keepAliveNanos);
                     }
                 }
                 case Connection.OP_READ_WAIT -> {
@@ -231,16 +229,8 @@ public final class Poller implements Runnable {
                     c.key.interestOps(SelectionKey.OP_READ);
                     timers.scheduleAt(c, c.headDeadline);
                 }
-                case Connection.OP_AWAIT_READ -> {
-                    c.state = ConnState.SUSPENDED;
-                    c.key.interestOps(SelectionKey.OP_READ);
-                    timers.schedule(c, timeoutNanos, System.nanoTime());
-                }
-                case Connection.OP_AWAIT_WRITE -> {
-                    c.state = ConnState.WRITE_COMPLETION;
-                    c.key.interestOps(SelectionKey.OP_WRITE);
-                    timers.schedule(c, timeoutNanos, System.nanoTime());
-                }
+                case Connection.OP_AWAIT_READ -> arm(c, ConnState.SUSPENDED, SelectionKey.OP_READ, timeoutNanos);
+                case Connection.OP_AWAIT_WRITE -> arm(c, ConnState.WRITE_COMPLETION, SelectionKey.OP_WRITE, timeoutNanos);
                 case Connection.OP_LINGER -> linger(c);
                 case Connection.OP_CLOSE -> close(c);
                 default -> throw new IllegalStateException("unknown hand-off " + c.op + " for " + c);
@@ -252,10 +242,16 @@ public final class Poller implements Runnable {
         c.op = Connection.OP_NONE;
     }
 
+    /** Interest and deadline set together: the re-arm half of the ownership protocol. */
+    private void arm(Connection c, ConnState state, int ops, long timeout) {
+        c.state = state;
+        c.key.interestOps(ops);
+        timers.schedule(c, timeout, System.nanoTime());
+    }
+
     private void register(Connection c) throws IOException {
         c.key = c.channel().register(selector, SelectionKey.OP_READ, c);
-        c.state = ConnState.KEEPALIVE;
-        timers.schedule(c, firstRequestNanos, System.nanoTime());
+        arm(c, ConnState.KEEPALIVE, SelectionKey.OP_READ, firstRequestNanos);
     }
 
     /** Called by {@link Selector#select(java.util.function.Consumer, long)} for each ready key. */
@@ -352,9 +348,7 @@ public final class Poller implements Runnable {
             close(c);
             return;
         }
-        c.state = ConnState.LINGER;
-        c.key.interestOps(SelectionKey.OP_READ);
-        timers.schedule(c, lingerNanos, System.nanoTime());
+        arm(c, ConnState.LINGER, SelectionKey.OP_READ, lingerNanos);
     }
 
     /** Reads and discards what the peer still sends, so our close does not become a reset. */
