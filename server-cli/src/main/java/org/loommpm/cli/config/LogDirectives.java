@@ -1,0 +1,77 @@
+package org.loommpm.cli.config;
+
+import static org.loommpm.cli.config.DirectiveTable.SERVER;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.loommpm.cli.logging.AccessLogFormat;
+import org.loommpm.cli.logging.LogLevels;
+
+/** {@code ErrorLog}, {@code LogLevel}, {@code LogFormat}, {@code CustomLog}. */
+final class LogDirectives {
+    private LogDirectives() {
+    }
+
+    static void register(DirectiveTable t) {
+        t.register("ErrorLog", 1, 1, SERVER, "file", (s, l) -> s.errorLog = target(s, l, l.args().get(0)));
+        t.register("LogLevel", 1, Integer.MAX_VALUE, SERVER, "[module:]level ...", LogDirectives::logLevel);
+        t.register("LogFormat", 1, 2, SERVER, "format [nickname]", LogDirectives::logFormat);
+        t.register("CustomLog", 2, 2, SERVER, "file format|nickname", LogDirectives::customLog);
+    }
+
+    /** A log destination: the standard streams by name, else a file whose directory must exist. */
+    private static String target(ParseState s, ConfigLine l, String arg) throws ConfigException {
+        if (arg.equals("/dev/stdout") || arg.equals("/dev/stderr")) {
+            return arg;
+        }
+        if (arg.startsWith("|")) {
+            throw l.error(l.name() + ": piped logs are not supported; write to a file or /dev/stdout");
+        }
+        Path p = s.resolve(arg);
+        Path dir = p.getParent();
+        if (dir == null || !Files.isDirectory(dir)) {
+            throw l.error(l.name() + ": directory of '" + p + "' does not exist");
+        }
+        if (Files.isDirectory(p)) {
+            throw l.error(l.name() + ": '" + p + "' is a directory");
+        }
+        return p.toString();
+    }
+
+    private static void logLevel(ParseState s, ConfigLine l) throws ConfigException {
+        try {
+            s.levels = LogLevels.parse(s.levels, l.args());
+        } catch (IllegalArgumentException e) {
+            throw l.error(e.getMessage());
+        }
+    }
+
+    private static void logFormat(ParseState s, ConfigLine l) throws ConfigException {
+        String format = l.args().get(0);
+        compile(l, format);
+        String nick = l.args().size() == 2 ? l.args().get(1) : "default";
+        if (nick.indexOf('%') >= 0) {
+            throw l.error("LogFormat: the nickname '" + nick + "' cannot contain '%'");
+        }
+        s.formats.put(nick, format);
+    }
+
+    private static void customLog(ParseState s, ConfigLine l) throws ConfigException {
+        String target = target(s, l, l.args().get(0));
+        String f = l.args().get(1);
+        String format = f.indexOf('%') >= 0 ? f : s.formats.get(f);
+        if (format == null) {
+            throw l.error("CustomLog: no LogFormat named '" + f + "' (and it has no % codes)");
+        }
+        compile(l, format);
+        s.accessLogs.add(new LogSettings.AccessLogSpec(target, format));
+    }
+
+    private static void compile(ConfigLine l, String format) throws ConfigException {
+        try {
+            AccessLogFormat.compile(format);
+        } catch (IllegalArgumentException e) {
+            throw l.error(l.name() + ": " + e.getMessage());
+        }
+    }
+}
