@@ -30,12 +30,23 @@ public final class Main {
                 + "</Location>\n";
     }
 
+    /** Loads the local zone's rules in the background. */
+    private static final class ZoneWarmUp implements Runnable {
+        @Override
+        public void run() {
+            java.time.ZoneId.systemDefault().getRules();
+        }
+    }
+
     /** @param args see {@link CommandLine#USAGE} */
     public static void main(String[] args) throws Exception {
         // JUL, if anything ever loads it, reports to the error log; naming the class costs nothing now.
         if (System.getProperty("java.util.logging.config.class") == null) {
             System.setProperty("java.util.logging.config.class", JulBridge.class.getName());
         }
+        // Loading the time-zone rules (for log timestamps) takes a while: do it on the other core
+        // while the configuration is read.
+        Thread.ofPlatform().daemon().name("loom-warmup").start(new ZoneWarmUp());
         CommandLine cl;
         try {
             cl = CommandLine.parse(args);

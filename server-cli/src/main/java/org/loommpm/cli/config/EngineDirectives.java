@@ -23,42 +23,78 @@ final class EngineDirectives {
     private EngineDirectives() {
     }
 
+    /**
+     * The directives, each with its own case in {@link #apply}: one enum instead of a lambda per
+     * directive keeps start-up from spinning dozens of classes.
+     */
+    enum D implements DirectiveTable.Action {
+        LISTEN("Listen", 1, 2, "[IP-address:]port [protocol]"),
+        LISTEN_BACKLOG("ListenBacklog", 1, 1, "backlog"),
+        START_SERVERS("StartServers", 1, 1, "number"),
+        THREADS_PER_CHILD("ThreadsPerChild", 1, 1, "number"),
+        POLLERS_PER_CHILD("PollersPerChild", 1, 1, "number"),
+        MAX_CONNECTIONS_PER_CHILD("MaxConnectionsPerChild", 1, 1, "number"),
+        RECYCLE_LIST_SIZE("RecycleListSize", 1, 1, "number"),
+        CONNECTION_BUFFER_SIZE("ConnectionBufferSize", 1, 1, "bytes"),
+        TCP_NODELAY("TcpNoDelay", 1, 1, "On|Off"),
+        TIMEOUT("Timeout", 1, 1, "seconds"),
+        REQUEST_READ_TIMEOUT("RequestReadTimeout", 1, 2, "header=seconds"),
+        KEEP_ALIVE("KeepAlive", 1, 1, "On|Off"),
+        KEEP_ALIVE_TIMEOUT("KeepAliveTimeout", 1, 1, "seconds"),
+        MAX_KEEP_ALIVE_REQUESTS("MaxKeepAliveRequests", 1, 1, "number"),
+        LINGER_TIMEOUT("LingerTimeout", 1, 1, "seconds"),
+        GRACEFUL_SHUTDOWN_TIMEOUT("GracefulShutdownTimeout", 1, 1, "seconds"),
+        LIMIT_REQUEST_LINE("LimitRequestLine", 1, 1, "bytes"),
+        LIMIT_REQUEST_FIELDS("LimitRequestFields", 1, 1, "number"),
+        LIMIT_REQUEST_FIELD_SIZE("LimitRequestFieldSize", 1, 1, "bytes"),
+        LIMIT_REQUEST_BODY("LimitRequestBody", 1, 1, "bytes"),
+        SERVER_TOKENS("ServerTokens", 1, 1, "Prod|Major|Minor|Minimal|OS|Full");
+
+        final String directive;
+        final int min;
+        final int max;
+        final String syntax;
+
+        D(String directive, int min, int max, String syntax) {
+            this.directive = directive;
+            this.min = min;
+            this.max = max;
+            this.syntax = syntax;
+        }
+
+        @Override
+        public void apply(ParseState s, ConfigLine l) throws ConfigException {
+            String a = l.args().get(0);
+            switch (this) {
+                case LISTEN -> listen(s, l);
+                case LISTEN_BACKLOG -> s.engine.listenBacklog(Args.intArg(l, 1, 65535));
+                case START_SERVERS -> startServers(s, l);
+                case THREADS_PER_CHILD -> threadsPerChild(s, l);
+                case POLLERS_PER_CHILD -> s.engine.pollersPerChild(Args.intArg(l, 0, 64));
+                case MAX_CONNECTIONS_PER_CHILD -> s.engine.maxConnectionsPerChild(Args.integer(l, a, 0, Long.MAX_VALUE));
+                case RECYCLE_LIST_SIZE -> s.engine.recycleListSize(Args.intArg(l, 0, 65536));
+                case CONNECTION_BUFFER_SIZE -> s.engine.bufferSize(Args.intArg(l, 1024, 16 << 20));
+                case TCP_NODELAY -> s.engine.tcpNoDelay(Args.onOff(l));
+                case TIMEOUT -> s.engine.timeout(Args.duration(l, a, false));
+                case REQUEST_READ_TIMEOUT -> requestReadTimeout(s, l);
+                case KEEP_ALIVE -> s.engine.keepAlive(Args.onOff(l));
+                case KEEP_ALIVE_TIMEOUT -> s.engine.keepAliveTimeout(Args.duration(l, a, false));
+                case MAX_KEEP_ALIVE_REQUESTS -> s.engine.maxKeepAliveRequests(Args.intArg(l, 0, Integer.MAX_VALUE));
+                case LINGER_TIMEOUT -> s.engine.lingerTimeout(Args.duration(l, a, false));
+                case GRACEFUL_SHUTDOWN_TIMEOUT -> s.engine.gracefulShutdownTimeout(Args.duration(l, a, true));
+                case LIMIT_REQUEST_LINE -> s.engine.limitRequestLine(Args.intArg(l, 64, 1 << 20));
+                case LIMIT_REQUEST_FIELDS -> s.engine.limitRequestFields(Args.intArg(l, 1, 32767));
+                case LIMIT_REQUEST_FIELD_SIZE -> s.engine.limitRequestFieldSize(Args.intArg(l, 64, 1 << 20));
+                case LIMIT_REQUEST_BODY -> s.engine.limitRequestBody(Args.integer(l, a, 0, Integer.MAX_VALUE));
+                case SERVER_TOKENS -> serverTokens(s, l);
+            }
+        }
+    }
+
     static void register(DirectiveTable t) {
-        t.register("Listen", 1, 2, SERVER, "[IP-address:]port [protocol]", EngineDirectives::listen);
-        t.register("ListenBacklog", 1, 1, SERVER, "backlog",
-                (s, l) -> s.engine.listenBacklog(Args.intArg(l, 1, 65535)));
-        t.register("StartServers", 1, 1, SERVER, "number", EngineDirectives::startServers);
-        t.register("ThreadsPerChild", 1, 1, SERVER, "number", EngineDirectives::threadsPerChild);
-        t.register("PollersPerChild", 1, 1, SERVER, "number",
-                (s, l) -> s.engine.pollersPerChild(Args.intArg(l, 0, 64)));
-        t.register("MaxConnectionsPerChild", 1, 1, SERVER, "number",
-                (s, l) -> s.engine.maxConnectionsPerChild(Args.integer(l, l.args().get(0), 0, Long.MAX_VALUE)));
-        t.register("RecycleListSize", 1, 1, SERVER, "number",
-                (s, l) -> s.engine.recycleListSize(Args.intArg(l, 0, 65536)));
-        t.register("ConnectionBufferSize", 1, 1, SERVER, "bytes",
-                (s, l) -> s.engine.bufferSize(Args.intArg(l, 1024, 16 << 20)));
-        t.register("TcpNoDelay", 1, 1, SERVER, "On|Off", (s, l) -> s.engine.tcpNoDelay(Args.onOff(l)));
-        t.register("Timeout", 1, 1, SERVER, "seconds",
-                (s, l) -> s.engine.timeout(Args.duration(l, l.args().get(0), false)));
-        t.register("RequestReadTimeout", 1, 2, SERVER, "header=seconds", EngineDirectives::requestReadTimeout);
-        t.register("KeepAlive", 1, 1, SERVER, "On|Off", (s, l) -> s.engine.keepAlive(Args.onOff(l)));
-        t.register("KeepAliveTimeout", 1, 1, SERVER, "seconds",
-                (s, l) -> s.engine.keepAliveTimeout(Args.duration(l, l.args().get(0), false)));
-        t.register("MaxKeepAliveRequests", 1, 1, SERVER, "number",
-                (s, l) -> s.engine.maxKeepAliveRequests(Args.intArg(l, 0, Integer.MAX_VALUE)));
-        t.register("LingerTimeout", 1, 1, SERVER, "seconds",
-                (s, l) -> s.engine.lingerTimeout(Args.duration(l, l.args().get(0), false)));
-        t.register("GracefulShutdownTimeout", 1, 1, SERVER, "seconds",
-                (s, l) -> s.engine.gracefulShutdownTimeout(Args.duration(l, l.args().get(0), true)));
-        t.register("LimitRequestLine", 1, 1, SERVER, "bytes",
-                (s, l) -> s.engine.limitRequestLine(Args.intArg(l, 64, 1 << 20)));
-        t.register("LimitRequestFields", 1, 1, SERVER, "number",
-                (s, l) -> s.engine.limitRequestFields(Args.intArg(l, 1, 32767)));
-        t.register("LimitRequestFieldSize", 1, 1, SERVER, "bytes",
-                (s, l) -> s.engine.limitRequestFieldSize(Args.intArg(l, 64, 1 << 20)));
-        t.register("LimitRequestBody", 1, 1, SERVER, "bytes",
-                (s, l) -> s.engine.limitRequestBody(Args.integer(l, l.args().get(0), 0, Integer.MAX_VALUE)));
-        t.register("ServerTokens", 1, 1, SERVER, "Prod|Major|Minor|Minimal|OS|Full", EngineDirectives::serverTokens);
+        for (D d : D.values()) {
+            t.register(d.directive, d.min, d.max, SERVER, d.syntax, d);
+        }
     }
 
     /** {@code Listen 8080}, {@code Listen 127.0.0.1:8080}, {@code Listen [::1]:8080}. */
@@ -105,7 +141,13 @@ final class EngineDirectives {
             ok = Character.digit(c, 16) >= 0 || c == '.' || c == ':' || c == '%';
         }
         if (ok && host.indexOf(':') < 0) {
-            ok = host.chars().allMatch(c -> c == '.' || Character.isDigit(c)) && host.split("\\.", -1).length == 4;
+            int dots = 0;
+            for (int i = 0; i < host.length() && ok; i++) {
+                char c = host.charAt(i);
+                dots += c == '.' ? 1 : 0;
+                ok = c == '.' || (c >= '0' && c <= '9');
+            }
+            ok &= dots == 3;
         }
         if (host.equalsIgnoreCase("localhost")) {
             return InetAddress.getLoopbackAddress();

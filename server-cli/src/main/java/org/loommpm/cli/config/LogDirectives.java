@@ -12,11 +12,40 @@ final class LogDirectives {
     private LogDirectives() {
     }
 
+    /** The directives; one enum rather than a lambda each (see {@link EngineDirectives.D}). */
+    enum D implements DirectiveTable.Action {
+        ERROR_LOG("ErrorLog", 1, 1, "file"),
+        LOG_LEVEL("LogLevel", 1, Integer.MAX_VALUE, "[module:]level ..."),
+        LOG_FORMAT("LogFormat", 1, 2, "format [nickname]"),
+        CUSTOM_LOG("CustomLog", 2, 2, "file format|nickname");
+
+        final String directive;
+        final int min;
+        final int max;
+        final String syntax;
+
+        D(String directive, int min, int max, String syntax) {
+            this.directive = directive;
+            this.min = min;
+            this.max = max;
+            this.syntax = syntax;
+        }
+
+        @Override
+        public void apply(ParseState s, ConfigLine l) throws ConfigException {
+            switch (this) {
+                case ERROR_LOG -> s.errorLog = target(s, l, l.args().get(0));
+                case LOG_LEVEL -> logLevel(s, l);
+                case LOG_FORMAT -> logFormat(s, l);
+                case CUSTOM_LOG -> customLog(s, l);
+            }
+        }
+    }
+
     static void register(DirectiveTable t) {
-        t.register("ErrorLog", 1, 1, SERVER, "file", (s, l) -> s.errorLog = target(s, l, l.args().get(0)));
-        t.register("LogLevel", 1, Integer.MAX_VALUE, SERVER, "[module:]level ...", LogDirectives::logLevel);
-        t.register("LogFormat", 1, 2, SERVER, "format [nickname]", LogDirectives::logFormat);
-        t.register("CustomLog", 2, 2, SERVER, "file format|nickname", LogDirectives::customLog);
+        for (D d : D.values()) {
+            t.register(d.directive, d.min, d.max, SERVER, d.syntax, d);
+        }
     }
 
     /** A log destination: the standard streams by name, else a file whose directory must exist. */

@@ -21,21 +21,54 @@ final class SiteDirectives {
     private SiteDirectives() {
     }
 
+    /** The directives; one enum rather than a lambda each (see {@link EngineDirectives.D}). */
+    enum D implements DirectiveTable.Action {
+        SERVER_NAME("ServerName", 1, 1, SERVER, "[scheme://]host[:port]"),
+        SERVER_ROOT("ServerRoot", 1, 1, SERVER, "directory"),
+        DOCUMENT_ROOT("DocumentRoot", 1, 1, SERVER, "directory"),
+        DIRECTORY_INDEX("DirectoryIndex", 1, Integer.MAX_VALUE, SERVER, "disabled | file [file] ..."),
+        ADD_TYPE("AddType", 2, Integer.MAX_VALUE, SERVER, "media-type extension [extension] ..."),
+        TYPES_CONFIG("TypesConfig", 1, 1, SERVER, "file"),
+        OPTIONS("Options", 1, Integer.MAX_VALUE, SERVER, "[+|-]Indexes [+|-]FollowSymLinks | None | All"),
+        ENABLE_SENDFILE("EnableSendfile", 1, 1, SERVER, "On|Off"),
+        SET_HANDLER("SetHandler", 1, 1, LOCATION, "server-status|none"),
+        REQUIRE("Require", 2, Integer.MAX_VALUE, LOCATION, "all granted|denied | ip address[/bits] ...");
+
+        final String directive;
+        final int min;
+        final int max;
+        final Set<DirectiveTable.Context> contexts;
+        final String syntax;
+
+        D(String directive, int min, int max, Set<DirectiveTable.Context> contexts, String syntax) {
+            this.directive = directive;
+            this.min = min;
+            this.max = max;
+            this.contexts = contexts;
+            this.syntax = syntax;
+        }
+
+        @Override
+        public void apply(ParseState s, ConfigLine l) throws ConfigException {
+            switch (this) {
+                case SERVER_NAME -> s.serverName = l.args().get(0);
+                case SERVER_ROOT -> serverRoot(s, l);
+                case DOCUMENT_ROOT -> documentRoot(s, l);
+                case DIRECTORY_INDEX -> directoryIndex(s, l);
+                case ADD_TYPE -> addType(s, l);
+                case TYPES_CONFIG -> typesConfig(s, l);
+                case OPTIONS -> options(s, l);
+                case ENABLE_SENDFILE -> s.enableSendfile = Args.onOff(l);
+                case SET_HANDLER -> setHandler(s, l);
+                case REQUIRE -> require(s, l);
+            }
+        }
+    }
+
     static void register(DirectiveTable t) {
-        t.register("ServerName", 1, 1, SERVER, "[scheme://]host[:port]", (s, l) -> s.serverName = l.args().get(0));
-        t.register("ServerRoot", 1, 1, SERVER, "directory", SiteDirectives::serverRoot);
-        t.register("DocumentRoot", 1, 1, SERVER, "directory", SiteDirectives::documentRoot);
-        t.register("DirectoryIndex", 1, Integer.MAX_VALUE, SERVER, "disabled | file [file] ...",
-                SiteDirectives::directoryIndex);
-        t.register("AddType", 2, Integer.MAX_VALUE, SERVER, "media-type extension [extension] ...",
-                SiteDirectives::addType);
-        t.register("TypesConfig", 1, 1, SERVER, "file", SiteDirectives::typesConfig);
-        t.register("Options", 1, Integer.MAX_VALUE, SERVER, "[+|-]Indexes [+|-]FollowSymLinks | None | All",
-                SiteDirectives::options);
-        t.register("EnableSendfile", 1, 1, SERVER, "On|Off", (s, l) -> s.enableSendfile = Args.onOff(l));
-        t.register("SetHandler", 1, 1, LOCATION, "server-status|none", SiteDirectives::setHandler);
-        t.register("Require", 2, Integer.MAX_VALUE, LOCATION, "all granted|denied | ip address[/bits] ...",
-                SiteDirectives::require);
+        for (D d : D.values()) {
+            t.register(d.directive, d.min, d.max, d.contexts, d.syntax, d);
+        }
     }
 
     private static void serverRoot(ParseState s, ConfigLine l) throws ConfigException {

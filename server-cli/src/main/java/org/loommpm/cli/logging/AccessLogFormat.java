@@ -18,10 +18,53 @@ import org.loommpm.api.Response;
  * control and non-ASCII bytes as {@code \xhh}), so a client cannot forge log lines.
  */
 public final class AccessLogFormat {
-    /** One piece of a line. */
-    @FunctionalInterface
-    interface Item {
-        void append(StringBuilder sb, Exchange x);
+    /**
+     * One piece of a line: literal text, or a % code with its argument. A switch on the code
+     * rather than a lambda per code keeps reading the configuration free of class spinning.
+     */
+    private record Item(char code, String arg) {
+        void append(StringBuilder sb, Exchange x) {
+            Request rq = x.request();
+            switch (code) {
+                case 0 -> sb.append(arg);
+                case 'a', 'h' -> sb.append(ip(rq.remoteAddress()));
+                case 'A' -> sb.append(ip(rq.localAddress()));
+                case 'b' -> {
+                    long b = x.response().bodyBytesSent();
+                    sb.append(b <= 0 ? "-" : Long.toString(b));
+                }
+                case 'B' -> sb.append(Math.max(0, x.response().bodyBytesSent()));
+                case 'D' -> sb.append(x.nanos() / 1000);
+                case 'T' -> sb.append(x.nanos() / (arg.equals("ms") ? 1_000_000L : arg.equals("us") ? 1000L
+                        : 1_000_000_000L));
+                case 'H' -> sb.append(rq.protocol());
+                case 'i' -> escaped(sb, rq.header(arg));
+                case 'o' -> escaped(sb, x.response().headers().first(arg));
+                case 'I' -> sb.append(Math.max(0, rq.bytesReceived()));
+                case 'O' -> sb.append(Math.max(0, x.response().bytesSent()));
+                case 'l', 'u' -> sb.append('-');
+                case 'm' -> escaped(sb, rq.method());
+                case 'p' -> sb.append(rq.localAddress().getPort());
+                case 'P' -> sb.append(PID);
+                case 'q' -> {
+                    if (rq.query() != null) {
+                        sb.append('?');
+                        escaped(sb, rq.query());
+                    }
+                }
+                case 'r' -> {
+                    escaped(sb, rq.method());
+                    sb.append(' ');
+                    escaped(sb, rq.rawTarget());
+                    sb.append(' ').append(rq.protocol());
+                }
+                case 's' -> sb.append(x.status());
+                case 't' -> sb.append(ClfTime.format(x.startMillis()));
+                case 'U' -> escaped(sb, rq.path());
+                case 'v', 'V' -> sb.append(x.serverName() != null ? x.serverName() : "-");
+                default -> throw new IllegalStateException("unchecked code %" + code);
+            }
+        }
     }
 
     /**
@@ -83,86 +126,44 @@ public final class AccessLogFormat {
                 continue;
             }
             if (!literal.isEmpty()) {
-                String text = literal.toString();
-                items.add((sb, x) -> sb.append(text));
+                items.add(new Item((char) 0, literal.toString()));
                 literal.setLength(0);
             }
             items.add(item(code, arg));
         }
         if (!literal.isEmpty()) {
-            String text = literal.toString();
-            items.add((sb, x) -> sb.append(text));
+            items.add(new Item((char) 0, literal.toString()));
         }
         return new AccessLogFormat(items.toArray(new Item[0]));
     }
 
+    /** Checks a code and its argument. */
     private static Item item(char code, String arg) {
-        return switch (code) {
-            case 'a', 'h' -> (sb, x) -> sb.append(ip(x.request().remoteAddress()));
-            case 'A' -> (sb, x) -> sb.append(ip(x.request().localAddress()));
-            case 'b' -> (sb, x) -> {
-                long b = x.response().bodyBytesSent();
-                sb.append(b <= 0 ? "-" : Long.toString(b));
-            };
-            case 'B' -> (sb, x) -> sb.append(Math.max(0, x.response().bodyBytesSent()));
-            case 'D' -> (sb, x) -> sb.append(x.nanos() / 1000);
-            case 'T' -> duration(arg);
-            case 'H' -> (sb, x) -> sb.append(x.request().protocol());
-            case 'i' -> {
-                String name = required(arg, 'i');
-                yield (sb, x) -> escaped(sb, x.request().header(name));
+        switch (code) {
+            case 'a', 'h', 'A', 'b', 'B', 'D', 'H', 'I', 'O', 'l', 'u', 'm', 'p', 'P', 'q', 'r', 's', 'U', 'v', 'V' -> {
+                return new Item(code, arg);
             }
-            case 'o' -> {
-                String name = required(arg, 'o');
-                yield (sb, x) -> escaped(sb, x.response().headers().first(name));
-            }
-            case 'I' -> (sb, x) -> sb.append(Math.max(0, x.request().bytesReceived()));
-            case 'O' -> (sb, x) -> sb.append(Math.max(0, x.response().bytesSent()));
-            case 'l', 'u' -> (sb, x) -> sb.append('-');
-            case 'm' -> (sb, x) -> escaped(sb, x.request().method());
-            case 'p' -> (sb, x) -> sb.append(x.request().localAddress().getPort());
-            case 'P' -> (sb, x) -> sb.append(PID);
-            case 'q' -> (sb, x) -> {
-                String q = x.request().query();
-                if (q != null) {
-                    sb.append('?');
-                    escaped(sb, q);
+            case 'i', 'o' -> {
+                if (arg == null || arg.isEmpty()) {
+                    throw new IllegalArgumentException("%" + code + " needs a header name: %{Name}" + code);
                 }
-            };
-            case 'r' -> (sb, x) -> {
-                escaped(sb, x.request().method());
-                sb.append(' ');
-                escaped(sb, x.request().rawTarget());
-                sb.append(' ').append(x.request().protocol());
-            };
-            case 's' -> (sb, x) -> sb.append(x.status());
+                return new Item(code, arg);
+            }
+            case 'T' -> {
+                String unit = arg == null ? "s" : arg.toLowerCase(Locale.ROOT);
+                if (!unit.equals("s") && !unit.equals("ms") && !unit.equals("us")) {
+                    throw new IllegalArgumentException("%{" + arg + "}T: the unit must be s, ms or us");
+                }
+                return new Item(code, unit);
+            }
             case 't' -> {
                 if (arg != null) {
                     throw new IllegalArgumentException("%{" + arg + "}t: custom time formats are not supported");
                 }
-                yield (sb, x) -> sb.append(ClfTime.format(x.startMillis()));
+                return new Item(code, null);
             }
-            case 'U' -> (sb, x) -> escaped(sb, x.request().path());
-            case 'v', 'V' -> (sb, x) -> sb.append(x.serverName() != null ? x.serverName() : "-");
             default -> throw new IllegalArgumentException("unrecognized LogFormat directive %" + code);
-        };
-    }
-
-    private static String required(String arg, char code) {
-        if (arg == null || arg.isEmpty()) {
-            throw new IllegalArgumentException("%" + code + " needs a header name: %{Name}" + code);
         }
-        return arg;
-    }
-
-    private static Item duration(String arg) {
-        String unit = arg == null ? "s" : arg.toLowerCase(Locale.ROOT);
-        return switch (unit) {
-            case "s" -> (sb, x) -> sb.append(x.nanos() / 1_000_000_000L);
-            case "ms" -> (sb, x) -> sb.append(x.nanos() / 1_000_000L);
-            case "us" -> (sb, x) -> sb.append(x.nanos() / 1000L);
-            default -> throw new IllegalArgumentException("%{" + arg + "}T: the unit must be s, ms or us");
-        };
     }
 
     private static String ip(InetSocketAddress a) {
