@@ -20,9 +20,19 @@ public final class Main {
     private Main() {
     }
 
-    /** The embedded default: port 8080, ./htdocs if present, the status page for localhost. */
-    static String embeddedDefault() {
-        return "Listen 8080\n"
+    /**
+     * The embedded default: port 8080 (unless a {@code -C}/{@code -c} option names its own
+     * {@code Listen}), ./htdocs if present, the status page for localhost.
+     */
+    static String embeddedDefault(CommandLine cl) {
+        boolean listens = false;
+        for (String d : cl.before()) {
+            listens |= d.strip().regionMatches(true, 0, "Listen ", 0, 7);
+        }
+        for (String d : cl.after()) {
+            listens |= d.strip().regionMatches(true, 0, "Listen ", 0, 7);
+        }
+        return (listens ? "" : "Listen 8080\n")
                 + (Files.isDirectory(Path.of("htdocs")) ? "DocumentRoot htdocs\n" : "")
                 + "<Location /server-status>\n"
                 + "    SetHandler server-status\n"
@@ -69,7 +79,7 @@ public final class Main {
             }
         }
         ServerProcess.Loader loader = () -> new ConfigParser(DirectiveTable.standard())
-                .parse(new ConfigParser.Source(cl.file(), embeddedDefault(), cl.before(), cl.after()));
+                .parse(new ConfigParser.Source(cl.file(), embeddedDefault(cl), cl.before(), cl.after()));
         LoomConfig config;
         try {
             config = loader.load();
