@@ -31,6 +31,17 @@ class CommandLineIT {
     }
 
     @Test
+    void theShippedExampleIsValid() throws Exception {
+        Path example = JarProcess.jar().getParent().getParent().getParent().resolve("conf/loom-mpm.conf");
+        JarProcess.Result r = JarProcess.run(dir, "-t", "-f", example.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertEquals("Syntax OK", r.out().strip());
+        try (java.util.zip.ZipFile jar = new java.util.zip.ZipFile(JarProcess.jar().toFile())) {
+            assertTrue(jar.getEntry("conf/loom-mpm.conf") != null, "the example is in the jar");
+        }
+    }
+
+    @Test
     void syntaxErrorNamesFileAndLineAndExits1() throws Exception {
         Path f = dir.resolve("bad.conf");
         Files.writeString(f, "# comment\nListen 127.0.0.1:8089\nListne 80\n");
