@@ -12,20 +12,28 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
  * Writes log lines to one destination from a background thread, so a slow disk never blocks a
  * request. Callers hand lines to a bounded queue and return at once; when the queue is full the
  * line is dropped and counted (never a blocked worker), and the writer reports the count once it
- * catches up. The stream is flushed whenever the queue runs empty, and on {@link #flush} and
- * {@link #close}. {@link #reopen} closes and reopens the file in order with the lines (log
- * rotation on graceful restart).
+ * catches up. {@link #reopen} closes and reopens the file in order with the lines (log rotation
+ * on graceful restart).
+ *
+ * <p>The writer is not woken per line: it drains the queue, writes and flushes the batch, then
+ * sleeps {@value #PERIOD_MS} ms. Waking it for every line would cost each request a futex wake,
+ * a context switch and a write(2) of its own; batching makes that once per period under load,
+ * at the price of lines reaching the file up to that much later. {@link #flush} and
+ * {@link #close} wake it at once.
  */
 public final class AsyncLogWriter implements AutoCloseable {
     /** Lines a writer holds before it starts dropping. */
     public static final int DEFAULT_CAPACITY = 16384;
     private static final int BATCH = 512;
+    /** How long the writer sleeps when the queue is empty. */
+    static final long PERIOD_MS = 20;
 
     private static final Object REOPEN = new Object();
     private static final Object STOP = new Object();
@@ -94,6 +102,7 @@ public final class AsyncLogWriter implements AutoCloseable {
     public void reopen() {
         if (!closed) {
             putQuietly(REOPEN);
+            LockSupport.unpark(thread);
         }
     }
 
@@ -108,6 +117,7 @@ public final class AsyncLogWriter implements AutoCloseable {
         }
         CountDownLatch done = new CountDownLatch(1);
         putQuietly(done);
+        LockSupport.unpark(thread);
         try {
             return done.await(millis, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
@@ -124,6 +134,7 @@ public final class AsyncLogWriter implements AutoCloseable {
         }
         closed = true;
         putQuietly(STOP);
+        LockSupport.unpark(thread);
         try {
             thread.join(5000);
         } catch (InterruptedException e) {
@@ -146,8 +157,10 @@ public final class AsyncLogWriter implements AutoCloseable {
         List<Object> batch = new ArrayList<>(BATCH);
         try {
             for (;;) {
-                batch.add(queue.take());
-                queue.drainTo(batch, BATCH - 1);
+                if (queue.drainTo(batch, BATCH) == 0) {
+                    LockSupport.parkNanos(this, PERIOD_MS * 1_000_000L);
+                    continue;
+                }
                 for (Object o : batch) {
                     if (o instanceof String s) {
                         write(s);
@@ -173,8 +186,6 @@ public final class AsyncLogWriter implements AutoCloseable {
                     flushStream();
                 }
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         } catch (IOException e) {
             // The destination failed (disk full, file gone): say so once where an operator looks.
             System.err.println("LM1203 log writer for " + target + " stopped: " + e);

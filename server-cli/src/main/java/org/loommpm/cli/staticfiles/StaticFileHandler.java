@@ -2,7 +2,6 @@ package org.loommpm.cli.staticfiles;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -29,15 +28,15 @@ import org.loommpm.http1.HttpDate;
  *
  * <p><b>Staying inside DocumentRoot.</b> The path arrives normalized by {@link UrlPath} (plain
  * names only), so resolving it under the root cannot climb out; what can is a symlink. Unless
- * {@code FollowSymLinks} is on, the file's real path must lie under the root's real path, or the
- * request gets 403.
+ * {@code FollowSymLinks} is on, {@link RootGuard} refuses (403) a path whose real location is
+ * outside the root's real path.
  *
- * <p><b>Sending.</b> Files up to {@value #SMALL} bytes are read and sent with the head in one
- * write; larger ones go through {@code transferTo} ({@code EnableSendfile On}) or are copied
- * through the response stream.
+ * <p><b>Sending.</b> Files up to {@value #SMALL} bytes are sent with the head in one write, from
+ * a {@link SmallFileCache} checked against the file's attributes on every request; larger ones
+ * go through {@code transferTo} ({@code EnableSendfile On}) or are copied through the response
+ * stream.
  */
 public final class StaticFileHandler {
-    private static final System.Logger LOG = System.getLogger("org.loommpm.cli.staticfiles");
     /** Largest body read into memory and written with the head in one system call. */
     static final int SMALL = 32 * 1024;
     private static final String ALLOW = "GET, HEAD, OPTIONS";
@@ -47,6 +46,9 @@ public final class StaticFileHandler {
     private final Path root;
     private final MimeTypes types;
     private final Handler welcome;
+    private final RootGuard guard;
+    /** Files up to {@link #SMALL} bytes: 4096 of them, 32 MiB at most. */
+    private final SmallFileCache cache = new SmallFileCache(4096, 32L << 20);
 
     /**
      * @param site DocumentRoot (may be null: then only the welcome page), options, index files
@@ -57,6 +59,7 @@ public final class StaticFileHandler {
         this.root = site.documentRoot();
         this.types = new MimeTypes(site.types());
         this.welcome = welcome;
+        this.guard = root != null ? new RootGuard(root, site.followSymLinks()) : null;
     }
 
     /**
@@ -81,7 +84,7 @@ public final class StaticFileHandler {
         BasicFileAttributes attrs;
         try {
             file = urlPath.length() == 1 ? root : root.resolve(urlPath.substring(1));
-            attrs = Files.readAttributes(file, BasicFileAttributes.class);
+            attrs = guard.attributes(file);
         } catch (NoSuchFileException | NotDirectoryException | InvalidPathException e) {
             notFoundOrWelcome(req, res, urlPath);
             return;
@@ -89,7 +92,7 @@ public final class StaticFileHandler {
             plain(res, 403, "Forbidden");
             return;
         }
-        if (!allowed(file)) {
+        if (attrs == null) {
             plain(res, 403, "Forbidden");
             return;
         }
@@ -110,20 +113,6 @@ public final class StaticFileHandler {
         }
     }
 
-    /** Whether a path that exists may be served: its real path stays under the root, or symlinks are followed. */
-    private boolean allowed(Path file) throws IOException {
-        if (site.followSymLinks()) {
-            return true;
-        }
-        Path real = file.toRealPath();
-        if (real.startsWith(root)) {
-            return true;
-        }
-        LOG.log(Level.DEBUG, "LM1102 symlink leaves DocumentRoot, refused (FollowSymLinks is off): {0} -> {1}",
-                file, real);
-        return false;
-    }
-
     private void directory(Request req, Response res, String urlPath, Path dir) throws Exception {
         if (!urlPath.endsWith("/")) {
             // mod_dir's trailing-slash redirect, so relative links inside the index resolve.
@@ -136,11 +125,11 @@ public final class StaticFileHandler {
             Path index = dir.resolve(name);
             BasicFileAttributes a;
             try {
-                a = Files.readAttributes(index, BasicFileAttributes.class);
+                a = guard.attributes(index);
             } catch (IOException e) {
                 continue;
             }
-            if (a.isRegularFile() && allowed(index)) {
+            if (a != null && a.isRegularFile()) {
                 file(req, res, index, a);
                 return;
             }
@@ -167,8 +156,8 @@ public final class StaticFileHandler {
                 }
                 Path sibling = file.resolveSibling(name + (enc.equals("br") ? ".br" : ".gz"));
                 try {
-                    BasicFileAttributes a = Files.readAttributes(sibling, BasicFileAttributes.class);
-                    if (a.isRegularFile() && allowed(sibling)) {
+                    BasicFileAttributes a = guard.attributes(sibling);
+                    if (a != null && a.isRegularFile()) {
                         file = sibling;
                         attrs = a;
                         encoding = enc;
@@ -182,10 +171,19 @@ public final class StaticFileHandler {
         }
         long size = attrs.size();
         long modified = attrs.lastModifiedTime().toMillis() / 1000 * 1000; // HTTP dates have whole seconds
-        long micros = attrs.lastModifiedTime().to(java.util.concurrent.TimeUnit.MICROSECONDS);
-        String etag = "\"" + Long.toHexString(size) + "-" + Long.toHexString(micros)
-                + (encoding != null ? "-" + encoding : "") + "\"";
-        res.header("Last-Modified", HttpDate.format(modified));
+        SmallFileCache.Entry cached = size <= SMALL ? cache.get(file, attrs) : null;
+        String etag;
+        String lastModified;
+        if (cached != null) {
+            etag = cached.etag();
+            lastModified = cached.lastModified();
+        } else {
+            long micros = attrs.lastModifiedTime().to(java.util.concurrent.TimeUnit.MICROSECONDS);
+            etag = "\"" + Long.toHexString(size) + "-" + Long.toHexString(micros)
+                    + (encoding != null ? "-" + encoding : "") + "\"";
+            lastModified = HttpDate.format(modified);
+        }
+        res.header("Last-Modified", lastModified);
         res.header("ETag", etag);
         res.header("Accept-Ranges", "bytes");
         if (encoding != null) {
@@ -215,7 +213,11 @@ public final class StaticFileHandler {
             multipart(res, file, type, size, ranges);
         } else {
             res.header("Content-Type", type);
-            body(req, res, file, 0, size, size);
+            if (size <= SMALL && !req.method().equals("HEAD")) {
+                res.send((cached != null ? cached : cache.load(file, attrs, etag, lastModified)).bytes());
+            } else {
+                body(req, res, file, 0, size, size);
+            }
         }
     }
 
