@@ -40,11 +40,33 @@ public final class Main {
                 + "</Location>\n";
     }
 
-    /** Loads the local zone's rules in the background. */
-    private static final class ZoneWarmUp implements Runnable {
+    /**
+     * One-time costs paid on another core while the main thread reads the configuration: the
+     * lambda machinery's first use (the engine's start needs it), the logger service lookup and
+     * the time-zone rules (the first log line needs them).
+     */
+    private static final class WarmUp implements Runnable {
         @Override
         public void run() {
+            Runnable first = () -> { };
+            first.run();
+            System.getLogger("org.loommpm.cli").isLoggable(System.Logger.Level.DEBUG);
             java.time.ZoneId.systemDefault().getRules();
+        }
+    }
+
+    /** Reads the configuration the command line names; again on every SIGHUP. */
+    private static final class FileLoader implements ServerProcess.Loader {
+        private final CommandLine cl;
+
+        FileLoader(CommandLine cl) {
+            this.cl = cl;
+        }
+
+        @Override
+        public LoomConfig load() throws ConfigException {
+            return new ConfigParser(DirectiveTable.standard())
+                    .parse(new ConfigParser.Source(cl.file(), embeddedDefault(cl), cl.before(), cl.after()));
         }
     }
 
@@ -54,9 +76,9 @@ public final class Main {
         if (System.getProperty("java.util.logging.config.class") == null) {
             System.setProperty("java.util.logging.config.class", JulBridge.class.getName());
         }
-        // Loading the time-zone rules (for log timestamps) takes a while: do it on the other core
-        // while the configuration is read.
-        Thread.ofPlatform().daemon().name("loom-warmup").start(new ZoneWarmUp());
+        // Some one-time costs of the first log line (the logger service lookup, time-zone rules)
+        // are paid on another core while the configuration is read.
+        Thread.ofPlatform().daemon().name("loom-warmup").start(new WarmUp());
         CommandLine cl;
         try {
             cl = CommandLine.parse(args);
@@ -78,8 +100,7 @@ public final class Main {
             default -> {
             }
         }
-        ServerProcess.Loader loader = () -> new ConfigParser(DirectiveTable.standard())
-                .parse(new ConfigParser.Source(cl.file(), embeddedDefault(cl), cl.before(), cl.after()));
+        ServerProcess.Loader loader = new FileLoader(cl);
         LoomConfig config;
         try {
             config = loader.load();

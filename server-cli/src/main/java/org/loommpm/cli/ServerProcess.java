@@ -19,6 +19,7 @@ import org.loommpm.cli.logging.LogTargets;
 import org.loommpm.cli.signals.SignalQueue;
 import org.loommpm.cli.staticfiles.StaticFileHandler;
 import org.loommpm.cli.status.StatusPage;
+import org.loommpm.engine.EngineStats;
 
 /**
  * The running jar: starts the server from a configuration, then serves signals on the calling
@@ -76,10 +77,17 @@ final class ServerProcess {
     private Handler site(LoomConfig cfg, List<AccessLogFilter.Sink> sinks) {
         Handler welcome = cfg.site().welcomePage() ? new WelcomePage() : null;
         StaticFileHandler files = new StaticFileHandler(cfg.site(), welcome);
-        Handler site = new SiteHandler(cfg.site(), files, new StatusPage(() -> server.stats()));
-        AccessLogFilter accessLog = new AccessLogFilter(sinks, cfg.site().serverName());
-        return (req, res) -> accessLog.filter(req, res, site);
+        Handler site = new SiteHandler(cfg.site(), files, new StatusPage(liveStats));
+        return new AccessLogFilter(sinks, cfg.site().serverName()).around(site);
     }
+
+    /** The running server's counters, whichever generation asks (an anonymous class: built at start-up). */
+    private final java.util.function.Supplier<EngineStats> liveStats = new java.util.function.Supplier<>() {
+        @Override
+        public EngineStats get() {
+            return server.stats();
+        }
+    };
 
     private static void warn(LoomConfig cfg) {
         for (String w : cfg.warnings()) {

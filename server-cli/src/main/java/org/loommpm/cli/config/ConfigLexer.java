@@ -22,17 +22,17 @@ public final class ConfigLexer {
      */
     public static List<ConfigLine> lex(String source, String text) throws ConfigException {
         List<ConfigLine> out = new ArrayList<>();
-        String[] physical = text.split("\r?\n", -1);
+        List<String> physical = lines(text);
         StringBuilder logical = new StringBuilder();
         int first = 0;
-        for (int i = 0; i < physical.length; i++) {
-            String p = physical[i];
+        for (int i = 0; i < physical.size(); i++) {
+            String p = physical.get(i);
             if (logical.isEmpty()) {
                 first = i + 1;
             }
             if (p.endsWith("\\")) {
                 logical.append(p, 0, p.length() - 1).append(' ');
-                if (i + 1 < physical.length) {
+                if (i + 1 < physical.size()) {
                     continue;
                 }
             } else {
@@ -44,6 +44,19 @@ public final class ConfigLexer {
             }
             logical.setLength(0);
         }
+        return out;
+    }
+
+    /** Splits on LF, dropping a CR before it (no regex: this runs at start-up). */
+    private static List<String> lines(String text) {
+        List<String> out = new ArrayList<>();
+        int start = 0;
+        for (int nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
+            int end = nl > start && text.charAt(nl - 1) == '\r' ? nl - 1 : nl;
+            out.add(text.substring(start, end));
+            start = nl + 1;
+        }
+        out.add(text.substring(start));
         return out;
     }
 

@@ -195,11 +195,13 @@ final class EngineDirectives {
 
     private static void serverTokens(ParseState s, ConfigLine l) throws ConfigException {
         String v = Version.current();
-        String[] parts = v.split("[.-]");
         String header = switch (l.args().get(0).toLowerCase(Locale.ROOT)) {
             case "prod", "productonly" -> "loom-mpm";
-            case "major" -> "loom-mpm/" + parts[0];
-            case "minor" -> "loom-mpm/" + parts[0] + (parts.length > 1 ? "." + parts[1] : "");
+            case "major" -> "loom-mpm/" + v.split("[.-]")[0];
+            case "minor" -> {
+                String[] parts = v.split("[.-]");
+                yield "loom-mpm/" + parts[0] + (parts.length > 1 ? "." + parts[1] : "");
+            }
             case "min", "minimal" -> "loom-mpm/" + v;
             case "os" -> "loom-mpm/" + v + " (" + System.getProperty("os.name") + ")";
             case "full" -> "loom-mpm/" + v + " (" + System.getProperty("os.name") + ") Java/"

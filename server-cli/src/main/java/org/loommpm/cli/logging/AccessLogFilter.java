@@ -31,6 +31,17 @@ public final class AccessLogFilter implements Filter {
         this.serverName = serverName;
     }
 
+    /** This filter around {@code handler}, as one handler. */
+    public Handler around(Handler handler) {
+        AccessLogFilter self = this;
+        return new Handler() {
+            @Override
+            public void handle(Request request, Response response) throws Exception {
+                self.filter(request, response, handler);
+            }
+        };
+    }
+
     @Override
     public void filter(Request request, Response response, Handler next) throws Exception {
         long startMillis = System.currentTimeMillis();

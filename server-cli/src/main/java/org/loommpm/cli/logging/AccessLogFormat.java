@@ -45,7 +45,7 @@ public final class AccessLogFormat {
                 case 'l', 'u' -> sb.append('-');
                 case 'm' -> escaped(sb, rq.method());
                 case 'p' -> sb.append(rq.localAddress().getPort());
-                case 'P' -> sb.append(PID);
+                case 'P' -> sb.append(Pid.TEXT);
                 case 'q' -> {
                     if (rq.query() != null) {
                         sb.append('?');
@@ -81,7 +81,6 @@ public final class AccessLogFormat {
                            String serverName) {
     }
 
-    private static final String PID = Long.toString(ProcessHandle.current().pid());
     private final Item[] items;
 
     private AccessLogFormat(Item[] items) {

@@ -63,7 +63,12 @@ public final class AsyncLogWriter implements AutoCloseable {
         this.queue = new ArrayBlockingQueue<>(capacity);
         this.dropReport = dropReport;
         this.out = open(target);
-        this.thread = Thread.ofPlatform().daemon().name("loom-log " + target).start(this::run);
+        this.thread = Thread.ofPlatform().daemon().name("loom-log " + target).start(new Runnable() {
+            @Override
+            public void run() {
+                drain();
+            }
+        });
     }
 
     private static OutputStream open(String target) throws IOException {
@@ -153,7 +158,7 @@ public final class AsyncLogWriter implements AutoCloseable {
         }
     }
 
-    private void run() {
+    private void drain() {
         List<Object> batch = new ArrayList<>(BATCH);
         try {
             for (;;) {

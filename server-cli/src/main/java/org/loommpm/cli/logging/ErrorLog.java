@@ -16,7 +16,6 @@ public final class ErrorLog {
     private static final String[] DAYS = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
     private static final String[] MONTHS = {
         "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
-    private static final String PID = Long.toString(ProcessHandle.current().pid());
 
     /** The levels and destination in force; swapped whole on reconfiguration. */
     private record State(LogLevels levels, AsyncLogWriter writer) {
@@ -58,7 +57,7 @@ public final class ErrorLog {
         StringBuilder sb = new StringBuilder(128);
         timestamp(sb, System.currentTimeMillis());
         sb.append(" [").append(LogLevels.module(logger)).append(':').append(level.label()).append("] [pid ")
-                .append(PID).append("] ").append(message);
+                .append(Pid.TEXT).append("] ").append(message);
         if (thrown != null) {
             StringWriter w = new StringWriter();
             thrown.printStackTrace(new PrintWriter(w));

@@ -41,7 +41,7 @@ public final class LogTargets implements AutoCloseable {
         try {
             for (String t : wanted) {
                 if (!open.containsKey(t)) {
-                    fresh.put(t, new AsyncLogWriter(t, AsyncLogWriter.DEFAULT_CAPACITY, LogTargets::reportDrops));
+                    fresh.put(t, new AsyncLogWriter(t, AsyncLogWriter.DEFAULT_CAPACITY, DROPS));
                 }
             }
         } catch (IOException e) {
@@ -69,9 +69,13 @@ public final class LogTargets implements AutoCloseable {
         return sinks;
     }
 
-    private static void reportDrops(String message) {
-        LOG.log(Level.WARNING, message);
-    }
+    /** Where writers report dropped lines: the error log (a class, not a lambda: built at start-up). */
+    private static final java.util.function.Consumer<String> DROPS = new java.util.function.Consumer<>() {
+        @Override
+        public void accept(String message) {
+            LOG.log(Level.WARNING, message);
+        }
+    };
 
     /** Waits until every line queued so far is on disk (at most {@code millis} per destination). */
     public void flush(long millis) {

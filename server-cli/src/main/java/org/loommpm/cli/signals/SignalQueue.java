@@ -35,9 +35,23 @@ public final class SignalQueue {
 
     private void handle(String name, Event event) {
         try {
-            Signal.handle(new Signal(name), s -> events.add(event));
+            Signal.handle(new Signal(name), new Enqueue(event));
         } catch (IllegalArgumentException e) {
             LOG.log(Level.WARNING, "LM1401 cannot handle SIG{0} on this platform: {1}", name, e.getMessage());
+        }
+    }
+
+    /** A signal handler that queues its event (a class, not a lambda: it is set up at start-up). */
+    private final class Enqueue implements sun.misc.SignalHandler {
+        private final Event event;
+
+        Enqueue(Event event) {
+            this.event = event;
+        }
+
+        @Override
+        public void handle(Signal signal) {
+            events.add(event);
         }
     }
 
