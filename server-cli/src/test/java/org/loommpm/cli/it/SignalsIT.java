@@ -145,7 +145,14 @@ class SignalsIT {
                 clients.add(new ProcessBuilder("curl", "-s", "-o", dir.resolve("out" + i).toString(), "-w", "%{http_code}",
                         "--limit-rate", "1500K", "--max-time", "60", base(port) + "/big.bin").start());
             }
-            Thread.sleep(700);
+            // Signal only once every download has begun, however slow the machine is today.
+            long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            for (int i = 0; i < clients.size(); i++) {
+                Path out = dir.resolve("out" + i);
+                while (!(Files.exists(out) && Files.size(out) > 0) && System.nanoTime() < until) {
+                    Thread.sleep(10);
+                }
+            }
             server.signal("TERM");
             for (int i = 0; i < clients.size(); i++) {
                 Process c = clients.get(i);
