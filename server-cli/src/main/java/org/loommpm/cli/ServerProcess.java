@@ -53,8 +53,8 @@ final class ServerProcess {
      */
     int run(LoomConfig initial, SignalQueue signals) throws InterruptedException {
         try {
-            List<AsyncLogWriter> unused = new ArrayList<>();
-            Handler handler = site(initial, logs.apply(initial.logs(), false, unused));
+            // At start nothing was open before, so nothing is retired.
+            Handler handler = site(initial, logs.apply(initial.logs(), false, new ArrayList<>()));
             warn(initial);
             server = LoomServer.builder().config(initial.engine()).handler(handler).start();
         } catch (IOException | RuntimeException e) {
@@ -106,10 +106,14 @@ final class ServerProcess {
         }
         List<AsyncLogWriter> retired = new ArrayList<>();
         try {
+            // The new logs are opened first: the new generation's handler writes to them. If the
+            // restart then fails (a Listen address taken), the old generation keeps serving with
+            // its own writers (kept open, see restore); only the error log has moved.
             Handler handler = site(next, logs.apply(next.logs(), true, retired));
             warn(next);
             server.restart(next.engine(), handler);
         } catch (IOException | RuntimeException e) {
+            logs.restore(retired);
             LOG.log(Level.ERROR, "LM1302 graceful restart failed, still serving generation {0}: {1}",
                     server.stats().generation(), e.getMessage());
             return;

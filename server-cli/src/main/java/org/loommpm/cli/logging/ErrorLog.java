@@ -27,15 +27,12 @@ public final class ErrorLog {
     }
 
     /**
-     * Sets the levels and the destination.
+     * Sets the levels and the destination (its owner, {@link LogTargets}, closes it).
      *
      * @param writer the destination, or null for synchronous stderr
-     * @return the previous writer (the caller closes it once nothing else logs to it), or null
      */
-    public static AsyncLogWriter configure(LogLevels levels, AsyncLogWriter writer) {
-        AsyncLogWriter old = state.writer();
+    public static void configure(LogLevels levels, AsyncLogWriter writer) {
         state = new State(levels, writer);
-        return old;
     }
 
     /** Keeps the levels, but writes straight to stderr from now on (the writers are closing). */
@@ -79,7 +76,7 @@ public final class ErrorLog {
         ClfTime.pad(sb, t.getHour()).append(':');
         ClfTime.pad(sb, t.getMinute()).append(':');
         ClfTime.pad(sb, t.getSecond()).append('.');
-        int ms = (int) Math.floorMod(millis, 1000);
+        int ms = Math.floorMod(millis, 1000);
         sb.append(ms < 100 ? (ms < 10 ? "00" : "0") : "").append(ms).append(' ').append(t.getYear()).append(']');
     }
 }

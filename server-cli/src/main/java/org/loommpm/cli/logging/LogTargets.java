@@ -77,10 +77,13 @@ public final class LogTargets implements AutoCloseable {
         }
     };
 
-    /** Waits until every line queued so far is on disk (at most {@code millis} per destination). */
-    public void flush(long millis) {
-        for (AsyncLogWriter w : open.values()) {
-            w.flush(millis);
+    /**
+     * Takes back writers {@link #apply} retired, when the restart they were retired for failed
+     * and the old generation still writes to them: they are flushed and closed with the rest.
+     */
+    public void restore(List<AsyncLogWriter> writers) {
+        for (AsyncLogWriter w : writers) {
+            open.putIfAbsent(w.target(), w);
         }
     }
 

@@ -10,7 +10,8 @@ import sun.misc.Signal;
  * in order, so a restart and a stop never run at once and neither runs on the JVM's signal
  * thread. Handling TERM and INT here (instead of a shutdown hook) means the JVM does not begin
  * exiting while the graceful stop is still logging: the control thread stops the server, flushes
- * the logs, then exits with status 0.
+ * the logs, then exits with status 0. {@code sun.misc.Signal} (module {@code jdk.unsupported})
+ * is the only way the JDK offers to handle HUP; javac warns about it, and that is expected.
  */
 public final class SignalQueue {
     private static final System.Logger LOG = System.getLogger("org.loommpm.cli.signals");
