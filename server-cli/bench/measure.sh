@@ -34,17 +34,20 @@ CONF
 }
 ms_now() { date +%s%N; }
 
-startup_runs() {  # $@ = extra JVM options; prints the median in ms
-  local times=() i t0 t1 pid
+median() { sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "median %d ms (min %d, max %d)", m, a[1], a[NR]}'; }
+startup_runs() {  # $@ = extra JVM options; prints the median wall time and CPU time (all threads) in ms
+  local times=() cpus=() i t0 t1 pid
+  local tck; tck=$(getconf CLK_TCK)
   for i in $(seq "$RUNS"); do
     t0=$(ms_now)
     (cd "$WORK" && exec "$JAVA" "$@" -jar "$JAR" -f loom.conf >/dev/null 2>&1) & pid=$!
     until curl -fs -o /dev/null "http://127.0.0.1:$PORT/hello.txt"; do sleep 0.002; done
     t1=$(ms_now)
     times+=($(( (t1 - t0) / 1000000 )))
+    cpus+=($(( $(awk '{print $14 + $15}' "/proc/$pid/stat") * 1000 / tck )))
     kill -TERM "$pid"; wait "$pid" || true
   done
-  printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "median %d ms (min %d, max %d, runs %d)", m, a[1], a[NR], NR}'
+  echo "wall $(printf '%s\n' "${times[@]}" | median); CPU $(printf '%s\n' "${cpus[@]}" | median) [$RUNS runs]"
 }
 
 echo "== start-up: java -jar loom-mpm.jar -> first served request ($RUNS runs) =="
