@@ -1,84 +1,122 @@
 package org.loommpm.cli;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.PrintStream;
-import java.lang.System.Logger.Level;
-import java.net.InetSocketAddress;
-import org.loommpm.api.LoomServer;
-import org.loommpm.api.Router;
-import org.loommpm.config.ServerConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.loommpm.cli.config.ConfigException;
+import org.loommpm.cli.config.ConfigParser;
+import org.loommpm.cli.config.DirectiveTable;
+import org.loommpm.cli.config.LoomConfig;
+import org.loommpm.cli.config.Version;
+import org.loommpm.cli.logging.JulBridge;
+import org.loommpm.cli.signals.SignalQueue;
 
 /**
- * {@code java -jar loom-mpm.jar}: serves the embedded default (a welcome page on port 8080)
- * until SIGTERM or SIGINT, which stop it gracefully.
+ * {@code java -jar loom-mpm.jar}: reads the configuration (a file with {@code -f}, else the
+ * embedded default), then serves until {@code SIGTERM}/{@code SIGINT}; {@code SIGHUP} re-reads it.
+ * Exit status: 0 after a graceful stop or a successful {@code -t}/{@code -v}/{@code -h}, 1 for
+ * a configuration error or a failed start, 2 for a bad command line.
  */
 public final class Main {
-    private static final System.Logger LOG = System.getLogger("org.loommpm.cli");
-
     private Main() {
     }
 
     /**
-     * @param args {@code -v} prints the version, {@code -h} the usage; no arguments serves the default
+     * The embedded default: port 8080 (unless a {@code -C}/{@code -c} option names its own
+     * {@code Listen}), ./htdocs if present, the status page for localhost.
      */
+    static String embeddedDefault(CommandLine cl) {
+        boolean listens = false;
+        for (String d : cl.before()) {
+            listens |= d.strip().regionMatches(true, 0, "Listen ", 0, 7);
+        }
+        for (String d : cl.after()) {
+            listens |= d.strip().regionMatches(true, 0, "Listen ", 0, 7);
+        }
+        return (listens ? "" : "Listen 8080\n")
+                + (Files.isDirectory(Path.of("htdocs")) ? "DocumentRoot htdocs\n" : "")
+                + "<Location /server-status>\n"
+                + "    SetHandler server-status\n"
+                + "    Require ip 127.0.0.1 ::1\n"
+                + "</Location>\n";
+    }
+
+    /**
+     * One-time costs paid on another core while the main thread reads the configuration: the
+     * lambda machinery's first use (the engine's start needs it), the logger service lookup and
+     * the time-zone rules (the first log line needs them).
+     */
+    private static final class WarmUp implements Runnable {
+        @Override
+        public void run() {
+            Runnable first = () -> { };
+            first.run();
+            System.getLogger("org.loommpm.cli").isLoggable(System.Logger.Level.DEBUG);
+            java.time.ZoneId.systemDefault().getRules();
+        }
+    }
+
+    /** Reads the configuration the command line names; again on every SIGHUP. */
+    private static final class FileLoader implements ServerProcess.Loader {
+        private final CommandLine cl;
+
+        FileLoader(CommandLine cl) {
+            this.cl = cl;
+        }
+
+        @Override
+        public LoomConfig load() throws ConfigException {
+            return new ConfigParser(DirectiveTable.standard())
+                    .parse(new ConfigParser.Source(cl.file(), embeddedDefault(cl), cl.before(), cl.after()));
+        }
+    }
+
+    /** @param args see {@link CommandLine#USAGE} */
     public static void main(String[] args) throws Exception {
-        for (String a : args) {
-            switch (a) {
-                case "-v" -> {
-                    System.out.println("loom-mpm " + version());
-                    return;
-                }
-                case "-h" -> {
-                    usage(System.out);
-                    return;
-                }
-                default -> {
-                    System.err.println("loom-mpm: unknown option '" + a + "'");
-                    usage(System.err);
-                    System.exit(2);
-                }
+        // JUL, if anything ever loads it, reports to the error log; naming the class costs nothing now.
+        if (System.getProperty("java.util.logging.config.class") == null) {
+            System.setProperty("java.util.logging.config.class", JulBridge.class.getName());
+        }
+        // Some one-time costs of the first log line (the logger service lookup, time-zone rules)
+        // are paid on another core while the configuration is read.
+        Thread.ofPlatform().daemon().name("loom-warmup").start(new WarmUp());
+        CommandLine cl;
+        try {
+            cl = CommandLine.parse(args);
+        } catch (CommandLine.UsageException e) {
+            System.err.println("loom-mpm: " + e.getMessage());
+            System.err.println(CommandLine.USAGE);
+            System.exit(2);
+            return;
+        }
+        switch (cl.action()) {
+            case VERSION -> {
+                System.out.println("loom-mpm " + Version.current() + " (Java " + Runtime.version() + ")");
+                return;
+            }
+            case HELP -> {
+                System.out.println(CommandLine.USAGE);
+                return;
+            }
+            default -> {
             }
         }
-        byte[] welcome = resource("welcome.html");
-        Router router = new Router().get("/", (req, res) -> {
-            res.header("Content-Type", "text/html; charset=UTF-8");
-            res.send(welcome);
-        });
-        ServerConfig config = ServerConfig.builder().build();
-        LoomServer server = LoomServer.builder().config(config).handler(router).start();
-        for (InetSocketAddress a : server.addresses()) {
-            String host = a.getAddress().isAnyLocalAddress() ? "localhost" : a.getHostString();
-            System.out.println("loom-mpm " + version() + " listening on http://" + host + ":" + a.getPort() + "/");
+        ServerProcess.Loader loader = new FileLoader(cl);
+        LoomConfig config;
+        try {
+            config = loader.load();
+        } catch (ConfigException e) {
+            System.err.println(e.report());
+            System.exit(1);
+            return;
         }
-        System.out.println("config: embedded default (StartServers " + config.startServers() + ", ThreadsPerChild "
-                + config.threadsPerChild() + ", PollersPerChild " + config.effectivePollersPerChild()
-                + ", KeepAliveTimeout " + config.keepAliveTimeout().toSeconds() + "s)");
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            LOG.log(Level.INFO, "LM0011 signal received: stopping gracefully");
-            server.close();
-        }, "loom-shutdown"));
-        server.awaitStop();
-    }
-
-    private static void usage(PrintStream out) {
-        out.println("usage: java -jar loom-mpm.jar [-v] [-h]");
-        out.println("  (no options)  serve the embedded default on http://localhost:8080/");
-        out.println("  -v            print the version and exit");
-        out.println("  -h            print this help and exit");
-    }
-
-    private static String version() {
-        String v = Main.class.getPackage().getImplementationVersion();
-        return v != null ? v : "dev";
-    }
-
-    private static byte[] resource(String name) throws IOException {
-        try (InputStream in = Main.class.getResourceAsStream(name)) {
-            if (in == null) {
-                throw new IOException("missing resource " + name);
+        if (cl.action() == CommandLine.Action.TEST) {
+            for (String w : config.warnings()) {
+                System.err.println("Warning: " + w);
             }
-            return in.readAllBytes();
+            System.out.println("Syntax OK");
+            return;
         }
+        SignalQueue signals = new SignalQueue().install();
+        System.exit(new ServerProcess(loader).run(config, signals));
     }
 }

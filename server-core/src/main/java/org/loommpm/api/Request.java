@@ -65,4 +65,13 @@ public interface Request {
 
     /** The local address the request arrived on. */
     InetSocketAddress localAddress();
+
+    /**
+     * Bytes of this request read from the connection so far: its head as received plus the body
+     * bytes consumed, framing included (httpd's {@code %I}). -1 when the implementation does not
+     * count.
+     */
+    default long bytesReceived() {
+        return -1;
+    }
 }

@@ -56,6 +56,53 @@ public interface Response {
      */
     void sendFile(Path file) throws IOException;
 
+    /**
+     * Sends {@code count} bytes of a file starting at {@code position} as the body (a byte range)
+     * and completes the response, zero-copy where the connection allows it. The Content-Type is
+     * left as set. This default streams the range through {@link #outputStream()} with a
+     * Content-Length, for implementations without a zero-copy path.
+     *
+     * @throws IOException if the file cannot be read, or is shorter than {@code position + count}
+     */
+    default void sendFile(Path file, long position, long count) throws IOException {
+        if (position < 0 || count < 0) {
+            throw new IllegalArgumentException("negative range: " + position + "+" + count);
+        }
+        header("Content-Length", Long.toString(count));
+        try (java.nio.channels.FileChannel fc = java.nio.channels.FileChannel.open(file);
+             OutputStream out = outputStream()) {
+            java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate((int) Math.min(count, 64 * 1024));
+            long pos = position;
+            long end = position + count;
+            while (pos < end) {
+                buf.clear().limit((int) Math.min(buf.capacity(), end - pos));
+                int n = fc.read(buf, pos);
+                if (n < 0) {
+                    throw new IOException("file shrank while being sent");
+                }
+                out.write(buf.array(), 0, n);
+                pos += n;
+            }
+        }
+    }
+
     /** Whether the status line and headers have been written (then they can no longer change). */
     boolean isCommitted();
+
+    /**
+     * Bytes of this response written to the connection so far: status line, header fields, body
+     * and transfer-coding framing (httpd's {@code %O}). For access logs: read it after the
+     * handler chain returned. -1 when the implementation does not count.
+     */
+    default long bytesSent() {
+        return -1;
+    }
+
+    /**
+     * Bytes of the body written so far, without the head or any framing: 0 for HEAD and for
+     * statuses without a body (httpd's {@code %b}). -1 when the implementation does not count.
+     */
+    default long bodyBytesSent() {
+        return -1;
+    }
 }

@@ -108,4 +108,9 @@ final class RoutedRequest implements Request {
     public InetSocketAddress localAddress() {
         return delegate.localAddress();
     }
+
+    @Override
+    public long bytesReceived() {
+        return delegate.bytesReceived();
+    }
 }

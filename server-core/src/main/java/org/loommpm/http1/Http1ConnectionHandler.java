@@ -200,7 +200,7 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
         boolean keepAlive = config.keepAlive() && head.keepAlive() && !c.child().isDraining()
                 && (config.maxKeepAliveRequests() == 0 || served < config.maxKeepAliveRequests());
         Http1Response res = new Http1Response(c, st, ctx.out(), head, config.serverHeader(), keepAlive);
-        Http1Request req = new Http1Request(head, c, new ConnectionInputStream(c, in), res,
+        Http1Request req = new Http1Request(head, headEnd, c, new ConnectionInputStream(c, in), res,
                 config.limitRequestBody(), config.limitRequestFields(), config.limitRequestFieldSize());
         if (!runHandler(req, res)) {
             c.handBackClose();

@@ -27,6 +27,8 @@ final class Http1OutputStream extends OutputStream {
     private Mode mode = Mode.BUFFERING;
     private long declared = -1;
     private long written;
+    /** Chunk-size lines, CRLFs and the last chunk sent: wire bytes that are not body. */
+    private long framing;
     private boolean closed;
 
     Http1OutputStream(Http1Response response, Connection connection, ByteBuffer staging) {
@@ -117,10 +119,21 @@ final class Http1OutputStream extends OutputStream {
         drain();
         if (mode == Mode.CHUNKED && !discard) {
             connection.write(ByteBuffer.wrap(LAST_CHUNK));
+            framing += LAST_CHUNK.length;
         } else if (mode == Mode.FIXED && !discard && written != declared) {
             response.requireClose();
             throw new IOException("body shorter than the Content-Length set: " + written + " < " + declared);
         }
+    }
+
+    /** Body bytes accepted for sending: 0 when the body is discarded (HEAD, 204, 304). */
+    long bodyBytes() {
+        return discard ? 0 : written;
+    }
+
+    /** Body bytes plus chunk framing. */
+    long wireBytes() {
+        return bodyBytes() + framing;
     }
 
     /** The body outgrew the buffer (or was flushed): commit the head for a streamed body. */
@@ -163,6 +176,7 @@ final class Http1OutputStream extends OutputStream {
         }
         if (mode == Mode.CHUNKED) {
             byte[] size = (Integer.toHexString(data.remaining()) + "\r\n").getBytes(StandardCharsets.US_ASCII);
+            framing += size.length + CRLF.length;
             connection.write(new ByteBuffer[] {ByteBuffer.wrap(size), data, ByteBuffer.wrap(CRLF)});
         } else {
             connection.write(data);

@@ -26,11 +26,16 @@ final class Http1Request implements Request {
     private final Connection connection;
     private final InputStream body;
     private final long limitRequestBody;
+    private final int headBytes;
+    private final ConnectionInputStream raw;
     private Map<String, List<String>> queryParams;
 
-    Http1Request(RequestHead head, Connection connection, InputStream raw, Http1Response response,
-                 long limitRequestBody, int limitFields, int limitFieldSize) {
+    /** @param headBytes the head's length as received, for {@link #bytesReceived()} */
+    Http1Request(RequestHead head, int headBytes, Connection connection, ConnectionInputStream raw,
+                 Http1Response response, long limitRequestBody, int limitFields, int limitFieldSize) {
         this.head = head;
+        this.headBytes = headBytes;
+        this.raw = raw;
         this.connection = connection;
         this.limitRequestBody = limitRequestBody;
         InputStream framed;
@@ -82,6 +87,7 @@ final class Http1Request implements Request {
     @Override public InputStream body() { return body; }
     @Override public InetSocketAddress remoteAddress() { return connection.remoteAddress(); }
     @Override public InetSocketAddress localAddress() { return connection.localAddress(); }
+    @Override public long bytesReceived() { return headBytes + raw.consumed(); }
 
     @Override
     public String pathParam(String name) {

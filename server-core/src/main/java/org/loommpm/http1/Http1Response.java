@@ -34,6 +34,10 @@ final class Http1Response implements Response {
     /** The client sent Expect: 100-continue and is waiting for our verdict before sending the body. */
     private boolean awaitingContinue;
     private Http1OutputStream stream;
+    /** Bytes of the encoded head, once committed ({@link #bytesSent()}). */
+    private int headBytes;
+    /** Body bytes sent by {@link #send} or {@link #sendFile} (the stream counts its own). */
+    private long bodyBytes;
 
     /**
      * @param keepAlive whether the connection may stay open after this response (the request
@@ -133,7 +137,10 @@ final class Http1Response implements Response {
         complete = true; // after encodeHead, which may reject a header and leave the response open
         if (noBody || isHeadRequest() || body.length == 0) {
             connection.write(head.flip());
-        } else if (head.remaining() >= body.length) {
+            return;
+        }
+        bodyBytes = body.length;
+        if (head.remaining() >= body.length) {
             head.put(body);
             connection.write(head.flip());
         } else {
@@ -153,17 +160,38 @@ final class Http1Response implements Response {
 
     @Override
     public void sendFile(Path file) throws IOException {
+        sendFile(file, 0, -1);
+    }
+
+    /** A byte range of the file through {@code transferTo}; {@code count < 0} means the whole file. */
+    @Override
+    public void sendFile(Path file, long position, long count) throws IOException {
         checkNotComplete();
         checkNotCommitted();
         try (FileChannel fc = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = fc.size();
-            ByteBuffer head = encodeHead(size, false, 0);
+            long length = count < 0 ? size : count;
+            if (position < 0 || position + length > size) {
+                throw new IOException("range " + position + "+" + length + " outside a file of " + size + " bytes");
+            }
+            ByteBuffer head = encodeHead(length, false, 0);
             complete = true;
             connection.write(head.flip());
             if (!isHeadRequest() && !bodyForbidden()) {
-                connection.transferFrom(fc, 0, size);
+                connection.transferFrom(fc, position, length);
+                bodyBytes = length;
             }
         }
+    }
+
+    @Override
+    public long bytesSent() {
+        return headBytes + (stream != null ? stream.wireBytes() : bodyBytes);
+    }
+
+    @Override
+    public long bodyBytesSent() {
+        return stream != null ? stream.bodyBytes() : bodyBytes;
     }
 
     /**
@@ -259,6 +287,7 @@ final class Http1Response implements Response {
             putHeader(b, "Connection", "keep-alive");
         }
         b.put((byte) '\r').put((byte) '\n');
+        headBytes = b.position();
         return b;
     }
 

@@ -41,6 +41,7 @@ class LifecycleTest {
             }, Thread::startVirtualThread));
         }
         assertTrue(inHandler.await(20, TimeUnit.SECONDS));
+        int port = server.port();
         long t0 = System.nanoTime();
         server.close();
         long stopMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
@@ -52,7 +53,7 @@ class LifecycleTest {
         }
         assertTrue(stopMs < 15_000, "stop waited for the requests, not for the timeout: " + stopMs + " ms");
         assertEquals(0, server.stats().connectionsOpen());
-        try (RawHttp c = new RawHttp(server.port(), 2_000)) {
+        try (RawHttp c = new RawHttp(port, 2_000)) {
             throw new AssertionError("listener still open after stop");
         } catch (ConnectException expected) {
             // refused: the listener is closed

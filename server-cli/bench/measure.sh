@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Measures loom-mpm.jar (not a test; prints figures):
+#   1. start-up: median time from `java -jar loom-mpm.jar` to the first served request, over
+#      RUNS runs, without and with an AppCDS archive (-XX:SharedArchiveFile);
+#   2. throughput: wrk req/s for a 13-byte static file (access log to a file, then to /dev/null)
+#      and for the core's hello route (HelloServer.java) in the same run, -c50 keep-alive,
+#      with server CPU time per request (utime+stime from /proc/PID/stat / requests).
+# Needs curl and wrk. Usage: server-cli/bench/measure.sh [RUNS=10] [SECONDS=10]
+# Build the jar first: ./loom mvn -q -pl server-cli -am package -DskipTests
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+RUNS=${1:-10}
+SECS=${2:-10}
+JAR=$PWD/server-cli/target/loom-mpm.jar
+[ -f "$JAR" ] || { echo "build the jar first: ./loom mvn -q -pl server-cli -am package -DskipTests" >&2; exit 1; }
+JAVA=$(./loom java -XshowSettings:properties -version 2>&1 | sed -n 's/ *java.home = //p')/bin/java
+WORK=$(mktemp -d)
+PIDS=()
+cleanup() { for p in "${PIDS[@]:-}"; do [ -n "$p" ] && kill "$p" 2>/dev/null || true; done; rm -rf "$WORK"; }
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+PORT=$(free_port)
+mkdir -p "$WORK/htdocs"
+printf 'Hello, World!' > "$WORK/htdocs/hello.txt"
+conf() {  # $1 = CustomLog target
+  cat > "$WORK/loom.conf" <<CONF
+Listen 127.0.0.1:$PORT
+DocumentRoot htdocs
+MaxKeepAliveRequests 0
+CustomLog $1 common
+ErrorLog error.log
+CONF
+}
+ms_now() { date +%s%N; }
+
+median() { sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "median %d ms (min %d, max %d)", m, a[1], a[NR]}'; }
+startup_runs() {  # $@ = extra JVM options; prints the median wall time and CPU time (all threads) in ms
+  local times=() cpus=() i t0 t1 pid
+  local tck; tck=$(getconf CLK_TCK)
+  for i in $(seq "$RUNS"); do
+    t0=$(ms_now)
+    (cd "$WORK" && exec "$JAVA" "$@" -jar "$JAR" -f loom.conf >/dev/null 2>&1) & pid=$!
+    until curl -fs -o /dev/null "http://127.0.0.1:$PORT/hello.txt"; do sleep 0.002; done
+    t1=$(ms_now)
+    times+=($(( (t1 - t0) / 1000000 )))
+    cpus+=($(( $(awk '{print $14 + $15}' "/proc/$pid/stat") * 1000 / tck )))
+    kill -TERM "$pid"; wait "$pid" || true
+  done
+  echo "wall $(printf '%s\n' "${times[@]}" | median); CPU $(printf '%s\n' "${cpus[@]}" | median) [$RUNS runs]"
+}
+
+echo "== start-up: java -jar loom-mpm.jar -> first served request ($RUNS runs) =="
+conf access.log
+echo "plain:          $(startup_runs)"
+# AppCDS: the first run writes the archive at exit, later runs map it.
+CDS="$WORK/loom.jsa"
+startup_runs -XX:SharedArchiveFile="$CDS" -XX:+AutoCreateSharedArchive >/dev/null
+echo "AppCDS archive: $(startup_runs -XX:SharedArchiveFile="$CDS" -XX:+AutoCreateSharedArchive)"
+
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+bench() {  # $1 = label, $2 = pid, $3 = url
+  local before after out reqs rps
+  wrk -t2 -c50 -d2s "$3" >/dev/null  # warm-up (JIT)
+  before=$(cpu_ticks "$2")
+  out=$(wrk -t2 -c50 -d"${SECS}s" "$3")
+  after=$(cpu_ticks "$2")
+  reqs=$(echo "$out" | awk '/requests in/ {print $1}')
+  rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
+  local tck; tck=$(getconf CLK_TCK)
+  echo "$1: $rps req/s, $reqs requests, server CPU $(awk -v t=$((after - before)) -v n="$reqs" -v k="$tck" 'BEGIN {printf "%.1f", t / k * 1e6 / n}') us/request, errors: $(echo "$out" | grep -c 'Non-2xx\|Socket errors' || true)"
+}
+
+echo "== throughput: wrk -t2 -c50 -d${SECS}s, keep-alive =="
+for target in access.log /dev/null; do
+  conf "$target"
+  (cd "$WORK" && exec "$JAVA" -jar "$JAR" -f loom.conf >/dev/null 2>&1) & pid=$!; PIDS+=("$pid")
+  until curl -fs -o /dev/null "http://127.0.0.1:$PORT/hello.txt"; do sleep 0.01; done
+  bench "static 13-byte file (CustomLog $target)" "$pid" "http://127.0.0.1:$PORT/hello.txt"
+  kill -TERM "$pid"; wait "$pid" || true
+done
+HPORT=$(free_port)
+"$JAVA" -cp "$JAR" server-cli/bench/HelloServer.java "$HPORT" >/dev/null 2>&1 & hpid=$!; PIDS+=("$hpid")
+until curl -fs -o /dev/null "http://127.0.0.1:$HPORT/hello"; do sleep 0.05; done
+bench "core hello route (no access log)" "$hpid" "http://127.0.0.1:$HPORT/hello"
+kill -TERM "$hpid"; wait "$hpid" || true
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) (other work on this machine skews req/s; CPU/request is steadier)"

@@ -1,0 +1,71 @@
+package org.loommpm.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The options, in httpd's spirit: {@code -f FILE}, {@code -C 'Directive args'} (before the file),
+ * {@code -c 'Directive args'} (after it), {@code -t}, {@code -v}, {@code -h}.
+ *
+ * @param action what to do
+ * @param file the configuration file, or null for the embedded default
+ * @param before {@code -C} lines in order
+ * @param after {@code -c} lines in order
+ */
+record CommandLine(Action action, Path file, List<String> before, List<String> after) {
+    /** What the invocation asks for. */
+    enum Action { SERVE, TEST, VERSION, HELP }
+
+    /** A command line that cannot be run: print the message and the usage, exit 2. */
+    static final class UsageException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        UsageException(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    static final String USAGE = """
+            usage: java -jar loom-mpm.jar [-f file] [-C "directive"] [-c "directive"] [-t] [-v] [-h]
+              (no options)     serve the embedded default on http://localhost:8080/
+                               (a welcome page, ./htdocs if it exists, /server-status from localhost)
+              -f file          read this configuration file instead of the embedded default
+              -C "directive"   process the directive before reading the configuration (repeatable)
+              -c "directive"   process the directive after reading the configuration (repeatable)
+              -t               check the configuration's syntax, print "Syntax OK" or the error, exit 0 or 1
+              -v               print the version and exit
+              -h               print this help and exit
+            signals: TERM/INT stop gracefully, HUP re-reads the configuration (graceful restart)""";
+
+    static CommandLine parse(String[] args) throws UsageException {
+        Action action = Action.SERVE;
+        Path file = null;
+        List<String> before = new ArrayList<>();
+        List<String> after = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "-f", "-C", "-c" -> {
+                    if (i + 1 >= args.length) {
+                        throw new UsageException("option " + a + " needs an argument");
+                    }
+                    String v = args[++i];
+                    if (a.equals("-f")) {
+                        if (file != null) {
+                            throw new UsageException("option -f given twice");
+                        }
+                        file = Path.of(v);
+                    } else {
+                        (a.equals("-C") ? before : after).add(v);
+                    }
+                }
+                case "-t" -> action = action == Action.SERVE ? Action.TEST : action;
+                case "-v" -> action = Action.VERSION;
+                case "-h", "--help" -> action = Action.HELP;
+                default -> throw new UsageException("unknown option '" + a + "'");
+            }
+        }
+        return new CommandLine(action, file, List.copyOf(before), List.copyOf(after));
+    }
+}

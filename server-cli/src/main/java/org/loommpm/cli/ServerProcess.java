@@ -1,0 +1,174 @@
+package org.loommpm.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.System.Logger.Level;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.loommpm.api.Handler;
+import org.loommpm.api.LoomServer;
+import org.loommpm.cli.config.ConfigException;
+import org.loommpm.cli.config.LocationSettings;
+import org.loommpm.cli.config.LoomConfig;
+import org.loommpm.cli.config.Version;
+import org.loommpm.cli.logging.AccessLogFilter;
+import org.loommpm.cli.logging.AsyncLogWriter;
+import org.loommpm.cli.logging.LogTargets;
+import org.loommpm.cli.signals.SignalQueue;
+import org.loommpm.cli.staticfiles.StaticFileHandler;
+import org.loommpm.cli.status.StatusPage;
+import org.loommpm.engine.EngineStats;
+
+/**
+ * The running jar: starts the server from a configuration, then serves signals on the calling
+ * thread until a stop. {@code SIGHUP} re-reads the configuration: an invalid one is logged
+ * (LM1301) and the running generation keeps serving; a valid one becomes a new generation through
+ * {@link LoomServer#restart}. {@code SIGTERM}/{@code SIGINT} stop gracefully, flush the logs and
+ * exit 0.
+ */
+final class ServerProcess {
+    private static final System.Logger LOG = System.getLogger("org.loommpm.cli");
+
+    /** Re-reads the configuration the process was started with. */
+    @FunctionalInterface
+    interface Loader {
+        LoomConfig load() throws ConfigException;
+    }
+
+    private final Loader loader;
+    private final LogTargets logs = new LogTargets();
+    private LoomServer server;
+    private LoomConfig config;
+
+    ServerProcess(Loader loader) {
+        this.loader = loader;
+    }
+
+    /**
+     * Starts serving {@code initial} and handles signals until stopped.
+     *
+     * @return the exit status
+     */
+    int run(LoomConfig initial, SignalQueue signals) throws InterruptedException {
+        try {
+            // At start nothing was open before, so nothing is retired.
+            Handler handler = site(initial, logs.apply(initial.logs(), false, new ArrayList<>()));
+            warn(initial);
+            server = LoomServer.builder().config(initial.engine()).handler(handler).start();
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.ERROR, "LM1001 could not start: {0}", e.getMessage());
+            logs.close();
+            return 1;
+        }
+        config = initial;
+        banner(System.out);
+        for (;;) {
+            if (signals.take() == SignalQueue.Event.STOP) {
+                stop();
+                return 0;
+            }
+            restart();
+        }
+    }
+
+    /** The handler chain for a configuration: access log around the site. */
+    private Handler site(LoomConfig cfg, List<AccessLogFilter.Sink> sinks) {
+        Handler welcome = cfg.site().welcomePage() ? new WelcomePage() : null;
+        StaticFileHandler files = new StaticFileHandler(cfg.site(), welcome);
+        Handler site = new SiteHandler(cfg.site(), files, new StatusPage(liveStats));
+        return new AccessLogFilter(sinks, cfg.site().serverName()).around(site);
+    }
+
+    /** The running server's counters, whichever generation asks (an anonymous class: built at start-up). */
+    private final java.util.function.Supplier<EngineStats> liveStats = new java.util.function.Supplier<>() {
+        @Override
+        public EngineStats get() {
+            return server.stats();
+        }
+    };
+
+    private static void warn(LoomConfig cfg) {
+        for (String w : cfg.warnings()) {
+            LOG.log(Level.WARNING, "LM1004 " + w);
+        }
+    }
+
+    private void restart() {
+        LoomConfig next;
+        try {
+            next = loader.load();
+        } catch (ConfigException e) {
+            LOG.log(Level.ERROR, "LM1301 graceful restart refused, still serving generation {0} with the previous "
+                    + "configuration: {1}", server.stats().generation(), e.report());
+            return;
+        }
+        List<AsyncLogWriter> retired = new ArrayList<>();
+        try {
+            // The new logs are opened first: the new generation's handler writes to them. If the
+            // restart then fails (a Listen address taken), the old generation keeps serving with
+            // its own writers (kept open, see restore); only the error log has moved.
+            Handler handler = site(next, logs.apply(next.logs(), true, retired));
+            warn(next);
+            server.restart(next.engine(), handler);
+        } catch (IOException | RuntimeException e) {
+            logs.restore(retired);
+            LOG.log(Level.ERROR, "LM1302 graceful restart failed, still serving generation {0}: {1}",
+                    server.stats().generation(), e.getMessage());
+            return;
+        }
+        config = next;
+        LOG.log(Level.INFO, "LM1303 configuration re-read from {0}; generation {1} serving on {2}",
+                next.description(), server.stats().generation(), server.addresses());
+        closeLater(retired, next.engine().gracefulShutdownTimeout().plus(next.engine().keepAliveTimeout()));
+    }
+
+    /** Logs no longer named stay open while the old generation may still write to them. */
+    private static void closeLater(List<AsyncLogWriter> retired, Duration after) {
+        if (retired.isEmpty()) {
+            return;
+        }
+        Thread.ofVirtual().name("loom-log-retire").start(() -> {
+            try {
+                Thread.sleep(after);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            retired.forEach(AsyncLogWriter::close);
+        });
+    }
+
+    private void stop() {
+        LOG.log(Level.INFO, "LM0011 signal received: stopping gracefully (at most {0} s)",
+                config.engine().gracefulShutdownTimeout().toSeconds());
+        server.close();
+        // Every line the stop produced is queued by now: write it all before the JVM exits.
+        logs.close();
+    }
+
+    private void banner(PrintStream out) {
+        StringBuilder sb = new StringBuilder();
+        for (InetSocketAddress a : server.addresses()) {
+            String host = a.getAddress().isAnyLocalAddress() ? "localhost"
+                    : a.getAddress() instanceof java.net.Inet6Address ? "[" + a.getHostString() + "]" : a.getHostString();
+            sb.append("loom-mpm ").append(Version.current()).append(" listening on http://").append(host).append(':')
+                    .append(a.getPort()).append("/\n");
+        }
+        var e = config.engine();
+        var s = config.site();
+        sb.append("config: ").append(config.description()).append('\n')
+                .append("  StartServers ").append(e.startServers()).append(", ThreadsPerChild ").append(e.threadsPerChild())
+                .append(", PollersPerChild ").append(e.effectivePollersPerChild())
+                .append(", KeepAliveTimeout ").append(e.keepAliveTimeout().toMillis()).append(" ms\n")
+                .append("  DocumentRoot ").append(s.documentRoot() != null ? s.documentRoot() : "(none)")
+                .append(s.welcomePage() ? " + built-in welcome page" : "").append('\n');
+        for (LocationSettings l : s.locations()) {
+            sb.append("  <Location ").append(l.path()).append("> ")
+                    .append(l.handler() != null ? "SetHandler " + l.handler() : "")
+                    .append(l.require() != null ? " (Require set)" : "").append('\n');
+        }
+        out.print(sb);
+        out.flush();
+    }
+}

@@ -1,0 +1,66 @@
+package org.loommpm.cli;
+
+import java.lang.System.Logger.Level;
+import org.loommpm.api.Handler;
+import org.loommpm.api.Request;
+import org.loommpm.api.Response;
+import org.loommpm.cli.access.AccessRule;
+import org.loommpm.cli.config.LocationSettings;
+import org.loommpm.cli.config.SiteSettings;
+import org.loommpm.cli.staticfiles.StaticFileHandler;
+import org.loommpm.cli.staticfiles.UrlPath;
+
+/**
+ * What every request goes to (inside the access-log filter): the path is normalized once by
+ * {@link UrlPath}, then the matching {@code <Location>} sections decide, in file order with later
+ * ones winning as in httpd, who may proceed ({@code Require}) and which handler answers
+ * ({@code SetHandler}); everything else is a static file.
+ */
+final class SiteHandler implements Handler {
+    private static final System.Logger LOG = System.getLogger("org.loommpm.cli");
+
+    private final LocationSettings[] locations;
+    private final StaticFileHandler files;
+    private final Handler status;
+
+    SiteHandler(SiteSettings site, StaticFileHandler files, Handler status) {
+        this.locations = site.locations().toArray(new LocationSettings[0]);
+        this.files = files;
+        this.status = status;
+    }
+
+    @Override
+    public void handle(Request req, Response res) throws Exception {
+        String path;
+        try {
+            path = UrlPath.normalize(req);
+        } catch (UrlPath.Rejected e) {
+            LOG.log(Level.DEBUG, "LM1101 {0} refused with {1}: {2}", req.rawTarget(), e.status(), e.getMessage());
+            plain(res, e.status(), e.status() == 404 ? "Not Found" : "Bad Request");
+            return;
+        }
+        String handler = null;
+        AccessRule rule = AccessRule.OPEN;
+        for (LocationSettings l : locations) {
+            if (l.matches(path)) {
+                handler = l.handler() != null ? l.handler() : handler;
+                rule = l.require() != null ? l.require() : rule;
+            }
+        }
+        if (rule != AccessRule.OPEN && !rule.allows(req.remoteAddress().getAddress())) {
+            LOG.log(Level.DEBUG, "LM1103 {0} denied to {1} by Require", path, req.remoteAddress());
+            plain(res, 403, "Forbidden");
+            return;
+        }
+        if ("server-status".equals(handler)) {
+            status.handle(req, res);
+        } else {
+            files.serve(req, res, path);
+        }
+    }
+
+    private static void plain(Response res, int status, String text) throws java.io.IOException {
+        res.status(status).header("Content-Type", "text/plain; charset=UTF-8");
+        res.send((text + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+}

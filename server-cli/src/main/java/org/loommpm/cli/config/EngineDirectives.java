@@ -1,0 +1,216 @@
+package org.loommpm.cli.config;
+
+import static org.loommpm.cli.config.DirectiveTable.SERVER;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * The engine's directives: every setting of {@link org.loommpm.config.ServerConfig}, with httpd's
+ * syntax and ranges. Only {@code ThreadsPerChild} and {@code StartServers} clamp (with a warning),
+ * as httpd does against its ThreadLimit and ServerLimit; every other value out of range is an
+ * error.
+ */
+final class EngineDirectives {
+    /** httpd's default ThreadLimit: the most ThreadsPerChild may be before it is clamped. */
+    static final int THREAD_LIMIT = 20000;
+    /** Most in-JVM children; StartServers above it is clamped, like httpd's ServerLimit. */
+    static final int SERVER_LIMIT = 64;
+
+    private EngineDirectives() {
+    }
+
+    /**
+     * The directives, each with its own case in {@link #apply}: one enum instead of a lambda per
+     * directive keeps start-up from spinning dozens of classes.
+     */
+    enum D implements DirectiveTable.Action {
+        LISTEN("Listen", 1, 2, "[IP-address:]port [protocol]"),
+        LISTEN_BACKLOG("ListenBacklog", 1, 1, "backlog"),
+        START_SERVERS("StartServers", 1, 1, "number"),
+        THREADS_PER_CHILD("ThreadsPerChild", 1, 1, "number"),
+        POLLERS_PER_CHILD("PollersPerChild", 1, 1, "number"),
+        MAX_CONNECTIONS_PER_CHILD("MaxConnectionsPerChild", 1, 1, "number"),
+        RECYCLE_LIST_SIZE("RecycleListSize", 1, 1, "number"),
+        CONNECTION_BUFFER_SIZE("ConnectionBufferSize", 1, 1, "bytes"),
+        TCP_NODELAY("TcpNoDelay", 1, 1, "On|Off"),
+        ADMISSION_CONTROL("AdmissionControl", 1, 1, "On|Off"),
+        TIMEOUT("Timeout", 1, 1, "seconds"),
+        REQUEST_READ_TIMEOUT("RequestReadTimeout", 1, 2, "header=seconds"),
+        KEEP_ALIVE("KeepAlive", 1, 1, "On|Off"),
+        KEEP_ALIVE_TIMEOUT("KeepAliveTimeout", 1, 1, "seconds"),
+        MAX_KEEP_ALIVE_REQUESTS("MaxKeepAliveRequests", 1, 1, "number"),
+        LINGER_TIMEOUT("LingerTimeout", 1, 1, "seconds"),
+        GRACEFUL_SHUTDOWN_TIMEOUT("GracefulShutdownTimeout", 1, 1, "seconds"),
+        LIMIT_REQUEST_LINE("LimitRequestLine", 1, 1, "bytes"),
+        LIMIT_REQUEST_FIELDS("LimitRequestFields", 1, 1, "number"),
+        LIMIT_REQUEST_FIELD_SIZE("LimitRequestFieldSize", 1, 1, "bytes"),
+        LIMIT_REQUEST_BODY("LimitRequestBody", 1, 1, "bytes"),
+        SERVER_TOKENS("ServerTokens", 1, 1, "Prod|Major|Minor|Minimal|OS|Full");
+
+        final String directive;
+        final int min;
+        final int max;
+        final String syntax;
+
+        D(String directive, int min, int max, String syntax) {
+            this.directive = directive;
+            this.min = min;
+            this.max = max;
+            this.syntax = syntax;
+        }
+
+        @Override
+        public void apply(ParseState s, ConfigLine l) throws ConfigException {
+            String a = l.args().get(0);
+            switch (this) {
+                case LISTEN -> listen(s, l);
+                case LISTEN_BACKLOG -> s.engine.listenBacklog(Args.intArg(l, 1, 65535));
+                case START_SERVERS -> startServers(s, l);
+                case THREADS_PER_CHILD -> threadsPerChild(s, l);
+                case POLLERS_PER_CHILD -> s.engine.pollersPerChild(Args.intArg(l, 0, 64));
+                case MAX_CONNECTIONS_PER_CHILD -> s.engine.maxConnectionsPerChild(Args.integer(l, a, 0, Long.MAX_VALUE));
+                case RECYCLE_LIST_SIZE -> s.engine.recycleListSize(Args.intArg(l, 0, 65536));
+                case CONNECTION_BUFFER_SIZE -> s.engine.bufferSize(Args.intArg(l, 1024, 16 << 20));
+                case TCP_NODELAY -> s.engine.tcpNoDelay(Args.onOff(l));
+                case ADMISSION_CONTROL -> s.engine.admissionControl(Args.onOff(l));
+                case TIMEOUT -> s.engine.timeout(Args.duration(l, a, false));
+                case REQUEST_READ_TIMEOUT -> requestReadTimeout(s, l);
+                case KEEP_ALIVE -> s.engine.keepAlive(Args.onOff(l));
+                case KEEP_ALIVE_TIMEOUT -> s.engine.keepAliveTimeout(Args.duration(l, a, false));
+                case MAX_KEEP_ALIVE_REQUESTS -> s.engine.maxKeepAliveRequests(Args.intArg(l, 0, Integer.MAX_VALUE));
+                case LINGER_TIMEOUT -> s.engine.lingerTimeout(Args.duration(l, a, false));
+                case GRACEFUL_SHUTDOWN_TIMEOUT -> s.engine.gracefulShutdownTimeout(Args.duration(l, a, true));
+                case LIMIT_REQUEST_LINE -> s.engine.limitRequestLine(Args.intArg(l, 64, 1 << 20));
+                case LIMIT_REQUEST_FIELDS -> s.engine.limitRequestFields(Args.intArg(l, 1, 32767));
+                case LIMIT_REQUEST_FIELD_SIZE -> s.engine.limitRequestFieldSize(Args.intArg(l, 64, 1 << 20));
+                case LIMIT_REQUEST_BODY -> s.engine.limitRequestBody(Args.integer(l, a, 0, Integer.MAX_VALUE));
+                case SERVER_TOKENS -> serverTokens(s, l);
+            }
+        }
+    }
+
+    static void register(DirectiveTable t) {
+        for (D d : D.values()) {
+            t.register(d.directive, d.min, d.max, SERVER, d.syntax, d);
+        }
+    }
+
+    /** {@code Listen 8080}, {@code Listen 127.0.0.1:8080}, {@code Listen [::1]:8080}. */
+    private static void listen(ParseState s, ConfigLine l) throws ConfigException {
+        String a = l.args().get(0);
+        if (l.args().size() == 2 && !l.args().get(1).equalsIgnoreCase("http")) {
+            throw l.error("Listen: protocol '" + l.args().get(1) + "' is not supported (only http, for now)");
+        }
+        String host = null;
+        String port = a;
+        if (a.startsWith("[")) {
+            int close = a.indexOf("]:");
+            if (close < 0) {
+                throw l.error("Listen: an IPv6 address needs a port: [addr]:port, got '" + a + "'");
+            }
+            host = a.substring(1, close);
+            port = a.substring(close + 2);
+        } else if (a.indexOf(':') >= 0) {
+            int colon = a.lastIndexOf(':');
+            host = a.substring(0, colon);
+            port = a.substring(colon + 1);
+            if (host.indexOf(':') >= 0) {
+                throw l.error("Listen: write an IPv6 address in brackets, [addr]:port, got '" + a + "'");
+            }
+        }
+        int p = (int) Args.integer(l, port, 0, 65535);
+        InetSocketAddress addr;
+        if (host == null || host.equals("*")) {
+            addr = new InetSocketAddress(p);
+        } else {
+            addr = new InetSocketAddress(literal(l, host), p);
+        }
+        if (p != 0 && !s.listens.add(addr)) {
+            throw l.error("Cannot define multiple Listeners on the same IP:port (" + a + ")");
+        }
+        s.engine.listen(addr);
+    }
+
+    /** Address literals only: a host name would make start-up depend on DNS. */
+    private static InetAddress literal(ConfigLine l, String host) throws ConfigException {
+        boolean ok = !host.isEmpty();
+        for (int i = 0; i < host.length() && ok; i++) {
+            char c = host.charAt(i);
+            ok = Character.digit(c, 16) >= 0 || c == '.' || c == ':' || c == '%';
+        }
+        if (ok && host.indexOf(':') < 0) {
+            int dots = 0;
+            for (int i = 0; i < host.length() && ok; i++) {
+                char c = host.charAt(i);
+                dots += c == '.' ? 1 : 0;
+                ok = c == '.' || (c >= '0' && c <= '9');
+            }
+            ok &= dots == 3;
+        }
+        if (host.equalsIgnoreCase("localhost")) {
+            return InetAddress.getLoopbackAddress();
+        }
+        if (!ok) {
+            throw l.error("Listen: '" + host + "' is not an IP address (use an address literal, * or localhost)");
+        }
+        try {
+            return InetAddress.getByName(host);
+        } catch (UnknownHostException e) {
+            throw l.error("Listen: '" + host + "' is not an IP address");
+        }
+    }
+
+    private static void startServers(ParseState s, ConfigLine l) throws ConfigException {
+        int n = Args.intArg(l, 1, Integer.MAX_VALUE);
+        if (n > SERVER_LIMIT) {
+            s.warn(l, "StartServers of " + n + " exceeds the limit of " + SERVER_LIMIT + ", decreasing to match");
+            n = SERVER_LIMIT;
+        }
+        s.engine.startServers(n);
+    }
+
+    private static void threadsPerChild(ParseState s, ConfigLine l) throws ConfigException {
+        int n = Args.intArg(l, 1, Integer.MAX_VALUE);
+        if (n > THREAD_LIMIT) {
+            s.warn(l, "ThreadsPerChild of " + n + " exceeds ThreadLimit of " + THREAD_LIMIT + ", decreasing to match");
+            n = THREAD_LIMIT;
+        }
+        s.engine.threadsPerChild(n);
+    }
+
+    /** Only the {@code header=} part of mod_reqtimeout's syntax, without a rate. */
+    private static void requestReadTimeout(ParseState s, ConfigLine l) throws ConfigException {
+        for (String a : l.args()) {
+            int eq = a.indexOf('=');
+            String key = eq < 0 ? a : a.substring(0, eq).toLowerCase(Locale.ROOT);
+            if (!key.equals("header") || eq < 0) {
+                throw l.error("RequestReadTimeout: only header=SECONDS is supported, got '" + a + "'");
+            }
+            Duration d = Args.duration(l, a.substring(eq + 1), false);
+            s.engine.requestHeaderTimeout(d);
+        }
+    }
+
+    private static void serverTokens(ParseState s, ConfigLine l) throws ConfigException {
+        String v = Version.current();
+        String header = switch (l.args().get(0).toLowerCase(Locale.ROOT)) {
+            case "prod", "productonly" -> "loom-mpm";
+            case "major" -> "loom-mpm/" + v.split("[.-]")[0];
+            case "minor" -> {
+                String[] parts = v.split("[.-]");
+                yield "loom-mpm/" + parts[0] + (parts.length > 1 ? "." + parts[1] : "");
+            }
+            case "min", "minimal" -> "loom-mpm/" + v;
+            case "os" -> "loom-mpm/" + v + " (" + System.getProperty("os.name") + ")";
+            case "full" -> "loom-mpm/" + v + " (" + System.getProperty("os.name") + ") Java/"
+                    + Runtime.version().feature();
+            default -> throw l.error("ServerTokens takes Prod, Major, Minor, Minimal, OS or Full, got '"
+                    + l.args().get(0) + "'");
+        };
+        s.engine.serverHeader(header);
+    }
+}

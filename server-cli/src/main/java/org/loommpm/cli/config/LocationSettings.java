@@ -1,0 +1,20 @@
+package org.loommpm.cli.config;
+
+import org.loommpm.cli.access.AccessRule;
+
+/**
+ * One {@code <Location PATH>} section.
+ *
+ * @param path the URL-path prefix; it matches the path itself and everything below it
+ * @param handler the {@code SetHandler} name ({@code server-status}), or null when not set
+ * @param require the {@code Require} lines, or null when there are none here
+ */
+public record LocationSettings(String path, String handler, AccessRule require) {
+    /** Whether this section applies to a normalized request path (whole segments only). */
+    public boolean matches(String requestPath) {
+        if (!requestPath.startsWith(path)) {
+            return false;
+        }
+        return requestPath.length() == path.length() || path.endsWith("/") || requestPath.charAt(path.length()) == '/';
+    }
+}

@@ -1,0 +1,23 @@
+package org.loommpm.cli.config;
+
+import java.util.List;
+import org.loommpm.cli.logging.LogLevels;
+
+/**
+ * Where logs go.
+ *
+ * @param errorLog the {@code ErrorLog} target: a path, {@code /dev/stderr} or {@code /dev/stdout}
+ * @param levels {@code LogLevel}
+ * @param accessLogs every {@code CustomLog}; when the configuration names none, one to stdout in
+ *     common format
+ */
+public record LogSettings(String errorLog, LogLevels levels, List<AccessLogSpec> accessLogs) {
+    /**
+     * One {@code CustomLog}.
+     *
+     * @param target a path, {@code /dev/stdout} or {@code /dev/stderr}
+     * @param format the format string (nicknames already resolved)
+     */
+    public record AccessLogSpec(String target, String format) {
+    }
+}

@@ -1,0 +1,105 @@
+package org.loommpm.cli.config;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.loommpm.cli.access.IpRange;
+import org.loommpm.cli.logging.LogLevels;
+import org.loommpm.config.ServerConfig;
+
+/**
+ * What directives write into while a configuration is read. Each directive's action gets this
+ * and the line; {@link #finish} freezes it into a {@link LoomConfig}. Modules added later keep
+ * their own state under a key with {@link #extension}.
+ */
+public final class ParseState {
+    /** The engine's typed settings; directives call its setters. */
+    public final ServerConfig.Builder engine = ServerConfig.builder();
+    /** {@code Listen} addresses seen, to refuse duplicates as httpd does. */
+    final Set<InetSocketAddress> listens = new HashSet<>();
+
+    Path serverRoot;
+    String serverName;
+    Path documentRoot;
+    List<String> directoryIndex = List.of("index.html");
+    boolean indexes;
+    boolean followSymLinks;
+    boolean enableSendfile = true;
+    boolean welcomePage;
+    final Map<String, String> typesConfig = new HashMap<>();
+    final Map<String, String> addTypes = new HashMap<>();
+    final List<LocationSettings> locations = new ArrayList<>();
+
+    String errorLog = "/dev/stderr";
+    LogLevels levels = LogLevels.DEFAULT;
+    final Map<String, String> formats = new HashMap<>(Map.of(
+            "common", "%h %l %u %t \"%r\" %>s %b",
+            "combined", "%h %l %u %t \"%r\" %>s %b \"%{Referer}i\" \"%{User-Agent}i\"",
+            "referer", "%{Referer}i -> %U",
+            "agent", "%{User-agent}i"));
+    final List<LogSettings.AccessLogSpec> accessLogs = new ArrayList<>();
+
+    /** The open {@code <Location>} section, or null at the top level. */
+    OpenLocation location;
+
+    private final List<String> warnings = new ArrayList<>();
+    private final Map<String, Object> extensions = new LinkedHashMap<>();
+
+    /** A {@code <Location>} being read. */
+    static final class OpenLocation {
+        final ConfigLine opening;
+        final String path;
+        String handler;
+        boolean requireAll;
+        boolean anyRequire;
+        final List<IpRange> ranges = new ArrayList<>();
+
+        OpenLocation(ConfigLine opening, String path) {
+            this.opening = opening;
+            this.path = path;
+        }
+    }
+
+    /** @param serverRoot what relative paths are resolved against until {@code ServerRoot} says otherwise */
+    ParseState(Path serverRoot) {
+        this.serverRoot = serverRoot.toAbsolutePath().normalize();
+    }
+
+    /** A path argument resolved against {@code ServerRoot}. */
+    public Path resolve(String path) {
+        return serverRoot.resolve(path).normalize();
+    }
+
+    /** Records a note for the operator (a value httpd would clamp, say), located at {@code line}. */
+    public void warn(ConfigLine line, String message) {
+        warnings.add("line " + line.line() + " of " + line.source() + ": " + message);
+    }
+
+    /**
+     * The state a directive module keeps under {@code key}, created on first use. This is how
+     * directives registered later (TLS, HTTP/2) carry their settings into {@link LoomConfig}.
+     */
+    @SuppressWarnings("unchecked")
+    public <T> T extension(String key, Supplier<T> create) {
+        return (T) extensions.computeIfAbsent(key, k -> create.get());
+    }
+
+    LoomConfig finish(String description) {
+        Map<String, String> types = new HashMap<>(typesConfig);
+        types.putAll(addTypes);
+        SiteSettings site = new SiteSettings(serverName, documentRoot, directoryIndex, indexes, followSymLinks,
+                enableSendfile, Map.copyOf(types), welcomePage, List.copyOf(locations));
+        List<LogSettings.AccessLogSpec> logs = accessLogs.isEmpty()
+                ? List.of(new LogSettings.AccessLogSpec("/dev/stdout", formats.get("common")))
+                : List.copyOf(accessLogs);
+        return new LoomConfig(engine.build(), site, new LogSettings(errorLog, levels, logs), List.copyOf(warnings),
+                description, Map.copyOf(extensions));
+    }
+}

@@ -1,0 +1,229 @@
+package org.loommpm.cli.config;
+
+import static org.loommpm.cli.config.DirectiveTable.LOCATION;
+import static org.loommpm.cli.config.DirectiveTable.SERVER;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.loommpm.cli.access.IpRange;
+
+/** Directives about what is served: names, documents, types, options, handlers, access. */
+final class SiteDirectives {
+    /** {@code SetHandler} names this build knows ({@code metrics} arrives with the metrics work). */
+    static final Set<String> HANDLERS = Set.of("server-status", "none");
+
+    private SiteDirectives() {
+    }
+
+    /** The directives; one enum rather than a lambda each (see {@link EngineDirectives.D}). */
+    enum D implements DirectiveTable.Action {
+        SERVER_NAME("ServerName", 1, 1, SERVER, "[scheme://]host[:port]"),
+        SERVER_ROOT("ServerRoot", 1, 1, SERVER, "directory"),
+        DOCUMENT_ROOT("DocumentRoot", 1, 1, SERVER, "directory"),
+        DIRECTORY_INDEX("DirectoryIndex", 1, Integer.MAX_VALUE, SERVER, "disabled | file [file] ..."),
+        ADD_TYPE("AddType", 2, Integer.MAX_VALUE, SERVER, "media-type extension [extension] ..."),
+        TYPES_CONFIG("TypesConfig", 1, 1, SERVER, "file"),
+        OPTIONS("Options", 1, Integer.MAX_VALUE, SERVER, "[+|-]Indexes [+|-]FollowSymLinks | None | All"),
+        ENABLE_SENDFILE("EnableSendfile", 1, 1, SERVER, "On|Off"),
+        SET_HANDLER("SetHandler", 1, 1, LOCATION, "server-status|none"),
+        REQUIRE("Require", 2, Integer.MAX_VALUE, LOCATION, "all granted|denied | ip address[/bits] ...");
+
+        final String directive;
+        final int min;
+        final int max;
+        final Set<DirectiveTable.Context> contexts;
+        final String syntax;
+
+        D(String directive, int min, int max, Set<DirectiveTable.Context> contexts, String syntax) {
+            this.directive = directive;
+            this.min = min;
+            this.max = max;
+            this.contexts = contexts;
+            this.syntax = syntax;
+        }
+
+        @Override
+        public void apply(ParseState s, ConfigLine l) throws ConfigException {
+            switch (this) {
+                case SERVER_NAME -> s.serverName = l.args().get(0);
+                case SERVER_ROOT -> serverRoot(s, l);
+                case DOCUMENT_ROOT -> documentRoot(s, l);
+                case DIRECTORY_INDEX -> directoryIndex(s, l);
+                case ADD_TYPE -> addType(s, l);
+                case TYPES_CONFIG -> typesConfig(s, l);
+                case OPTIONS -> options(s, l);
+                case ENABLE_SENDFILE -> s.enableSendfile = Args.onOff(l);
+                case SET_HANDLER -> setHandler(s, l);
+                case REQUIRE -> require(s, l);
+            }
+        }
+    }
+
+    static void register(DirectiveTable t) {
+        for (D d : D.values()) {
+            t.register(d.directive, d.min, d.max, d.contexts, d.syntax, d);
+        }
+    }
+
+    private static void serverRoot(ParseState s, ConfigLine l) throws ConfigException {
+        Path p = s.resolve(l.args().get(0));
+        if (!Files.isDirectory(p)) {
+            throw l.error("ServerRoot must be a valid directory: '" + p + "'");
+        }
+        s.serverRoot = p;
+    }
+
+    private static void documentRoot(ParseState s, ConfigLine l) throws ConfigException {
+        Path p = s.resolve(l.args().get(0));
+        try {
+            // The real path: symlink checks compare real paths, so the root must be one too.
+            s.documentRoot = p.toRealPath();
+        } catch (IOException e) {
+            throw l.error("DocumentRoot '" + p + "' does not exist");
+        }
+        if (!Files.isDirectory(s.documentRoot)) {
+            throw l.error("DocumentRoot '" + p + "' is not a directory");
+        }
+    }
+
+    private static void directoryIndex(ParseState s, ConfigLine l) throws ConfigException {
+        if (l.args().size() == 1 && l.args().get(0).equalsIgnoreCase("disabled")) {
+            s.directoryIndex = List.of();
+            return;
+        }
+        for (String f : l.args()) {
+            if (f.isEmpty() || f.indexOf('/') >= 0 || f.indexOf('\\') >= 0 || f.equals("..") || f.equals(".")) {
+                throw l.error("DirectoryIndex takes plain file names, got '" + f + "'");
+            }
+        }
+        s.directoryIndex = List.copyOf(l.args());
+    }
+
+    private static void addType(ParseState s, ConfigLine l) throws ConfigException {
+        String type = mediaType(l, l.args().get(0));
+        for (String ext : l.args().subList(1, l.args().size())) {
+            s.addTypes.put(extension(l, ext), type);
+        }
+    }
+
+    private static String mediaType(ConfigLine l, String type) throws ConfigException {
+        int slash = type.indexOf('/');
+        if (slash <= 0 || slash == type.length() - 1 || type.indexOf('\r') >= 0 || type.indexOf('\n') >= 0) {
+            throw l.error(l.name() + ": '" + type + "' is not a media type (type/subtype)");
+        }
+        return type;
+    }
+
+    private static String extension(ConfigLine l, String ext) throws ConfigException {
+        String e = ext.startsWith(".") ? ext.substring(1) : ext;
+        if (e.isEmpty() || e.indexOf('/') >= 0) {
+            throw l.error(l.name() + ": '" + ext + "' is not a file extension");
+        }
+        return e.toLowerCase(Locale.ROOT);
+    }
+
+    /** A mime.types file: {@code type ext ext ...} per line, {@code #} comments. */
+    private static void typesConfig(ParseState s, ConfigLine l) throws ConfigException {
+        Path p = s.resolve(l.args().get(0));
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(p, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw l.error("TypesConfig: could not open '" + p + "': " + e.getMessage());
+        }
+        s.typesConfig.clear();
+        for (String line : lines) {
+            String t = line.strip();
+            if (t.isEmpty() || t.startsWith("#")) {
+                continue;
+            }
+            String[] w = t.split("\\s+");
+            for (int i = 1; i < w.length; i++) {
+                s.typesConfig.put(w[i].toLowerCase(Locale.ROOT), w[0]);
+            }
+        }
+    }
+
+    private static void options(ParseState s, ConfigLine l) throws ConfigException {
+        List<String> args = l.args();
+        boolean relative = args.get(0).startsWith("+") || args.get(0).startsWith("-");
+        boolean indexes = relative && s.indexes;
+        boolean follow = relative && s.followSymLinks;
+        for (String a : args) {
+            char sign = a.isEmpty() ? ' ' : a.charAt(0);
+            boolean signed = sign == '+' || sign == '-';
+            if (signed != relative) {
+                throw l.error("Either all Options must start with + or -, or no Option may.");
+            }
+            String name = (signed ? a.substring(1) : a).toLowerCase(Locale.ROOT);
+            boolean on = sign != '-';
+            switch (name) {
+                case "indexes" -> indexes = on;
+                case "followsymlinks" -> follow = on;
+                case "none" -> {
+                    if (signed || args.size() > 1) {
+                        throw l.error("Options None stands alone");
+                    }
+                    indexes = false;
+                    follow = false;
+                }
+                case "all" -> {
+                    if (signed) {
+                        throw l.error("Options All cannot be signed");
+                    }
+                    indexes = true;
+                    follow = true;
+                }
+                default -> throw l.error("Illegal option " + a + " (this server knows Indexes and FollowSymLinks)");
+            }
+        }
+        s.indexes = indexes;
+        s.followSymLinks = follow;
+    }
+
+    private static void setHandler(ParseState s, ConfigLine l) throws ConfigException {
+        String h = l.args().get(0).toLowerCase(Locale.ROOT);
+        if (!HANDLERS.contains(h)) {
+            throw l.error("SetHandler: unknown handler '" + l.args().get(0) + "' (known: server-status, none)");
+        }
+        s.location.handler = h;
+    }
+
+    private static void require(ParseState s, ConfigLine l) throws ConfigException {
+        String kind = l.args().get(0).toLowerCase(Locale.ROOT);
+        List<String> rest = l.args().subList(1, l.args().size());
+        ParseState.OpenLocation loc = s.location;
+        switch (kind) {
+            case "all" -> {
+                if (rest.size() != 1) {
+                    throw l.error("Require all takes one argument: granted or denied");
+                }
+                String v = rest.get(0).toLowerCase(Locale.ROOT);
+                if (v.equals("granted")) {
+                    loc.requireAll = true;
+                } else if (!v.equals("denied")) {
+                    throw l.error("Require all takes granted or denied, got '" + rest.get(0) + "'");
+                }
+            }
+            case "ip" -> {
+                List<IpRange> ranges = new ArrayList<>();
+                for (String a : rest) {
+                    try {
+                        ranges.add(IpRange.parse(a));
+                    } catch (IllegalArgumentException e) {
+                        throw l.error("Require ip: " + e.getMessage());
+                    }
+                }
+                loc.ranges.addAll(ranges);
+            }
+            default -> throw l.error("Require: unknown provider '" + l.args().get(0) + "' (this server knows all, ip)");
+        }
+        loc.anyRequire = true;
+    }
+}

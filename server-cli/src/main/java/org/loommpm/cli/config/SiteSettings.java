@@ -1,0 +1,24 @@
+package org.loommpm.cli.config;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the CLI serves, beyond the engine's settings: documents, types, options, locations.
+ *
+ * @param serverName {@code ServerName} (used in redirects and URLs), or null
+ * @param documentRoot {@code DocumentRoot}, a real directory, or null for none
+ * @param directoryIndex {@code DirectoryIndex} file names, tried in order
+ * @param indexes {@code Options Indexes}: list directories that have no index file
+ * @param followSymLinks {@code Options FollowSymLinks}: serve symlinks leading out of DocumentRoot
+ * @param enableSendfile {@code EnableSendfile}: send file bodies with {@code transferTo}
+ * @param types extension (lowercase, no dot) to media type, from {@code TypesConfig} then
+ *     {@code AddType}; consulted before the built-in table
+ * @param welcomePage whether {@code /} falls back to the built-in welcome page (the embedded default)
+ * @param locations the {@code <Location>} sections, in file order
+ */
+public record SiteSettings(String serverName, Path documentRoot, List<String> directoryIndex, boolean indexes,
+                           boolean followSymLinks, boolean enableSendfile, Map<String, String> types,
+                           boolean welcomePage, List<LocationSettings> locations) {
+}

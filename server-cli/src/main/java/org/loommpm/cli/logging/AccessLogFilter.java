@@ -1,0 +1,74 @@
+package org.loommpm.cli.logging;
+
+import java.util.List;
+import org.loommpm.api.Filter;
+import org.loommpm.api.Handler;
+import org.loommpm.api.HttpException;
+import org.loommpm.api.Request;
+import org.loommpm.api.Response;
+
+/**
+ * The access log ({@code CustomLog}): a {@link Filter} around the whole site. After the handler
+ * returns it completes the response (as the server would), so the status and byte counts are
+ * final, formats one line per log on the worker (cheap string building) and hands it to that
+ * log's {@link AsyncLogWriter} (never blocking). A handler that throws is logged with the status
+ * the server will answer with ({@link HttpException}'s, else 500) and no byte count.
+ */
+public final class AccessLogFilter implements Filter {
+    /** One {@code CustomLog}: a format and its writer. */
+    public record Sink(AccessLogFormat format, AsyncLogWriter writer) {
+    }
+
+    private final Sink[] sinks;
+    private final String serverName;
+
+    /**
+     * @param sinks where to log
+     * @param serverName {@code ServerName} for {@code %v}, or null
+     */
+    public AccessLogFilter(List<Sink> sinks, String serverName) {
+        this.sinks = sinks.toArray(new Sink[0]);
+        this.serverName = serverName;
+    }
+
+    /** This filter around {@code handler}, as one handler. */
+    public Handler around(Handler handler) {
+        AccessLogFilter self = this;
+        return new Handler() {
+            @Override
+            public void handle(Request request, Response response) throws Exception {
+                self.filter(request, response, handler);
+            }
+        };
+    }
+
+    @Override
+    public void filter(Request request, Response response, Handler next) throws Exception {
+        long startMillis = System.currentTimeMillis();
+        long start = System.nanoTime();
+        try {
+            next.handle(request, response);
+            if (!response.isCommitted()) {
+                // What the server does after the handler returns, done now so the line has the
+                // real status and sizes (an untouched response becomes an empty 200).
+                response.outputStream().close();
+            }
+        } catch (Exception | Error e) {
+            int status = e instanceof HttpException h ? h.status() : 500;
+            log(request, response, response.isCommitted() ? response.status() : status, startMillis, start);
+            throw e;
+        }
+        log(request, response, response.status(), startMillis, start);
+    }
+
+    private void log(Request request, Response response, int status, long startMillis, long start) {
+        AccessLogFormat.Exchange x = new AccessLogFormat.Exchange(request, response, status, startMillis,
+                System.nanoTime() - start, serverName);
+        StringBuilder sb = new StringBuilder(160);
+        for (Sink s : sinks) {
+            sb.setLength(0);
+            s.format().format(sb, x);
+            s.writer().offer(sb.toString());
+        }
+    }
+}

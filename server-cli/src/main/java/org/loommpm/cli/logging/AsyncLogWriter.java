@@ -1,0 +1,218 @@
+package org.loommpm.cli.logging;
+
+import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+
+/**
+ * Writes log lines to one destination from a background thread, so a slow disk never blocks a
+ * request. Callers hand lines to a bounded queue and return at once; when the queue is full the
+ * line is dropped and counted (never a blocked worker), and the writer reports the count once it
+ * catches up. {@link #reopen} closes and reopens the file in order with the lines (log rotation
+ * on graceful restart).
+ *
+ * <p>The writer is not woken per line: it drains the queue, writes and flushes the batch, then
+ * sleeps {@value #PERIOD_MS} ms. Waking it for every line would cost each request a futex wake,
+ * a context switch and a write(2) of its own; batching makes that once per period under load,
+ * at the price of lines reaching the file up to that much later. {@link #flush} and
+ * {@link #close} wake it at once.
+ */
+public final class AsyncLogWriter implements AutoCloseable {
+    /** Lines a writer holds before it starts dropping. */
+    public static final int DEFAULT_CAPACITY = 16384;
+    private static final int BATCH = 512;
+    /** How long the writer sleeps when the queue is empty. */
+    static final long PERIOD_MS = 20;
+
+    private static final Object REOPEN = new Object();
+    private static final Object STOP = new Object();
+
+    private final String target;
+    private final ArrayBlockingQueue<Object> queue;
+    private final AtomicLong dropped = new AtomicLong();
+    private final Consumer<String> dropReport;
+    private final Thread thread;
+    private final int capacity;
+    private volatile boolean closed;
+    /** Drops already reported; written by the writer thread only. */
+    private volatile long totalDropped;
+    private OutputStream out;
+
+    /**
+     * Opens {@code target} (appending) and starts the writer thread.
+     *
+     * @param target a file path, {@code /dev/stdout} or {@code /dev/stderr}
+     * @param capacity lines held before dropping
+     * @param dropReport told, from the writer thread, how many lines were dropped when it catches up
+     * @throws IOException if the file cannot be opened
+     */
+    public AsyncLogWriter(String target, int capacity, Consumer<String> dropReport) throws IOException {
+        this.target = target;
+        this.capacity = capacity;
+        this.queue = new ArrayBlockingQueue<>(capacity);
+        this.dropReport = dropReport;
+        this.out = open(target);
+        this.thread = Thread.ofPlatform().daemon().name("loom-log " + target).start(new Runnable() {
+            @Override
+            public void run() {
+                drain();
+            }
+        });
+    }
+
+    private static OutputStream open(String target) throws IOException {
+        OutputStream raw = switch (target) {
+            case "/dev/stdout" -> new FileOutputStream(FileDescriptor.out);
+            case "/dev/stderr" -> new FileOutputStream(FileDescriptor.err);
+            default -> new FileOutputStream(target, true);
+        };
+        return new BufferedOutputStream(raw, 64 * 1024);
+    }
+
+    /** The destination. */
+    public String target() {
+        return target;
+    }
+
+    /**
+     * Queues one line (a newline is added). Never blocks.
+     *
+     * @return false if it was dropped (queue full or writer closed)
+     */
+    public boolean offer(String line) {
+        if (closed || !queue.offer(line)) {
+            dropped.incrementAndGet();
+            return false;
+        }
+        return true;
+    }
+
+    /** Lines dropped since start. */
+    public long droppedTotal() {
+        return totalDropped + dropped.get();
+    }
+
+    /** Closes and reopens the file after the lines queued so far are written (log rotation). */
+    public void reopen() {
+        if (!closed) {
+            putQuietly(REOPEN);
+            LockSupport.unpark(thread);
+        }
+    }
+
+    /**
+     * Waits (up to {@code millis}) until every line queued before this call is written and flushed.
+     *
+     * @return whether it finished in time
+     */
+    public boolean flush(long millis) {
+        if (closed) {
+            return true;
+        }
+        CountDownLatch done = new CountDownLatch(1);
+        putQuietly(done);
+        LockSupport.unpark(thread);
+        try {
+            return done.await(millis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** Writes what is queued, flushes and closes (within 5 s); later lines are dropped. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        putQuietly(STOP);
+        LockSupport.unpark(thread);
+        try {
+            thread.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Control items wait for room: only shutdown, flush and reload paths use them, never a worker. */
+    private void putQuietly(Object item) {
+        try {
+            if (!queue.offer(item, 5, TimeUnit.SECONDS)) {
+                dropped.incrementAndGet();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void drain() {
+        List<Object> batch = new ArrayList<>(BATCH);
+        try {
+            for (;;) {
+                if (queue.drainTo(batch, BATCH) == 0) {
+                    LockSupport.parkNanos(this, PERIOD_MS * 1_000_000L);
+                    continue;
+                }
+                for (Object o : batch) {
+                    if (o instanceof String s) {
+                        write(s);
+                    } else if (o instanceof CountDownLatch latch) {
+                        flushStream();
+                        latch.countDown();
+                    } else if (o == REOPEN) {
+                        flushStream();
+                        out.close();
+                        out = open(target);
+                    } else if (o == STOP) {
+                        reportDrops();
+                        flushStream();
+                        if (!target.startsWith("/dev/std")) {
+                            out.close();
+                        }
+                        return;
+                    }
+                }
+                batch.clear();
+                if (queue.isEmpty()) {
+                    reportDrops();
+                    flushStream();
+                }
+            }
+        } catch (IOException e) {
+            // The destination failed (disk full, file gone): say so once where an operator looks.
+            System.err.println("LM1203 log writer for " + target + " stopped: " + e);
+            closed = true;
+        }
+    }
+
+    private void write(String line) throws IOException {
+        out.write(line.getBytes(StandardCharsets.UTF_8));
+        out.write('\n');
+    }
+
+    private void flushStream() throws IOException {
+        out.flush();
+    }
+
+    private void reportDrops() {
+        long n = dropped.getAndSet(0);
+        if (n > 0) {
+            totalDropped += n;
+            dropReport.accept("LM1202 " + n + " log line(s) for " + target + " dropped: the writer could not keep up "
+                    + "(queue of " + capacity + " lines full)");
+        }
+    }
+}

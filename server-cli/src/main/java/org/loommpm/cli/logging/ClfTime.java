@@ -1,0 +1,58 @@
+package org.loommpm.cli.logging;
+
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+
+/**
+ * {@code %t}: the Common Log Format time, {@code [10/Oct/2000:13:55:36 -0700]}, in the local
+ * zone. Cached per second in a volatile holder: every line of the same second reuses the text,
+ * and a racing refresh only computes the same text twice.
+ */
+final class ClfTime {
+    private static final String[] MONTHS = {
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+
+    private record Stamp(long second, String text) {
+    }
+
+    private static volatile Stamp last = new Stamp(Long.MIN_VALUE, "");
+
+    private ClfTime() {
+    }
+
+    static String format(long epochMillis) {
+        long second = Math.floorDiv(epochMillis, 1000);
+        Stamp s = last;
+        if (s.second() != second) {
+            s = new Stamp(second, render(second));
+            last = s;
+        }
+        return s.text();
+    }
+
+    private static String render(long second) {
+        ZonedDateTime t = Instant.ofEpochSecond(second).atZone(ZoneId.systemDefault());
+        StringBuilder sb = new StringBuilder(28).append('[');
+        pad(sb, t.getDayOfMonth()).append('/').append(MONTHS[t.getMonthValue() - 1]).append('/')
+                .append(t.getYear()).append(':');
+        pad(sb, t.getHour()).append(':');
+        pad(sb, t.getMinute()).append(':');
+        pad(sb, t.getSecond()).append(' ');
+        ZoneOffset off = t.getOffset();
+        int mins = off.getTotalSeconds() / 60;
+        sb.append(mins < 0 ? '-' : '+');
+        mins = Math.abs(mins);
+        pad(sb, mins / 60);
+        pad(sb, mins % 60);
+        return sb.append(']').toString();
+    }
+
+    static StringBuilder pad(StringBuilder sb, int v) {
+        if (v < 10) {
+            sb.append('0');
+        }
+        return sb.append(v);
+    }
+}

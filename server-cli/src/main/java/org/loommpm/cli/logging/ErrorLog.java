@@ -1,0 +1,82 @@
+package org.loommpm.cli.logging;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+
+/**
+ * The error log: every {@link System.Logger} and {@code java.util.logging} message of the
+ * process ends here, filtered by {@code LogLevel} (per module), formatted like httpd's
+ * ({@code [Sun Nov 22 16:46:10.123 2026] [engine:info] [pid 42] LM0001 ...}) and handed to a
+ * background {@link AsyncLogWriter}. Until {@link #configure} is called (while the configuration
+ * is read) lines go straight to stderr, at the default level.
+ */
+public final class ErrorLog {
+    private static final String[] DAYS = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
+    private static final String[] MONTHS = {
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+
+    /** The levels and destination in force; swapped whole on reconfiguration. */
+    private record State(LogLevels levels, AsyncLogWriter writer) {
+    }
+
+    private static volatile State state = new State(LogLevels.DEFAULT, null);
+
+    private ErrorLog() {
+    }
+
+    /**
+     * Sets the levels and the destination (its owner, {@link LogTargets}, closes it).
+     *
+     * @param writer the destination, or null for synchronous stderr
+     */
+    public static void configure(LogLevels levels, AsyncLogWriter writer) {
+        state = new State(levels, writer);
+    }
+
+    /** Keeps the levels, but writes straight to stderr from now on (the writers are closing). */
+    public static void useStderr() {
+        state = new State(state.levels(), null);
+    }
+
+    /** Whether a message of {@code level} from {@code logger} would be written. */
+    public static boolean isLoggable(String logger, LogLevel level) {
+        return level.ordinal() <= state.levels().levelFor(logger).ordinal();
+    }
+
+    /** Writes a message if its level passes; {@code thrown} adds its stack trace. */
+    public static void log(String logger, LogLevel level, String message, Throwable thrown) {
+        State s = state;
+        if (level.ordinal() > s.levels().levelFor(logger).ordinal()) {
+            return;
+        }
+        StringBuilder sb = new StringBuilder(128);
+        timestamp(sb, System.currentTimeMillis());
+        sb.append(" [").append(LogLevels.module(logger)).append(':').append(level.label()).append("] [pid ")
+                .append(Pid.TEXT).append("] ").append(message);
+        if (thrown != null) {
+            StringWriter w = new StringWriter();
+            thrown.printStackTrace(new PrintWriter(w));
+            sb.append('\n').append(w.toString().stripTrailing());
+        }
+        String line = sb.toString();
+        if (s.writer() == null) {
+            System.err.println(line);
+        } else {
+            s.writer().offer(line);
+        }
+    }
+
+    private static void timestamp(StringBuilder sb, long millis) {
+        LocalDateTime t = LocalDateTime.ofInstant(java.time.Instant.ofEpochMilli(millis), ZoneId.systemDefault());
+        sb.append('[').append(DAYS[t.getDayOfWeek().getValue() - 1]).append(' ')
+                .append(MONTHS[t.getMonthValue() - 1]).append(' ');
+        ClfTime.pad(sb, t.getDayOfMonth()).append(' ');
+        ClfTime.pad(sb, t.getHour()).append(':');
+        ClfTime.pad(sb, t.getMinute()).append(':');
+        ClfTime.pad(sb, t.getSecond()).append('.');
+        int ms = Math.floorMod(millis, 1000);
+        sb.append(ms < 100 ? (ms < 10 ? "00" : "0") : "").append(ms).append(' ').append(t.getYear()).append(']');
+    }
+}

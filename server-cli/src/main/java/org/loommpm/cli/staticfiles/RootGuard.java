@@ -1,0 +1,87 @@
+package org.loommpm.cli.staticfiles;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Keeps symlinks from leading out of DocumentRoot (unless {@code FollowSymLinks}) and reads the
+ * attributes of what is served, in as few system calls as it can.
+ *
+ * <p>The file itself is checked exactly on every request: one {@code lstat}; a symlink is
+ * resolved and must land under the root's real path. The directories above it are checked by
+ * resolving their real path, and that verdict is kept for {@value #DIR_TTL_MS} ms per directory:
+ * resolving every component on every request costs a {@code lstat} per path component, more
+ * than the rest of serving a small file. The window only matters to someone who can replace a
+ * directory inside DocumentRoot with a symlink, and closes after that time.
+ */
+final class RootGuard {
+    private static final System.Logger LOG = System.getLogger("org.loommpm.cli.staticfiles");
+    /** How long a directory's verdict is trusted. */
+    static final long DIR_TTL_MS = 1000;
+    private static final int MAX_DIRS = 10_000;
+
+    private final Path root;
+    private final boolean followSymLinks;
+    /** Directory to the nanoTime until which it is known to resolve inside the root. */
+    private final ConcurrentHashMap<Path, Long> insideUntil = new ConcurrentHashMap<>();
+
+    /** @param root DocumentRoot, a real path */
+    RootGuard(Path root, boolean followSymLinks) {
+        this.root = root;
+        this.followSymLinks = followSymLinks;
+    }
+
+    /**
+     * The attributes of what {@code path} names (a symlink's target), or null when it is a way
+     * out of the root that may not be followed.
+     *
+     * @throws IOException if it does not exist or cannot be read
+     */
+    BasicFileAttributes attributes(Path path) throws IOException {
+        if (followSymLinks) {
+            return Files.readAttributes(path, BasicFileAttributes.class);
+        }
+        BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        if (a.isSymbolicLink()) {
+            Path real = path.toRealPath();
+            if (!real.startsWith(root)) {
+                refused(path, real);
+                return null;
+            }
+            a = Files.readAttributes(real, BasicFileAttributes.class);
+        }
+        if (path.equals(root)) {
+            return a;
+        }
+        Path dir = path.getParent();
+        return dir == null || directoryInside(dir) ? a : null;
+    }
+
+    private boolean directoryInside(Path dir) throws IOException {
+        long now = System.nanoTime();
+        Long until = insideUntil.get(dir);
+        if (until != null && now - until < 0) {
+            return true;
+        }
+        Path real = dir.toRealPath();
+        if (!real.startsWith(root)) {
+            refused(dir, real);
+            return false;
+        }
+        if (insideUntil.size() >= MAX_DIRS) {
+            insideUntil.clear();
+        }
+        insideUntil.put(dir, now + DIR_TTL_MS * 1_000_000L);
+        return true;
+    }
+
+    private static void refused(Path path, Path real) {
+        LOG.log(Level.DEBUG, "LM1102 symlink leaves DocumentRoot, refused (FollowSymLinks is off): {0} -> {1}",
+                path, real);
+    }
+}

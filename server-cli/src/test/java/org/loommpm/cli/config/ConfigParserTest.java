@@ -1,0 +1,222 @@
+package org.loommpm.cli.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.loommpm.cli.logging.LogLevel;
+
+class ConfigParserTest {
+    @TempDir
+    Path dir;
+
+    private LoomConfig parse(String text) throws Exception {
+        Path f = dir.resolve("loom.conf");
+        Files.writeString(f, text);
+        return new ConfigParser(DirectiveTable.standard()).parse(new ConfigParser.Source(f, null, List.of(), List.of()));
+    }
+
+    private ConfigException error(String text) {
+        return assertThrows(ConfigException.class, () -> parse(text));
+    }
+
+    @Test
+    void engineDirectivesAreCaseInsensitiveAndTyped() throws Exception {
+        LoomConfig c = parse("""
+                # a comment
+                listen 127.0.0.1:9001
+                Listen [::1]:9002
+                THREADSPERCHILD 64
+                KeepAliveTimeout 500ms
+                Timeout 2mi
+                RequestReadTimeout header=7
+                MaxKeepAliveRequests 0
+                LimitRequestBody 1024
+                KeepAlive Off
+                GracefulShutdownTimeout 0
+                ServerTokens Prod
+                """);
+        assertEquals(2, c.engine().listen().size());
+        assertEquals(InetAddress.getByName("::1"), c.engine().listen().get(1).getAddress());
+        assertEquals(64, c.engine().threadsPerChild());
+        assertEquals(Duration.ofMillis(500), c.engine().keepAliveTimeout());
+        assertEquals(Duration.ofMinutes(2), c.engine().timeout());
+        assertEquals(Duration.ofSeconds(7), c.engine().requestHeaderTimeout());
+        assertEquals(0, c.engine().maxKeepAliveRequests());
+        assertEquals(1024, c.engine().limitRequestBody());
+        assertFalse(c.engine().keepAlive());
+        assertEquals(Duration.ZERO, c.engine().gracefulShutdownTimeout());
+        assertEquals("loom-mpm", c.engine().serverHeader());
+    }
+
+    @Test
+    void continuationLinesAndQuotes() throws Exception {
+        LoomConfig c = parse("DirectoryIndex \\\n  a.html \\\n  \"b c.html\"\nLogFormat \"%h \\\"%r\\\"\" mine\n");
+        assertEquals(List.of("a.html", "b c.html"), c.site().directoryIndex());
+    }
+
+    @Test
+    void errorsNameFileAndLine() {
+        ConfigException e = error("Listen 9003\n\nListne 80\n");
+        assertEquals(3, e.line());
+        assertEquals("Syntax error on line 3 of " + dir.resolve("loom.conf") + ": Invalid command 'Listne', perhaps "
+                + "misspelled or defined by a module not included in the server configuration", e.report());
+    }
+
+    @Test
+    void valuesOutOfRangeAreErrors() {
+        assertTrue(error("ThreadsPerChild 0").getMessage().contains("ThreadsPerChild must be at least 1"));
+        assertTrue(error("Listen 70000").getMessage().contains("between 0 and 65535"));
+        assertTrue(error("KeepAlive maybe").getMessage().contains("On or Off"));
+        assertTrue(error("KeepAliveTimeout 0").getMessage().contains("greater than 0"));
+        assertTrue(error("Timeout 5 years").getMessage().contains("takes one argument"));
+        assertTrue(error("LimitRequestLine 10").getMessage().contains("between 64"));
+        assertTrue(error("LimitRequestBody 4294967296").getMessage().contains("LimitRequestBody"));
+        assertTrue(error("Listen 9004\nListen 9004").getMessage().contains("multiple Listeners"));
+        assertTrue(error("Listen example.com:80").getMessage().contains("not an IP address"));
+        assertTrue(error("LogLevel loud").getMessage().contains("level keyword"));
+        assertTrue(error("LogFormat \"%h %Z\" x").getMessage().contains("%Z"));
+        assertTrue(error("CustomLog /dev/stdout nosuchnick").getMessage().contains("nosuchnick"));
+        assertTrue(error("DocumentRoot /no/such/dir").getMessage().contains("does not exist"));
+        assertTrue(error("Options +Indexes FollowSymLinks").getMessage().contains("Either all Options"));
+        assertTrue(error("RequestReadTimeout body=10").getMessage().contains("header="));
+    }
+
+    @Test
+    void threadsPerChildClampsWithAWarningLikeHttpd() throws Exception {
+        LoomConfig c = parse("ThreadsPerChild 50000\n");
+        assertEquals(EngineDirectives.THREAD_LIMIT, c.engine().threadsPerChild());
+        assertEquals(1, c.warnings().size());
+        assertTrue(c.warnings().get(0).contains("line 1"), c.warnings().get(0));
+    }
+
+    @Test
+    void locationsWithHandlersAndRequire() throws Exception {
+        LoomConfig c = parse("""
+                <Location /server-status>
+                    SetHandler server-status
+                    Require ip 127.0.0.1 10.0.0.0/8 ::1
+                </Location>
+                <Location /private>
+                    Require all denied
+                </Location>
+                """);
+        List<LocationSettings> l = c.site().locations();
+        assertEquals(2, l.size());
+        assertEquals("server-status", l.get(0).handler());
+        assertTrue(l.get(0).require().allows(InetAddress.getByName("10.2.3.4")));
+        assertTrue(l.get(0).require().allows(InetAddress.getByName("::1")));
+        assertFalse(l.get(0).require().allows(InetAddress.getByName("192.168.1.1")));
+        assertNull(l.get(1).handler());
+        assertFalse(l.get(1).require().allows(InetAddress.getByName("127.0.0.1")));
+        assertTrue(l.get(1).matches("/private"));
+        assertTrue(l.get(1).matches("/private/x"));
+        assertFalse(l.get(1).matches("/privateer"));
+    }
+
+    @Test
+    void sectionErrors() {
+        assertTrue(error("<Location /a>\nSetHandler server-status\n").getMessage().contains("was not closed"));
+        assertEquals(1, error("<Location /a>\nSetHandler server-status\n").line());
+        assertTrue(error("</Location>").getMessage().contains("without matching"));
+        assertTrue(error("SetHandler server-status").getMessage().contains("only allowed within <Location>"));
+        assertTrue(error("<Location /a>\nListen 80\n</Location>").getMessage().contains("cannot occur within"));
+        assertTrue(error("<Location /a>\nSetHandler php\n</Location>").getMessage().contains("unknown handler"));
+        assertTrue(error("<Location /a>\nRequire ip 300.1.1.1\n</Location>").getMessage().contains("not an IP"));
+        assertTrue(error("<Location /a\n").getMessage().contains("closing '>'"));
+        assertTrue(error("<Directory /a>\n</Directory>").getMessage().contains("Invalid command '<Directory'"));
+    }
+
+    @Test
+    void includeWithGlobsInNameOrder() throws Exception {
+        Files.createDirectories(dir.resolve("conf.d"));
+        Files.writeString(dir.resolve("conf.d/20-b.conf"), "ThreadsPerChild 20\n");
+        Files.writeString(dir.resolve("conf.d/10-a.conf"), "ThreadsPerChild 10\nStartServers 2\n");
+        Files.writeString(dir.resolve("conf.d/ignored.txt"), "Bogus\n");
+        LoomConfig c = parse("Include conf.d/*.conf\nIncludeOptional nothing/*.conf\n");
+        assertEquals(20, c.engine().threadsPerChild());
+        assertEquals(2, c.engine().startServers());
+    }
+
+    @Test
+    void includeErrorsPointIntoTheIncludedFile() throws IOException {
+        Files.writeString(dir.resolve("inc.conf"), "\nBogusDirective\n");
+        ConfigException e = error("Include inc.conf\n");
+        assertEquals(dir.resolve("inc.conf").toString(), e.source());
+        assertEquals(2, e.line());
+        assertTrue(error("Include nope/*.conf").getMessage().contains("No such file or directory"));
+        Files.writeString(dir.resolve("self.conf"), "Include self.conf\n");
+        assertTrue(error("Include self.conf").getMessage().contains("recursion"));
+    }
+
+    @Test
+    void commandLineDirectivesBeforeAndAfter() throws Exception {
+        Path f = dir.resolve("x.conf");
+        Files.writeString(f, "ThreadsPerChild 10\n");
+        LoomConfig c = new ConfigParser(DirectiveTable.standard()).parse(
+                new ConfigParser.Source(f, null, List.of("StartServers 3", "ThreadsPerChild 5"), List.of("LogLevel debug")));
+        assertEquals(10, c.engine().threadsPerChild(), "the file overrides -C");
+        assertEquals(3, c.engine().startServers());
+        assertEquals(LogLevel.DEBUG, c.logs().levels().threshold());
+        ConfigException e = assertThrows(ConfigException.class, () -> new ConfigParser(DirectiveTable.standard())
+                .parse(new ConfigParser.Source(f, null, List.of(), List.of("KeepAlive", "Nope 1"))));
+        assertEquals("-c option", e.source());
+        assertEquals(1, e.line());
+    }
+
+    @Test
+    void typesAndOptionsAndLogs() throws Exception {
+        Files.writeString(dir.resolve("mime.types"), "# comment\napplication/x-foo foo fo2\ntext/x-bar bar\n");
+        LoomConfig c = parse("""
+                TypesConfig mime.types
+                AddType text/x-override bar
+                Options Indexes FollowSymLinks
+                Options -FollowSymLinks
+                LogLevel warn engine:debug http1:trace3
+                CustomLog access.log combined
+                ErrorLog error.log
+                EnableSendfile Off
+                """);
+        assertEquals("application/x-foo", c.site().types().get("fo2"));
+        assertEquals("text/x-override", c.site().types().get("bar"));
+        assertTrue(c.site().indexes());
+        assertFalse(c.site().followSymLinks());
+        assertFalse(c.site().enableSendfile());
+        assertEquals(LogLevel.DEBUG, c.logs().levels().levelFor("org.loommpm.engine"));
+        assertEquals(LogLevel.TRACE3, c.logs().levels().levelFor("org.loommpm.http1"));
+        assertEquals(LogLevel.WARN, c.logs().levels().levelFor("org.loommpm.cli"));
+        assertEquals(dir.resolve("error.log").toString(), c.logs().errorLog());
+        assertEquals(1, c.logs().accessLogs().size());
+        assertTrue(c.logs().accessLogs().get(0).format().contains("%{User-Agent}i"));
+    }
+
+    @Test
+    void defaultsAccessLogToStdoutInCommonFormat() throws Exception {
+        LoomConfig c = parse("");
+        assertEquals("/dev/stdout", c.logs().accessLogs().get(0).target());
+        assertEquals("%h %l %u %t \"%r\" %>s %b", c.logs().accessLogs().get(0).format());
+        assertEquals("/dev/stderr", c.logs().errorLog());
+    }
+
+    @Test
+    void theTableTakesNewDirectives() throws Exception {
+        DirectiveTable t = DirectiveTable.standard();
+        t.register("SSLEngine", 1, 1, DirectiveTable.SERVER, "On|Off",
+                (s, l) -> s.extension("tls", StringBuilder::new).append(l.args().get(0)));
+        Path f = dir.resolve("tls.conf");
+        Files.writeString(f, "SSLEngine on\n");
+        LoomConfig c = new ConfigParser(t).parse(new ConfigParser.Source(f, null, List.of(), List.of()));
+        assertEquals("on", c.extensions().get("tls").toString());
+        assertThrows(IllegalArgumentException.class, () -> t.register("sslengine", 1, 1, DirectiveTable.SERVER, "", null));
+    }
+}

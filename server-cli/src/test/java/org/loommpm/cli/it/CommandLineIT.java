@@ -1,0 +1,124 @@
+package org.loommpm.cli.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The jar's options and {@code -t}: messages and exit codes, as an operator sees them. */
+class CommandLineIT {
+    @TempDir
+    Path dir;
+
+    @Test
+    void syntaxOkOnAGoodFile() throws Exception {
+        Files.createDirectories(dir.resolve("htdocs"));
+        Files.writeString(dir.resolve("good.conf"), """
+                Listen 127.0.0.1:8089
+                DocumentRoot htdocs
+                <Location /server-status>
+                    SetHandler server-status
+                    Require ip 127.0.0.1
+                </Location>
+                """);
+        JarProcess.Result r = JarProcess.run(dir, "-t", "-f", "good.conf");
+        assertEquals(0, r.exit(), r.err());
+        assertEquals("Syntax OK", r.out().strip());
+    }
+
+    @Test
+    void theShippedExampleIsValid() throws Exception {
+        Path example = JarProcess.jar().getParent().getParent().getParent().resolve("conf/loom-mpm.conf");
+        JarProcess.Result r = JarProcess.run(dir, "-t", "-f", example.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertEquals("Syntax OK", r.out().strip());
+        try (java.util.zip.ZipFile jar = new java.util.zip.ZipFile(JarProcess.jar().toFile())) {
+            assertTrue(jar.getEntry("conf/loom-mpm.conf") != null, "the example is in the jar");
+        }
+    }
+
+    @Test
+    void syntaxErrorNamesFileAndLineAndExits1() throws Exception {
+        Path f = dir.resolve("bad.conf");
+        Files.writeString(f, "# comment\nListen 127.0.0.1:8089\nListne 80\n");
+        JarProcess.Result r = JarProcess.run(dir, "-t", "-f", "bad.conf");
+        assertEquals(1, r.exit());
+        assertEquals("Syntax error on line 3 of " + f.toRealPath() + ": Invalid command 'Listne', perhaps misspelled "
+                + "or defined by a module not included in the server configuration", r.err().strip());
+        assertEquals("", r.out());
+    }
+
+    @Test
+    void outOfRangeValueIsAnError() throws Exception {
+        Files.writeString(dir.resolve("range.conf"), "ThreadsPerChild 0\n");
+        JarProcess.Result r = JarProcess.run(dir, "-t", "-f", "range.conf");
+        assertEquals(1, r.exit());
+        assertTrue(r.err().contains("line 1 of") && r.err().contains("ThreadsPerChild must be at least 1, got 0"), r.err());
+    }
+
+    @Test
+    void clampedValueWarnsButPasses() throws Exception {
+        Files.writeString(dir.resolve("clamp.conf"), "ThreadsPerChild 99999\n");
+        JarProcess.Result r = JarProcess.run(dir, "-t", "-f", "clamp.conf");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.err().contains("exceeds ThreadLimit"), r.err());
+    }
+
+    @Test
+    void commandLineDirectivesAreChecked() throws Exception {
+        Files.writeString(dir.resolve("ok.conf"), "KeepAlive On\n");
+        JarProcess.Result r = JarProcess.run(dir, "-t", "-f", "ok.conf", "-C", "StartServers 2", "-c", "KeepAlive perhaps");
+        assertEquals(1, r.exit());
+        assertTrue(r.err().startsWith("Syntax error on line 1 of -c option: KeepAlive must be On or Off"), r.err());
+    }
+
+    @Test
+    void missingFile() throws Exception {
+        JarProcess.Result r = JarProcess.run(dir, "-t", "-f", "nope.conf");
+        assertEquals(1, r.exit());
+        assertTrue(r.err().contains("could not read configuration file"), r.err());
+    }
+
+    @Test
+    void unknownOptionPrintsUsageAndExits2() throws Exception {
+        JarProcess.Result r = JarProcess.run(dir, "-X");
+        assertEquals(2, r.exit());
+        assertTrue(r.err().contains("unknown option '-X'") && r.err().contains("usage: java -jar loom-mpm.jar"), r.err());
+        assertEquals(2, JarProcess.run(dir, "-f").exit(), "-f without its argument");
+    }
+
+    @Test
+    void versionAndHelp() throws Exception {
+        JarProcess.Result v = JarProcess.run(dir, "-v");
+        assertEquals(0, v.exit());
+        assertTrue(v.out().startsWith("loom-mpm 0."), v.out());
+        JarProcess.Result h = JarProcess.run(dir, "-h");
+        assertEquals(0, h.exit());
+        assertTrue(h.out().contains("-f file") && h.out().contains("-t"), h.out());
+    }
+
+    @Test
+    void embeddedDefaultServesTheWelcomePageAndHtdocs() throws Exception {
+        Files.createDirectories(dir.resolve("htdocs"));
+        Files.writeString(dir.resolve("htdocs/hello.txt"), "Hello, World!");
+        int port = JarProcess.freePort();
+        try (JarProcess p = JarProcess.start(dir, "-c", "Listen 127.0.0.1:" + port)) {
+            String out = p.stdout();
+            assertTrue(out.contains("listening on http://127.0.0.1:" + port + "/"), out);
+            assertTrue(out.contains("config: embedded default"), out);
+            assertTrue(out.contains("DocumentRoot " + dir.resolve("htdocs").toRealPath()), out);
+            Curl.Response welcome = Curl.run("http://127.0.0.1:" + port + "/");
+            assertEquals(200, welcome.status());
+            assertTrue(welcome.body().contains("loom-mpm is running"), welcome.body());
+            assertEquals("Hello, World!", Curl.run("http://127.0.0.1:" + port + "/hello.txt").body());
+            Curl.Response status = Curl.run("http://127.0.0.1:" + port + "/server-status");
+            assertTrue(status.body().contains("Generation: 1"), status.body());
+            p.signal("TERM");
+            assertEquals(0, p.waitExit(Duration.ofSeconds(20)));
+        }
+    }
+}

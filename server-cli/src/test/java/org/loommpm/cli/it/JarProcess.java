@@ -1,0 +1,160 @@
+package org.loommpm.cli.it;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * {@code loom-mpm.jar} run as a separate process, the way an operator runs it: stdout and stderr
+ * go to files in the test's directory, signals are sent with {@code kill} to this process's PID
+ * only, and {@link #close} kills it (by PID) if a test left it running.
+ */
+final class JarProcess implements AutoCloseable {
+    private final Process process;
+    private final Path stdout;
+    private final Path stderr;
+
+    private JarProcess(Process process, Path stdout, Path stderr) {
+        this.process = process;
+        this.stdout = stdout;
+        this.stderr = stderr;
+    }
+
+    /** The jar under test (failsafe passes its path). */
+    static Path jar() {
+        return Path.of(System.getProperty("loom.jar", "target/loom-mpm.jar")).toAbsolutePath();
+    }
+
+    /** The java launcher running these tests: the jar needs 21+, and so do we. */
+    static String java() {
+        return ProcessHandle.current().info().command().orElse("java");
+    }
+
+    /** A port that was free a moment ago on 127.0.0.1. */
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** What a process that ran to its end said. */
+    record Result(int exit, String out, String err) {
+    }
+
+    /** Runs the jar to completion (e.g. {@code -t}) within 30 s. */
+    static Result run(Path dir, String... args) throws Exception {
+        Process p = new ProcessBuilder(command(args)).directory(dir.toFile()).start();
+        p.getOutputStream().close();
+        byte[] out = p.getInputStream().readAllBytes();
+        byte[] err = p.getErrorStream().readAllBytes();
+        if (!p.waitFor(30, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("jar did not finish");
+        }
+        return new Result(p.exitValue(), new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8));
+    }
+
+    private static List<String> command(String... args) {
+        List<String> cmd = new ArrayList<>(List.of(java(), "-Xss1m", "-jar", jar().toString()));
+        cmd.addAll(List.of(args));
+        return cmd;
+    }
+
+    /** Starts the jar and waits until it prints that it listens (or fails within 20 s). */
+    static JarProcess start(Path dir, String... args) throws Exception {
+        Path out = dir.resolve("stdout.txt");
+        Path err = dir.resolve("stderr.txt");
+        Process p = new ProcessBuilder(command(args)).directory(dir.toFile())
+                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        JarProcess j = new JarProcess(p, out, err);
+        try {
+            j.awaitOutput(s -> s.contains("listening on"), Duration.ofSeconds(20));
+        } catch (AssertionError e) {
+            j.close();
+            throw e;
+        }
+        return j;
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    /** Sends a signal ({@code HUP}, {@code TERM}) to this process only. */
+    void signal(String name) throws Exception {
+        Process k = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+        if (k.waitFor() != 0) {
+            throw new AssertionError("kill -" + name + " failed");
+        }
+    }
+
+    String stdout() throws IOException {
+        return Files.readString(stdout, StandardCharsets.UTF_8);
+    }
+
+    String stderr() throws IOException {
+        return Files.readString(stderr, StandardCharsets.UTF_8);
+    }
+
+    /** Waits until stdout satisfies {@code test}. */
+    void awaitOutput(Predicate<String> test, Duration max) throws Exception {
+        awaitFile(stdout, test, max);
+    }
+
+    /** Waits until stderr satisfies {@code test}. */
+    void awaitErrors(Predicate<String> test, Duration max) throws Exception {
+        awaitFile(stderr, test, max);
+    }
+
+    /** Waits until a file exists and satisfies {@code test}. */
+    void awaitFile(Path file, Predicate<String> test, Duration max) throws Exception {
+        long end = System.nanoTime() + max.toNanos();
+        String last = "";
+        while (System.nanoTime() < end) {
+            if (Files.exists(file)) {
+                last = Files.readString(file, StandardCharsets.UTF_8);
+                if (test.test(last)) {
+                    return;
+                }
+            }
+            if (!process.isAlive() && file.equals(stdout)) {
+                throw new AssertionError("jar exited with " + process.exitValue() + "; stderr:\n" + stderr());
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("timed out waiting on " + file.getFileName() + "; it has:\n" + last
+                + "\nstderr:\n" + stderr());
+    }
+
+    /** Waits for the process to exit; its status. */
+    int waitExit(Duration max) throws Exception {
+        if (!process.waitFor(max.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new AssertionError("jar still running after " + max);
+        }
+        return process.exitValue();
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            process.destroyForcibly();
+            try {
+                process.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

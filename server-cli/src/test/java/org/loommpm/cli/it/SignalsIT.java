@@ -1,0 +1,173 @@
+package org.loommpm.cli.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Signals against the running jar: SIGHUP re-reads the configuration under continuous load (no
+ * failed request, new settings in force), SIGHUP with a broken file keeps serving and says why,
+ * SIGTERM lets requests in flight finish and exits 0.
+ */
+class SignalsIT {
+    @TempDir
+    Path dir;
+
+    private void config(Path file, String text) throws Exception {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.writeString(tmp, text);
+        Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    private static String base(int port) {
+        return "http://127.0.0.1:" + port;
+    }
+
+    @Test
+    void sighupReloadsUnderLoadWithoutAFailedRequest() throws Exception {
+        Path root = Files.createDirectories(dir.resolve("htdocs"));
+        Files.writeString(root.resolve("a.html"), "A");
+        Files.writeString(root.resolve("b.html"), "B");
+        int p1 = JarProcess.freePort();
+        int p2 = JarProcess.freePort();
+        Path conf = dir.resolve("loom.conf");
+        String common = "DocumentRoot htdocs\nKeepAliveTimeout 2\nCustomLog access.log common\nErrorLog error.log\n"
+                + "<Location /server-status>\nSetHandler server-status\nRequire ip 127.0.0.1\n</Location>\n";
+        config(conf, "Listen 127.0.0.1:" + p1 + "\nDirectoryIndex a.html\n" + common);
+        try (JarProcess server = JarProcess.start(dir, "-f", "loom.conf")) {
+            HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(Duration.ofSeconds(5)).build();
+            AtomicBoolean running = new AtomicBoolean(true);
+            AtomicInteger ok = new AtomicInteger();
+            AtomicInteger sawB = new AtomicInteger();
+            ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+            List<Thread> load = new ArrayList<>();
+            long deadline = System.nanoTime() + Duration.ofSeconds(40).toNanos(); // bounded even if the test misbehaves
+            for (int i = 0; i < 4; i++) {
+                load.add(Thread.ofPlatform().start(() -> {
+                    HttpRequest req = HttpRequest.newBuilder(URI.create(base(p1) + "/"))
+                            .timeout(Duration.ofSeconds(10)).build();
+                    for (int n = 0; running.get() && n < 200_000 && System.nanoTime() < deadline; n++) {
+                        try {
+                            HttpResponse<String> r = client.send(req, HttpResponse.BodyHandlers.ofString());
+                            if (r.statusCode() == 200 && (r.body().equals("A") || r.body().equals("B"))) {
+                                ok.incrementAndGet();
+                                sawB.addAndGet(r.body().equals("B") ? 1 : 0);
+                            } else {
+                                failures.add(r.statusCode() + " " + r.body());
+                            }
+                        } catch (Exception e) {
+                            failures.add(e.toString());
+                        }
+                    }
+                }));
+            }
+            Thread.sleep(1000);
+            int before = ok.get();
+            config(conf, "Listen 127.0.0.1:" + p1 + "\nListen 127.0.0.1:" + p2 + "\nDirectoryIndex b.html\n" + common);
+            server.signal("HUP");
+            server.awaitFile(dir.resolve("error.log"), s -> s.contains("LM1303"), Duration.ofSeconds(15));
+            long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (sawB.get() == 0 && System.nanoTime() < until) {
+                Thread.sleep(20);
+            }
+            Thread.sleep(1000);
+            running.set(false);
+            for (Thread t : load) {
+                t.join();
+            }
+            assertTrue(failures.isEmpty(), failures.size() + " failed requests, e.g. " + failures.peek());
+            assertTrue(before > 0 && ok.get() > before, "load ran: " + before + " then " + ok.get());
+            assertEquals("B", Curl.run(base(p1) + "/").body(), "new DirectoryIndex in effect");
+            assertEquals("B", Curl.run(base(p2) + "/").body(), "new Listen address bound");
+            assertTrue(Curl.run(base(p2) + "/server-status").body().contains("Generation: 2"));
+            String errors = Files.readString(dir.resolve("error.log"));
+            assertTrue(errors.contains("LM0012 graceful restart: generation 2"), errors);
+            server.signal("TERM");
+            assertEquals(0, server.waitExit(Duration.ofSeconds(30)));
+        }
+    }
+
+    @Test
+    void sighupWithABrokenConfigKeepsServingAndSaysWhy() throws Exception {
+        Path root = Files.createDirectories(dir.resolve("htdocs"));
+        Files.writeString(root.resolve("index.html"), "still here");
+        int port = JarProcess.freePort();
+        Path conf = dir.resolve("loom.conf");
+        String good = "Listen 127.0.0.1:" + port + "\nDocumentRoot htdocs\nCustomLog /dev/null common\n"
+                + "<Location /server-status>\nSetHandler server-status\nRequire ip 127.0.0.1\n</Location>\n";
+        config(conf, good);
+        try (JarProcess server = JarProcess.start(dir, "-f", "loom.conf")) {
+            config(conf, good + "ThreadsPerChild 0\n");
+            server.signal("HUP");
+            server.awaitErrors(s -> s.contains("LM1301"), Duration.ofSeconds(15));
+            String err = server.stderr();
+            assertTrue(err.contains("Syntax error on line 8 of " + conf.toRealPath()
+                    + ": ThreadsPerChild must be at least 1, got 0"), err);
+            Curl.Response r = Curl.run(base(port) + "/");
+            assertEquals(200, r.status());
+            assertEquals("still here", r.body());
+            assertTrue(Curl.run(base(port) + "/server-status").body().contains("Generation: 1"));
+            assertTrue(server.isAlive());
+            server.signal("TERM");
+            assertEquals(0, server.waitExit(Duration.ofSeconds(30)));
+        }
+    }
+
+    @Test
+    void sigtermLetsRequestsInFlightFinishAndExits0() throws Exception {
+        Path root = Files.createDirectories(dir.resolve("htdocs"));
+        byte[] big = new byte[3 * 1024 * 1024];
+        java.util.Arrays.fill(big, (byte) 'x');
+        Files.write(root.resolve("big.bin"), big);
+        int port = JarProcess.freePort();
+        Files.writeString(dir.resolve("loom.conf"), "Listen 127.0.0.1:" + port
+                + "\nDocumentRoot htdocs\nGracefulShutdownTimeout 30\nCustomLog access.log common\n");
+        try (JarProcess server = JarProcess.start(dir, "-f", "loom.conf")) {
+            List<Process> clients = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                // About 2 s per download: still running when the signal arrives.
+                clients.add(new ProcessBuilder("curl", "-s", "-o", dir.resolve("out" + i).toString(), "-w", "%{http_code}",
+                        "--limit-rate", "1500K", "--max-time", "60", base(port) + "/big.bin").start());
+            }
+            // Signal only once every download has begun, however slow the machine is today.
+            long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            for (int i = 0; i < clients.size(); i++) {
+                Path out = dir.resolve("out" + i);
+                while (!(Files.exists(out) && Files.size(out) > 0) && System.nanoTime() < until) {
+                    Thread.sleep(10);
+                }
+            }
+            server.signal("TERM");
+            for (int i = 0; i < clients.size(); i++) {
+                Process c = clients.get(i);
+                String code = new String(c.getInputStream().readAllBytes());
+                assertEquals(0, c.waitFor(), "curl " + i);
+                assertEquals("200", code);
+                assertEquals(big.length, Files.size(dir.resolve("out" + i)), "download " + i + " complete");
+            }
+            assertEquals(0, server.waitExit(Duration.ofSeconds(30)));
+            String err = server.stderr();
+            assertTrue(err.contains("LM0011") && err.contains("LM0006") && err.contains("LM0009"),
+                    "every shutdown line reached the log:\n" + err);
+            String access = Files.readString(dir.resolve("access.log"));
+            assertEquals(4, access.lines().filter(l -> l.contains("\"GET /big.bin HTTP/1.1\" 200 " + big.length)).count(),
+                    access);
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package org.loommpm.cli.logging;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.loommpm.api.Headers;
+import org.loommpm.api.Request;
+import org.loommpm.api.Response;
+
+class AccessLogFormatTest {
+    private static String line(String format, Request rq, Response rs) {
+        StringBuilder sb = new StringBuilder();
+        AccessLogFormat.compile(format).format(sb, new AccessLogFormat.Exchange(rq, rs, 200, 0, 2_500_000, "example"));
+        return sb.toString();
+    }
+
+    @Test
+    void codes() {
+        Headers h = new Headers().add("User-Agent", "curl/8 \"quoted\"\u0001").add("Referer", "http://r/");
+        Request rq = request(h);
+        Response rs = response();
+        assertEquals("10.0.0.1 - - \"GET /a%20b?x=1 HTTP/1.1\" 200 42", line("%h %l %u \"%r\" %>s %b", rq, rs));
+        assertEquals("curl/8 \\\"quoted\\\"\\x01|http://r/|-", line("%{User-Agent}i|%{Referer}i|%{X-None}i", rq, rs));
+        assertEquals("2500 0 2 /a b ?x=1 GET 8080 example % 100 142 text/plain",
+                line("%D %T %{ms}T %U %q %m %p %v %% %I %O %{Content-Type}o", rq, rs));
+    }
+
+    @Test
+    void badFormats() {
+        assertThrows(IllegalArgumentException.class, () -> AccessLogFormat.compile("%Z"));
+        assertThrows(IllegalArgumentException.class, () -> AccessLogFormat.compile("%{x"));
+        assertThrows(IllegalArgumentException.class, () -> AccessLogFormat.compile("abc %"));
+        assertThrows(IllegalArgumentException.class, () -> AccessLogFormat.compile("%i"));
+        assertThrows(IllegalArgumentException.class, () -> AccessLogFormat.compile("%{%Y}t"));
+    }
+
+    private static Request request(Headers h) {
+        return new Request() {
+            public String method() { return "GET"; }
+            public String rawTarget() { return "/a%20b?x=1"; }
+            public String path() { return "/a b"; }
+            public String query() { return "x=1"; }
+            public String queryParam(String name) { return null; }
+            public Map<String, List<String>> queryParams() { return Map.of(); }
+            public String pathParam(String name) { return null; }
+            public String protocol() { return "HTTP/1.1"; }
+            public Headers headers() { return h; }
+            public long contentLength() { return -1; }
+            public InputStream body() { return InputStream.nullInputStream(); }
+            public byte[] bodyBytes() { return new byte[0]; }
+            public String bodyString() { return ""; }
+            public InetSocketAddress remoteAddress() { return new InetSocketAddress("10.0.0.1", 5555); }
+            public InetSocketAddress localAddress() { return new InetSocketAddress("10.0.0.2", 8080); }
+            public long bytesReceived() { return 100; }
+        };
+    }
+
+    private static Response response() {
+        Headers h = new Headers().add("Content-Type", "text/plain");
+        return new Response() {
+            public Response status(int status) { return this; }
+            public int status() { return 200; }
+            public Response header(String name, String value) { return this; }
+            public Headers headers() { return h; }
+            public void send(byte[] body) { }
+            public OutputStream outputStream() { return OutputStream.nullOutputStream(); }
+            public void sendFile(Path file) { }
+            public boolean isCommitted() { return true; }
+            public long bytesSent() { return 142; }
+            public long bodyBytesSent() { return 42; }
+        };
+    }
+}

@@ -1,0 +1,29 @@
+package org.loommpm.cli.staticfiles;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class ConditionalsTest {
+    @Test
+    void entityTagLists() {
+        assertTrue(Conditionals.matches("\"a\"", "\"a\"", false));
+        assertTrue(Conditionals.matches("\"x\", \"a\"", "\"a\"", false));
+        assertTrue(Conditionals.matches("*", "\"a\"", false));
+        assertFalse(Conditionals.matches("W/\"a\"", "\"a\"", false), "strong comparison ignores weak tags");
+        assertTrue(Conditionals.matches("W/\"a\"", "\"a\"", true), "weak comparison");
+        assertFalse(Conditionals.matches("\"ab\"", "\"a\"", true));
+        assertFalse(Conditionals.matches("a", "\"a\"", true), "unquoted is malformed");
+    }
+
+    @Test
+    void acceptEncoding() {
+        assertTrue(AcceptEncoding.allows("gzip, deflate, br", "br"));
+        assertFalse(AcceptEncoding.allows("gzip;q=0, br", "gzip"));
+        assertTrue(AcceptEncoding.allows("*", "gzip"));
+        assertFalse(AcceptEncoding.allows("*;q=0", "gzip"));
+        assertFalse(AcceptEncoding.allows("identity", "gzip"));
+        assertTrue(AcceptEncoding.allows("GZIP;q=0.5", "gzip"));
+    }
+}
