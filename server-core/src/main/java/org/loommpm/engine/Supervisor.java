@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -51,6 +52,8 @@ public final class Supervisor implements EngineStats {
     }
 
     private final Map<InetSocketAddress, ServerSocketChannel> bound = new LinkedHashMap<>();
+    /** Each listener's address as bound (ephemeral port resolved), kept so it is known after close. */
+    private final Map<ServerSocketChannel, InetSocketAddress> localAddresses = new ConcurrentHashMap<>();
     private final List<Child> children = new CopyOnWriteArrayList<>();
     private final LinkedBlockingQueue<Runnable> events = new LinkedBlockingQueue<>();
     private final AtomicLong connectionIds = new AtomicLong();
@@ -116,6 +119,7 @@ public final class Supervisor implements EngineStats {
             List<ServerSocketChannel> fresh = new ArrayList<>(bound.values());
             fresh.removeAll(before.values());
             closeListeners(fresh);
+            localAddresses.keySet().removeAll(fresh);
             bound.keySet().retainAll(before.keySet());
             throw e;
         }
@@ -138,6 +142,7 @@ public final class Supervisor implements EngineStats {
             return false;
         });
         closeListeners(removed);
+        localAddresses.keySet().removeAll(removed);
         LOG.log(Level.INFO, "LM0012 graceful restart: generation {0} started, listening on {1}",
                 next.number(), boundAddresses());
     }
@@ -157,7 +162,9 @@ public final class Supervisor implements EngineStats {
                     ssc.close();
                     throw new IOException("could not bind " + addr + ": " + e.getMessage(), e);
                 }
-                bound.put(addr.getPort() == 0 ? (InetSocketAddress) ssc.getLocalAddress() : addr, ssc);
+                InetSocketAddress local = (InetSocketAddress) ssc.getLocalAddress();
+                localAddresses.put(ssc, local);
+                bound.put(addr.getPort() == 0 ? local : addr, ssc);
             }
             out.add(ssc);
         }
@@ -171,14 +178,16 @@ public final class Supervisor implements EngineStats {
         }
     }
 
-    /** The addresses actually bound now (ephemeral ports resolved), in {@code Listen} order. */
+    /**
+     * The current generation's addresses as bound (ephemeral ports resolved), in {@code Listen}
+     * order; still answered after a stop has closed them.
+     */
     public List<InetSocketAddress> boundAddresses() {
         List<InetSocketAddress> out = new ArrayList<>();
         for (ServerSocketChannel l : current.listeners()) {
-            try {
-                out.add((InetSocketAddress) l.getLocalAddress());
-            } catch (IOException e) {
-                // A listener already closed by stop(): skip it.
+            InetSocketAddress a = localAddresses.get(l);
+            if (a != null) {
+                out.add(a);
             }
         }
         return out;
