@@ -38,7 +38,7 @@ public final class LoomServer implements AutoCloseable {
 
     private LoomServer(ServerConfig config, Handler handler) throws IOException {
         this.config = config;
-        this.supervisor = new Supervisor(config, new Http1ConnectionHandler(config, handler));
+        this.supervisor = new Supervisor(config, new Http1ConnectionHandler(config, handler, null));
         supervisor.start();
     }
 
@@ -65,7 +65,7 @@ public final class LoomServer implements AutoCloseable {
      * @throws IOException if a new address cannot be bound (the running generation keeps serving)
      */
     public void restart(ServerConfig newConfig, Handler handler) throws IOException {
-        supervisor.restart(newConfig, new Http1ConnectionHandler(newConfig, handler));
+        supervisor.restart(newConfig, new Http1ConnectionHandler(newConfig, handler, null));
         config = newConfig;
     }
 

@@ -14,6 +14,8 @@ import org.loommpm.engine.Connection;
 final class ConnectionInputStream extends InputStream {
     private final Connection connection;
     private final ByteBuffer in;
+    /** Bytes handed to the body decoders: the body as framed on the wire (for metrics). */
+    private long consumed;
 
     /** @param in the context's read buffer, in read mode */
     ConnectionInputStream(Connection connection, ByteBuffer in) {
@@ -26,6 +28,7 @@ final class ConnectionInputStream extends InputStream {
         if (!in.hasRemaining() && fill() < 0) {
             return -1;
         }
+        consumed++;
         return in.get() & 0xFF;
     }
 
@@ -39,7 +42,13 @@ final class ConnectionInputStream extends InputStream {
         }
         int n = Math.min(len, in.remaining());
         in.get(b, off, n);
+        consumed += n;
         return n;
+    }
+
+    /** Bytes read through this stream so far. */
+    long consumed() {
+        return consumed;
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import org.loommpm.engine.CloseReason;
 import org.loommpm.engine.Connection;
 
 /**
@@ -56,7 +57,7 @@ final class Http1OutputStream extends OutputStream {
         }
         written += len;
         if (declared >= 0 && written > declared) {
-            response.requireClose();
+            response.requireClose(CloseReason.ERROR);
             throw new IOException("body longer than the Content-Length set: " + declared);
         }
         if (discard) {
@@ -103,7 +104,7 @@ final class Http1OutputStream extends OutputStream {
             // answered with a 500 instead of a connection closed without any response.
             long length = declared >= 0 ? declared : written;
             if (!discard && declared >= 0 && written != declared) {
-                response.requireClose();
+                response.requireClose(CloseReason.ERROR);
                 throw new IOException("body shorter than the Content-Length set: " + written + " < " + declared);
             }
             ByteBuffer head = response.encodeHead(length, false, 0);
@@ -118,7 +119,7 @@ final class Http1OutputStream extends OutputStream {
         if (mode == Mode.CHUNKED && !discard) {
             connection.write(ByteBuffer.wrap(LAST_CHUNK));
         } else if (mode == Mode.FIXED && !discard && written != declared) {
-            response.requireClose();
+            response.requireClose(CloseReason.ERROR);
             throw new IOException("body shorter than the Content-Length set: " + written + " < " + declared);
         }
     }
