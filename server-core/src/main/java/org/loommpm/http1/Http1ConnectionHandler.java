@@ -32,10 +32,11 @@ import org.loommpm.engine.Scoreboard;
  * <p>Every path ends with exactly one hand-back (see {@link ConnectionHandler}), carrying the
  * {@link CloseReason} when it closes.
  *
- * <p><b>Accounting.</b> Each exchange whose head was parsed is recorded once in the worker's
- * scoreboard slot (the request being served, then the count and bytes when it ends: plain
- * single-writer stores) and, when metrics are on, reported to the {@link ExchangeObserver}
- * ({@code null} when they are off: no further cost).
+ * <p><b>Accounting.</b> Each exchange whose head was parsed is shown in the worker's scoreboard
+ * slot while it runs; once its handler has returned (response complete, or failed after its
+ * head was sent) it is counted there with its response bytes (plain single-writer stores) and,
+ * when metrics are on, reported to the {@link ExchangeObserver} ({@code null} when they are
+ * off: no further cost). An exchange cut off by the client counts only as an aborted connection.
  */
 public final class Http1ConnectionHandler implements ConnectionHandler {
     private static final System.Logger LOG = System.getLogger("org.loommpm.http1");
@@ -206,10 +207,11 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
         Http1Response res = new Http1Response(c, st, ctx.out(), head, config.serverHeader(), keepAlive);
         Http1Request req = new Http1Request(head, c, body, res,
                 config.limitRequestBody(), config.limitRequestFields(), config.limitRequestFieldSize());
-        boolean completed;
+        // An exchange counts once its handler has run (an exception here means the client is gone
+        // mid-exchange: counted only as an aborted connection).
+        boolean completed = runHandler(req, res);
         boolean reusable = false;
         try {
-            completed = runHandler(req, res);
             reusable = completed && !res.closeAfter() && req.discardBody(MAX_DISCARD);
         } finally {
             // Recorded before any hand-back: the context (and st) goes back to the recycle list
