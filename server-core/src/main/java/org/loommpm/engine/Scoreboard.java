@@ -25,6 +25,11 @@ import java.net.InetSocketAddress;
 public final class Scoreboard {
     /** {@code _}: slot free, waiting for work. */
     public static final byte WAITING = '_';
+    /**
+     * {@code S}: starting: the slot is taken and its virtual thread started, but the thread has
+     * not run yet (it waits for a carrier thread: many {@code S} mean the CPUs are the limit).
+     */
+    public static final byte STARTING = 'S';
     /** {@code R}: reading a request (head or body). */
     public static final byte READING = 'R';
     /** {@code W}: running the handler / writing the response. */

@@ -26,7 +26,8 @@ final class StatusHtml {
             pre.grid{font:15px/1.3 "DejaVu Sans Mono",Menlo,Consolas,monospace;background:#fff;border:1px solid #d8dde6;\
             border-radius:6px;padding:8px 12px;margin:4px 0;letter-spacing:1px}
             .s_{color:#9aa3b2}.sR{color:#b35c00;font-weight:bold}.sW{color:#c0392b;font-weight:bold}\
-            .sK{color:#1f7a3a;font-weight:bold}.sC{color:#6c3fb5;font-weight:bold}.sG{color:#8a6d00;font-weight:bold}\
+            .sK{color:#1f7a3a;font-weight:bold}.sS{color:#2864b4;font-weight:bold}\
+            .sC{color:#6c3fb5;font-weight:bold}.sG{color:#8a6d00;font-weight:bold}\
             .sdot{color:#c4cad4}
             table{border-collapse:collapse;background:#fff;margin:4px 0 8px;font-size:13px}
             th,td{border:1px solid #d8dde6;padding:3px 8px;text-align:right;white-space:nowrap}
@@ -109,7 +110,8 @@ final class StatusHtml {
             }
             b.append("</pre>\n");
         }
-        b.append("<p class=\"key\">Key: <code>_</code> waiting for work, <code>R</code> reading a request, "
+        b.append("<p class=\"key\">Key: <code>_</code> waiting for work, <code>S</code> starting (virtual "
+                + "thread waiting for a CPU), <code>R</code> reading a request, "
                 + "<code>W</code> running the handler / writing the response, <code>K</code> keep-alive "
                 + "(looking for the next request on the same worker), <code>C</code> closing, "
                 + "<code>G</code> gracefully finishing (child draining), <code>.</code> slot of a draining child "
