@@ -218,9 +218,8 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
             // with it, and the connection is not ours to read afterwards.
             long bytesOut = c.bytesWritten() - writtenBefore;
             board.requestDone(slot, bytesOut);
-            ExchangeObserver obs = observer;
-            if (obs != null) {
-                obs.exchangeCompleted(head.version().text(), head.method(), res.status(),
+            if (observer != null) {
+                observer.exchangeCompleted(head.version().text(), head.method(), res.status(),
                         headEnd + body.consumed(), bytesOut, System.nanoTime() - st.headStartNanos);
             }
         }
