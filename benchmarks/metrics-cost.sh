@@ -67,6 +67,7 @@ burst() {  # $1 = off|on; prints "mode req_per_s cpu_us_per_req"
   if grep -q "Non-2xx\|Socket errors" <<<"$out"; then echo "metrics-cost: wrk reported errors ($mode):" >&2; echo "$out" >&2; fi
   reqs=$(sed -n 's/^ *\([0-9]*\) requests in.*/\1/p' <<<"$out")
   rps=$(sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p' <<<"$out")
+  if [ "${reqs:-0}" -eq 0 ]; then echo "$mode 0 starved"; return; fi  # the server got no CPU at all
   awk -v m="$mode" -v r="$rps" -v n="$reqs" -v d=$((t1 - t0)) -v tck="$TCK" \
       'BEGIN { printf "%s %.0f %.3f\n", m, r, d * 1e6 / tck / n }'
 }
@@ -81,9 +82,11 @@ for b in $(seq 1 "$BURSTS"); do
 done
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-col() { awk -v m="$1" -v c="$2" '$2 == m { print $(c + 1) }' "$results"; }
+# Starved bursts (no request completed) are left out, and so is their pair in the ratios.
+col() { awk -v m="$1" -v c="$2" '$2 == m && $3 > 0 { print $(c + 1) }' "$results"; }
 ratios() {  # per burst: on / off for column $1
-  awk -v c="$1" '{ v[$1, $2] = $(c + 1) } END { for (b = 1; (b, "off") in v; b++) print v[b, "on"] / v[b, "off"] }' "$results"
+  awk -v c="$1" '$3 > 0 { v[$1, $2] = $(c + 1) }
+      END { for (b = 1; b <= '"$BURSTS"'; b++) if ((b, "off") in v && (b, "on") in v) print v[b, "on"] / v[b, "off"] }' "$results"
 }
 off_rps=$(col off 2 | median); on_rps=$(col on 2 | median)
 off_cpu=$(col off 3 | median); on_cpu=$(col on 3 | median)
