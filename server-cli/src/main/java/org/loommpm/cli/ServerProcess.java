@@ -18,8 +18,10 @@ import org.loommpm.cli.logging.AsyncLogWriter;
 import org.loommpm.cli.logging.LogTargets;
 import org.loommpm.cli.signals.SignalQueue;
 import org.loommpm.cli.staticfiles.StaticFileHandler;
-import org.loommpm.cli.status.StatusPage;
-import org.loommpm.engine.EngineStats;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.loommpm.metrics.MetricsHandler;
+import org.loommpm.status.StatusHandler;
 
 /**
  * The running jar: starts the server from a configuration, then serves signals on the calling
@@ -39,6 +41,11 @@ final class ServerProcess {
 
     private final Loader loader;
     private final LogTargets logs = new LogTargets();
+    private final LoomServer.Builder builder = LoomServer.builder();
+    /** {@code SetHandler server-status}: reads the engine through the builder's live view. */
+    private final Handler status = new StatusHandler(builder.stats());
+    /** {@code SetHandler metrics}: Prometheus text, if the starting configuration asked for it. */
+    private Handler metrics;
     private LoomServer server;
     private LoomConfig config;
 
@@ -54,9 +61,10 @@ final class ServerProcess {
     int run(LoomConfig initial, SignalQueue signals) throws InterruptedException {
         try {
             // At start nothing was open before, so nothing is retired.
+            metrics = metricsHandler(initial);
             Handler handler = site(initial, logs.apply(initial.logs(), false, new ArrayList<>()));
             warn(initial);
-            server = LoomServer.builder().config(initial.engine()).handler(handler).start();
+            server = builder.config(initial.engine()).handler(handler).start();
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.ERROR, "LM1001 could not start: {0}", e.getMessage());
             logs.close();
@@ -77,17 +85,28 @@ final class ServerProcess {
     private Handler site(LoomConfig cfg, List<AccessLogFilter.Sink> sinks) {
         Handler welcome = cfg.site().welcomePage() ? new WelcomePage() : null;
         StaticFileHandler files = new StaticFileHandler(cfg.site(), welcome);
-        Handler site = new SiteHandler(cfg.site(), files, new StatusPage(liveStats));
+        Handler site = new SiteHandler(cfg.site(), files, status, metrics);
         return new AccessLogFilter(sinks, cfg.site().serverName()).around(site);
     }
 
-    /** The running server's counters, whichever generation asks (an anonymous class: built at start-up). */
-    private final java.util.function.Supplier<EngineStats> liveStats = new java.util.function.Supplier<>() {
-        @Override
-        public EngineStats get() {
-            return server.stats();
+    /**
+     * Metrics are switched on for the process's lifetime by the configuration it starts with
+     * (Micrometer meters bind when the server starts); a later {@code SetHandler metrics} without
+     * them answers 404 and says why in the error log.
+     */
+    private Handler metricsHandler(LoomConfig initial) {
+        boolean wanted = initial.site().locations().stream().anyMatch(l -> "metrics".equals(l.handler()));
+        if (!wanted) {
+            return (req, res) -> {
+                LOG.log(Level.WARNING, "LM1005 SetHandler metrics needs a restart of the process: metrics were "
+                        + "not enabled by the configuration it started with");
+                res.status(404).header("Content-Type", "text/plain; charset=UTF-8").send("Not Found\n");
+            };
         }
-    };
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        builder.meterRegistry(registry);
+        return new MetricsHandler(registry);
+    }
 
     private static void warn(LoomConfig cfg) {
         for (String w : cfg.warnings()) {

@@ -22,11 +22,13 @@ final class SiteHandler implements Handler {
     private final LocationSettings[] locations;
     private final StaticFileHandler files;
     private final Handler status;
+    private final Handler metrics;
 
-    SiteHandler(SiteSettings site, StaticFileHandler files, Handler status) {
+    SiteHandler(SiteSettings site, StaticFileHandler files, Handler status, Handler metrics) {
         this.locations = site.locations().toArray(new LocationSettings[0]);
         this.files = files;
         this.status = status;
+        this.metrics = metrics;
     }
 
     @Override
@@ -54,6 +56,8 @@ final class SiteHandler implements Handler {
         }
         if ("server-status".equals(handler)) {
             status.handle(req, res);
+        } else if ("metrics".equals(handler)) {
+            metrics.handle(req, res);
         } else {
             files.serve(req, res, path);
         }

@@ -6,10 +6,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.engine.EngineStats;
+import org.loommpm.engine.ExchangeObserver;
 import org.loommpm.engine.Supervisor;
 import org.loommpm.http1.Http1ConnectionHandler;
+import org.loommpm.metrics.EngineMetrics;
+import org.loommpm.metrics.RequestMetrics;
 
 /**
  * An embedded loom-mpm server.
@@ -30,15 +34,25 @@ import org.loommpm.http1.Http1ConnectionHandler;
  *
  * {@link Builder#start()} returns once every listener is bound and the children run;
  * {@link #close()} stops gracefully (in-flight requests finish, within GracefulShutdownTimeout).
+ *
+ * <p><b>Observability.</b> {@link #stats()} reads the engine's own counters at any time (the
+ * {@link org.loommpm.status.StatusHandler} renders them). Micrometer meters exist only when the
+ * builder is given a registry ({@link Builder#meterRegistry}); without one, metrics are off and
+ * the request path has no observer at all.
  */
 public final class LoomServer implements AutoCloseable {
     private volatile ServerConfig config;
     private final Supervisor supervisor;
+    private final ExchangeObserver observer;
     private final java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
 
-    private LoomServer(ServerConfig config, Handler handler) throws IOException {
+    private LoomServer(ServerConfig config, Handler handler, MeterRegistry registry) throws IOException {
         this.config = config;
-        this.supervisor = new Supervisor(config, new Http1ConnectionHandler(config, handler));
+        this.observer = registry != null ? new RequestMetrics(registry) : null;
+        this.supervisor = new Supervisor(config, new Http1ConnectionHandler(config, handler, observer));
+        if (registry != null) {
+            supervisor.addChildListener(new EngineMetrics(registry, supervisor));
+        }
         supervisor.start();
     }
 
@@ -65,7 +79,7 @@ public final class LoomServer implements AutoCloseable {
      * @throws IOException if a new address cannot be bound (the running generation keeps serving)
      */
     public void restart(ServerConfig newConfig, Handler handler) throws IOException {
-        supervisor.restart(newConfig, new Http1ConnectionHandler(newConfig, handler));
+        supervisor.restart(newConfig, new Http1ConnectionHandler(newConfig, handler, observer));
         config = newConfig;
     }
 
@@ -100,6 +114,8 @@ public final class LoomServer implements AutoCloseable {
     public static final class Builder {
         private ServerConfig.Builder config = ServerConfig.builder();
         private Handler handler;
+        private MeterRegistry registry;
+        private final DeferredStats stats = new DeferredStats();
 
         private Builder() {
         }
@@ -135,13 +151,36 @@ public final class LoomServer implements AutoCloseable {
         }
 
         /**
+         * Turns metrics on: the engine's meters and the request meters are registered in
+         * {@code meterRegistry} (a {@code PrometheusMeterRegistry} for {@code MetricsHandler}, or
+         * any other Micrometer registry). Default: none, metrics off. Then no meter exists and
+         * the request path calls no observer; {@link LoomServer#stats()} and the status page
+         * work either way.
+         */
+        public Builder meterRegistry(MeterRegistry meterRegistry) {
+            registry = Objects.requireNonNull(meterRegistry);
+            return this;
+        }
+
+        /**
+         * The counts of the server this builder starts, usable before it starts: what a
+         * {@link org.loommpm.status.StatusHandler} in the server's own handler needs. Until
+         * {@link #start()} returns it reports an empty server (no children, all counts 0).
+         */
+        public EngineStats stats() {
+            return stats;
+        }
+
+        /**
          * Binds, starts the children, and returns the running server.
          *
          * @throws IOException if a listener cannot be bound
          * @throws IllegalArgumentException if a directive is out of range
          */
         public LoomServer start() throws IOException {
-            return new LoomServer(config.build(), handler != null ? handler : new Router());
+            LoomServer server = new LoomServer(config.build(), handler != null ? handler : new Router(), registry);
+            stats.bind(server.stats());
+            return server;
         }
     }
 }

@@ -41,7 +41,7 @@ public final class Child implements ChildStats {
     private final AtomicInteger contextsHeld = new AtomicInteger();
     private final AtomicInteger pollersLeft;
     private final LongAdder accepted = new LongAdder();
-    private final LongAdder closed = new LongAdder();
+    private final LongAdder[] closed = newAdders(CloseReason.values().length);
     private final CompletableFuture<Child> exited = new CompletableFuture<>();
     private int nextPoller;
     private volatile boolean draining;
@@ -186,9 +186,10 @@ public final class Child implements ChildStats {
 
     // ---- counters ----
 
-    void connectionEnded() {
-        closed.increment();
-        supervisor.connectionClosed();
+    /** Counts an ended connection ({@link Connection#end} calls this once per connection). */
+    void connectionEnded(CloseReason reason) {
+        closed[reason.ordinal()].increment();
+        supervisor.connectionClosed(reason);
         if (open.decrementAndGet() == 0 && draining) {
             pollers[0].wakeIfSleeping();
         }
@@ -217,10 +218,16 @@ public final class Child implements ChildStats {
     @Override public int id() { return id; }
     @Override public int generation() { return generation; }
     @Override public boolean accepting() { return !draining && admission.accepting(); }
+    @Override public boolean draining() { return draining; }
     @Override public String drainReason() { return drainReason; }
     @Override public int openConnections() { return open.get(); }
     @Override public long connectionsAccepted() { return accepted.sum(); }
-    @Override public long connectionsClosed() { return closed.sum(); }
+    @Override public long connectionsClosed(CloseReason reason) { return closed[reason.ordinal()].sum(); }
+    @Override public long requests() { return pool.scoreboard().totalAccesses(); }
+    @Override public long bytesSent() { return pool.scoreboard().totalBytesSent(); }
+    @Override public int keepAliveConnections() { return (int) sum(Poller::keepAliveConnections); }
+    @Override public int lingeringConnections() { return (int) sum(Poller::lingeringConnections); }
+    @Override public List<PollerStats> pollerStats() { return List.of(pollers); }
     @Override public int contextsHeld() { return contextsHeld.get(); }
     @Override public int activeWorkers() { return pool.active(); }
     @Override public int idleWorkers() { return pool.idle(); }
@@ -236,6 +243,14 @@ public final class Child implements ChildStats {
     @Override public long recycleMisses() { return sum(Poller::recycleMisses); }
     @Override public long recycleDrops() { return sum(Poller::recycleDrops); }
     @Override public int recycleListSize() { return (int) sum(Poller::recycleSize); }
+
+    private static LongAdder[] newAdders(int n) {
+        LongAdder[] a = new LongAdder[n];
+        for (int i = 0; i < n; i++) {
+            a[i] = new LongAdder();
+        }
+        return a;
+    }
 
     private long sum(ToLongFunction<Poller> f) {
         long n = 0;

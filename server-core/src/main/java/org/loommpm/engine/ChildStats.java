@@ -1,5 +1,7 @@
 package org.loommpm.engine;
 
+import java.util.List;
+
 /**
  * One child's counts, read without locks from the engine's own counters (the metrics and status
  * layers bind to these; nothing here costs the request path anything extra). Values are recent,
@@ -15,6 +17,9 @@ public interface ChildStats {
     /** Whether it is taking new connections now (not draining and admission open). */
     boolean accepting();
 
+    /** Whether it has stopped accepting for good (retiring, graceful restart or stop) and is finishing. */
+    boolean draining();
+
     /** Why it is draining, or empty. */
     String drainReason();
 
@@ -25,7 +30,28 @@ public interface ChildStats {
     long connectionsAccepted();
 
     /** Connections ended since start. */
-    long connectionsClosed();
+    default long connectionsClosed() {
+        long n = 0;
+        for (CloseReason r : CloseReason.values()) {
+            n += connectionsClosed(r);
+        }
+        return n;
+    }
+
+    /** Connections ended since start for {@code reason}. */
+    long connectionsClosed(CloseReason reason);
+
+    /** Requests completed since start (summed over its scoreboard's slots). */
+    long requests();
+
+    /** Response bytes written since start: status lines, headers and bodies. */
+    long bytesSent();
+
+    /** Connections parked in KEEPALIVE now (idle, holding no worker, thread or buffer). */
+    int keepAliveConnections();
+
+    /** Connections in a lingering close now. */
+    int lingeringConnections();
 
     /** Connection contexts attached to connections now (idle keep-alive connections hold none). */
     int contextsHeld();
@@ -68,6 +94,9 @@ public interface ChildStats {
 
     /** Pollers running. */
     int pollers();
+
+    /** Each poller's counts, by index. */
+    List<PollerStats> pollerStats();
 
     /** The worker slots' states. */
     Scoreboard scoreboard();

@@ -50,7 +50,8 @@ import java.util.concurrent.locks.LockSupport;
  * is the only thread that sees readiness and expiry, a deadline and readiness firing together
  * are decided by one thread: the first one processed claims or wakes, the second finds a state
  * that no longer matches and does nothing. {@link #end} is guarded by a CAS so the connection is
- * counted closed exactly once on every path.
+ * counted closed exactly once on every path, under the {@link CloseReason} of whoever decided the
+ * end (a worker sets it before its last hand-off; the poller when it ends an owned connection).
  */
 public final class Connection extends TimerRing.Timer implements WorkerPool.Task {
     static final int OP_NONE = 0;
@@ -81,7 +82,7 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
         }
     }
 
-    /** 0 until {@link #end()} wins its CAS (a field, not an AtomicBoolean: idle connections are many). */
+    /** 0 until {@link #end} wins its CAS (a field, not an AtomicBoolean: idle connections are many). */
     @SuppressWarnings("unused") // accessed through ENDED
     private volatile int ended;
 
@@ -100,8 +101,12 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
     /** Set while a worker is parked in {@link #await}. */
     private volatile Thread waiter;
     private volatile int wake;
+    /** Why the connection will end, decided by its owner (see {@link CloseReason}). */
+    CloseReason closeReason = CloseReason.NORMAL;
     /** Requests served on this connection; owner only. */
     private int requests;
+    /** Bytes written to the socket so far; owner only (a plain add per write, for metrics). */
+    private long bytesWritten;
     private InetSocketAddress remote;
     private InetSocketAddress local;
 
@@ -136,6 +141,11 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
     /** Counts one more request served. Owner only. */
     public int countRequest() {
         return ++requests;
+    }
+
+    /** Bytes written to the socket since the accept. Owner only. */
+    public long bytesWritten() {
+        return bytesWritten;
     }
 
     /** When it was accepted, in {@link System#nanoTime()} units. */
@@ -205,9 +215,11 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
     public void write(ByteBuffer src) throws IOException {
         try {
             while (src.hasRemaining()) {
-                if (channel.write(src) == 0) {
+                int n = channel.write(src);
+                if (n == 0) {
                     await(OP_AWAIT_WRITE);
                 }
+                bytesWritten += n;
             }
         } catch (SocketTimeoutException e) {
             throw e;
@@ -227,9 +239,11 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
                 if (!left) {
                     return;
                 }
-                if (channel.write(srcs) == 0) {
+                long n = channel.write(srcs);
+                if (n == 0) {
                     await(OP_AWAIT_WRITE);
                 }
+                bytesWritten += n;
             }
         } catch (SocketTimeoutException e) {
             throw e;
@@ -256,6 +270,7 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
                 awaitWritable();
             }
             pos += n;
+            bytesWritten += n;
         }
     }
 
@@ -333,15 +348,25 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
         handBack(OP_READ_WAIT);
     }
 
-    /** Closes gracefully: output shut down, input drained by the poller, then closed. */
-    public void handBackLinger() {
+    /**
+     * Closes gracefully: output shut down, input drained by the poller, then closed.
+     *
+     * @param reason why the connection ends (counted when it does)
+     */
+    public void handBackLinger(CloseReason reason) {
         releaseContext();
+        closeReason = reason;
         handBack(OP_LINGER);
     }
 
-    /** Closes at once (an abort, or a peer that already went away). */
-    public void handBackClose() {
+    /**
+     * Closes at once (an abort, or a peer that already went away).
+     *
+     * @param reason why the connection ends (counted when it does)
+     */
+    public void handBackClose(CloseReason reason) {
         releaseContext();
+        closeReason = reason;
         handBack(OP_CLOSE);
     }
 
@@ -369,11 +394,12 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
     }
 
     /**
-     * Ends the connection: closes the channel and counts it, exactly once whatever the path.
+     * Ends the connection: closes the channel and counts it under {@code reason} with its child,
+     * exactly once whatever the path (the CAS decides which caller counts).
      *
      * @return {@code false} if it had already ended
      */
-    boolean end() {
+    boolean end(CloseReason reason) {
         if (!ENDED.compareAndSet(this, 0, 1)) {
             return false;
         }
@@ -383,6 +409,7 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
         } catch (IOException ignored) {
             // Closing a socket that failed already: nothing more to release.
         }
+        poller.child().connectionEnded(reason);
         return true;
     }
 

@@ -1,12 +1,17 @@
 package org.loommpm.engine;
 
+import java.time.Instant;
 import java.util.List;
 
 /**
  * The engine's counts, for metrics and the status page. Everything is read from counters the
- * engine keeps anyway; reading costs the request path nothing.
+ * engine keeps anyway; reading costs the request path nothing. Totals cover every child the
+ * server has run, including those that have exited, so they only grow.
  */
 public interface EngineStats {
+    /** When the server started ({@link Instant#EPOCH} before it has). */
+    Instant startTime();
+
     /** The current generation (1 at start, +1 per graceful restart). */
     int generation();
 
@@ -14,10 +19,25 @@ public interface EngineStats {
     long connectionsAccepted();
 
     /** Connections ended since start, all children. */
-    long connectionsClosed();
+    default long connectionsClosed() {
+        long n = 0;
+        for (CloseReason r : CloseReason.values()) {
+            n += connectionsClosed(r);
+        }
+        return n;
+    }
+
+    /** Connections ended since start for {@code reason}, all children. */
+    long connectionsClosed(CloseReason reason);
 
     /** Connections open now. */
     long connectionsOpen();
+
+    /** Requests completed since start, all children (mod_status's Total Accesses). */
+    long requests();
+
+    /** Response bytes written since start, all children: status lines, headers and bodies. */
+    long bytesSent();
 
     /** The children alive now (running or draining), oldest first. */
     List<ChildStats> children();

@@ -29,8 +29,13 @@ import java.util.concurrent.atomic.LongAdder;
  * {@link RecycleList}, where this thread is the single consumer). A producer wakes the selector
  * only when the poller has announced it is about to sleep ({@link #sleeping}), so a busy poller
  * takes hand-offs with no wake-up system call.
+ *
+ * <p><b>Counts.</b> The counters below are written by this thread only (plain increments of
+ * volatile fields: one writer, so no update is lost) and read by anyone. The KEEPALIVE and
+ * LINGER populations are counted on every transition into and out of those states, all of
+ * which happen on this thread, so they are exact.
  */
-public final class Poller implements Runnable {
+public final class Poller implements Runnable, PollerStats {
     private static final System.Logger LOG = System.getLogger("org.loommpm.engine");
     private static final long MAX_SLEEP_MS = 500;
     private static final long ACCEPT_BACKOFF_NANOS = 100_000_000L;
@@ -62,6 +67,10 @@ public final class Poller implements Runnable {
     private volatile long timersFired;
     private volatile long recycleHits;
     private volatile long recycleMisses;
+    private volatile int keepAlive;
+    private volatile int lingering;
+    /** How the connections still open end if the loop stops: ERROR when it failed, else ABORT. */
+    private CloseReason exitReason = CloseReason.ABORT;
     private final LongAdder recycleDrops = new LongAdder();
 
     Poller(Child child, int index) throws IOException {
@@ -152,6 +161,7 @@ public final class Poller implements Runnable {
             loop();
         } catch (Throwable t) {
             LOG.log(Level.ERROR, "LM0102 poller " + thread.getName() + " failed; closing its connections", t);
+            exitReason = CloseReason.ERROR;
         } finally {
             closeAll();
             exited = true;
@@ -219,7 +229,7 @@ public final class Poller implements Runnable {
                 case Connection.OP_REGISTER -> register(c);
                 case Connection.OP_KEEPALIVE -> {
                     if (child.isStopping()) {
-                        close(c);
+                        close(c, CloseReason.NORMAL);
                     } else {
                         arm(c, ConnState.KEEPALIVE, SelectionKey.OP_READ, keepAliveNanos);
                     }
@@ -237,14 +247,21 @@ public final class Poller implements Runnable {
             }
         } catch (RuntimeException | IOException e) {
             LOG.log(Level.DEBUG, "LM0103 hand-off failed for {0}: {1}", c, e.toString());
-            failWaiterOrClose(c);
+            failWaiterOrClose(c, CloseReason.ERROR);
         }
         c.op = Connection.OP_NONE;
     }
 
     /** Interest and deadline set together: the re-arm half of the ownership protocol. */
     private void arm(Connection c, ConnState state, int ops, long timeout) {
-        c.state = state;
+        if (state == ConnState.KEEPALIVE) {
+            enterKeepAlive(c);
+        } else {
+            c.state = state;
+            if (state == ConnState.LINGER) {
+                lingering++;
+            }
+        }
         c.key.interestOps(ops);
         timers.schedule(c, timeout, System.nanoTime());
     }
@@ -287,6 +304,7 @@ public final class Poller implements Runnable {
      */
     private void claimAndDispatch(Connection c) {
         timers.cancel(c);
+        leaveKeepAlive(c);
         c.state = ConnState.PROCESSING;
         if (c.context == null) {
             ConnectionContext ctx = recycleList.pop();
@@ -310,7 +328,7 @@ public final class Poller implements Runnable {
             timersFired++;
             Connection c = (Connection) t;
             switch (c.state) {
-                case KEEPALIVE -> close(c);
+                case KEEPALIVE -> close(c, CloseReason.TIMEOUT);
                 case ASYNC_WAITIO -> headTimedOut(c);
                 case SUSPENDED, WRITE_COMPLETION -> {
                     c.key.interestOps(0);
@@ -324,6 +342,7 @@ public final class Poller implements Runnable {
 
     /** A partial head missed its deadline: answer with the protocol's timeout response, then linger. */
     private void headTimedOut(Connection c) {
+        c.closeReason = CloseReason.TIMEOUT;
         byte[] answer = child.connectionHandler().headTimeoutResponse();
         if (answer != null) {
             try {
@@ -340,6 +359,7 @@ public final class Poller implements Runnable {
         }
     }
 
+    /** Starts a lingering close; the connection ends later under the reason already decided. */
     private void linger(Connection c) throws IOException {
         releaseOwnedContext(c);
         try {
@@ -370,7 +390,16 @@ public final class Poller implements Runnable {
         }
     }
 
-    /** Closes a connection this poller owns (or one a worker handed back to be closed). */
+    /** Closes a connection this poller owns, deciding why. */
+    private void close(Connection c, CloseReason reason) {
+        c.closeReason = reason;
+        close(c);
+    }
+
+    /**
+     * Closes a connection this poller owns (or one a worker handed back to be closed) under the
+     * reason already decided for it.
+     */
     private void close(Connection c) {
         timers.cancel(c);
         releaseOwnedContext(c);
@@ -382,8 +411,22 @@ public final class Poller implements Runnable {
         if (c.key != null) {
             c.key.cancel();
         }
-        if (c.end()) {
-            child.connectionEnded();
+        leaveKeepAlive(c);
+        if (c.state == ConnState.LINGER) {
+            lingering--;
+        }
+        c.end(c.closeReason);
+    }
+
+    private void enterKeepAlive(Connection c) {
+        c.state = ConnState.KEEPALIVE;
+        keepAlive++;
+    }
+
+    /** Poller-owned states only: call before a KEEPALIVE connection changes state. */
+    private void leaveKeepAlive(Connection c) {
+        if (c.state == ConnState.KEEPALIVE) {
+            keepAlive--;
         }
     }
 
@@ -396,14 +439,12 @@ public final class Poller implements Runnable {
     }
 
     /** A hand-off that could not be applied: wake a parked worker with an error, or close. */
-    private void failWaiterOrClose(Connection c) {
+    private void failWaiterOrClose(Connection c, CloseReason reason) {
         if (c.op == Connection.OP_AWAIT_READ || c.op == Connection.OP_AWAIT_WRITE) {
-            if (c.end()) {
-                child.connectionEnded();
-            }
+            c.end(reason);
             c.wakeWorker(Connection.WAKE_CLOSED);
         } else {
-            close(c);
+            close(c, reason);
         }
     }
 
@@ -440,6 +481,7 @@ public final class Poller implements Runnable {
             }
         } catch (IOException e) {
             LOG.log(Level.DEBUG, "LM0106 could not set up an accepted socket: {0}", e.toString());
+            c.closeReason = CloseReason.ERROR;
             finish(c);
             return;
         }
@@ -476,7 +518,7 @@ public final class Poller implements Runnable {
         idleClosedForStop = true;
         for (SelectionKey k : selector.keys()) {
             if (k.attachment() instanceof Connection c && c.state == ConnState.KEEPALIVE) {
-                close(c);
+                close(c, CloseReason.NORMAL);
             }
         }
     }
@@ -491,9 +533,7 @@ public final class Poller implements Runnable {
         while (c != null) {
             Connection next = c.handoffNext;
             c.handoffNext = null;
-            if (c.end()) {
-                child.connectionEnded();
-            }
+            c.end(CloseReason.ABORT);
             releaseOwnedContext(c);
             if (c.op == Connection.OP_AWAIT_READ || c.op == Connection.OP_AWAIT_WRITE) {
                 c.wakeWorker(Connection.WAKE_CLOSED);
@@ -509,56 +549,27 @@ public final class Poller implements Runnable {
             if (k.attachment() instanceof Connection c) {
                 switch (c.state) {
                     case SUSPENDED, WRITE_COMPLETION -> {
-                        if (c.end()) {
-                            child.connectionEnded();
-                        }
+                        c.end(exitReason);
                         c.wakeWorker(Connection.WAKE_CLOSED);
                     }
-                    case PROCESSING -> {
-                        if (c.end()) {
-                            child.connectionEnded();
-                        }
-                    }
-                    default -> close(c);
+                    case PROCESSING -> c.end(exitReason); // worker-owned: its own reason is not ours to set
+                    case LINGER -> close(c); // the exchange was over: keep the reason decided then
+                    default -> close(c, exitReason);
                 }
             }
         }
     }
 
-    // ---- counts ----
+    // ---- counts (PollerStats) ----
 
-    /** Loop iterations (select returns). */
-    public long wakeups() {
-        return wakeups;
-    }
-
-    /** Connections dispatched to workers. */
-    public long dispatches() {
-        return dispatches;
-    }
-
-    /** Deadlines that expired. */
-    public long timersFired() {
-        return timersFired;
-    }
-
-    /** Contexts taken from the recycle list. */
-    public long recycleHits() {
-        return recycleHits;
-    }
-
-    /** Contexts that had to be allocated because the list was empty. */
-    public long recycleMisses() {
-        return recycleMisses;
-    }
-
-    /** Contexts dropped to the GC because the list was full. */
-    public long recycleDrops() {
-        return recycleDrops.sum();
-    }
-
-    /** Contexts waiting in the recycle list. */
-    public int recycleSize() {
-        return recycleList.size();
-    }
+    @Override public int index() { return index; }
+    @Override public long wakeups() { return wakeups; }
+    @Override public long dispatches() { return dispatches; }
+    @Override public long timersFired() { return timersFired; }
+    @Override public int keepAliveConnections() { return keepAlive; }
+    @Override public int lingeringConnections() { return lingering; }
+    @Override public long recycleHits() { return recycleHits; }
+    @Override public long recycleMisses() { return recycleMisses; }
+    @Override public long recycleDrops() { return recycleDrops.sum(); }
+    @Override public int recycleSize() { return recycleList.size(); }
 }

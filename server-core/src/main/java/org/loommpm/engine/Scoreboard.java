@@ -2,17 +2,34 @@ package org.loommpm.engine;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.net.InetSocketAddress;
 
 /**
- * One child's worker slots and what each is doing, with Apache's scoreboard letters.
+ * One child's worker slots: what each is doing (Apache's scoreboard letters), how many requests
+ * and response bytes it has served, and the request it is serving now.
  *
- * <p>Written by the worker occupying a slot (one writer per slot at a time, because the slot is
- * the worker's permit) with opaque stores, read by anyone (status pages) with opaque loads: a
- * reader sees each slot's recent state without slowing the writer with a fence.
+ * <p><b>Writers and readers.</b> Each slot is written only by the worker holding it (the slot is
+ * the worker's permit, and the {@link SlotStack} CAS that hands a slot from one worker to the
+ * next orders their writes), so a slot's counters are plain single-writer increments published
+ * with opaque stores: no atomic read-modify-write on the request path. Readers (the status page,
+ * metrics) load with opaque (counters, letters) or acquire (current request) semantics and see
+ * each slot's recent state. A reader's view is racy by design, as in httpd: the letter, the
+ * counters and the current request of one slot may belong to consecutive requests. The current
+ * request is published last with a release store, so a reader that sees it also sees the client
+ * address and start time written before it (possibly of a later request, never a torn value).
+ *
+ * <p><b>Layout.</b> Every slot's fields sit in their own 128-byte stride of the backing arrays:
+ * two busy slots run on different carriers and write on every request, so they must not share
+ * a cache line.
  */
 public final class Scoreboard {
     /** {@code _}: slot free, waiting for work. */
     public static final byte WAITING = '_';
+    /**
+     * {@code S}: starting: the slot is taken and its virtual thread started, but the thread has
+     * not run yet (it waits for a carrier thread: many {@code S} mean the CPUs are the limit).
+     */
+    public static final byte STARTING = 'S';
     /** {@code R}: reading a request (head or body). */
     public static final byte READING = 'R';
     /** {@code W}: running the handler / writing the response. */
@@ -22,36 +39,136 @@ public final class Scoreboard {
     /** {@code C}: closing the connection. */
     public static final byte CLOSING = 'C';
 
-    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(byte[].class);
+    /** What the status page shows of the request a slot is serving. */
+    public interface RequestInfo {
+        /** The method token. */
+        String method();
 
-    private final byte[] slots;
+        /** The decoded path, without the query. */
+        String path();
+
+        /** The target host (Host header or absolute-form authority), or {@code null}. */
+        String host();
+    }
+
+    /** The request a slot is serving (or served last), as a reader saw it. */
+    public record CurrentRequest(RequestInfo request, InetSocketAddress client, long startNanos) {
+    }
+
+    /** Longs per slot: 16 x 8 = 128 bytes, two cache lines (adjacent-line prefetch included). */
+    private static final int LONG_STRIDE = 16;
+    /** References per slot: 32 x 4 bytes (compressed oops) or 32 x 8 = 128 or 256 bytes. */
+    private static final int REF_STRIDE = 32;
+    private static final int STATE = 0;
+    private static final int ACCESSES = 1;
+    private static final int BYTES = 2;
+    private static final int STARTED = 3;
+    private static final int CLIENT = 0;
+    private static final int REQUEST = 1;
+
+    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final VarHandle REFS = MethodHandles.arrayElementVarHandle(Object[].class);
+
+    private final int size;
+    private final long[] longs;
+    private final Object[] refs;
 
     Scoreboard(int size) {
-        slots = new byte[size];
-        java.util.Arrays.fill(slots, WAITING);
+        this.size = size;
+        this.longs = new long[size * LONG_STRIDE];
+        this.refs = new Object[size * REF_STRIDE];
+        for (int i = 0; i < size; i++) {
+            longs[i * LONG_STRIDE + STATE] = WAITING;
+        }
     }
 
     /** Number of worker slots. */
     public int size() {
-        return slots.length;
+        return size;
     }
 
     /** Records what the worker in {@code slot} is doing. Worker owning the slot only. */
     public void set(int slot, byte state) {
-        SLOT.setOpaque(slots, slot, state);
+        LONGS.setOpaque(longs, slot * LONG_STRIDE + STATE, (long) state);
     }
 
     /** The state letter of {@code slot}. Any thread. */
     public char state(int slot) {
-        return (char) (byte) SLOT.getOpaque(slots, slot);
+        return (char) (long) LONGS.getOpaque(longs, slot * LONG_STRIDE + STATE);
     }
 
-    /** Every slot's letter, in slot order (mod_status's scoreboard line). */
+    /** Every slot's letter, in slot order (mod_status's scoreboard line). Any thread. */
     public String render() {
-        char[] out = new char[slots.length];
+        char[] out = new char[size];
         for (int i = 0; i < out.length; i++) {
             out[i] = state(i);
         }
         return new String(out);
+    }
+
+    /**
+     * Records the request the worker in {@code slot} starts serving. Worker owning the slot only.
+     *
+     * @param startNanos when the request began arriving, in {@link System#nanoTime()} units
+     */
+    public void requestStarted(int slot, RequestInfo request, InetSocketAddress client, long startNanos) {
+        int l = slot * LONG_STRIDE;
+        int r = slot * REF_STRIDE;
+        LONGS.setOpaque(longs, l + STARTED, startNanos);
+        REFS.setOpaque(refs, r + CLIENT, client);
+        REFS.setRelease(refs, r + REQUEST, request);
+    }
+
+    /**
+     * Counts one completed request and the bytes its response put on the wire. Worker owning the
+     * slot only: a plain single-writer increment, published opaquely.
+     */
+    public void requestDone(int slot, long bytesSent) {
+        int l = slot * LONG_STRIDE;
+        LONGS.setOpaque(longs, l + ACCESSES, (long) LONGS.getOpaque(longs, l + ACCESSES) + 1);
+        LONGS.setOpaque(longs, l + BYTES, (long) LONGS.getOpaque(longs, l + BYTES) + bytesSent);
+    }
+
+    /** Requests completed in {@code slot} since the child started. Any thread. */
+    public long accesses(int slot) {
+        return (long) LONGS.getOpaque(longs, slot * LONG_STRIDE + ACCESSES);
+    }
+
+    /** Response bytes written by {@code slot} since the child started. Any thread. */
+    public long bytesSent(int slot) {
+        return (long) LONGS.getOpaque(longs, slot * LONG_STRIDE + BYTES);
+    }
+
+    /** Requests completed by every slot. Any thread. */
+    public long totalAccesses() {
+        long n = 0;
+        for (int i = 0; i < size; i++) {
+            n += accesses(i);
+        }
+        return n;
+    }
+
+    /** Response bytes written by every slot. Any thread. */
+    public long totalBytesSent() {
+        long n = 0;
+        for (int i = 0; i < size; i++) {
+            n += bytesSent(i);
+        }
+        return n;
+    }
+
+    /**
+     * The request {@code slot} is serving, or served last; {@code null} if it never served one.
+     * Any thread; racy (see the class comment): check {@link #state} to know whether it is current.
+     */
+    public CurrentRequest current(int slot) {
+        int r = slot * REF_STRIDE;
+        RequestInfo request = (RequestInfo) REFS.getAcquire(refs, r + REQUEST);
+        if (request == null) {
+            return null;
+        }
+        InetSocketAddress client = (InetSocketAddress) REFS.getOpaque(refs, r + CLIENT);
+        long started = (long) LONGS.getOpaque(longs, slot * LONG_STRIDE + STARTED);
+        return new CurrentRequest(request, client, started);
     }
 }

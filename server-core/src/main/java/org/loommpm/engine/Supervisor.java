@@ -6,6 +6,7 @@ import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,15 +52,26 @@ public final class Supervisor implements EngineStats {
     }
 
     private final Map<InetSocketAddress, ServerSocketChannel> bound = new LinkedHashMap<>();
+    /** Each listener's address as bound (ephemeral port resolved), kept so it is known after close. */
     private final List<Child> children = new CopyOnWriteArrayList<>();
     private final LinkedBlockingQueue<Runnable> events = new LinkedBlockingQueue<>();
     private final AtomicLong connectionIds = new AtomicLong();
     private final AtomicInteger childIds = new AtomicInteger();
     private final LongAdder acceptedTotal = new LongAdder();
-    private final LongAdder closedTotal = new LongAdder();
+    private final LongAdder[] closedTotal = new LongAdder[CloseReason.values().length];
+    private final List<ChildListener> listeners = new CopyOnWriteArrayList<>();
+    /**
+     * Guards moving an exited child's request and byte counts into the totals below together
+     * with removing it from {@link #children}, so a reader never counts it twice or not at all
+     * (the totals are monotonic counters for metrics). Held briefly, never around I/O.
+     */
+    private final Object exitedCountsLock = new Object();
+    private long exitedRequests;
+    private long exitedBytes;
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private volatile Generation current;
     private volatile boolean stopping;
+    private volatile Instant startTime;
     private Thread thread;
 
     /**
@@ -68,6 +80,21 @@ public final class Supervisor implements EngineStats {
      */
     public Supervisor(ServerConfig config, ConnectionHandler handler) {
         this.current = new Generation(1, config, handler, List.of(), List.of());
+        for (int i = 0; i < closedTotal.length; i++) {
+            closedTotal[i] = new LongAdder();
+        }
+    }
+
+    /**
+     * Adds a listener told about every child started and exited from now on.
+     *
+     * @throws IllegalStateException after {@link #start()}: a late listener would miss children
+     */
+    public void addChildListener(ChildListener listener) {
+        if (startTime != null) {
+            throw new IllegalStateException("add child listeners before start()");
+        }
+        listeners.add(listener);
     }
 
     /**
@@ -79,6 +106,7 @@ public final class Supervisor implements EngineStats {
     public void start() throws IOException {
         ServerConfig config = current.config();
         warnSmallPool(config);
+        startTime = Instant.now();
         try {
             current = generation(1, config, current.handler(), bindAll(config));
             for (int i = 0; i < config.startServers(); i++) {
@@ -191,6 +219,9 @@ public final class Supervisor implements EngineStats {
     private void startChild(Generation g) throws IOException {
         Child c = new Child(childIds.incrementAndGet(), g.number(), g.config(), g.handler(), this, g.listeners());
         children.add(c);
+        for (ChildListener l : listeners) {
+            l.childStarted(c);
+        }
         c.start();
     }
 
@@ -222,7 +253,14 @@ public final class Supervisor implements EngineStats {
     }
 
     void childExited(Child c) {
-        children.remove(c);
+        synchronized (exitedCountsLock) {
+            exitedRequests += c.requests();
+            exitedBytes += c.bytesSent();
+            children.remove(c);
+        }
+        for (ChildListener l : listeners) {
+            l.childExited(c);
+        }
     }
 
     long nextConnectionId() {
@@ -233,8 +271,8 @@ public final class Supervisor implements EngineStats {
         acceptedTotal.increment();
     }
 
-    void connectionClosed() {
-        closedTotal.increment();
+    void connectionClosed(CloseReason reason) {
+        closedTotal[reason.ordinal()].increment();
     }
 
     /**
@@ -314,8 +352,36 @@ public final class Supervisor implements EngineStats {
     }
 
     @Override
-    public long connectionsClosed() {
-        return closedTotal.sum();
+    public long connectionsClosed(CloseReason reason) {
+        return closedTotal[reason.ordinal()].sum();
+    }
+
+    @Override
+    public long requests() {
+        synchronized (exitedCountsLock) {
+            long n = exitedRequests;
+            for (Child c : children) {
+                n += c.requests();
+            }
+            return n;
+        }
+    }
+
+    @Override
+    public long bytesSent() {
+        synchronized (exitedCountsLock) {
+            long n = exitedBytes;
+            for (Child c : children) {
+                n += c.bytesSent();
+            }
+            return n;
+        }
+    }
+
+    @Override
+    public Instant startTime() {
+        Instant t = startTime;
+        return t != null ? t : Instant.EPOCH;
     }
 
     @Override

@@ -75,6 +75,9 @@ public final class WorkerPool {
     }
 
     private void start(int slot, Task task) {
+        // The dispatcher owns the slot it popped until the thread starts (thread start orders
+        // this store before the worker's own), so the letter has one writer at a time.
+        scoreboard.set(slot, Scoreboard.STARTING);
         active.incrementAndGet();
         threads.start(() -> runLoop(slot, task));
     }

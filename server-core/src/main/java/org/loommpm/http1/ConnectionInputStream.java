@@ -14,7 +14,7 @@ import org.loommpm.engine.Connection;
 final class ConnectionInputStream extends InputStream {
     private final Connection connection;
     private final ByteBuffer in;
-    /** Bytes handed to readers: the body as received, framing included ({@code %I}). */
+    /** Bytes handed to readers: the body as received, framing included ({@code %I}, metrics). */
     private long consumed;
 
     /** @param in the context's read buffer, in read mode */

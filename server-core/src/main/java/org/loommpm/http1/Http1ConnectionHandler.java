@@ -9,9 +9,11 @@ import java.nio.charset.StandardCharsets;
 import org.loommpm.api.Handler;
 import org.loommpm.api.HttpException;
 import org.loommpm.config.ServerConfig;
+import org.loommpm.engine.CloseReason;
 import org.loommpm.engine.Connection;
 import org.loommpm.engine.ConnectionContext;
 import org.loommpm.engine.ConnectionHandler;
+import org.loommpm.engine.ExchangeObserver;
 import org.loommpm.engine.PeerIOException;
 import org.loommpm.engine.Scoreboard;
 
@@ -28,7 +30,14 @@ import org.loommpm.engine.Scoreboard;
  * for KEEPALIVE with its context released. After 16 requests in one dispatch the connection is
  * re-dispatched as a new task so one pipelining client cannot hold a slot indefinitely.
  *
- * <p>Every path ends with exactly one hand-back (see {@link ConnectionHandler}).
+ * <p>Every path ends with exactly one hand-back (see {@link ConnectionHandler}), carrying the
+ * {@link CloseReason} when it closes.
+ *
+ * <p><b>Accounting.</b> Each exchange whose head was parsed is shown in the worker's scoreboard
+ * slot while it runs; once its handler has returned (response complete, or failed after its
+ * head was sent) it is counted there with its response bytes (plain single-writer stores) and,
+ * when metrics are on, reported to the {@link ExchangeObserver} ({@code null} when they are
+ * off: no further cost). An exchange cut off by the client counts only as an aborted connection.
  */
 public final class Http1ConnectionHandler implements ConnectionHandler {
     private static final System.Logger LOG = System.getLogger("org.loommpm.http1");
@@ -49,16 +58,19 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
 
     private final ServerConfig config;
     private final Handler app;
+    private final ExchangeObserver observer;
     private final long headerTimeoutNanos;
     private final int maxHeadBytes;
 
     /**
      * @param config the settings (limits, timeouts, keep-alive)
      * @param app the application's handler (router, filters)
+     * @param observer told about every completed exchange, or {@code null} (metrics off)
      */
-    public Http1ConnectionHandler(ServerConfig config, Handler app) {
+    public Http1ConnectionHandler(ServerConfig config, Handler app, ExchangeObserver observer) {
         this.config = config;
         this.app = app;
+        this.observer = observer;
         this.headerTimeoutNanos = config.requestHeaderTimeout().toNanos();
         this.maxHeadBytes = config.limitRequestLine() + 2
                 + config.limitRequestFields() * (config.limitRequestFieldSize() + 2) + 1024;
@@ -91,7 +103,7 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
                     return; // handed back inside readHead
                 }
                 board.set(slot, Scoreboard.WRITING);
-                if (!exchange(c, ctx, st, headEnd)) {
+                if (!exchange(c, ctx, st, headEnd, board, slot)) {
                     return; // handed back inside exchange
                 }
                 board.set(slot, Scoreboard.KEEPALIVE);
@@ -110,15 +122,17 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
                         n = fill(c, ctx.in());
                     }
                     if (n < 0) {
-                        c.handBackClose();
+                        c.handBackClose(CloseReason.NORMAL); // the client closed after its response
                         return;
                     }
                     if (n == 0) {
                         c.handBackKeepAlive();
                         return;
                     }
-                    st.headStartNanos = System.nanoTime();
                 }
+                // The next head's clock (deadline, request time) starts now, not at the
+                // previous head's arrival, whether it was read just now or already buffered.
+                st.headStartNanos = System.nanoTime();
                 if (round >= MAX_REQUESTS_PER_DISPATCH) {
                     // Pipelined bytes are buffered: no readiness will come for them, so the
                     // connection continues in a new task; ownership passes to it.
@@ -126,14 +140,18 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
                     return;
                 }
             }
-        } catch (SocketTimeoutException | PeerIOException | EOFException e) {
+        } catch (SocketTimeoutException e) {
             LOG.log(Level.DEBUG, "LM0404 connection {0} ended: {1}", c.id(), e.toString());
             board.set(slot, Scoreboard.CLOSING);
-            c.handBackClose();
+            c.handBackClose(CloseReason.TIMEOUT);
+        } catch (PeerIOException | EOFException e) {
+            LOG.log(Level.DEBUG, "LM0404 connection {0} ended: {1}", c.id(), e.toString());
+            board.set(slot, Scoreboard.CLOSING);
+            c.handBackClose(CloseReason.ABORT);
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.ERROR, "LM0405 connection " + c.id() + " failed", e);
             board.set(slot, Scoreboard.CLOSING);
-            c.handBackClose();
+            c.handBackClose(CloseReason.ERROR);
         }
     }
 
@@ -159,7 +177,8 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
                 boolean wasEmpty = in.limit() == 0;
                 int n = fill(c, in);
                 if (n < 0) {
-                    c.handBackClose();
+                    // EOF (or a reset) between requests is the client's orderly end; inside a head, a cut.
+                    c.handBackClose(in.limit() == 0 ? CloseReason.NORMAL : CloseReason.ABORT);
                     return -1;
                 }
                 if (n == 0) {
@@ -186,7 +205,8 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
      *
      * @return {@code true} if the connection stays open for another request
      */
-    private boolean exchange(Connection c, ConnectionContext ctx, Http1State st, int headEnd) throws IOException {
+    private boolean exchange(Connection c, ConnectionContext ctx, Http1State st, int headEnd, Scoreboard board,
+                             int slot) throws IOException {
         ByteBuffer in = ctx.in();
         RequestHead head;
         try {
@@ -199,15 +219,34 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
         int served = c.countRequest();
         boolean keepAlive = config.keepAlive() && head.keepAlive() && !c.child().isDraining()
                 && (config.maxKeepAliveRequests() == 0 || served < config.maxKeepAliveRequests());
+        board.requestStarted(slot, head, c.remoteAddress(), st.headStartNanos);
+        long writtenBefore = c.bytesWritten();
+        ConnectionInputStream body = new ConnectionInputStream(c, in);
         Http1Response res = new Http1Response(c, st, ctx.out(), head, config.serverHeader(), keepAlive);
-        Http1Request req = new Http1Request(head, headEnd, c, new ConnectionInputStream(c, in), res,
+        Http1Request req = new Http1Request(head, headEnd, c, body, res,
                 config.limitRequestBody(), config.limitRequestFields(), config.limitRequestFieldSize());
-        if (!runHandler(req, res)) {
-            c.handBackClose();
+        // An exchange counts once its handler has run (an exception here means the client is gone
+        // mid-exchange: counted only as an aborted connection).
+        boolean completed = runHandler(req, res);
+        boolean reusable = false;
+        try {
+            reusable = completed && !res.closeAfter() && req.discardBody(MAX_DISCARD);
+        } finally {
+            // Recorded before any hand-back: the context (and st) goes back to the recycle list
+            // with it, and the connection is not ours to read afterwards.
+            long bytesOut = c.bytesWritten() - writtenBefore;
+            board.requestDone(slot, bytesOut);
+            if (observer != null) {
+                observer.exchangeCompleted(head.version().text(), head.method(), res.status(),
+                        req.bytesReceived(), bytesOut, System.nanoTime() - st.headStartNanos);
+            }
+        }
+        if (!completed) {
+            c.handBackClose(res.closeReason());
             return false;
         }
-        if (res.closeAfter() || !req.discardBody(MAX_DISCARD)) {
-            c.handBackLinger();
+        if (!reusable) {
+            c.handBackLinger(res.closeReason());
             return false;
         }
         return true;
@@ -227,23 +266,29 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
         } catch (HttpException e) {
             LOG.log(Level.DEBUG, "LM0406 {0} {1} answered {2}: {3}", req.method(), req.rawTarget(), e.status(),
                     e.getMessage());
-            return answerError(res, e.status());
+            return answerError(res, e.status(), CloseReason.ERROR);
         } catch (SocketTimeoutException e) {
             LOG.log(Level.DEBUG, "LM0407 {0} {1}: client too slow: {2}", req.method(), req.rawTarget(), e.toString());
-            return answerError(res, 408);
+            return answerError(res, 408, CloseReason.TIMEOUT);
         } catch (PeerIOException | EOFException e) {
             throw e;
         } catch (Exception | LinkageError | AssertionError | StackOverflowError e) {
             LOG.log(Level.ERROR, "LM0401 handler failed for " + req.method() + " " + req.rawTarget(), e);
-            return answerError(res, 500);
+            return answerError(res, 500, CloseReason.ERROR);
         }
     }
 
-    private static boolean answerError(Http1Response res, int status) throws IOException {
+    /**
+     * Answers a failure with {@code status} and {@code Connection: close}, if the response has
+     * not begun; either way the connection ends under {@code why}.
+     *
+     * @return whether the answer was sent
+     */
+    private static boolean answerError(Http1Response res, int status, CloseReason why) throws IOException {
+        res.requireClose(why);
         if (res.isCommitted()) {
             return false;
         }
-        res.requireClose();
         res.headers().clear();
         res.status(status);
         res.header("Content-Type", "text/plain; charset=UTF-8");
@@ -255,7 +300,7 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
     private void rejectHead(Connection c, HttpException e) throws IOException {
         LOG.log(Level.DEBUG, "LM0403 bad request from {0}: {1} {2}", c.remoteAddress(), e.status(), e.getMessage());
         c.write(ByteBuffer.wrap(ErrorResponses.bytes(e.status(), config.serverHeader(), true)));
-        c.handBackLinger();
+        c.handBackLinger(CloseReason.ERROR);
     }
 
     /** One non-blocking read appended after the buffer's data (read mode kept). */

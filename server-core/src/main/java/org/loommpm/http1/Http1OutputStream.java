@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import org.loommpm.engine.CloseReason;
 import org.loommpm.engine.Connection;
 
 /**
@@ -58,7 +59,7 @@ final class Http1OutputStream extends OutputStream {
         }
         written += len;
         if (declared >= 0 && written > declared) {
-            response.requireClose();
+            response.requireClose(CloseReason.ERROR);
             throw new IOException("body longer than the Content-Length set: " + declared);
         }
         if (discard) {
@@ -105,7 +106,7 @@ final class Http1OutputStream extends OutputStream {
             // answered with a 500 instead of a connection closed without any response.
             long length = declared >= 0 ? declared : written;
             if (!discard && declared >= 0 && written != declared) {
-                response.requireClose();
+                response.requireClose(CloseReason.ERROR);
                 throw new IOException("body shorter than the Content-Length set: " + written + " < " + declared);
             }
             ByteBuffer head = response.encodeHead(length, false, 0);
@@ -121,7 +122,7 @@ final class Http1OutputStream extends OutputStream {
             connection.write(ByteBuffer.wrap(LAST_CHUNK));
             framing += LAST_CHUNK.length;
         } else if (mode == Mode.FIXED && !discard && written != declared) {
-            response.requireClose();
+            response.requireClose(CloseReason.ERROR);
             throw new IOException("body shorter than the Content-Length set: " + written + " < " + declared);
         }
     }

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import org.loommpm.api.Headers;
 import org.loommpm.api.Response;
+import org.loommpm.engine.CloseReason;
 import org.loommpm.engine.Connection;
 
 /**
@@ -31,6 +32,8 @@ final class Http1Response implements Response {
     private boolean committed;
     private boolean complete;
     private boolean closeAfter;
+    /** Why the connection ends if it does: NORMAL unless a failure forced the close. */
+    private CloseReason closeReason = CloseReason.NORMAL;
     /** The client sent Expect: 100-continue and is waiting for our verdict before sending the body. */
     private boolean awaitingContinue;
     private Http1OutputStream stream;
@@ -91,9 +94,18 @@ final class Http1Response implements Response {
         return closeAfter;
     }
 
-    /** Forces {@code Connection: close} (only effective before the head is written). */
-    void requireClose() {
+    /**
+     * Forces {@code Connection: close} (announced only if the head is not written yet): the
+     * connection ends after this exchange, under {@code why}.
+     */
+    void requireClose(CloseReason why) {
         closeAfter = true;
+        closeReason = why;
+    }
+
+    /** Why the connection ends if it does after this exchange. */
+    CloseReason closeReason() {
+        return closeReason;
     }
 
     boolean isHeadRequest() {

@@ -1,6 +1,7 @@
 package org.loommpm.http1;
 
 import org.loommpm.api.Headers;
+import org.loommpm.engine.Scoreboard;
 
 /**
  * A parsed and validated HTTP/1.x request head, with the framing and connection decisions
@@ -8,7 +9,7 @@ import org.loommpm.api.Headers;
  * engine acts on them without re-reading header fields. Immutable except for its headers, which
  * belong to the worker handling the exchange.
  */
-public final class RequestHead {
+public final class RequestHead implements Scoreboard.RequestInfo {
     /** The protocol versions this codec speaks. */
     public enum Version {
         HTTP_1_0("HTTP/1.0"),

@@ -15,8 +15,8 @@ import org.loommpm.cli.access.IpRange;
 
 /** Directives about what is served: names, documents, types, options, handlers, access. */
 final class SiteDirectives {
-    /** {@code SetHandler} names this build knows ({@code metrics} arrives with the metrics work). */
-    static final Set<String> HANDLERS = Set.of("server-status", "none");
+    /** {@code SetHandler} names this build knows. */
+    static final Set<String> HANDLERS = Set.of("server-status", "metrics", "none");
 
     private SiteDirectives() {
     }
@@ -31,7 +31,7 @@ final class SiteDirectives {
         TYPES_CONFIG("TypesConfig", 1, 1, SERVER, "file"),
         OPTIONS("Options", 1, Integer.MAX_VALUE, SERVER, "[+|-]Indexes [+|-]FollowSymLinks | None | All"),
         ENABLE_SENDFILE("EnableSendfile", 1, 1, SERVER, "On|Off"),
-        SET_HANDLER("SetHandler", 1, 1, LOCATION, "server-status|none"),
+        SET_HANDLER("SetHandler", 1, 1, LOCATION, "server-status|metrics|none"),
         REQUIRE("Require", 2, Integer.MAX_VALUE, LOCATION, "all granted|denied | ip address[/bits] ...");
 
         final String directive;
@@ -190,7 +190,7 @@ final class SiteDirectives {
     private static void setHandler(ParseState s, ConfigLine l) throws ConfigException {
         String h = l.args().get(0).toLowerCase(Locale.ROOT);
         if (!HANDLERS.contains(h)) {
-            throw l.error("SetHandler: unknown handler '" + l.args().get(0) + "' (known: server-status, none)");
+            throw l.error("SetHandler: unknown handler '" + l.args().get(0) + "' (known: server-status, metrics, none)");
         }
         s.location.handler = h;
     }

@@ -1,0 +1,194 @@
+package org.loommpm.status;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.loommpm.engine.ChildStats;
+import org.loommpm.engine.CloseReason;
+import org.loommpm.engine.EngineStats;
+import org.loommpm.engine.PollerStats;
+import org.loommpm.engine.Scoreboard;
+
+/**
+ * What the status page shows, read once from the engine's counters so that the HTML, {@code ?auto}
+ * and {@code ?json} renderings of one request agree with each other. The engine's values are
+ * read without locks: each is recent, the whole is not an atomic snapshot.
+ *
+ * <p>Scoreboard letters are the engine's, except for a draining child (retiring, restart, stop):
+ * its busy slots show {@code G} (gracefully finishing) and its free slots {@code .} (they will
+ * take no more work), as httpd shows a process on its way out.
+ */
+record StatusSnapshot(String serverName, String version, Instant now, Instant started, long uptimeSeconds,
+                      int generation, long requests, long bytesSent, long accepted, long open,
+                      Map<CloseReason, Long> closed, int keepAlive, int lingering, int busy, int idle, int pending,
+                      int graceful, List<Child> children, List<Current> current) {
+
+    /** One child's row. */
+    record Child(int id, int generation, String state, String drainReason, boolean accepting,
+                 boolean admissionOpen, long admissionTransitions, int open, long accepted, long closed,
+                 long requests, long bytesSent, int active, int idle, int pending, int slots, int keepAlive,
+                 int lingering, int contextsHeld, String scoreboard, List<Poller> pollers) {
+        long recycleHits() {
+            return pollers.stream().mapToLong(Poller::recycleHits).sum();
+        }
+
+        long recycleMisses() {
+            return pollers.stream().mapToLong(Poller::recycleMisses).sum();
+        }
+
+        long recycleDrops() {
+            return pollers.stream().mapToLong(Poller::recycleDrops).sum();
+        }
+
+        int recycleSize() {
+            return pollers.stream().mapToInt(Poller::recycleSize).sum();
+        }
+    }
+
+    /** One poller's row. */
+    record Poller(int index, long wakeups, long dispatches, long timersFired, int keepAlive, int lingering,
+                  int recycleSize, long recycleHits, long recycleMisses, long recycleDrops) {
+    }
+
+    /** A request being served ({@code W} slot). Everything but the numbers came from the client. */
+    record Current(int child, int slot, char state, String client, String vhost, String method, String path,
+                   long ageMillis) {
+    }
+
+    static final String MPM = "loom";
+
+    static StatusSnapshot take(EngineStats stats, String serverName, String version) {
+        Instant now = Instant.now();
+        long nowNanos = System.nanoTime();
+        Instant started = stats.startTime();
+        long uptime = Math.max(0, Duration.between(started, now).toSeconds());
+        List<Child> children = new ArrayList<>();
+        List<Current> current = new ArrayList<>();
+        int busy = 0;
+        int idle = 0;
+        int pending = 0;
+        int graceful = 0;
+        int keepAlive = 0;
+        int lingering = 0;
+        for (ChildStats c : stats.children()) {
+            Child row = child(c);
+            children.add(row);
+            busy += row.active();
+            pending += row.pending();
+            keepAlive += row.keepAlive();
+            lingering += row.lingering();
+            if (c.draining()) {
+                graceful += row.active();
+            } else {
+                idle += row.idle();
+            }
+            currentRequests(c, nowNanos, current);
+        }
+        current.sort(Comparator.comparingLong(Current::ageMillis).reversed());
+        Map<CloseReason, Long> closed = new EnumMap<>(CloseReason.class);
+        for (CloseReason r : CloseReason.values()) {
+            closed.put(r, stats.connectionsClosed(r));
+        }
+        // Totals last: a request counted in a child's row above is then also in the totals.
+        return new StatusSnapshot(serverName, version, now, started, uptime, stats.generation(), stats.requests(),
+                stats.bytesSent(), stats.connectionsAccepted(), stats.connectionsOpen(), closed, keepAlive,
+                lingering, busy, idle, pending, graceful, List.copyOf(children), List.copyOf(current));
+    }
+
+    private static Child child(ChildStats c) {
+        // Totals before idles, as the admission rule reads them.
+        int active = c.activeWorkers();
+        int idle = c.idleWorkers();
+        List<Poller> pollers = new ArrayList<>();
+        for (PollerStats p : c.pollerStats()) {
+            pollers.add(new Poller(p.index(), p.wakeups(), p.dispatches(), p.timersFired(), p.keepAliveConnections(),
+                    p.lingeringConnections(), p.recycleSize(), p.recycleHits(), p.recycleMisses(), p.recycleDrops()));
+        }
+        String state = c.draining() ? "draining" : "running";
+        return new Child(c.id(), c.generation(), state, c.drainReason(), c.accepting(), c.admissionOpen(),
+                c.admissionTransitions(), c.openConnections(), c.connectionsAccepted(), c.connectionsClosed(),
+                c.requests(), c.bytesSent(), active, idle, c.pendingWorkers(), c.scoreboard().size(),
+                c.keepAliveConnections(), c.lingeringConnections(), c.contextsHeld(), letters(c),
+                List.copyOf(pollers));
+    }
+
+    private static String letters(ChildStats c) {
+        String s = c.scoreboard().render();
+        if (!c.draining()) {
+            return s;
+        }
+        char[] out = s.toCharArray();
+        for (int i = 0; i < out.length; i++) {
+            out[i] = out[i] == (char) Scoreboard.WAITING ? '.' : 'G';
+        }
+        return new String(out);
+    }
+
+    private static void currentRequests(ChildStats c, long nowNanos, List<Current> out) {
+        Scoreboard board = c.scoreboard();
+        for (int slot = 0; slot < board.size(); slot++) {
+            char letter = board.state(slot);
+            if (letter != (char) Scoreboard.WRITING) {
+                continue;
+            }
+            Scoreboard.CurrentRequest r = board.current(slot);
+            if (r == null) {
+                continue;
+            }
+            long age = Math.max(0, (nowNanos - r.startNanos()) / 1_000_000);
+            out.add(new Current(c.id(), slot, c.draining() ? 'G' : letter, client(r.client()), r.request().host(),
+                    r.request().method(), r.request().path(), age));
+        }
+    }
+
+    private static String client(InetSocketAddress a) {
+        if (a == null) {
+            return "";
+        }
+        return a.getAddress() != null ? a.getAddress().getHostAddress() : a.getHostString();
+    }
+
+    /** Requests per second since start (0 in the first second). */
+    double reqPerSec() {
+        return uptimeSeconds > 0 ? (double) requests / uptimeSeconds : 0;
+    }
+
+    /** Response bytes per second since start. */
+    double bytesPerSec() {
+        return uptimeSeconds > 0 ? (double) bytesSent / uptimeSeconds : 0;
+    }
+
+    /** Response bytes per request. */
+    double bytesPerReq() {
+        return requests > 0 ? (double) bytesSent / requests : 0;
+    }
+
+    /** Every child's letters, concatenated in child order (mod_status's Scoreboard line). */
+    String scoreboard() {
+        StringBuilder b = new StringBuilder();
+        for (Child c : children) {
+            b.append(c.scoreboard());
+        }
+        return b.toString();
+    }
+
+    /** Children draining (httpd's "Stopping" processes). */
+    long stopping() {
+        return children.stream().filter(c -> !c.state().equals("running")).count();
+    }
+
+    /** Admission transitions summed over the live children. */
+    long admissionTransitions() {
+        return children.stream().mapToLong(Child::admissionTransitions).sum();
+    }
+
+    /** Children whose admission control has the listener off now. */
+    long admissionOff() {
+        return children.stream().filter(c -> !c.admissionOpen()).count();
+    }
+}
