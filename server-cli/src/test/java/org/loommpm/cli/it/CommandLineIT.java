@@ -115,8 +115,8 @@ class CommandLineIT {
             assertEquals(200, welcome.status());
             assertTrue(welcome.body().contains("loom-mpm is running"), welcome.body());
             assertEquals("Hello, World!", Curl.run("http://127.0.0.1:" + port + "/hello.txt").body());
-            Curl.Response status = Curl.run("http://127.0.0.1:" + port + "/server-status");
-            assertTrue(status.body().contains("Generation: 1"), status.body());
+            Curl.Response status = Curl.run("http://127.0.0.1:" + port + "/server-status?auto");
+            assertTrue(status.body().contains("ParentServerConfigGeneration: 1\n"), status.body());
             p.signal("TERM");
             assertEquals(0, p.waitExit(Duration.ofSeconds(20)));
         }

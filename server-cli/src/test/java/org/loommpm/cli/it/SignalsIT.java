@@ -95,7 +95,7 @@ class SignalsIT {
             assertTrue(before > 0 && ok.get() > before, "load ran: " + before + " then " + ok.get());
             assertEquals("B", Curl.run(base(p1) + "/").body(), "new DirectoryIndex in effect");
             assertEquals("B", Curl.run(base(p2) + "/").body(), "new Listen address bound");
-            assertTrue(Curl.run(base(p2) + "/server-status").body().contains("Generation: 2"));
+            assertTrue(Curl.run(base(p2) + "/server-status?auto").body().contains("ParentServerConfigGeneration: 2\n"));
             String errors = Files.readString(dir.resolve("error.log"));
             assertTrue(errors.contains("LM0012 graceful restart: generation 2"), errors);
             server.signal("TERM");
@@ -122,7 +122,7 @@ class SignalsIT {
             Curl.Response r = Curl.run(base(port) + "/");
             assertEquals(200, r.status());
             assertEquals("still here", r.body());
-            assertTrue(Curl.run(base(port) + "/server-status").body().contains("Generation: 1"));
+            assertTrue(Curl.run(base(port) + "/server-status?auto").body().contains("ParentServerConfigGeneration: 1\n"));
             assertTrue(server.isAlive());
             server.signal("TERM");
             assertEquals(0, server.waitExit(Duration.ofSeconds(30)));

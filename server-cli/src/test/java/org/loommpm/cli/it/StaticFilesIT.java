@@ -241,11 +241,11 @@ class StaticFilesIT {
 
     @Test
     void statusPageForLocalhost() throws Exception {
-        Curl.Response r = get("/server-status");
+        Curl.Response r = get("/server-status?auto");
         assertEquals(200, r.status());
-        assertTrue(r.body().contains("Generation: 1\n"), r.body());
-        assertTrue(Pattern.compile("Child \\d+: generation=1 accepting=yes").matcher(r.body()).find(), r.body());
-        assertTrue(r.body().contains("Scoreboard"), r.body());
+        assertTrue(r.body().contains("ParentServerConfigGeneration: 1\n"), r.body());
+        assertTrue(Pattern.compile("LoomChild: id=\\d+ generation=1 state=\\S+ accepting=1").matcher(r.body()).find(), r.body());
+        assertTrue(r.body().contains("Scoreboard: "), r.body());
         assertEquals(200, get("/server-status/").status());
         assertEquals(200, get("//server-status").status(), "normalized before matching");
         assertEquals(404, get("/server-statusx").status(), "whole segments only");
