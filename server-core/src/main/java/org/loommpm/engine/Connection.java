@@ -204,10 +204,8 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
                 }
                 await(OP_AWAIT_READ);
             }
-        } catch (SocketTimeoutException e) {
-            throw e;
         } catch (IOException e) {
-            throw new PeerIOException(e);
+            throw peerFailure(e);
         }
     }
 
@@ -221,10 +219,8 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
                 }
                 bytesWritten += n;
             }
-        } catch (SocketTimeoutException e) {
-            throw e;
         } catch (IOException e) {
-            throw new PeerIOException(e);
+            throw peerFailure(e);
         }
     }
 
@@ -245,10 +241,8 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
                 }
                 bytesWritten += n;
             }
-        } catch (SocketTimeoutException e) {
-            throw e;
         } catch (IOException e) {
-            throw new PeerIOException(e);
+            throw peerFailure(e);
         }
     }
 
@@ -261,7 +255,7 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
             try {
                 n = file.transferTo(pos, end - pos, channel);
             } catch (IOException e) {
-                throw new PeerIOException(e);
+                throw peerFailure(e);
             }
             if (n == 0) {
                 if (pos >= file.size()) {
@@ -277,11 +271,14 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
     private void awaitWritable() throws IOException {
         try {
             await(OP_AWAIT_WRITE);
-        } catch (SocketTimeoutException e) {
-            throw e;
         } catch (IOException e) {
-            throw new PeerIOException(e);
+            throw peerFailure(e);
         }
+    }
+
+    /** A timeout stays a timeout (the protocol answers 408); anything else means the peer is gone. */
+    private static IOException peerFailure(IOException e) {
+        return e instanceof SocketTimeoutException || e instanceof PeerIOException ? e : new PeerIOException(e);
     }
 
     /** Parks the calling worker until the poller reports readiness for {@code awaitOp}. */
