@@ -29,8 +29,12 @@ import org.openjdk.jmh.annotations.State;
  * push offers a freshly allocated context (an intrusive node can be in one list at a time, so
  * reusing one the consumer may still hold would be a bug), the same cost for every
  * implementation. The auxiliary counters split the outcomes: {@code pushed}/{@code dropped}
- * (list full) and {@code popped}/{@code empty}; {@code popped} is the transfer rate.
- * On a 2-core machine groups with more than one producer time-slice the threads.
+ * (list full) and {@code popped}/{@code empty}; {@code popped} is the transfer rate. Those
+ * transfers need producers and consumer on CPUs at the same time: with more threads than
+ * cores (or a busy machine) the list fills while the consumer is descheduled and drains while
+ * the producers are, so the push and pop rates measure each operation's cost under contention
+ * better than {@code popped} does. {@link #pushPop} is the uncontended cost of one push and one
+ * pop on a single thread, which does not depend on scheduling.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -126,6 +130,19 @@ public class RecycleListBench {
             popped = 0;
             empty = 0;
         }
+    }
+
+    /** One thread's own list, for {@link #pushPop}. */
+    @State(Scope.Thread)
+    public static class Own extends Shared {
+    }
+
+    @Benchmark
+    @BenchmarkMode(Mode.AverageTime)
+    @OutputTimeUnit(TimeUnit.NANOSECONDS)
+    public Ctx pushPop(Own s) {
+        s.list.push(new Ctx());
+        return s.list.pop();
     }
 
     static void push(Shared s, Outcomes o) {
