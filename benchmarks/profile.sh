@@ -2,13 +2,14 @@
 # A CPU profile of one server under one wrk workload, with async-profiler (see README.md).
 #
 #   nice -n -15 benchmarks/profile.sh loom a          # server, workload (a-d as in run.sh)
+#   F_RATE=20000 nice -n -15 benchmarks/profile.sh loom f   # f: OpenLoop at F_RATE, 50 connections
 #
 # The server starts as in run.sh (same JVM flags, pinned to SERVER_CPU; plus
 # -XX:+EnableDynamicAgentLoading), gets WARMUP s of the workload, then the profiler runs for
 # DURATION s of it (cpu, 200 µs interval) and writes collapsed stacks plus a summary of the
 # hottest frames. ASYNC_PROFILER: libasyncProfiler.so; if unset it is unpacked from the Maven
 # artifact tools.profiler:async-profiler:4.1:jar:linux-x64 (fetched into ~/.m2 if missing).
-# Writes benchmarks/results/profile-STAMP/{SERVER-W.collapsed,SERVER-W.top.txt,wrk.txt}.
+# Writes benchmarks/results/profile-STAMP/{SERVER-W.collapsed,SERVER-W.top.txt,wrk.txt (the load's output)}.
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
@@ -39,13 +40,22 @@ case "$w" in
   b) args=(-t1 -c256 --latency) ;;
   c) args=(-t1 -c50 --latency -H 'Connection: close') ;;
   d) args=(-t1 -c256 --latency -s "$BENCH_DIR/pipeline.lua") ;;
-  *) echo "workload a-d" >&2; exit 2 ;;
+  f) ;;
+  *) echo "workload a-d or f" >&2; exit 2 ;;
 esac
 url="http://127.0.0.1:$port/plaintext"
 extra=(); [ "$w" = d ] && extra=(-- 16)
-taskset -c "$CLIENT_CPU" wrk "${args[@]}" "-d${WARMUP}s" "$url" "${extra[@]}" >/dev/null
+load() {  # load SECONDS: the workload, its output on stdout
+  if [ "$w" = f ]; then
+    taskset -c "$CLIENT_CPU" "$JAVA" -cp "$JAR" org.loommpm.bench.OpenLoop --port "$port" --connections 50 \
+      --warmup 0 rate "${F_RATE:-20000}" --seconds "$1"
+  else
+    taskset -c "$CLIENT_CPU" wrk "${args[@]}" "-d${1}s" "$url" "${extra[@]}"
+  fi
+}
+load "$WARMUP" >/dev/null
 "$JCMD" "$SERVER_PID" JVMTI.agent_load "$ASYNC_PROFILER" "start,event=cpu,interval=200us" >/dev/null
-taskset -c "$CLIENT_CPU" wrk "${args[@]}" "-d${DURATION}s" "$url" "${extra[@]}" >"$RES/wrk.txt"
+load "$DURATION" >"$RES/wrk.txt"
 out="$RES/$server-$w.collapsed"
 "$JCMD" "$SERVER_PID" JVMTI.agent_load "$ASYNC_PROFILER" "stop,file=$out,collapsed" >/dev/null
 sleep 1
@@ -62,5 +72,5 @@ awk '{n = $NF; $NF = ""; total += n; k = split($0, f, ";"); sub(/ +$/, "", f[k])
        for (g in incl) if (g ~ /loommpm|helidon|netty|jetty|sun\/nio|VirtualThread|Continuation|ForkJoin|^__x64_sys|^do_syscall/)
          printf "%6.2f%% %s\n", 100 * incl[g] / total, g | "sort -rn | head -50"
      }' "$out" >"$RES/$server-$w.top.txt"
-grep -E '^Requests/sec' "$RES/wrk.txt"
+grep -E '^Requests/sec|^RESULT' "$RES/wrk.txt"
 echo "profile: $RES/$server-$w.top.txt"

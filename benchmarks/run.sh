@@ -144,11 +144,18 @@ if has_workload g; then
   if [ -z "$G_RATE" ]; then
     echo "== calibrating g: loom's sustained rate on /slow"
     start_server loom "$RES/logs/loom_calibration.log"
+    # JIT warm-up first: a cold server spends most of its CPU compiling and fails the first steps.
+    taskset -c "$CLIENT_CPU" wrk -t1 -c256 -d10s "http://127.0.0.1:$(port_of loom)/slow" >/dev/null 2>&1 || true
     open_loop "$(port_of loom)" --path /slow --connections 256 --max-connections "$G_CONNECTIONS" \
       search --start 2000 --step-seconds "$E_STEP" --p99-ms 50 >"$RES/open/g_calibration.txt" 2>&1 || true
     stop_server
     G_SUSTAINED=$(sed -n 's/^MAX rate=\([0-9]*\).*/\1/p' "$RES/open/g_calibration.txt")
-    [ -n "$G_SUSTAINED" ] && [ "$G_SUSTAINED" -gt 0 ] || { echo "calibration failed" >&2; cat "$RES/open/g_calibration.txt" >&2; exit 1; }
+    if [ -z "$G_SUSTAINED" ] || [ "$G_SUSTAINED" -le 0 ]; then
+      # A noisy machine can fail even the first step; fall back to loom's bound for a 20 ms
+      # handler: ThreadsPerChild (256) slots / 20 ms.
+      echo "calibration failed (see open/g_calibration.txt); using 256 / 20 ms = 12800 req/s" >&2
+      G_SUSTAINED=12800
+    fi
     G_RATE=$((G_SUSTAINED * 4))
   else
     G_SUSTAINED=$((G_RATE / 4))

@@ -25,6 +25,8 @@ final class HttpConn {
     ByteBuffer out;
     /** When connecting began or, with a request in flight, the request's scheduled send time. */
     long since;
+    /** When the request in flight was written. */
+    long sentAt;
     boolean connected;
     boolean busy;
     /** Set by {@link #parse}: the response announced {@code Connection: close}. */

@@ -74,7 +74,7 @@ public final class OpenLoop {
         double step = Double.parseDouble(opt.getOrDefault("step-seconds", "3"));
         double p99Ms = Double.parseDouble(opt.getOrDefault("p99-ms", "10"));
         if (warmup > 0) {
-            client.run(start, warmup);
+            client.run(Double.parseDouble(opt.getOrDefault("warmup-rate", Double.toString(start))), warmup);
         }
         double pass = 0;
         double fail = Double.NaN;

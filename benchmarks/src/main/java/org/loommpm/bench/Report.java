@@ -200,9 +200,11 @@ public final class Report {
         md.append("`OpenLoop rate` on `/slow`, up to ").append(meta.getOrDefault("g connections", "2048"))
                 .append(" connections (opened as requests queue), deadline 1 s from the scheduled time. Failed =")
                 .append(" never sent before the deadline + sent but unanswered at the deadline + connection errors")
-                .append(" + non-2xx. p99 is over completed requests. loom-noac is loom with `AdmissionControl Off`.\n\n");
-        md.append("| server | rounds | offered req/s | completed req/s | p50 ms | p99 ms | failed | connect errors | peak connections |\n");
-        md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+                .append(" + non-2xx. p50/p99 are over completed requests, from the scheduled time (what a user")
+                .append(" waits, including time queued in the client for a connection); \"p99 from send\" starts at")
+                .append(" the write (the server's own response time). loom-noac is loom with `AdmissionControl Off`.\n\n");
+        md.append("| server | rounds | offered req/s | completed req/s | p50 ms | p99 ms | p99 ms from send | failed | connect errors | peak connections |\n");
+        md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         List<String> rows = new ArrayList<>(servers);
         if (res.containsKey("loom-noac")) {
             rows.add(rows.indexOf("loom") + 1, "loom-noac");
@@ -216,6 +218,7 @@ public final class Report {
                     .append(" | ").append(Stats.cell(Stats.values(rs, kv -> kv.number("achieved_rps")), "%,.0f"))
                     .append(" | ").append(Stats.cell(Stats.values(rs, kv -> kv.number("p50_ms")), "%.1f"))
                     .append(" | ").append(Stats.cell(p99.get(s), "%.1f"))
+                    .append(" | ").append(Stats.cell(Stats.values(rs, kv -> kv.number("service_p99_ms")), "%.1f"))
                     .append(" | ").append(Stats.cell(Stats.values(rs, kv -> kv.number("failed")), "%,.0f"))
                     .append(" | ").append(Stats.cell(Stats.values(rs, kv -> kv.number("connect_errors")), "%,.0f"))
                     .append(" | ").append(Stats.cell(Stats.values(rs, kv -> kv.number("max_connections")), "%.0f"))
