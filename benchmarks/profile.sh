@@ -54,10 +54,11 @@ load() {  # load SECONDS: the workload, its output on stdout
   fi
 }
 load "$WARMUP" >/dev/null
-"$JCMD" "$SERVER_PID" JVMTI.agent_load "$ASYNC_PROFILER" "start,event=cpu,interval=200us" >/dev/null
+# The quotes inside: jcmd would otherwise read "key=value" pairs as its own options.
+"$JCMD" "$SERVER_PID" JVMTI.agent_load "$ASYNC_PROFILER" "\"start,event=cpu,interval=200us\"" >/dev/null
 load "$DURATION" >"$RES/wrk.txt"
 out="$RES/$server-$w.collapsed"
-"$JCMD" "$SERVER_PID" JVMTI.agent_load "$ASYNC_PROFILER" "stop,file=$out,collapsed" >/dev/null
+"$JCMD" "$SERVER_PID" JVMTI.agent_load "$ASYNC_PROFILER" "\"stop,file=$out,collapsed\"" >/dev/null
 sleep 1
 
 # The hottest frames: self time, then inclusive time of the servers' own and the JDK's I/O frames.

@@ -9,7 +9,8 @@
 # wrk workload after a server starts, when the JIT does most of its work), WORKLOADS (a b c d e f g h), JVM_FLAGS, SERVER_CPU (0), CLIENT_CPU (1),
 # PORT_BASE (18080), BUILD=1 to rebuild the jar, OUT (docs/benchmarks/results-DATE.md),
 # E_START (10000) / E_STEP (3 s) / E_P99_MS (10), F_RATE (50000), G_RATE (4 x loom's sustained
-# /slow rate, found by a search before round 1), G_CONNECTIONS (2048), H_RUNS (10).
+# /slow rate, found by a search before round 1), G_CONNECTIONS (2048), G_WARMUP (10 s of
+# wrk -c256 on /slow before g), H_RUNS (10).
 # Workloads (GET /plaintext unless said):
 #   a = keep-alive -c50; b = keep-alive -c256; c = Connection: close -c50; d = pipelined depth 16,
 #       -c256 (all wrk -t1 --latency);
@@ -35,6 +36,7 @@ E_P99_MS=${E_P99_MS:-10}
 F_RATE=${F_RATE:-50000}
 G_RATE=${G_RATE:-}
 G_CONNECTIONS=${G_CONNECTIONS:-2048}
+G_WARMUP=${G_WARMUP:-10}
 H_RUNS=${H_RUNS:-10}
 DATE=$(date +%F)
 STAMP=$(date +%Y%m%d-%H%M%S)
@@ -104,7 +106,10 @@ run_open() {
        printf '   e: %s\n' "$(grep '^MAX' "$f" || tail -1 "$f")" ;;
     f) open_loop "$port" --connections 50 rate "$F_RATE" --seconds "$DURATION" >"$f" 2>&1 || true
        printf '   f: %s\n' "$(grep '^RESULT' "$f" | grep -o 'achieved_rps=[^ ]*\| p99_ms=[^ ]*\|server_cpu_us_per_req=[^ ]*' | tr '\n' ' ')" ;;
-    g) open_loop "$port" --path /slow --connections 256 --max-connections "$G_CONNECTIONS" \
+    g) # A cold or half-warm server spirals under this load (timeouts abort connections, the
+       # reconnects eat the CPU), so every server first gets the same JIT warm-up on /slow.
+       taskset -c "$CLIENT_CPU" wrk -t1 -c256 "-d${G_WARMUP}s" "http://127.0.0.1:$port/slow" >/dev/null 2>&1 || true
+       open_loop "$port" --path /slow --connections 256 --max-connections "$G_CONNECTIONS" \
          --warmup 2 --warmup-rate "$G_SUSTAINED" rate "$G_RATE" --seconds "$DURATION" >"$f" 2>&1 || true
        printf '   g: %s\n' "$(grep '^RESULT' "$f" | grep -o 'achieved_rps=[^ ]*\| failed=[^ ]*\| p99_ms=[^ ]*' | tr '\n' ' ')" ;;
   esac
@@ -132,7 +137,7 @@ tcp_delta() {  # stdin: counters after; $1: counters before
   echo "open-loop client: org.loommpm.bench.OpenLoop in its own JVM ($CLIENT_JVM_FLAGS), core $CLIENT_CPU"
   has_workload e && echo "e: search from $E_START req/s, steps of $E_STEP s, p99 limit $E_P99_MS ms"
   has_workload f && echo "f: $F_RATE req/s offered for $DURATION s (after a 2 s warm-up at that rate)"
-  has_workload g && echo "g connections: $G_CONNECTIONS"
+  has_workload g && echo "g connections: $G_CONNECTIONS (after ${G_WARMUP} s of wrk -t1 -c256 on /slow and 2 s of OpenLoop at a quarter of the offered rate)"
   has_workload h && echo "h: $H_RUNS start-ups per server"
   machine_summary
 } >"$RES/meta.txt"
@@ -157,10 +162,11 @@ if has_workload g; then
       G_SUSTAINED=12800
     fi
     G_RATE=$((G_SUSTAINED * 4))
+    echo "g: loom sustains $G_SUSTAINED req/s on /slow (p99 < 50 ms); offering $G_RATE" | tee -a "$RES/meta.txt"
   else
     G_SUSTAINED=$((G_RATE / 4))
+    echo "g: offering G_RATE=$G_RATE (given); warm-up at $G_SUSTAINED" | tee -a "$RES/meta.txt"
   fi
-  echo "g: loom sustains $G_SUSTAINED req/s on /slow (p99 < 50 ms); offering $G_RATE" | tee -a "$RES/meta.txt"
 fi
 
 # The servers of one round: loom-noac (loom with AdmissionControl Off) only runs g.
