@@ -32,8 +32,14 @@ port_of() {
   case "$1" in
     loom) echo $((PORT_BASE + 0)) ;; helidon) echo $((PORT_BASE + 1)) ;;
     jetty) echo $((PORT_BASE + 2)) ;; netty) echo $((PORT_BASE + 3)) ;;
+    loom-noac) echo $((PORT_BASE + 4)) ;;
     *) echo "unknown server $1" >&2; return 1 ;;
   esac
+}
+
+# server_impl SERVER: the jar's server argument (loom-noac is loom with AdmissionControl Off).
+server_impl() {
+  case "$1" in loom-noac) echo loom ;; *) echo "$1" ;; esac
 }
 
 SERVER_PID=""
@@ -43,8 +49,11 @@ start_server() {
   local server=$1 log=$2 port i
   port=$(port_of "$server")
   : >"$log"
+  local admission=on
+  [ "$server" = loom-noac ] && admission=off
   # shellcheck disable=SC2086
-  taskset -c "$SERVER_CPU" "$JAVA" $JVM_FLAGS -jar "$JAR" "$port" "$server" >"$log" 2>&1 &
+  LOOM_ADMISSION=$admission taskset -c "$SERVER_CPU" "$JAVA" $JVM_FLAGS -jar "$JAR" "$port" "$(server_impl "$server")" \
+    >"$log" 2>&1 &
   SERVER_PID=$!
   for i in $(seq 600); do
     if grep -q '^READY' "$log"; then return 0; fi

@@ -1,14 +1,25 @@
 #!/usr/bin/env bash
 # Side-by-side plaintext load test of loom-mpm, Helidon, Jetty and Netty (see README.md).
 #
-#   benchmarks/run.sh                                      # full run: 4 servers x 4 workloads x 3 rounds
+#   nice -n -15 benchmarks/run.sh                          # full run: 4 servers x 8 workloads x 3 rounds
 #   SERVERS="loom helidon" ROUNDS=1 DURATION=5 WORKLOADS="a c" benchmarks/run.sh   # quick run
 #
 # Environment: SERVERS (loom helidon jetty netty), ROUNDS (3), DURATION (10 s measured),
-# WARMUP (5 s), WORKLOADS (a b c d), JVM_FLAGS, SERVER_CPU (0), CLIENT_CPU (1), PORT_BASE (18080),
-# BUILD=1 to rebuild the jar, OUT (docs/benchmarks/results-DATE.md).
-# Workloads: a = keep-alive -c50; b = keep-alive -c256; c = Connection: close -c50;
-#            d = pipelined depth 16, -c256. All wrk -t1 --latency against GET /plaintext.
+# WARMUP (5 s wrk warm-up before each of a-d), FIRST_WARMUP (WARMUP; the warm-up of the first
+# wrk workload after a server starts, when the JIT does most of its work), WORKLOADS (a b c d e f g h), JVM_FLAGS, SERVER_CPU (0), CLIENT_CPU (1),
+# PORT_BASE (18080), BUILD=1 to rebuild the jar, OUT (docs/benchmarks/results-DATE.md),
+# E_START (10000) / E_STEP (3 s) / E_P99_MS (10), F_RATE (50000), G_RATE (4 x loom's sustained
+# /slow rate, found by a search before round 1), G_CONNECTIONS (2048), G_WARMUP (10 s of
+# wrk -c256 on /slow before g), H_RUNS (10).
+# Workloads (GET /plaintext unless said):
+#   a = keep-alive -c50; b = keep-alive -c256; c = Connection: close -c50; d = pipelined depth 16,
+#       -c256 (all wrk -t1 --latency);
+#   e = open-loop search: highest constant rate with every request answered and p99 < E_P99_MS
+#       (OpenLoop, 50 connections);
+#   f = server CPU time per request at F_RATE req/s, open loop, 50 connections;
+#   g = overload: GET /slow (20 ms handler) at G_RATE, up to G_CONNECTIONS connections, 1 s
+#       deadline; loom runs it twice, admission control on and off (pseudo-server loom-noac);
+#   h = start-up: process start to first 200, H_RUNS times per server (after the rounds).
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
@@ -17,12 +28,21 @@ SERVERS=${SERVERS:-"loom helidon jetty netty"}
 ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-10}
 WARMUP=${WARMUP:-5}
-WORKLOADS=${WORKLOADS:-"a b c d"}
+FIRST_WARMUP=${FIRST_WARMUP:-$WARMUP}
+WORKLOADS=${WORKLOADS:-"a b c d e f g h"}
+E_START=${E_START:-10000}
+E_STEP=${E_STEP:-3}
+E_P99_MS=${E_P99_MS:-10}
+F_RATE=${F_RATE:-50000}
+G_RATE=${G_RATE:-}
+G_CONNECTIONS=${G_CONNECTIONS:-2048}
+G_WARMUP=${G_WARMUP:-10}
+H_RUNS=${H_RUNS:-10}
 DATE=$(date +%F)
 STAMP=$(date +%Y%m%d-%H%M%S)
 OUT=${OUT:-"$ROOT_DIR/docs/benchmarks/results-$DATE.md"}
 RES="$BENCH_DIR/results/$STAMP"
-mkdir -p "$RES/wrk" "$RES/warmup" "$RES/logs"
+mkdir -p "$RES/wrk" "$RES/warmup" "$RES/logs" "$RES/open" "$RES/startup"
 command -v wrk >/dev/null || { echo "wrk not found (apt-get install wrk)" >&2; exit 1; }
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
@@ -39,6 +59,59 @@ wrk_args() {  # wrk_args WORKLOAD DURATION PORT: sets WRK_ARGS
     c) WRK_ARGS=(-t1 -c50 "-d$2s" --latency -H 'Connection: close' "$url") ;;
     d) WRK_ARGS=(-t1 -c256 "-d$2s" --latency -s "$BENCH_DIR/pipeline.lua" "$url" -- 16) ;;
     *) echo "unknown workload $1" >&2; return 1 ;;
+  esac
+}
+
+has_workload() { [[ " $WORKLOADS " == *" $1 "* ]]; }
+
+# The open-loop client: its own JVM on the client core.
+open_loop() {  # open_loop PORT ARGS...
+  local port=$1; shift
+  # shellcheck disable=SC2086
+  taskset -c "$CLIENT_CPU" "$JAVA" $CLIENT_JVM_FLAGS -cp "$JAR" org.loommpm.bench.OpenLoop \
+    --port "$port" --server-pid "$SERVER_PID" "$@"
+}
+CLIENT_JVM_FLAGS=${CLIENT_JVM_FLAGS:-"-Xms512m -Xmx512m -XX:+UseParallelGC"}
+
+# run_wrk W SERVER ROUND PORT WARMUP: warm-up, then the measured run with the server's CPU time.
+run_wrk() {
+  local w=$1 server=$2 round=$3 port=$4 f cpu0 cpu1
+  wrk_args "$w" "$5" "$port"
+  taskset -c "$CLIENT_CPU" wrk "${WRK_ARGS[@]}" >"$RES/warmup/${w}_${server}_r$round.txt" 2>&1 || true
+  wrk_args "$w" "$DURATION" "$port"
+  f="$RES/wrk/${w}_${server}_r$round.txt"
+  printf '# wrk' >"$f"; printf " '%s'" "${WRK_ARGS[@]}" >>"$f"; echo >>"$f"
+  tcp_counters >"$RES/nstat.before"
+  cpu0=$(server_cpu_ticks)
+  taskset -c "$CLIENT_CPU" wrk "${WRK_ARGS[@]}" >>"$f" 2>&1 || echo "   wrk exited non-zero" >&2
+  cpu1=$(server_cpu_ticks)
+  echo "# server_cpu_s=$(awk -v a="$cpu0" -v b="$cpu1" 'BEGIN {printf "%.2f", (b - a) / 100}')" >>"$f"
+  tcp_counters | tcp_delta "$RES/nstat.before" >>"$f"
+  printf '   %s: %s req/s %s\n' "$w" "$(sed -n 's/^Requests\/sec:\s*//p' "$f")" \
+    "$(grep -E 'Socket errors|Non-2xx' "$f" | tr -s ' ' | tr '\n' ' ')"
+}
+
+# server_cpu_ticks: utime + stime of the running server, in clock ticks (USER_HZ = 100).
+server_cpu_ticks() {
+  awk '{sub(/.*\) /, ""); print $12 + $13}' "/proc/$SERVER_PID/stat"
+}
+
+# run_open W SERVER ROUND PORT: one of the open-loop workloads e, f, g.
+run_open() {
+  local w=$1 server=$2 round=$3 port=$4 f
+  f="$RES/open/${w}_${server}_r$round.txt"
+  case "$w" in
+    e) open_loop "$port" --connections 50 search --start "$E_START" --step-seconds "$E_STEP" \
+         --p99-ms "$E_P99_MS" >"$f" 2>&1 || true
+       printf '   e: %s\n' "$(grep '^MAX' "$f" || tail -1 "$f")" ;;
+    f) open_loop "$port" --connections 50 rate "$F_RATE" --seconds "$DURATION" >"$f" 2>&1 || true
+       printf '   f: %s\n' "$(grep '^RESULT' "$f" | grep -o 'achieved_rps=[^ ]*\| p99_ms=[^ ]*\|server_cpu_us_per_req=[^ ]*' | tr '\n' ' ')" ;;
+    g) # A cold or half-warm server spirals under this load (timeouts abort connections, the
+       # reconnects eat the CPU), so every server first gets the same JIT warm-up on /slow.
+       taskset -c "$CLIENT_CPU" wrk -t1 -c256 "-d${G_WARMUP}s" "http://127.0.0.1:$port/slow" >/dev/null 2>&1 || true
+       open_loop "$port" --path /slow --connections 256 --max-connections "$G_CONNECTIONS" \
+         --warmup 2 --warmup-rate "$G_SUSTAINED" rate "$G_RATE" --seconds "$DURATION" >"$f" 2>&1 || true
+       printf '   g: %s\n' "$(grep '^RESULT' "$f" | grep -o 'achieved_rps=[^ ]*\| failed=[^ ]*\| p99_ms=[^ ]*' | tr '\n' ' ')" ;;
   esac
 }
 
@@ -59,31 +132,63 @@ tcp_delta() {  # stdin: counters after; $1: counters before
   echo "servers: $SERVERS"
   echo "workloads: $WORKLOADS"
   echo "rounds: $ROUNDS (servers interleaved within each round; a fresh JVM per server per round)"
-  echo "per workload: ${WARMUP} s wrk warm-up (discarded), then ${DURATION} s measured"
+  echo "per workload: ${WARMUP} s wrk warm-up (discarded; ${FIRST_WARMUP} s before the first wrk workload of a fresh server), then ${DURATION} s measured"
   echo "wrk: $(wrk -v 2>&1 | head -1)"
+  echo "open-loop client: org.loommpm.bench.OpenLoop in its own JVM ($CLIENT_JVM_FLAGS), core $CLIENT_CPU"
+  has_workload e && echo "e: search from $E_START req/s, steps of $E_STEP s, p99 limit $E_P99_MS ms"
+  has_workload f && echo "f: $F_RATE req/s offered for $DURATION s (after a 2 s warm-up at that rate)"
+  has_workload g && echo "g connections: $G_CONNECTIONS (after ${G_WARMUP} s of wrk -t1 -c256 on /slow and 2 s of OpenLoop at a quarter of the offered rate)"
+  has_workload h && echo "h: $H_RUNS start-ups per server"
   machine_summary
 } >"$RES/meta.txt"
 cat "$RES/meta.txt"
 
+# g offers 4x what loom sustains on /slow: find that once, before the rounds, unless given.
+G_SUSTAINED=""
+if has_workload g; then
+  if [ -z "$G_RATE" ]; then
+    echo "== calibrating g: loom's sustained rate on /slow"
+    start_server loom "$RES/logs/loom_calibration.log"
+    # JIT warm-up first: a cold server spends most of its CPU compiling and fails the first steps.
+    taskset -c "$CLIENT_CPU" wrk -t1 -c256 -d10s "http://127.0.0.1:$(port_of loom)/slow" >/dev/null 2>&1 || true
+    open_loop "$(port_of loom)" --path /slow --connections 256 --max-connections "$G_CONNECTIONS" \
+      search --start 2000 --step-seconds "$E_STEP" --p99-ms 50 >"$RES/open/g_calibration.txt" 2>&1 || true
+    stop_server
+    G_SUSTAINED=$(sed -n 's/^MAX rate=\([0-9]*\).*/\1/p' "$RES/open/g_calibration.txt")
+    if [ -z "$G_SUSTAINED" ] || [ "$G_SUSTAINED" -le 0 ]; then
+      # A noisy machine can fail even the first step; fall back to loom's bound for a 20 ms
+      # handler: ThreadsPerChild (256) slots / 20 ms.
+      echo "calibration failed (see open/g_calibration.txt); using 256 / 20 ms = 12800 req/s" >&2
+      G_SUSTAINED=12800
+    fi
+    G_RATE=$((G_SUSTAINED * 4))
+    echo "g: loom sustains $G_SUSTAINED req/s on /slow (p99 < 50 ms); offering $G_RATE" | tee -a "$RES/meta.txt"
+  else
+    G_SUSTAINED=$((G_RATE / 4))
+    echo "g: offering G_RATE=$G_RATE (given); warm-up at $G_SUSTAINED" | tee -a "$RES/meta.txt"
+  fi
+fi
+
+# The servers of one round: loom-noac (loom with AdmissionControl Off) only runs g.
+ROUND_SERVERS=$SERVERS
+if has_workload g && [[ " $SERVERS " == *" loom "* ]]; then ROUND_SERVERS="$SERVERS loom-noac"; fi
+
 for round in $(seq "$ROUNDS"); do
-  for server in $SERVERS; do
+  for server in $ROUND_SERVERS; do
     port=$(port_of "$server")
-    echo "== round $round/$ROUNDS: $server (port $port)"
+    echo "== round $round/$ROUNDS: $server (port $port, load $(cut -d' ' -f1-3 /proc/loadavg))"
     if ! start_server "$server" "$RES/logs/${server}_r$round.log"; then
       echo "   $server failed to start; skipped this round" >&2
       continue
     fi
+    warmup=$FIRST_WARMUP
     for w in $WORKLOADS; do
-      wrk_args "$w" "$WARMUP" "$port"
-      taskset -c "$CLIENT_CPU" wrk "${WRK_ARGS[@]}" >"$RES/warmup/${w}_${server}_r$round.txt" 2>&1 || true
-      wrk_args "$w" "$DURATION" "$port"
-      f="$RES/wrk/${w}_${server}_r$round.txt"
-      printf '# wrk' >"$f"; printf " '%s'" "${WRK_ARGS[@]}" >>"$f"; echo >>"$f"
-      tcp_counters >"$RES/nstat.before"
-      taskset -c "$CLIENT_CPU" wrk "${WRK_ARGS[@]}" >>"$f" 2>&1 || echo "   wrk exited non-zero" >&2
-      tcp_counters | tcp_delta "$RES/nstat.before" >>"$f"
-      printf '   %s: %s req/s %s\n' "$w" "$(sed -n 's/^Requests\/sec:\s*//p' "$f")" \
-        "$(grep -E 'Socket errors|Non-2xx' "$f" | tr -s ' ' | tr '\n' ' ')"
+      [ "$server" = loom-noac ] && [ "$w" != g ] && continue
+      case "$w" in
+        a | b | c | d) run_wrk "$w" "$server" "$round" "$port" "$warmup"; warmup=$WARMUP ;;
+        e | f | g) run_open "$w" "$server" "$round" "$port" ;;
+        h) continue ;;
+      esac
       if ! kill -0 "$SERVER_PID" 2>/dev/null; then
         echo "   $server died during workload $w" >&2
         break
@@ -92,6 +197,20 @@ for round in $(seq "$ROUNDS"); do
     stop_server
   done
 done
+
+# h: start-up, interleaved (A B C D A B C D ...), a fresh process each time.
+if has_workload h; then
+  for i in $(seq "$H_RUNS"); do
+    for server in $SERVERS; do
+      port=$(port_of "$server")
+      # shellcheck disable=SC2086
+      "$JAVA" -cp "$JAR" org.loommpm.bench.StartupTime "$port" \
+        taskset -c "$SERVER_CPU" "$JAVA" $JVM_FLAGS -jar "$JAR" "$port" "$(server_impl "$server")" \
+        >"$RES/startup/${server}_r$i.txt" 2>&1 || true
+    done
+    echo "== start-up run $i/$H_RUNS: $(cat "$RES"/startup/*_r"$i".txt | tr '\n' ' ')"
+  done
+fi
 
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$RES/meta.txt"
 "$JAVA" -cp "$JAR" org.loommpm.bench.Report "$RES" "$OUT" >/dev/null

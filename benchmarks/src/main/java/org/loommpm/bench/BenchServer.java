@@ -10,6 +10,8 @@ import java.util.Locale;
  *
  * <p>Every implementation answers {@code GET /plaintext} and {@code GET /} with
  * {@code 200 text/plain "Hello, World!"} (POST alike, the request body read and discarded),
+ * and {@code GET /slow} with the same answer after a {@link #SLOW} pause (the overload test's
+ * handler: a blocking sleep on the virtual-thread servers, a scheduled reply on Netty),
  * listens on {@code 0.0.0.0:PORT}, has TCP_NODELAY on, no access log, unlimited requests per
  * connection and an idle (keep-alive) timeout of {@link #IDLE_TIMEOUT}. Once bound it prints a
  * line {@code READY} and runs until the process is killed.
@@ -21,6 +23,10 @@ public final class BenchServer {
     static final String CONTENT_TYPE = "text/plain";
     /** Idle keep-alive timeout of every implementation (the idle-memory test holds connections open). */
     static final Duration IDLE_TIMEOUT = Duration.ofSeconds(300);
+    /** How long {@code GET /slow} takes before it answers, standing in for a backend call. */
+    static final Duration SLOW = Duration.ofMillis(20);
+    /** The path of the slow handler. */
+    static final String SLOW_PATH = "/slow";
 
     private BenchServer() {
     }
@@ -28,6 +34,15 @@ public final class BenchServer {
     /** The two paths every implementation serves. */
     static boolean servedPath(String path) {
         return path.equals("/plaintext") || path.equals("/");
+    }
+
+    /** The slow handler's pause, on the calling (virtual) thread. */
+    static void pause() {
+        try {
+            Thread.sleep(SLOW);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     public static void main(String[] args) throws Exception {

@@ -27,6 +27,10 @@ final class HelidonBench {
             res.header(CONTENT_TYPE);
             res.send(BenchServer.HELLO);
         };
+        Handler slow = (req, res) -> {
+            BenchServer.pause();
+            hello.handle(req, res);
+        };
         WebServer server = WebServer.builder()
                 .host("0.0.0.0")
                 .port(port)
@@ -34,7 +38,8 @@ final class HelidonBench {
                 .idleConnectionTimeout(BenchServer.IDLE_TIMEOUT)
                 .routing(r -> r
                         .get("/plaintext", hello).post("/plaintext", hello)
-                        .get("/", hello).post("/", hello))
+                        .get("/", hello).post("/", hello)
+                        .get(BenchServer.SLOW_PATH, slow))
                 .build()
                 .start();
         return "Helidon WebServer, bound port " + server.port();

@@ -49,7 +49,10 @@ final class JettyBench {
         server.setHandler(new Handler.Abstract() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) throws Exception {
-                if (!BenchServer.servedPath(request.getHttpURI().getPath())) {
+                String path = request.getHttpURI().getPath();
+                if (path.equals(BenchServer.SLOW_PATH)) {
+                    BenchServer.pause(); // a virtual thread: the handler is blocking
+                } else if (!BenchServer.servedPath(path)) {
                     return false; // Jetty answers 404
                 }
                 String method = request.getMethod();

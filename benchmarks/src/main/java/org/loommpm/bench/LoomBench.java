@@ -6,7 +6,11 @@ import org.loommpm.api.Handler;
 import org.loommpm.api.LoomServer;
 import org.loommpm.api.Router;
 
-/** loom-mpm through its public API: defaults, except unlimited keep-alive requests and a long KeepAliveTimeout. */
+/**
+ * loom-mpm through its public API: defaults, except unlimited keep-alive requests and a long
+ * KeepAliveTimeout. The environment variable {@code LOOM_ADMISSION=off} turns admission control
+ * off ({@code AdmissionControl Off}), for the overload comparison.
+ */
 final class LoomBench {
     private LoomBench() {
     }
@@ -19,19 +23,27 @@ final class LoomBench {
             res.header("Content-Type", BenchServer.CONTENT_TYPE);
             res.send(BenchServer.HELLO);
         };
+        Handler slow = (req, res) -> {
+            BenchServer.pause();
+            hello.handle(req, res);
+        };
+        boolean admission = !"off".equalsIgnoreCase(System.getenv("LOOM_ADMISSION"));
         Router router = new Router()
                 .get("/plaintext", hello).post("/plaintext", hello)
-                .get("/", hello).post("/", hello);
+                .get("/", hello).post("/", hello)
+                .get(BenchServer.SLOW_PATH, slow);
         LoomServer server = LoomServer.builder()
                 .listen("0.0.0.0", port)
                 .configure(c -> c
                         .maxKeepAliveRequests(0)                        // unlimited, like the others
                         .keepAliveTimeout(BenchServer.IDLE_TIMEOUT)
-                        .tcpNoDelay(true))                              // the default; stated for clarity
+                        .tcpNoDelay(true)                               // the default; stated for clarity
+                        .admissionControl(admission))
                 .handler(router)
                 .start();
         var c = server.config();
         return "StartServers=" + c.startServers() + " ThreadsPerChild=" + c.threadsPerChild()
-                + " PollersPerChild=" + c.effectivePollersPerChild();
+                + " PollersPerChild=" + c.effectivePollersPerChild()
+                + " AdmissionControl=" + (c.admissionControl() ? "On" : "Off");
     }
 }

@@ -32,12 +32,15 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Netty 4.2's hello-world shape: {@link HttpServerCodec} plus one handler writing a prebuilt
  * response (shared header blocks and an unreleasable body buffer), flushing once per read
  * batch so pipelined requests share a write. Native epoll transport when it loads, else NIO.
- * No idle timeout (connections stay until the client closes them).
+ * No idle timeout (connections stay until the client closes them). {@code GET /slow} answers
+ * through the event loop's scheduler after the pause: blocking an event loop would be a misuse
+ * of Netty, and a scheduled reply is how a Netty application waits without a thread.
  */
 final class NettyBench {
     private static final ByteBuf BODY = Unpooled.unreleasableBuffer(
@@ -92,6 +95,7 @@ final class NettyBench {
         private boolean keepAlive = true;
         private boolean http10;
         private HttpResponseStatus status = HttpResponseStatus.OK;
+        private boolean slow;
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -103,7 +107,10 @@ final class NettyBench {
                     int q = uri.indexOf('?');
                     String path = q < 0 ? uri : uri.substring(0, q);
                     HttpMethod m = req.method();
-                    if (!BenchServer.servedPath(path)) {
+                    slow = path.equals(BenchServer.SLOW_PATH) && m == HttpMethod.GET;
+                    if (slow) {
+                        status = HttpResponseStatus.OK;
+                    } else if (!BenchServer.servedPath(path)) {
                         status = HttpResponseStatus.NOT_FOUND;
                     } else if (m == HttpMethod.GET || m == HttpMethod.HEAD || m == HttpMethod.POST) {
                         status = HttpResponseStatus.OK;
@@ -112,14 +119,27 @@ final class NettyBench {
                     }
                 }
                 if (msg instanceof LastHttpContent) {
-                    respond(ctx);
+                    if (slow) {
+                        // Captured now: the fields belong to the next request by the time it fires.
+                        // (A pipelined request behind a slow one would be answered first; the
+                        // benchmark's clients do not pipeline /slow.)
+                        boolean ka = keepAlive;
+                        boolean h10 = http10;
+                        ctx.executor().schedule(() -> {
+                            respond(ctx, HttpResponseStatus.OK, ka, h10);
+                            ctx.flush();
+                        }, BenchServer.SLOW.toNanos(), TimeUnit.NANOSECONDS);
+                    } else {
+                        respond(ctx, status, keepAlive, http10);
+                    }
                 }
             } finally {
                 ReferenceCountUtil.release(msg);
             }
         }
 
-        private void respond(ChannelHandlerContext ctx) {
+        private static void respond(ChannelHandlerContext ctx, HttpResponseStatus status, boolean keepAlive,
+                boolean http10) {
             boolean ok = status == HttpResponseStatus.OK;
             HttpHeaders h = !keepAlive ? (ok ? OK_CLOSE : EMPTY_CLOSE)
                     : http10 ? (ok ? OK_KEEP_ALIVE_10 : EMPTY_KEEP_ALIVE_10)

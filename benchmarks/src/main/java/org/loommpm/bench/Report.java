@@ -4,196 +4,290 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * Turns the raw wrk outputs of {@code benchmarks/run.sh} into the Markdown results table:
- * {@code java -cp loom-mpm-bench.jar org.loommpm.bench.Report RESULT_DIR OUT.md}.
+ * Turns the raw outputs of {@code benchmarks/run.sh} into the Markdown results and an SVG chart:
+ * {@code java -cp loom-mpm-bench.jar org.loommpm.bench.Report RESULT_DIR OUT.md} (the chart is
+ * written next to it as {@code OUT.svg}).
  *
  * <p>Reads {@code RESULT_DIR/meta.txt} ({@code key: value} lines; {@code servers} and
- * {@code workloads} give the order) and {@code RESULT_DIR/wrk/W_SERVER_rN.txt}.
+ * {@code workloads} give the order), {@code wrk/W_SERVER_rN.txt} (workloads a-d),
+ * {@code open/W_SERVER_rN.txt} (e-g, {@link OpenLoop} output) and {@code startup/SERVER_rN.txt} (h).
  */
 public final class Report {
-    private static final Map<String, String> WORKLOADS = new LinkedHashMap<>();
+    private static final Map<String, String> TITLES = Map.of(
+            "a", "(a) keep-alive, `wrk -t1 -c50 --latency`",
+            "b", "(b) keep-alive, `wrk -t1 -c256 --latency`",
+            "c", "(c) new connection per request, `wrk -t1 -c50 --latency -H 'Connection: close'`",
+            "d", "(d) pipelined depth 16, `wrk -t1 -c256 --latency -s pipeline.lua -- 16`",
+            "e", "(e) open loop: highest rate with every request answered and p99 below the limit",
+            "f", "(f) server CPU time per request at a fixed offered rate (open loop, 50 connections)",
+            "g", "(g) overload: `GET /slow` (20 ms handler) offered 4× what loom sustains",
+            "h", "(h) start-up: process start to first 200");
+    private static final Map<String, String> CHART_TITLES = Map.of(
+            "a", "(a) keep-alive, 50 connections",
+            "b", "(b) keep-alive, 256 connections",
+            "c", "(c) new connection per request, 50 at a time",
+            "d", "(d) pipelined depth 16, 256 connections");
+    private static final Pattern FILE = Pattern.compile("(?:([a-z])_)?([a-z0-9-]+)_r(\\d+)\\.txt");
 
-    static {
-        WORKLOADS.put("a", "(a) keep-alive, `wrk -t1 -c50 --latency`");
-        WORKLOADS.put("b", "(b) keep-alive, `wrk -t1 -c256 --latency`");
-        WORKLOADS.put("c", "(c) new connection per request, `wrk -t1 -c50 --latency -H 'Connection: close'`");
-        WORKLOADS.put("d", "(d) pipelined depth 16, `wrk -t1 -c256 --latency -s pipeline.lua -- 16`");
-    }
+    private final Path dir;
+    private final Map<String, String> meta;
+    private final List<String> servers;
+    private final StringBuilder md = new StringBuilder();
+    private final List<Chart.Panel> panels = new ArrayList<>();
 
-    private static final Pattern FILE = Pattern.compile("([a-z])_([a-z0-9]+)_r(\\d+)\\.txt");
-    private static final Pattern RPS = Pattern.compile("Requests/sec:\\s+([0-9.]+)");
-    private static final Pattern PCT = Pattern.compile("^\\s+(50|99)%\\s+([0-9.]+)(us|ms|s|m)\\s*$", Pattern.MULTILINE);
-    private static final Pattern SOCKET = Pattern.compile(
-            "Socket errors: connect (\\d+), read (\\d+), write (\\d+), timeout (\\d+)");
-    private static final Pattern NON2XX = Pattern.compile("Non-2xx or 3xx responses: (\\d+)");
-
-    private Report() {
-    }
-
-    /** One wrk run. Latencies in ms; NaN when missing. */
-    record Run(double rps, double p50, double p99, long connect, long read, long write, long timeout, long non2xx) {
-    }
-
-    public static void main(String[] args) throws IOException {
-        Path dir = Path.of(args[0]);
-        Path out = Path.of(args[1]);
-        Map<String, String> meta = new LinkedHashMap<>();
+    private Report(Path dir) throws IOException {
+        this.dir = dir;
+        this.meta = new LinkedHashMap<>();
         for (String line : Files.readAllLines(dir.resolve("meta.txt"))) {
             int c = line.indexOf(':');
             if (c > 0) {
                 meta.put(line.substring(0, c).trim(), line.substring(c + 1).trim());
             }
         }
-        List<String> servers = List.of(meta.getOrDefault("servers", "loom helidon jetty netty").split("\\s+"));
-        List<String> workloads = List.of(meta.getOrDefault("workloads", "a b c d").split("\\s+"));
+        this.servers = List.of(meta.getOrDefault("servers", "loom helidon jetty netty").split("\\s+"));
+    }
 
-        // workload -> server -> runs
-        Map<String, Map<String, List<Run>>> runs = new LinkedHashMap<>();
-        try (Stream<Path> files = Files.list(dir.resolve("wrk"))) {
-            for (Path f : files.sorted().toList()) {
-                Matcher m = FILE.matcher(f.getFileName().toString());
-                if (m.matches()) {
-                    runs.computeIfAbsent(m.group(1), k -> new LinkedHashMap<>())
-                            .computeIfAbsent(m.group(2), k -> new ArrayList<>())
-                            .add(parse(Files.readString(f)));
-                }
-            }
-        }
+    public static void main(String[] args) throws IOException {
+        Path out = Path.of(args[1]);
+        Report r = new Report(Path.of(args[0]));
+        String svgName = out.getFileName().toString().replaceFirst("\\.md$", "") + ".svg";
+        r.render(svgName);
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        Files.writeString(out, r.md.toString());
+        Files.writeString(out.resolveSibling(svgName),
+                Chart.svg("loom-mpm vs Helidon, Jetty, Netty — " + r.meta.getOrDefault("date", ""), r.panels));
+        System.out.print(r.md);
+    }
 
-        StringBuilder md = new StringBuilder();
+    private void render(String svgName) throws IOException {
         md.append("# Side-by-side plaintext load results, ").append(meta.getOrDefault("date", "")).append("\n\n");
-        md.append("Produced by `benchmarks/run.sh` (raw wrk outputs: `benchmarks/results/")
-                .append(dir.getFileName()).append("/`, not committed).\n\n");
+        md.append("Produced by `benchmarks/run.sh` (raw outputs: `benchmarks/results/")
+                .append(dir.getFileName()).append("/`, not committed). Chart: [").append(svgName).append("](")
+                .append(svgName).append(").\n\n");
         md.append("| setting | value |\n| --- | --- |\n");
         for (var e : meta.entrySet()) {
             md.append("| ").append(e.getKey()).append(" | ").append(e.getValue().replace("|", "\\|")).append(" |\n");
         }
         md.append("\nEach cell is the median over the rounds, with min–max in parentheses. Ratios divide this")
-                .append(" server's median req/s by Helidon's and by Netty's (— when that server was not run).")
-                .append(" Errors are wrk's socket errors and non-2xx responses, summed over the rounds.\n");
+                .append(" server's median by Helidon's and by Netty's (— when that server was not run).\n");
+        for (String w : meta.getOrDefault("workloads", "a b c d").split("\\s+")) {
+            md.append("\n## ").append(TITLES.getOrDefault(w, w)).append("\n\n");
+            switch (w) {
+                case "a", "b", "c", "d" -> wrkSection(w);
+                case "e" -> searchSection();
+                case "f" -> cpuSection();
+                case "g" -> overloadSection();
+                case "h" -> startupSection();
+                default -> md.append("(unknown workload)\n");
+            }
+        }
+    }
 
-        for (String w : workloads) {
-            md.append("\n## ").append(WORKLOADS.getOrDefault(w, w)).append("\n\n");
-            Map<String, List<Run>> byServer = runs.getOrDefault(w, Map.of());
-            double helidon = median(byServer.get("helidon"), Run::rps);
-            double netty = median(byServer.get("netty"), Run::rps);
-            md.append("| server | rounds | req/s | p50 ms | p99 ms | vs Helidon | vs Netty | errors |\n");
-            md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
-            for (String s : servers) {
-                List<Run> rs = byServer.get(s);
-                if (rs == null || rs.isEmpty()) {
-                    md.append("| ").append(s).append(" | 0 | — | — | — | — | — | no output |\n");
-                    continue;
+    // ---- a-d: wrk ----
+
+    private void wrkSection(String w) throws IOException {
+        Map<String, List<WrkRun>> runs = new LinkedHashMap<>();
+        for (var e : texts("wrk", w).entrySet()) {
+            runs.put(e.getKey(), e.getValue().stream().map(WrkRun::parse).toList());
+        }
+        double helidon = Stats.median(Stats.values(runs.get("helidon"), WrkRun::rps));
+        double netty = Stats.median(Stats.values(runs.get("netty"), WrkRun::rps));
+        md.append("Server CPU µs/req = the server's CPU time (utime + stime) during the run / requests completed.")
+                .append(" Errors are wrk's socket errors and non-2xx responses, summed over the rounds.\n\n");
+        md.append("| server | rounds | req/s | p50 ms | p99 ms | server CPU µs/req | vs Helidon | vs Netty | errors |\n");
+        md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
+        Map<String, double[]> chart = new LinkedHashMap<>();
+        Map<String, double[]> cpuChart = new LinkedHashMap<>();
+        for (String s : servers) {
+            List<WrkRun> rs = runs.getOrDefault(s, List.of());
+            double[] rps = Stats.values(rs, WrkRun::rps);
+            chart.put(s, rps);
+            cpuChart.put(s, Stats.values(rs, WrkRun::cpuMicrosPerRequest));
+            md.append("| ").append(s).append(" | ").append(rs.size())
+                    .append(" | ").append(Stats.cell(rps, "%,.0f"))
+                    .append(" | ").append(Stats.cell(Stats.values(rs, WrkRun::p50), "%.2f"))
+                    .append(" | ").append(Stats.cell(Stats.values(rs, WrkRun::p99), "%.2f"))
+                    .append(" | ").append(Stats.cell(Stats.values(rs, WrkRun::cpuMicrosPerRequest), "%.1f"))
+                    .append(" | ").append(Stats.ratio(Stats.median(rps), helidon))
+                    .append(" | ").append(Stats.ratio(Stats.median(rps), netty))
+                    .append(" | ").append(WrkRun.errors(rs)).append(" |\n");
+        }
+        panels.add(new Chart.Panel(CHART_TITLES.get(w), "req/s", true, chart));
+        panels.add(new Chart.Panel(CHART_TITLES.get(w) + ": server CPU per request", "µs/req", false, cpuChart));
+    }
+
+    // ---- e: open-loop search ----
+
+    private void searchSection() throws IOException {
+        Map<String, List<KeyValues>> max = lines("e", "MAX");
+        Map<String, double[]> rates = new LinkedHashMap<>();
+        for (String s : servers) {
+            rates.put(s, Stats.values(max.get(s), kv -> kv.number("rate")));
+        }
+        double limit = max.values().stream().flatMap(List::stream).mapToDouble(kv -> kv.number("p99_limit_ms"))
+                .findFirst().orElse(Double.NaN);
+        md.append("`OpenLoop search`: 50 connections, steps of ×1.5 then three bisections; a step passes when")
+                .append(" every request is answered within 1 s and p99 < ").append(limit).append(" ms (latency from")
+                .append(" the scheduled send time). Client busy is the share of the last passing step the load")
+                .append(" generator's loop spent working rather than waiting for the network: near 100 % means the")
+                .append(" client, not the server, set the limit.\n\n");
+        md.append("| server | rounds | max rate req/s | p99 ms at max | client busy % at max | vs Helidon | vs Netty |\n");
+        md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        double helidon = Stats.median(rates.get("helidon"));
+        double netty = Stats.median(rates.get("netty"));
+        for (String s : servers) {
+            List<KeyValues> best = passingSteps(s);
+            md.append("| ").append(s).append(" | ").append(rates.get(s).length)
+                    .append(" | ").append(Stats.cell(rates.get(s), "%,.0f"))
+                    .append(" | ").append(Stats.cell(Stats.values(best, kv -> kv.number("p99_ms")), "%.2f"))
+                    .append(" | ").append(Stats.cell(Stats.values(best, kv -> kv.number("client_busy_pct")), "%.0f"))
+                    .append(" | ").append(Stats.ratio(Stats.median(rates.get(s)), helidon))
+                    .append(" | ").append(Stats.ratio(Stats.median(rates.get(s)), netty)).append(" |\n");
+        }
+        panels.add(new Chart.Panel("(e) open-loop max rate, p99 < " + limit + " ms", "req/s", true, rates));
+    }
+
+    /** Per round, the STEP line at the rate the search settled on. */
+    private List<KeyValues> passingSteps(String server) throws IOException {
+        List<KeyValues> out = new ArrayList<>();
+        for (String text : texts("open", "e").getOrDefault(server, List.of())) {
+            KeyValues max = KeyValues.last(text, "MAX");
+            for (String line : text.split("\n")) {
+                KeyValues step = KeyValues.last(line, "STEP");
+                if (max != null && step != null && Math.abs(step.number("rate") - max.number("rate")) < 1) {
+                    out.add(step);
                 }
-                double rps = median(rs, Run::rps);
-                md.append("| ").append(s)
-                        .append(" | ").append(rs.size())
-                        .append(" | ").append(cell(rs, Run::rps, "%,.0f"))
-                        .append(" | ").append(cell(rs, Run::p50, "%.2f"))
-                        .append(" | ").append(cell(rs, Run::p99, "%.2f"))
-                        .append(" | ").append(ratio(rps, helidon))
-                        .append(" | ").append(ratio(rps, netty))
-                        .append(" | ").append(errors(rs))
-                        .append(" |\n");
             }
         }
-        Files.createDirectories(out.toAbsolutePath().getParent());
-        Files.writeString(out, md.toString());
-        System.out.print(md);
+        return out;
     }
 
-    static Run parse(String text) {
-        double rps = find(RPS, text).map(m -> Double.parseDouble(m.group(1))).orElse(Double.NaN);
-        double p50 = Double.NaN;
-        double p99 = Double.NaN;
-        Matcher m = PCT.matcher(text);
-        while (m.find()) {
-            double v = Double.parseDouble(m.group(2)) * switch (m.group(3)) {
-                case "us" -> 0.001;
-                case "ms" -> 1.0;
-                case "s" -> 1000.0;
-                default -> 60_000.0;
-            };
-            if (m.group(1).equals("50")) {
-                p50 = v;
-            } else {
-                p99 = v;
+    // ---- f: CPU per request ----
+
+    private void cpuSection() throws IOException {
+        Map<String, List<KeyValues>> res = lines("f", "RESULT");
+        md.append("`OpenLoop rate`: 50 connections, the same offered rate for every server; server CPU µs/req =")
+                .append(" the server's CPU time during the run / requests completed. Lower is better; the ratios")
+                .append(" divide CPU per request, so below 1.00× means cheaper than that server.\n\n");
+        md.append("| server | rounds | offered req/s | achieved req/s | server CPU µs/req | p99 ms | failed | client busy % | vs Helidon | vs Netty |\n");
+        md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        Map<String, double[]> cpu = new LinkedHashMap<>();
+        for (String s : servers) {
+            cpu.put(s, Stats.values(res.get(s), kv -> kv.number("server_cpu_us_per_req")));
+        }
+        double helidon = Stats.median(cpu.get("helidon"));
+        double netty = Stats.median(cpu.get("netty"));
+        for (String s : servers) {
+            List<KeyValues> rs = res.getOrDefault(s, List.of());
+            md.append("| ").append(s).append(" | ").append(rs.size())
+                    .append(" | ").append(Stats.cell(Stats.values(rs, kv -> kv.number("rate")), "%,.0f"))
+                    .append(" | ").append(Stats.cell(Stats.values(rs, kv -> kv.number("achieved_rps")), "%,.0f"))
+                    .append(" | ").append(Stats.cell(cpu.get(s), "%.2f"))
+                    .append(" | ").append(Stats.cell(Stats.values(rs, kv -> kv.number("p99_ms")), "%.2f"))
+                    .append(" | ").append(Stats.cell(Stats.values(rs, kv -> kv.number("failed")), "%.0f"))
+                    .append(" | ").append(Stats.cell(Stats.values(rs, kv -> kv.number("client_busy_pct")), "%.0f"))
+                    .append(" | ").append(Stats.ratio(Stats.median(cpu.get(s)), helidon))
+                    .append(" | ").append(Stats.ratio(Stats.median(cpu.get(s)), netty)).append(" |\n");
+        }
+        panels.add(new Chart.Panel("(f) server CPU per request at a fixed rate", "µs/req", false, cpu));
+    }
+
+    // ---- g: overload ----
+
+    private void overloadSection() throws IOException {
+        Map<String, List<KeyValues>> res = lines("g", "RESULT");
+        md.append("`OpenLoop rate` on `/slow`; connections (opened as requests queue): ")
+                .append(meta.getOrDefault("g connections", "2048"))
+                .append("; deadline 1 s from the scheduled time. Failed =")
+                .append(" never sent before the deadline + sent but unanswered at the deadline + connection errors")
+                .append(" + non-2xx. p50/p99 are over completed requests, from the scheduled time (what a user")
+                .append(" waits, including time queued in the client for a connection); \"p99 from send\" starts at")
+                .append(" the write (the server's own response time). loom-noac is loom with `AdmissionControl Off`.\n\n");
+        md.append("| server | rounds | offered req/s | completed req/s | p50 ms | p99 ms | p99 ms from send | failed | connect errors | peak connections |\n");
+        md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        List<String> rows = new ArrayList<>(servers);
+        if (res.containsKey("loom-noac")) {
+            rows.add(rows.indexOf("loom") + 1, "loom-noac");
+        }
+        Map<String, double[]> p99 = new LinkedHashMap<>();
+        Map<String, double[]> completed = new LinkedHashMap<>();
+        for (String s : rows) {
+            List<KeyValues> rs = res.getOrDefault(s, List.of());
+            p99.put(s, Stats.values(rs, kv -> kv.number("p99_ms")));
+            completed.put(s, Stats.values(rs, kv -> kv.number("achieved_rps")));
+            md.append("| ").append(s).append(" | ").append(rs.size())
+                    .append(" | ").append(Stats.cell(Stats.values(rs, kv -> kv.number("rate")), "%,.0f"))
+                    .append(" | ").append(Stats.cell(completed.get(s), "%,.0f"))
+                    .append(" | ").append(Stats.cell(Stats.values(rs, kv -> kv.number("p50_ms")), "%.1f"))
+                    .append(" | ").append(Stats.cell(p99.get(s), "%.1f"))
+                    .append(" | ").append(Stats.cell(Stats.values(rs, kv -> kv.number("service_p99_ms")), "%.1f"))
+                    .append(" | ").append(Stats.cell(Stats.values(rs, kv -> kv.number("failed")), "%,.0f"))
+                    .append(" | ").append(Stats.cell(Stats.values(rs, kv -> kv.number("connect_errors")), "%,.0f"))
+                    .append(" | ").append(Stats.cell(Stats.values(rs, kv -> kv.number("max_connections")), "%.0f"))
+                    .append(" |\n");
+        }
+        panels.add(new Chart.Panel("(g) overload: requests completed in time at 4× loom's capacity", "req/s", true,
+                completed));
+    }
+
+    // ---- h: start-up ----
+
+    private void startupSection() throws IOException {
+        Map<String, List<KeyValues>> res = lines(null, "STARTUP");
+        md.append("`StartupTime`: from just before the process is spawned (same JVM flags, pinned like the")
+                .append(" load runs) to a complete `200` for `GET /plaintext`, probing every millisecond;")
+                .append(" servers interleaved, a fresh process each time. The core issue's target for loom-mpm is ≤ 250 ms.\n\n");
+        md.append("| server | runs | median ms (min–max) | vs Helidon | vs Netty |\n| --- | ---: | ---: | ---: | ---: |\n");
+        Map<String, double[]> ms = new LinkedHashMap<>();
+        for (String s : servers) {
+            ms.put(s, Stats.values(res.get(s), kv -> kv.number("ms")));
+        }
+        for (String s : servers) {
+            md.append("| ").append(s).append(" | ").append(ms.get(s).length)
+                    .append(" | ").append(Stats.cell(ms.get(s), "%.0f"))
+                    .append(" | ").append(Stats.ratio(Stats.median(ms.get(s)), Stats.median(ms.get("helidon"))))
+                    .append(" | ").append(Stats.ratio(Stats.median(ms.get(s)), Stats.median(ms.get("netty"))))
+                    .append(" |\n");
+        }
+        panels.add(new Chart.Panel("(h) start to first 200", "ms", false, ms));
+    }
+
+    // ---- raw files ----
+
+    /** server → texts of {@code sub/W_SERVER_rN.txt} (or {@code startup/SERVER_rN.txt} when w is null), by round. */
+    private Map<String, List<String>> texts(String sub, String w) throws IOException {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        Path d = dir.resolve(sub);
+        if (!Files.isDirectory(d)) {
+            return out;
+        }
+        try (Stream<Path> files = Files.list(d)) {
+            for (Path f : files.sorted().toList()) {
+                Matcher m = FILE.matcher(f.getFileName().toString());
+                if (m.matches() && (w == null ? m.group(1) == null : w.equals(m.group(1)))) {
+                    out.computeIfAbsent(m.group(2), k -> new ArrayList<>()).add(Files.readString(f));
+                }
             }
         }
-        long[] sock = find(SOCKET, text)
-                .map(s -> new long[] {Long.parseLong(s.group(1)), Long.parseLong(s.group(2)),
-                        Long.parseLong(s.group(3)), Long.parseLong(s.group(4))})
-                .orElse(new long[4]);
-        long non2xx = find(NON2XX, text).map(s -> Long.parseLong(s.group(1))).orElse(0L);
-        return new Run(rps, p50, p99, sock[0], sock[1], sock[2], sock[3], non2xx);
+        return out;
     }
 
-    private static java.util.Optional<Matcher> find(Pattern p, String text) {
-        Matcher m = p.matcher(text);
-        return m.find() ? java.util.Optional.of(m) : java.util.Optional.empty();
-    }
-
-    private static double median(List<Run> rs, java.util.function.ToDoubleFunction<Run> f) {
-        if (rs == null || rs.isEmpty()) {
-            return Double.NaN;
+    /** server → the last {@code tag} line of each round's open-loop (or start-up) output. */
+    private Map<String, List<KeyValues>> lines(String w, String tag) throws IOException {
+        Map<String, List<KeyValues>> out = new LinkedHashMap<>();
+        for (var e : texts(w == null ? "startup" : "open", w).entrySet()) {
+            out.put(e.getKey(), e.getValue().stream().map(t -> KeyValues.last(t, tag))
+                    .filter(Objects::nonNull).toList());
         }
-        double[] v = rs.stream().mapToDouble(f).filter(d -> !Double.isNaN(d)).sorted().toArray();
-        if (v.length == 0) {
-            return Double.NaN;
-        }
-        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-    }
-
-    private static String cell(List<Run> rs, java.util.function.ToDoubleFunction<Run> f, String fmt) {
-        double med = median(rs, f);
-        if (Double.isNaN(med)) {
-            return "—";
-        }
-        String s = String.format(Locale.ROOT, fmt, med);
-        if (rs.size() > 1) {
-            double[] v = rs.stream().mapToDouble(f).filter(d -> !Double.isNaN(d)).toArray();
-            s += " (" + String.format(Locale.ROOT, fmt, Arrays.stream(v).min().orElse(med)) + "–"
-                    + String.format(Locale.ROOT, fmt, Arrays.stream(v).max().orElse(med)) + ")";
-        }
-        return s;
-    }
-
-    private static String ratio(double a, double b) {
-        return Double.isNaN(a) || Double.isNaN(b) || b == 0 ? "—" : String.format(Locale.ROOT, "%.2f×", a / b);
-    }
-
-    private static String errors(List<Run> rs) {
-        long connect = 0;
-        long read = 0;
-        long write = 0;
-        long timeout = 0;
-        long non2xx = 0;
-        boolean missing = false;
-        for (Run r : rs) {
-            connect += r.connect();
-            read += r.read();
-            write += r.write();
-            timeout += r.timeout();
-            non2xx += r.non2xx();
-            missing |= Double.isNaN(r.rps());
-        }
-        List<String> parts = new ArrayList<>();
-        if (connect > 0) parts.add("connect " + connect);
-        if (read > 0) parts.add("read " + read);
-        if (write > 0) parts.add("write " + write);
-        if (timeout > 0) parts.add("timeout " + timeout);
-        if (non2xx > 0) parts.add("non-2xx " + non2xx);
-        if (missing) parts.add("a run produced no result");
-        return parts.isEmpty() ? "0" : String.join(", ", parts);
+        return out;
     }
 }
