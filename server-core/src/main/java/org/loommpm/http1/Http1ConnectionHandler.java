@@ -220,7 +220,6 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
         boolean keepAlive = config.keepAlive() && head.keepAlive() && !c.child().isDraining()
                 && (config.maxKeepAliveRequests() == 0 || served < config.maxKeepAliveRequests());
         board.requestStarted(slot, head, c.remoteAddress(), st.headStartNanos);
-        long writtenBefore = c.bytesWritten();
         ConnectionInputStream body = new ConnectionInputStream(c, in);
         Http1Response res = new Http1Response(c, st, ctx.out(), head, config.serverHeader(), keepAlive);
         Http1Request req = new Http1Request(head, headEnd, c, body, res,
@@ -234,7 +233,7 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
         } finally {
             // Recorded before any hand-back: the context (and st) goes back to the recycle list
             // with it, and the connection is not ours to read afterwards.
-            long bytesOut = c.bytesWritten() - writtenBefore;
+            long bytesOut = res.bytesSent();
             board.requestDone(slot, bytesOut);
             if (observer != null) {
                 observer.exchangeCompleted(head.version().text(), head.method(), res.status(),

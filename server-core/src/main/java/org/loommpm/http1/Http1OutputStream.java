@@ -28,8 +28,6 @@ final class Http1OutputStream extends OutputStream {
     private Mode mode = Mode.BUFFERING;
     private long declared = -1;
     private long written;
-    /** Chunk-size lines, CRLFs and the last chunk sent: wire bytes that are not body. */
-    private long framing;
     private boolean closed;
 
     Http1OutputStream(Http1Response response, Connection connection, ByteBuffer staging) {
@@ -120,7 +118,6 @@ final class Http1OutputStream extends OutputStream {
         drain();
         if (mode == Mode.CHUNKED && !discard) {
             connection.write(ByteBuffer.wrap(LAST_CHUNK));
-            framing += LAST_CHUNK.length;
         } else if (mode == Mode.FIXED && !discard && written != declared) {
             response.requireClose(CloseReason.ERROR);
             throw new IOException("body shorter than the Content-Length set: " + written + " < " + declared);
@@ -130,11 +127,6 @@ final class Http1OutputStream extends OutputStream {
     /** Body bytes accepted for sending: 0 when the body is discarded (HEAD, 204, 304). */
     long bodyBytes() {
         return discard ? 0 : written;
-    }
-
-    /** Body bytes plus chunk framing. */
-    long wireBytes() {
-        return bodyBytes() + framing;
     }
 
     /** The body outgrew the buffer (or was flushed): commit the head for a streamed body. */
@@ -177,7 +169,6 @@ final class Http1OutputStream extends OutputStream {
         }
         if (mode == Mode.CHUNKED) {
             byte[] size = (Integer.toHexString(data.remaining()) + "\r\n").getBytes(StandardCharsets.US_ASCII);
-            framing += size.length + CRLF.length;
             connection.write(new ByteBuffer[] {ByteBuffer.wrap(size), data, ByteBuffer.wrap(CRLF)});
         } else {
             connection.write(data);

@@ -37,8 +37,8 @@ final class Http1Response implements Response {
     /** The client sent Expect: 100-continue and is waiting for our verdict before sending the body. */
     private boolean awaitingContinue;
     private Http1OutputStream stream;
-    /** Bytes of the encoded head, once committed ({@link #bytesSent()}). */
-    private int headBytes;
+    /** The connection's byte count when this exchange began ({@link #bytesSent()} is the delta). */
+    private final long writtenAtStart;
     /** Body bytes sent by {@link #send} or {@link #sendFile} (the stream counts its own). */
     private long bodyBytes;
 
@@ -54,6 +54,7 @@ final class Http1Response implements Response {
         this.request = request;
         this.serverHeader = serverHeader;
         this.closeAfter = !keepAlive;
+        this.writtenAtStart = connection.bytesWritten();
     }
 
     @Override
@@ -198,7 +199,8 @@ final class Http1Response implements Response {
 
     @Override
     public long bytesSent() {
-        return headBytes + (stream != null ? stream.wireBytes() : bodyBytes);
+        // What the connection wrote for this exchange: head, body, chunk framing, a 100 Continue.
+        return connection.bytesWritten() - writtenAtStart;
     }
 
     @Override
@@ -299,7 +301,6 @@ final class Http1Response implements Response {
             putHeader(b, "Connection", "keep-alive");
         }
         b.put((byte) '\r').put((byte) '\n');
-        headBytes = b.position();
         return b;
     }
 
