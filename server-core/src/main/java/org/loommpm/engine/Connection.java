@@ -71,7 +71,6 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
     private final long id;
     private final SocketChannel channel;
     private final Poller poller;
-    private final long acceptedNanos;
     private static final VarHandle ENDED;
 
     static {
@@ -115,7 +114,6 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
         this.id = id;
         this.channel = channel;
         this.poller = poller;
-        this.acceptedNanos = System.nanoTime();
     }
 
     /** Unique across every child of this server. */
@@ -148,10 +146,6 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
         return bytesWritten;
     }
 
-    /** When it was accepted, in {@link System#nanoTime()} units. */
-    public long acceptedNanos() {
-        return acceptedNanos;
-    }
 
     /** The child serving it. */
     public Child child() {

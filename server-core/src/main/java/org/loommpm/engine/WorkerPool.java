@@ -3,7 +3,6 @@ package org.loommpm.engine;
 import java.lang.System.Logger.Level;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One child's workers: virtual threads, at most {@code ThreadsPerChild} running at once.
@@ -37,7 +36,6 @@ public final class WorkerPool {
     private final AtomicInteger active = new AtomicInteger();
     private final AtomicInteger pending = new AtomicInteger();
     private final ConcurrentLinkedQueue<Task> queue = new ConcurrentLinkedQueue<>();
-    private final LongAdder dispatched = new LongAdder();
     private final Thread.Builder threads = Thread.ofVirtual();
     private final Runnable onSlotFreed;
 
@@ -54,7 +52,6 @@ public final class WorkerPool {
 
     /** Runs {@code task} on a worker now, or as soon as a slot frees up. Any thread. */
     public void dispatch(Task task) {
-        dispatched.increment();
         int slot = free.pop();
         if (slot >= 0) {
             start(slot, task);
@@ -152,10 +149,6 @@ public final class WorkerPool {
         return Math.max(0, pending.get());
     }
 
-    /** Tasks dispatched since start. */
-    public long dispatched() {
-        return dispatched.sum();
-    }
 
     /** The slots' states. */
     public Scoreboard scoreboard() {

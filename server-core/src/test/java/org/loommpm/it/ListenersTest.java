@@ -15,7 +15,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.HashSet;
 import java.util.Set;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.loommpm.api.LoomServer;
 
@@ -71,8 +70,7 @@ class ListenersTest {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("::1"))) {
             return true;
         } catch (IOException e) {
-            Assumptions.assumeTrue(true);
-            return false;
+            return false; // no IPv6 loopback here: the IPv4 listeners are still tested
         }
     }
 }
