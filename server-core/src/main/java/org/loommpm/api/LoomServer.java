@@ -11,7 +11,7 @@ import org.loommpm.config.ServerConfig;
 import org.loommpm.engine.EngineStats;
 import org.loommpm.engine.ExchangeObserver;
 import org.loommpm.engine.Supervisor;
-import org.loommpm.http1.Http1ConnectionHandler;
+import org.loommpm.protocol.Protocols;
 import org.loommpm.metrics.EngineMetrics;
 import org.loommpm.metrics.RequestMetrics;
 
@@ -49,7 +49,7 @@ public final class LoomServer implements AutoCloseable {
     private LoomServer(ServerConfig config, Handler handler, MeterRegistry registry) throws IOException {
         this.config = config;
         this.observer = registry != null ? new RequestMetrics(registry) : null;
-        this.supervisor = new Supervisor(config, new Http1ConnectionHandler(config, handler, observer));
+        this.supervisor = new Supervisor(config, Protocols.connectionHandler(config, handler, observer));
         if (registry != null) {
             supervisor.addChildListener(new EngineMetrics(registry, supervisor));
         }
@@ -79,7 +79,7 @@ public final class LoomServer implements AutoCloseable {
      * @throws IOException if a new address cannot be bound (the running generation keeps serving)
      */
     public void restart(ServerConfig newConfig, Handler handler) throws IOException {
-        supervisor.restart(newConfig, new Http1ConnectionHandler(newConfig, handler, observer));
+        supervisor.restart(newConfig, Protocols.connectionHandler(newConfig, handler, observer));
         config = newConfig;
     }
 

@@ -57,6 +57,12 @@ public final class ServerConfig {
     public static final int DEFAULT_BUFFER_SIZE = 16 * 1024;
     /** {@code AdmissionControl}: whether saturation switches the listener off (see AdmissionControl). */
     public static final boolean DEFAULT_ADMISSION_CONTROL = true;
+    /**
+     * {@code Protocols}: what connections may speak, in order of preference for ALPN.
+     * {@code h2} = HTTP/2 over TLS (ALPN), {@code h2c} = HTTP/2 in cleartext (prior knowledge or
+     * {@code Upgrade: h2c}), {@code http/1.1} (always served). HTTP/2 needs the server-h2 module.
+     */
+    public static final List<String> DEFAULT_PROTOCOLS = List.of("h2", "h2c", "http/1.1");
     /** {@code ServerTokens}-like product string sent in {@code Server}. */
     public static final String DEFAULT_SERVER_HEADER = "loom-mpm";
 
@@ -82,6 +88,7 @@ public final class ServerConfig {
     private final int bufferSize;
     private final String serverHeader;
     private final boolean admissionControl;
+    private final List<String> protocols;
 
     private ServerConfig(Builder b) {
         this.listen = List.copyOf(b.listen.isEmpty()
@@ -107,6 +114,7 @@ public final class ServerConfig {
         this.bufferSize = b.bufferSize;
         this.serverHeader = b.serverHeader;
         this.admissionControl = b.admissionControl;
+        this.protocols = List.copyOf(b.protocols);
     }
 
     /** A builder holding every default. */
@@ -139,6 +147,7 @@ public final class ServerConfig {
         b.bufferSize = bufferSize;
         b.serverHeader = serverHeader;
         b.admissionControl = admissionControl;
+        b.protocols = protocols;
         return b;
     }
 
@@ -186,6 +195,8 @@ public final class ServerConfig {
     public String serverHeader() { return serverHeader; }
     /** {@code AdmissionControl}: off only to measure what it protects against. */
     public boolean admissionControl() { return admissionControl; }
+    /** {@code Protocols}: {@code h2}, {@code h2c}, {@code http/1.1}, in preference order. */
+    public List<String> protocols() { return protocols; }
 
     /** Pollers each child runs: the configured number, or auto; never more than ThreadsPerChild. */
     public int effectivePollersPerChild() {
@@ -218,6 +229,7 @@ public final class ServerConfig {
         private int bufferSize = DEFAULT_BUFFER_SIZE;
         private String serverHeader = DEFAULT_SERVER_HEADER;
         private boolean admissionControl = DEFAULT_ADMISSION_CONTROL;
+        private List<String> protocols = DEFAULT_PROTOCOLS;
 
         private Builder() {
         }
@@ -268,6 +280,8 @@ public final class ServerConfig {
         public Builder serverHeader(String s) { serverHeader = Objects.requireNonNull(s); return this; }
         /** {@code AdmissionControl On|Off}. */
         public Builder admissionControl(boolean on) { admissionControl = on; return this; }
+        /** {@code Protocols}: any of {@code h2}, {@code h2c}, {@code http/1.1}; HTTP/1.1 is always served. */
+        public Builder protocols(List<String> names) { protocols = List.copyOf(names); return this; }
 
         /**
          * Validates and freezes the settings.
@@ -291,6 +305,12 @@ public final class ServerConfig {
             positive("RequestReadTimeout", requestHeaderTimeout);
             positive("KeepAliveTimeout", keepAliveTimeout);
             positive("LingerTimeout", lingerTimeout);
+            for (String p : protocols) {
+                if (!DEFAULT_PROTOCOLS.contains(p)) {
+                    throw new IllegalArgumentException("Protocols: unknown protocol " + p
+                            + " (known: h2, h2c, http/1.1)");
+                }
+            }
             if (gracefulShutdownTimeout.isNegative()) {
                 throw new IllegalArgumentException("GracefulShutdownTimeout must not be negative");
             }

@@ -11,6 +11,13 @@ public enum ConnState {
     KEEPALIVE,
     /** Part of a request head has arrived; its bytes wait in the context for the rest. Owner: poller. */
     ASYNC_WAITIO,
+    /**
+     * A multiplexed connection (HTTP/2) whose streams run on their own workers while nothing
+     * is left for the connection's own task: read interest, an optional deadline, context kept,
+     * no thread. Readiness or a {@link Connection#signal() signal} from a stream re-dispatches
+     * it. Owner: poller.
+     */
+    MULTIPLEXED,
     /** On a worker: parsing a head, running a handler, reading a body, writing. Owner: worker. */
     PROCESSING,
     /** The worker's virtual thread is parked until the poller reports the socket readable. Owner: worker. */

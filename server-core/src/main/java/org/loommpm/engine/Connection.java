@@ -23,6 +23,7 @@ import java.util.concurrent.locks.LockSupport;
  *   NEW               poller  (in the poller's inbox)
  *   KEEPALIVE         poller  OP_READ / KeepAliveTimeout (first request: RequestReadTimeout header)
  *   ASYNC_WAITIO      poller  OP_READ / the head's absolute deadline
+ *   MULTIPLEXED       poller  OP_READ / optional   (HTTP/2: streams run on their own workers)
  *   PROCESSING        worker  OP_READ or 0 / none (read interest is dropped lazily)
  *   SUSPENDED         worker  OP_READ / Timeout      (worker parked; the poller may only wake it)
  *   WRITE_COMPLETION  worker  OP_WRITE / Timeout     (worker parked; the poller may only wake it)
@@ -38,8 +39,11 @@ import java.util.concurrent.locks.LockSupport;
  *   PROCESSING -> SUSPENDED | WRITE_COMPLETION -> PROCESSING
  *                                           worker asks its poller to report readiness and parks;
  *                                           poller wakes it on readiness, deadline or shutdown
- *   PROCESSING -> KEEPALIVE | ASYNC_WAITIO | LINGER | CLOSED
+ *   PROCESSING -> KEEPALIVE | ASYNC_WAITIO | MULTIPLEXED | LINGER | CLOSED
  *                                           worker hands it back ({@code handBack*}): its last act
+ *   MULTIPLEXED -> PROCESSING               poller claims it on readiness, on a signal from a
+ *                                           stream ({@link #signal}), or when its deadline passes
+ *                                           (then with {@link #closeRequested()} set)
  *   KEEPALIVE -> CLOSED                     deadline, graceful stop, or EOF seen by a worker
  *   ASYNC_WAITIO -> LINGER                  head deadline: the protocol's timeout answer (408)
  *   LINGER -> CLOSED                        EOF, error, or LingerTimeout
@@ -52,6 +56,18 @@ import java.util.concurrent.locks.LockSupport;
  * that no longer matches and does nothing. {@link #end} is guarded by a CAS so the connection is
  * counted closed exactly once on every path, under the {@link CloseReason} of whoever decided the
  * end (a worker sets it before its last hand-off; the poller when it ends an owned connection).
+ *
+ * <p><b>Protocol and session.</b> The {@link ConnectionHandler} serving a connection starts as
+ * its child's (HTTP/1.1) and may be switched by the owner ({@link #switchProtocol}: ALPN {@code h2},
+ * the HTTP/2 preface, {@code Upgrade: h2c}). A protocol that keeps state for the connection's
+ * whole life (HTTP/2's HPACK tables and streams) stores it with {@link #session(Object)}; unlike
+ * the context it survives idle periods.
+ *
+ * <p><b>Signals.</b> Tasks that do not own the connection (an HTTP/2 stream's handler with a
+ * frame to send) call {@link #signal}: a flag plus, at most once until the poller has looked, a
+ * poke through the poller's queue. A MULTIPLEXED connection is dispatched on a poke; and because
+ * the poller also checks the flag when it applies {@link #handBackWatch}, a signal racing with
+ * that hand-back is never lost. The owner consumes the flag with {@link #takeSignal}.
  */
 public final class Connection extends TimerRing.Timer implements WorkerPool.Task {
     static final int OP_NONE = 0;
@@ -62,6 +78,7 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
     static final int OP_AWAIT_WRITE = 5;
     static final int OP_LINGER = 6;
     static final int OP_CLOSE = 7;
+    static final int OP_WATCH = 8;
 
     static final int WAKE_NONE = 0;
     static final int WAKE_READY = 1;
@@ -72,10 +89,15 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
     private final SocketChannel channel;
     private final Poller poller;
     private static final VarHandle ENDED;
+    private static final VarHandle SIGNALLED;
+    private static final VarHandle POKE_QUEUED;
 
     static {
         try {
-            ENDED = MethodHandles.lookup().findVarHandle(Connection.class, "ended", int.class);
+            var lookup = MethodHandles.lookup();
+            ENDED = lookup.findVarHandle(Connection.class, "ended", int.class);
+            SIGNALLED = lookup.findVarHandle(Connection.class, "signalled", int.class);
+            POKE_QUEUED = lookup.findVarHandle(Connection.class, "pokeQueued", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -84,6 +106,20 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
     /** 0 until {@link #end} wins its CAS (a field, not an AtomicBoolean: idle connections are many). */
     @SuppressWarnings("unused") // accessed through ENDED
     private volatile int ended;
+    /** 1 while a {@link #signal} has not been taken by the owner. */
+    @SuppressWarnings("unused") // accessed through SIGNALLED
+    private volatile int signalled;
+    /** 1 while this connection sits in its poller's poke queue (so it is queued at most once). */
+    @SuppressWarnings("unused") // accessed through POKE_QUEUED
+    private volatile int pokeQueued;
+    /** The protocol serving it; owner only. */
+    private ConnectionHandler protocol;
+    /** The protocol's connection-long state; owner only. */
+    private Object session;
+    /** Set by the poller before it dispatches a connection it wants ended gracefully; owner reads. */
+    boolean closeRequested;
+    /** Absolute deadline for {@link #OP_WATCH} ({@code 0} = none), in {@link System#nanoTime()} units. */
+    long watchDeadline;
 
     /** Poller-confined once registered. */
     SelectionKey key;
@@ -114,6 +150,7 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
         this.id = id;
         this.channel = channel;
         this.poller = poller;
+        this.protocol = poller.child().connectionHandler();
     }
 
     /** Unique across every child of this server. */
@@ -146,6 +183,64 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
         return bytesWritten;
     }
 
+
+    /** The protocol serving this connection now. Owner only. */
+    public ConnectionHandler protocol() {
+        return protocol;
+    }
+
+    /**
+     * Hands the connection to another protocol (ALPN {@code h2}, the HTTP/2 preface, an
+     * accepted {@code Upgrade}); later dispatches run {@code next}. Owner only.
+     */
+    public void switchProtocol(ConnectionHandler next) {
+        this.protocol = next;
+    }
+
+    /** The protocol's connection-long state, or {@code null}. Owner only. */
+    public Object session() {
+        return session;
+    }
+
+    /** Stores the protocol's connection-long state (kept while idle, dropped at close). Owner only. */
+    public void session(Object state) {
+        this.session = state;
+    }
+
+    /**
+     * Whether the poller asked for a graceful end when it dispatched this connection: the
+     * server is stopping, or the connection's keep-alive or watch deadline passed. Only for
+     * protocols whose {@link ConnectionHandler#closesGracefully()} is true. Owner only.
+     */
+    public boolean closeRequested() {
+        return closeRequested;
+    }
+
+    /**
+     * Asks for the owner's attention: a MULTIPLEXED connection is dispatched soon; a connection
+     * being served keeps the flag for its owner's next {@link #takeSignal}. Any thread; cheap
+     * when repeated (one poke per poller look).
+     */
+    public void signal() {
+        SIGNALLED.setVolatile(this, 1);
+        if ((int) POKE_QUEUED.getVolatile(this) == 0 && POKE_QUEUED.compareAndSet(this, 0, 1)) {
+            poller.poke(this);
+        }
+    }
+
+    /** Consumes a pending {@link #signal}: whether there was one. Owner only. */
+    public boolean takeSignal() {
+        return (int) SIGNALLED.getVolatile(this) != 0 && (int) SIGNALLED.getAndSet(this, 0) != 0;
+    }
+
+    boolean signalPending() {
+        return (int) SIGNALLED.getVolatile(this) != 0;
+    }
+
+    /** Poller side: the poke is being handled; a later signal queues a new one. */
+    void pokeTaken() {
+        POKE_QUEUED.setVolatile(this, 0);
+    }
 
     /** The child serving it. */
     public Child child() {
@@ -361,6 +456,17 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
         handBack(OP_CLOSE);
     }
 
+    /**
+     * A multiplexed connection with nothing for its own task to do while streams run elsewhere:
+     * the context stays attached (it may hold part of a frame); the poller re-dispatches on
+     * readiness, on a {@link #signal}, or at {@code deadlineNanos} with
+     * {@link #closeRequested()} set ({@code 0}: no deadline).
+     */
+    public void handBackWatch(long deadlineNanos) {
+        watchDeadline = deadlineNanos;
+        handBack(OP_WATCH);
+    }
+
     private void handBack(int handOp) {
         op = handOp;
         poller.handoff(this);
@@ -371,7 +477,7 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
     /** Runs the protocol on the worker that was dispatched this connection. */
     @Override
     public void run(int slot) {
-        poller.child().connectionHandler().serve(this, slot);
+        protocol.serve(this, slot);
     }
 
     // ---- poller side ----

@@ -7,6 +7,7 @@ package org.loommpm.engine;
  * <p><b>Ownership.</b> {@link #serve} is called on a worker that owns the connection. It must end
  * by handing the connection back exactly once, as its last act, with one of
  * {@link Connection#handBackKeepAlive()}, {@link Connection#handBackReadWait(long)},
+ * {@link Connection#handBackWatch(long)},
  * {@link Connection#handBackLinger()} or {@link Connection#handBackClose()} (or having the
  * connection continue on another worker task it started); after that it must not touch the
  * connection again.
@@ -26,5 +27,15 @@ public interface ConnectionHandler {
      */
     default byte[] headTimeoutResponse() {
         return null;
+    }
+
+    /**
+     * Whether idle connections of this protocol end through the protocol (HTTP/2 sends GOAWAY)
+     * rather than by the poller closing them. When true, the poller dispatches an idle
+     * (KEEPALIVE or MULTIPLEXED) connection with {@link Connection#closeRequested()} set on a
+     * graceful stop and when its deadline passes, instead of closing it.
+     */
+    default boolean closesGracefully() {
+        return false;
     }
 }

@@ -11,6 +11,7 @@ import java.nio.channels.SocketChannel;
 import java.net.StandardSocketOptions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -44,6 +45,12 @@ public final class Poller implements Runnable, PollerStats {
     private final int index;
     private final Selector selector;
     private final HandoffQueue inbox = new HandoffQueue();
+    /**
+     * Connections a stream task has {@link Connection#signal signalled}. Contract: any thread
+     * offers (at most once per connection until this poller polls it, guarded by the
+     * connection's poke flag); only this poller polls.
+     */
+    private final ConcurrentLinkedQueue<Connection> pokes = new ConcurrentLinkedQueue<>();
     private final TimerRing timers = new TimerRing();
     private final RecycleList<ConnectionContext> recycleList;
     private final AtomicBoolean sleeping = new AtomicBoolean();
@@ -107,6 +114,12 @@ public final class Poller implements Runnable, PollerStats {
     /** Hands a connection to this poller (see {@link Connection#op}). Any thread. */
     void handoff(Connection c) {
         inbox.push(c);
+        wakeIfSleeping();
+    }
+
+    /** Asks for a signalled connection's dispatch (see {@link Connection#signal}). Any thread. */
+    void poke(Connection c) {
+        pokes.offer(c);
         wakeIfSleeping();
     }
 
@@ -182,7 +195,7 @@ public final class Poller implements Runnable, PollerStats {
             long sleepMs = next == Long.MAX_VALUE ? MAX_SLEEP_MS
                     : Math.min(MAX_SLEEP_MS, Math.max(0, (next - now + 999_999) / 1_000_000));
             sleeping.set(true);
-            if (!inbox.isEmpty() || exit || sleepMs == 0) {
+            if (!inbox.isEmpty() || !pokes.isEmpty() || exit || sleepMs == 0) {
                 sleeping.set(false);
                 selector.selectNow(this::onReady);
             } else {
@@ -191,6 +204,7 @@ public final class Poller implements Runnable, PollerStats {
             }
             wakeups++;
             drainInbox();
+            drainPokes();
             expireTimers(System.nanoTime());
             if (child.isListenerPoller(this)) {
                 updateAdmission();
@@ -212,6 +226,17 @@ public final class Poller implements Runnable, PollerStats {
         }
     }
 
+    /** Dispatches signalled MULTIPLEXED connections; any other state's owner sees the flag itself. */
+    private void drainPokes() {
+        Connection c;
+        while ((c = pokes.poll()) != null) {
+            c.pokeTaken();
+            if (c.state == ConnState.MULTIPLEXED && !c.hasEnded()) {
+                claimAndDispatch(c);
+            }
+        }
+    }
+
     /** Applies one hand-off. The connection is this poller's from here on (or its worker's, parked). */
     private void apply(Connection c) {
         if (c.hasEnded()) {
@@ -228,7 +253,9 @@ public final class Poller implements Runnable, PollerStats {
             switch (c.op) {
                 case Connection.OP_REGISTER -> register(c);
                 case Connection.OP_KEEPALIVE -> {
-                    if (child.isStopping()) {
+                    if (child.isStopping() && c.protocol().closesGracefully() && !c.closeRequested) {
+                        requestGracefulClose(c);
+                    } else if (child.isStopping()) {
                         close(c, CloseReason.NORMAL);
                     } else {
                         arm(c, ConnState.KEEPALIVE, SelectionKey.OP_READ, keepAliveNanos);
@@ -239,6 +266,7 @@ public final class Poller implements Runnable, PollerStats {
                     c.key.interestOps(SelectionKey.OP_READ);
                     timers.scheduleAt(c, c.headDeadline);
                 }
+                case Connection.OP_WATCH -> watch(c);
                 case Connection.OP_AWAIT_READ -> arm(c, ConnState.SUSPENDED, SelectionKey.OP_READ, timeoutNanos);
                 case Connection.OP_AWAIT_WRITE -> arm(c, ConnState.WRITE_COMPLETION, SelectionKey.OP_WRITE, timeoutNanos);
                 case Connection.OP_LINGER -> linger(c);
@@ -266,6 +294,33 @@ public final class Poller implements Runnable, PollerStats {
         timers.schedule(c, timeout, System.nanoTime());
     }
 
+    /**
+     * MULTIPLEXED: dispatched again on readiness, a signal or the deadline. A signal that came
+     * before this hand-off was applied (its poke found the connection still PROCESSING) is seen
+     * here through the flag, so none is lost.
+     */
+    private void watch(Connection c) {
+        if (c.signalPending()) {
+            claimAndDispatch(c);
+            return;
+        }
+        if (child.isStopping() && !c.closeRequested) {
+            requestGracefulClose(c);
+            return;
+        }
+        c.state = ConnState.MULTIPLEXED;
+        c.key.interestOps(SelectionKey.OP_READ);
+        if (c.watchDeadline != 0) {
+            timers.scheduleAt(c, c.watchDeadline);
+        }
+    }
+
+    /** Dispatches an idle connection so that its protocol ends it (HTTP/2: GOAWAY first). */
+    private void requestGracefulClose(Connection c) {
+        c.closeRequested = true;
+        claimAndDispatch(c);
+    }
+
     private void register(Connection c) throws IOException {
         c.key = c.channel().register(selector, SelectionKey.OP_READ, c);
         arm(c, ConnState.KEEPALIVE, SelectionKey.OP_READ, firstRequestNanos);
@@ -283,7 +338,7 @@ public final class Poller implements Runnable, PollerStats {
             return;
         }
         switch (c.state) {
-            case KEEPALIVE, ASYNC_WAITIO -> claimAndDispatch(c);
+            case KEEPALIVE, ASYNC_WAITIO, MULTIPLEXED -> claimAndDispatch(c);
             case SUSPENDED, WRITE_COMPLETION -> {
                 key.interestOps(0);
                 timers.cancel(c);
@@ -328,7 +383,18 @@ public final class Poller implements Runnable, PollerStats {
             timersFired++;
             Connection c = (Connection) t;
             switch (c.state) {
-                case KEEPALIVE -> close(c, CloseReason.TIMEOUT);
+                case KEEPALIVE -> {
+                    if (c.protocol().closesGracefully()) {
+                        c.closeReason = CloseReason.TIMEOUT;
+                        requestGracefulClose(c);
+                    } else {
+                        close(c, CloseReason.TIMEOUT);
+                    }
+                }
+                case MULTIPLEXED -> {
+                    c.closeReason = CloseReason.TIMEOUT;
+                    requestGracefulClose(c);
+                }
                 case ASYNC_WAITIO -> headTimedOut(c);
                 case SUSPENDED, WRITE_COMPLETION -> {
                     c.key.interestOps(0);
@@ -513,12 +579,20 @@ public final class Poller implements Runnable, PollerStats {
 
     // ---- graceful stop ----
 
-    /** Graceful stop: idle keep-alive connections are closed; the rest finish their work. */
+    /**
+     * Graceful stop: idle keep-alive connections are closed, or handed to their protocol to end
+     * gracefully (HTTP/2, also when MULTIPLEXED); the rest finish their work.
+     */
     private void closeIdleForStop() {
         idleClosedForStop = true;
         for (SelectionKey k : selector.keys()) {
-            if (k.attachment() instanceof Connection c && c.state == ConnState.KEEPALIVE) {
-                close(c, CloseReason.NORMAL);
+            if (k.attachment() instanceof Connection c) {
+                boolean idle = c.state == ConnState.KEEPALIVE || c.state == ConnState.MULTIPLEXED;
+                if (idle && c.protocol().closesGracefully()) {
+                    requestGracefulClose(c);
+                } else if (c.state == ConnState.KEEPALIVE) {
+                    close(c, CloseReason.NORMAL);
+                }
             }
         }
     }

@@ -16,6 +16,7 @@ import org.loommpm.engine.ConnectionHandler;
 import org.loommpm.engine.ExchangeObserver;
 import org.loommpm.engine.PeerIOException;
 import org.loommpm.engine.Scoreboard;
+import org.loommpm.protocol.Http2Protocol;
 
 /**
  * HTTP/1.1 on the engine: what a worker does with a readable connection.
@@ -38,6 +39,11 @@ import org.loommpm.engine.Scoreboard;
  * head was sent) it is counted there with its response bytes (plain single-writer stores) and,
  * when metrics are on, reported to the {@link ExchangeObserver} ({@code null} when they are
  * off: no further cost). An exchange cut off by the client counts only as an aborted connection.
+ *
+ * <p><b>Switching to HTTP/2</b> (when {@code h2c} is enabled and server-h2 is present): a
+ * connection whose first bytes are the HTTP/2 preface, or whose first request asks for
+ * {@code Upgrade: h2c} (see {@link H2cUpgrade}), is handed to the {@link Http2Protocol}; from
+ * then on the connection belongs to it.
  */
 public final class Http1ConnectionHandler implements ConnectionHandler {
     private static final System.Logger LOG = System.getLogger("org.loommpm.http1");
@@ -61,16 +67,20 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
     private final ExchangeObserver observer;
     private final long headerTimeoutNanos;
     private final int maxHeadBytes;
+    /** Where cleartext HTTP/2 goes, or {@code null} (h2c off or server-h2 absent). */
+    private final Http2Protocol h2c;
 
     /**
      * @param config the settings (limits, timeouts, keep-alive)
      * @param app the application's handler (router, filters)
      * @param observer told about every completed exchange, or {@code null} (metrics off)
+     * @param h2 HTTP/2, or {@code null} when it is not available
      */
-    public Http1ConnectionHandler(ServerConfig config, Handler app, ExchangeObserver observer) {
+    public Http1ConnectionHandler(ServerConfig config, Handler app, ExchangeObserver observer, Http2Protocol h2) {
         this.config = config;
         this.app = app;
         this.observer = observer;
+        this.h2c = h2 != null && config.protocols().contains("h2c") ? h2 : null;
         this.headerTimeoutNanos = config.requestHeaderTimeout().toNanos();
         this.maxHeadBytes = config.limitRequestLine() + 2
                 + config.limitRequestFields() * (config.limitRequestFieldSize() + 2) + 1024;
@@ -101,6 +111,12 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
                 int headEnd = readHead(c, ctx, st);
                 if (headEnd < 0) {
                     return; // handed back inside readHead
+                }
+                if (h2c != null && c.requests() == 0 && startsWithPreface(ctx.in())) {
+                    // Prior knowledge: ownership passes to HTTP/2 with the preface unread.
+                    c.switchProtocol(h2c);
+                    h2c.serve(c, slot);
+                    return;
                 }
                 board.set(slot, Scoreboard.WRITING);
                 if (!exchange(c, ctx, st, headEnd, board, slot)) {
@@ -216,6 +232,17 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
             return false;
         }
         in.position(headEnd);
+        if (h2c != null && c.requests() == 0 && H2cUpgrade.requested(head)) {
+            byte[] settings = H2cUpgrade.settings(head);
+            if (settings != null) {
+                c.countRequest();
+                c.write(ByteBuffer.wrap(H2cUpgrade.SWITCHING_PROTOCOLS));
+                // Ownership passes to HTTP/2: it answers this request on stream 1.
+                c.switchProtocol(h2c);
+                h2c.serveUpgrade(c, slot, head, settings);
+                return false;
+            }
+        }
         int served = c.countRequest();
         boolean keepAlive = config.keepAlive() && head.keepAlive() && !c.child().isDraining()
                 && (config.maxKeepAliveRequests() == 0 || served < config.maxKeepAliveRequests());
@@ -300,6 +327,18 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
         LOG.log(Level.DEBUG, "LM0403 bad request from {0}: {1} {2}", c.remoteAddress(), e.status(), e.getMessage());
         c.write(ByteBuffer.wrap(ErrorResponses.bytes(e.status(), config.serverHeader(), true)));
         c.handBackLinger(CloseReason.ERROR);
+    }
+
+    /** Whether the buffered head is the HTTP/2 preface's first line ({@code PRI * HTTP/2.0}). */
+    private static boolean startsWithPreface(ByteBuffer in) {
+        byte[] preface = Http2Protocol.PREFACE;
+        int n = Math.min(in.limit(), 16); // "PRI * HTTP/2.0\r\n"
+        for (int i = 0; i < n; i++) {
+            if (in.get(i) != preface[i]) {
+                return false;
+            }
+        }
+        return n == 16;
     }
 
     /** One non-blocking read appended after the buffer's data (read mode kept). */

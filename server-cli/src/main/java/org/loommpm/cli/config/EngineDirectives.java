@@ -38,6 +38,7 @@ final class EngineDirectives {
         CONNECTION_BUFFER_SIZE("ConnectionBufferSize", 1, 1, "bytes"),
         TCP_NODELAY("TcpNoDelay", 1, 1, "On|Off"),
         ADMISSION_CONTROL("AdmissionControl", 1, 1, "On|Off"),
+        PROTOCOLS("Protocols", 1, 3, "protocol ... (h2 h2c http/1.1)"),
         TIMEOUT("Timeout", 1, 1, "seconds"),
         REQUEST_READ_TIMEOUT("RequestReadTimeout", 1, 2, "header=seconds"),
         KEEP_ALIVE("KeepAlive", 1, 1, "On|Off"),
@@ -77,6 +78,7 @@ final class EngineDirectives {
                 case CONNECTION_BUFFER_SIZE -> s.engine.bufferSize(Args.intArg(l, 1024, 16 << 20));
                 case TCP_NODELAY -> s.engine.tcpNoDelay(Args.onOff(l));
                 case ADMISSION_CONTROL -> s.engine.admissionControl(Args.onOff(l));
+                case PROTOCOLS -> protocols(s, l);
                 case TIMEOUT -> s.engine.timeout(Args.duration(l, a, false));
                 case REQUEST_READ_TIMEOUT -> requestReadTimeout(s, l);
                 case KEEP_ALIVE -> s.engine.keepAlive(Args.onOff(l));
@@ -97,6 +99,21 @@ final class EngineDirectives {
         for (D d : D.values()) {
             t.register(d.directive, d.min, d.max, SERVER, d.syntax, d);
         }
+    }
+
+    /** {@code Protocols h2 h2c http/1.1}: names as httpd spells them, case-insensitive. */
+    private static void protocols(ParseState s, ConfigLine l) throws ConfigException {
+        java.util.List<String> names = new java.util.ArrayList<>();
+        for (String a : l.args()) {
+            String p = a.toLowerCase(Locale.ROOT);
+            if (!org.loommpm.config.ServerConfig.DEFAULT_PROTOCOLS.contains(p)) {
+                throw l.error("Protocols: unknown protocol '" + a + "' (known: h2, h2c, http/1.1)");
+            }
+            if (!names.contains(p)) {
+                names.add(p);
+            }
+        }
+        s.engine.protocols(names);
     }
 
     /** {@code Listen 8080}, {@code Listen 127.0.0.1:8080}, {@code Listen [::1]:8080}. */

@@ -1,0 +1,35 @@
+package org.loommpm.protocol;
+
+import org.loommpm.engine.Connection;
+import org.loommpm.engine.ConnectionHandler;
+import org.loommpm.http1.RequestHead;
+
+/**
+ * HTTP/2 as the engine sees it: a {@link ConnectionHandler} that HTTP/1.1 switches a connection
+ * to. The {@code server-h2} module provides it through {@link Http2ProtocolProvider}; without
+ * that module on the class path the server speaks HTTP/1.1 only.
+ *
+ * <p>Entry points, each on a worker that owns the connection and must hand it back as
+ * {@link ConnectionHandler} requires:
+ * <ul>
+ *   <li>{@link #serve}: the connection's read buffer ({@code context().in()}, read mode) starts
+ *       with the client preface, or with part of it (prior knowledge on a cleartext listener,
+ *       or ALPN {@code h2} after a TLS handshake; later dispatches of the same connection
+ *       arrive here too);</li>
+ *   <li>{@link #serveUpgrade}: HTTP/1.1 accepted {@code Upgrade: h2c} and wrote its
+ *       {@code 101}; the request is to be answered on stream 1, and the read buffer holds
+ *       whatever followed the request head (the preface, perhaps in part).</li>
+ * </ul>
+ */
+public interface Http2Protocol extends ConnectionHandler {
+    /**
+     * Continues an upgraded connection as HTTP/2: serves {@code request} (which has no body) as
+     * stream 1, half-closed from the client, then the frames that follow.
+     *
+     * @param settings the decoded {@code HTTP2-Settings} payload (a SETTINGS frame's payload)
+     */
+    void serveUpgrade(Connection connection, int slot, RequestHead request, byte[] settings);
+
+    /** The HTTP/2 connection preface every client sends first (RFC 9113 §3.4). */
+    byte[] PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+}
