@@ -10,7 +10,9 @@ import io.helidon.webserver.http.Handler;
 /**
  * Helidon 4 WebServer (one virtual thread per connection by design), with its defaults, which
  * its performance guide calls self-tuning; only TCP_NODELAY (off by default) is turned on and
- * the idle-connection timeout set. No observe/access-log features are on the class path.
+ * the idle-connection timeout set. No observe/access-log features are on the class path;
+ * helidon-webserver-http2 is, so the same routing serves cleartext HTTP/2 (prior knowledge and
+ * {@code Upgrade: h2c}).
  */
 final class HelidonBench {
     private static final Header CONTENT_TYPE =

@@ -27,7 +27,6 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
@@ -38,7 +37,8 @@ import java.util.concurrent.TimeUnit;
  * Netty 4.2's hello-world shape: {@link HttpServerCodec} plus one handler writing a prebuilt
  * response (shared header blocks and an unreleasable body buffer), flushing once per read
  * batch so pipelined requests share a write. Native epoll transport when it loads, else NIO.
- * No idle timeout (connections stay until the client closes them). {@code GET /slow} answers
+ * No idle timeout (connections stay until the client closes them). Cleartext HTTP/2 (prior
+ * knowledge) on the same port: {@link NettyH2}. {@code GET /slow} answers
  * through the event loop's scheduler after the pause: blocking an event loop would be a misuse
  * of Netty, and a scheduled reply is how a Netty application waits without a thread.
  */
@@ -82,7 +82,7 @@ final class NettyBench {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(new HttpServerCodec(), new HelloHandler());
+                        ch.pipeline().addLast(new NettyH2.PrefaceDetector(NettyH2.http1(HelloHandler::new)));
                     }
                 })
                 .bind("0.0.0.0", port)
