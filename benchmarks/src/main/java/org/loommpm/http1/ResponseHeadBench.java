@@ -37,6 +37,8 @@ public class ResponseHeadBench {
     private Http1State state;
     private RequestHead request;
     private final ByteBuffer staging = ByteBuffer.allocate(0);
+    /** No pipelined request waiting: nothing is batched. */
+    private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 
     @Setup
     public void setUp() throws IOException {
@@ -51,7 +53,7 @@ public class ResponseHeadBench {
 
     @Benchmark
     public ByteBuffer encode() {
-        Http1Response res = new Http1Response(connection, state, staging, request, "loom-mpm", true);
+        Http1Response res = new Http1Response(connection, state, staging, EMPTY, request, "loom-mpm", true);
         res.header("Content-Type", "text/plain");
         if (headers > 1) {
             res.header("Cache-Control", "no-store");

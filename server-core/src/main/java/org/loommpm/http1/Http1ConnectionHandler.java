@@ -127,6 +127,7 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
                 in.compact().flip();
                 st.scanner.reset();
                 if (!in.hasRemaining()) {
+                    st.flushBatch(c); // answers to a pipelined burst: one write, before any wait
                     if (round >= MAX_REQUESTS_PER_DISPATCH) {
                         // End this task: queued dispatches and wake-ups get the carrier (below).
                         c.handBackKeepAlive();
@@ -152,19 +153,23 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
                 if (round >= MAX_REQUESTS_PER_DISPATCH) {
                     // Pipelined bytes are buffered: no readiness will come for them, so the
                     // connection continues in a new task; ownership passes to it.
+                    st.flushBatch(c);
                     c.child().pool().dispatch(c);
                     return;
                 }
             }
         } catch (SocketTimeoutException e) {
+            st.discardBatch();
             LOG.log(Level.DEBUG, "LM0404 connection {0} ended: {1}", c.id(), e.toString());
             board.set(slot, Scoreboard.CLOSING);
             c.handBackClose(CloseReason.TIMEOUT);
         } catch (PeerIOException | EOFException e) {
+            st.discardBatch();
             LOG.log(Level.DEBUG, "LM0404 connection {0} ended: {1}", c.id(), e.toString());
             board.set(slot, Scoreboard.CLOSING);
             c.handBackClose(CloseReason.ABORT);
         } catch (IOException | RuntimeException e) {
+            st.discardBatch();
             LOG.log(Level.ERROR, "LM0405 connection " + c.id() + " failed", e);
             board.set(slot, Scoreboard.CLOSING);
             c.handBackClose(CloseReason.ERROR);
@@ -192,6 +197,11 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
                 }
                 boolean wasEmpty = in.limit() == 0;
                 int n = fill(c, in);
+                if (n <= 0) {
+                    // The rest of this head is not here: answers batched so far go out first (a
+                    // client that half-closed after its burst still gets them all).
+                    st.flushBatch(c);
+                }
                 if (n < 0) {
                     // EOF (or a reset) between requests is the client's orderly end; inside a head, a cut.
                     c.handBackClose(in.limit() == 0 ? CloseReason.NORMAL : CloseReason.ABORT);
@@ -210,7 +220,7 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
                 }
             }
         } catch (HttpException e) {
-            rejectHead(c, e);
+            rejectHead(c, st, e);
             return -1;
         }
         return headEnd;
@@ -228,7 +238,7 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
         try {
             head = st.parser.parse(in.array(), st.scanner.requestLineStart(), headEnd);
         } catch (HttpException e) {
-            rejectHead(c, e);
+            rejectHead(c, st, e);
             return false;
         }
         in.position(headEnd);
@@ -248,7 +258,7 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
                 && (config.maxKeepAliveRequests() == 0 || served < config.maxKeepAliveRequests());
         board.requestStarted(slot, head, c.remoteAddress(), st.headStartNanos);
         ConnectionInputStream body = new ConnectionInputStream(c, in);
-        Http1Response res = new Http1Response(c, st, ctx.out(), head, config.serverHeader(), keepAlive);
+        Http1Response res = new Http1Response(c, st, ctx.out(), in, head, config.serverHeader(), keepAlive);
         Http1Request req = new Http1Request(head, headEnd, c, body, res,
                 config.limitRequestBody(), config.limitRequestFields(), config.limitRequestFieldSize());
         // An exchange counts once its handler has run (an exception here means the client is gone
@@ -268,10 +278,12 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
             }
         }
         if (!completed) {
+            st.discardBatch();
             c.handBackClose(res.closeReason());
             return false;
         }
         if (!reusable) {
+            st.flushBatch(c);
             c.handBackLinger(res.closeReason());
             return false;
         }
@@ -323,8 +335,9 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
     }
 
     /** A head we will not serve: a precise status, then a lingering close (framing is in doubt). */
-    private void rejectHead(Connection c, HttpException e) throws IOException {
+    private void rejectHead(Connection c, Http1State st, HttpException e) throws IOException {
         LOG.log(Level.DEBUG, "LM0403 bad request from {0}: {1} {2}", c.remoteAddress(), e.status(), e.getMessage());
+        st.flushBatch(c);
         c.write(ByteBuffer.wrap(ErrorResponses.bytes(e.status(), config.serverHeader(), true)));
         c.handBackLinger(CloseReason.ERROR);
     }

@@ -110,7 +110,7 @@ final class Http1OutputStream extends OutputStream {
             ByteBuffer head = response.encodeHead(length, false, 0);
             closed = true;
             response.markComplete();
-            connection.write(new ByteBuffer[] {head.flip(), staging.flip()});
+            response.writeComplete(head.flip(), staging.flip());
             return;
         }
         closed = true;
@@ -146,6 +146,7 @@ final class Http1OutputStream extends OutputStream {
             mode = Mode.RAW;
             head = response.encodeHead(-1, false, 0);
         }
+        response.flushBatch();
         connection.write(head.flip());
     }
 

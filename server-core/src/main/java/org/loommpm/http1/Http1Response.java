@@ -18,6 +18,12 @@ import org.loommpm.engine.Connection;
  * {@link Http1OutputStream}. Whether the connection stays open is decided when the head is
  * written and announced there ({@code Connection: close}). Worker-owned; valid during one
  * exchange.
+ *
+ * <p><b>Pipelining.</b> A complete response written while more request bytes wait in the read
+ * buffer (the next pipelined request) goes into the connection's batch ({@link Http1State})
+ * instead of the socket; the handler flushes the batch once the buffer runs dry, so a burst of
+ * pipelined requests costs one write, as in servers that flush per read batch. Any other write
+ * (a streamed body, a file, a 100 Continue) flushes the batch first, so bytes stay in order.
  */
 final class Http1Response implements Response {
     private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
@@ -38,7 +44,11 @@ final class Http1Response implements Response {
     private boolean awaitingContinue;
     private Http1OutputStream stream;
     /** The connection's byte count when this exchange began ({@link #bytesSent()} is the delta). */
-    private final long writtenAtStart;
+    private long writtenAtStart;
+    /** The rest of the read buffer: bytes there mean a pipelined request is waiting. */
+    private final ByteBuffer pending;
+    /** This response's bytes put in the batch (not yet counted by the connection). */
+    private long batched;
     /** Body bytes sent by {@link #send} or {@link #sendFile} (the stream counts its own). */
     private long bodyBytes;
 
@@ -46,9 +56,10 @@ final class Http1Response implements Response {
      * @param keepAlive whether the connection may stay open after this response (the request
      *                  asked for it and the server allows another request)
      */
-    Http1Response(Connection connection, Http1State state, ByteBuffer staging, RequestHead request,
-                  String serverHeader, boolean keepAlive) {
+    Http1Response(Connection connection, Http1State state, ByteBuffer staging, ByteBuffer pending,
+                  RequestHead request, String serverHeader, boolean keepAlive) {
         this.connection = connection;
+        this.pending = pending;
         this.state = state;
         this.staging = staging;
         this.request = request;
@@ -149,16 +160,42 @@ final class Http1Response implements Response {
         ByteBuffer head = encodeHead(noBody ? -1 : length, false, body.length);
         complete = true; // after encodeHead, which may reject a header and leave the response open
         if (noBody || isHeadRequest() || body.length == 0) {
-            connection.write(head.flip());
+            writeComplete(head.flip(), null);
             return;
         }
         bodyBytes = body.length;
         if (head.remaining() >= body.length) {
             head.put(body);
-            connection.write(head.flip());
+            writeComplete(head.flip(), null);
         } else {
-            connection.write(new ByteBuffer[] {head.flip(), ByteBuffer.wrap(body)});
+            writeComplete(head.flip(), ByteBuffer.wrap(body));
         }
+    }
+
+    /**
+     * Writes a whole response (head and, if separate, body), into the batch while a pipelined
+     * request waits and it fits, else to the socket after what is batched.
+     */
+    void writeComplete(ByteBuffer head, ByteBuffer body) throws IOException {
+        int n = head.remaining() + (body == null ? 0 : body.remaining());
+        if (pending.hasRemaining() && state.batch(head, body, n)) {
+            batched += n;
+            return;
+        }
+        flushBatch();
+        if (body == null) {
+            connection.write(head);
+        } else {
+            connection.write(new ByteBuffer[] {head, body});
+        }
+    }
+
+    /**
+     * Writes out what earlier exchanges batched. Those bytes are not this exchange's: the
+     * starting count moves past them so {@link #bytesSent()} stays this response's own.
+     */
+    void flushBatch() throws IOException {
+        writtenAtStart += state.flushBatch(connection);
     }
 
     @Override
@@ -189,6 +226,7 @@ final class Http1Response implements Response {
             }
             ByteBuffer head = encodeHead(length, false, 0);
             complete = true;
+            flushBatch();
             connection.write(head.flip());
             if (!isHeadRequest() && !bodyForbidden()) {
                 connection.transferFrom(fc, position, length);
@@ -200,7 +238,7 @@ final class Http1Response implements Response {
     @Override
     public long bytesSent() {
         // What the connection wrote for this exchange: head, body, chunk framing, a 100 Continue.
-        return connection.bytesWritten() - writtenAtStart;
+        return connection.bytesWritten() - writtenAtStart + batched;
     }
 
     @Override
@@ -219,6 +257,7 @@ final class Http1Response implements Response {
 
     /** The interim response for {@code Expect: 100-continue}. */
     void writeContinue() throws IOException {
+        flushBatch();
         connection.write(ByteBuffer.wrap(CONTINUE));
     }
 

@@ -1,23 +1,77 @@
 package org.loommpm.http1;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import org.loommpm.config.ServerConfig;
+import org.loommpm.engine.Connection;
 
 /**
  * The HTTP/1.1 codec state kept in a connection context and recycled with it: the resumable head
  * scanner, the parser, the scratch buffer response heads are encoded into, and when the current
- * head began arriving (its deadline counts from there). Owned by whoever owns the context.
+ * head began arriving (its deadline counts from there), and the batch of responses to pipelined
+ * requests not yet written. Owned by whoever owns the context; the batch is empty whenever the
+ * connection is handed back.
  */
 final class Http1State {
     final HeadScanner scanner;
     final RequestHeadParser parser;
     ByteBuffer head = ByteBuffer.allocate(1024);
     long headStartNanos;
+    /** Responses to pipelined requests waiting for one write; allocated on first use. */
+    private ByteBuffer batch;
+    private static final int BATCH_SIZE = 8192;
 
     Http1State(ServerConfig cfg) {
         scanner = new HeadScanner(cfg.limitRequestLine(), cfg.limitRequestFields(), cfg.limitRequestFieldSize());
         parser = new RequestHeadParser(cfg.limitRequestLine(), cfg.limitRequestFields(),
                 cfg.limitRequestFieldSize(), cfg.limitRequestBody());
+    }
+
+    /**
+     * Appends a response of {@code n} bytes to the batch if it fits.
+     *
+     * @return whether it was taken
+     */
+    boolean batch(ByteBuffer head, ByteBuffer body, int n) {
+        if (batch == null) {
+            if (n > BATCH_SIZE) {
+                return false;
+            }
+            batch = ByteBuffer.allocate(BATCH_SIZE);
+        }
+        if (batch.remaining() < n) {
+            return false;
+        }
+        batch.put(head);
+        if (body != null) {
+            batch.put(body);
+        }
+        return true;
+    }
+
+    /**
+     * Writes the batch out, parking while the socket is full.
+     *
+     * @return the bytes written
+     */
+    int flushBatch(Connection c) throws IOException {
+        if (batch == null || batch.position() == 0) {
+            return 0;
+        }
+        int n = batch.flip().remaining();
+        try {
+            c.write(batch);
+        } finally {
+            batch.clear();
+        }
+        return n;
+    }
+
+    /** Drops a batch that can no longer be sent (the connection is being closed on an error). */
+    void discardBatch() {
+        if (batch != null) {
+            batch.clear();
+        }
     }
 
     /** The head scratch buffer, cleared, with room for at least {@code bytes}. */

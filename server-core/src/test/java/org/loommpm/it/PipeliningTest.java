@@ -27,7 +27,15 @@ class PipeliningTest {
     static void start() throws Exception {
         server = TestServers.start((req, res) -> {
             seen.add(req.method() + " " + req.path());
-            if (req.path().startsWith("/skip")) {
+            if (req.path().startsWith("/stream")) {
+                try (var out = res.outputStream()) { // chunked, flushed mid-body
+                    out.write("streamed ".getBytes());
+                    out.flush();
+                    out.write(req.path().getBytes());
+                }
+            } else if (req.path().startsWith("/large")) {
+                res.send("L".repeat(20_000)); // larger than the batch: written directly, in order
+            } else if (req.path().startsWith("/skip")) {
                 res.send("skipped " + req.path()); // body left unread: the server discards it
             } else if (req.method().equals("POST")) {
                 res.send("POST " + req.path() + " " + req.bodyString());
@@ -187,6 +195,80 @@ class PipeliningTest {
             assertTrue(c.closedByServer());
         }
         assertEquals(List.of("GET /old"), List.copyOf(seen));
+    }
+
+    /**
+     * Answers to a burst are batched into few writes; a streamed or large response in the middle
+     * flushes what is batched first, so the order holds.
+     */
+    @Test
+    void streamedAndLargeResponsesInsideABurstKeepTheOrder() throws Exception {
+        StringBuilder all = new StringBuilder();
+        List<String> paths = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            String p = switch (i % 5) {
+                case 1 -> "/stream" + i;
+                case 3 -> "/large" + i;
+                default -> "/s" + i;
+            };
+            paths.add(p);
+            all.append(get(p));
+        }
+        try (RawHttp c = new RawHttp(server.port())) {
+            c.send(all.toString());
+            for (String p : paths) {
+                String text = c.read().text();
+                if (p.startsWith("/stream")) {
+                    assertEquals("streamed " + p, text);
+                } else if (p.startsWith("/large")) {
+                    assertEquals(20_000, text.length(), p);
+                } else {
+                    assertEquals("GET " + p, text);
+                }
+            }
+            assertTrue(c.silentFor(200));
+        }
+    }
+
+    /** A client that half-closes right after its burst still gets every answer, then EOF. */
+    @Test
+    void burstThenHalfCloseGetsEveryAnswer() throws Exception {
+        try (RawHttp c = new RawHttp(server.port())) {
+            StringBuilder all = new StringBuilder();
+            for (int i = 0; i < 12; i++) {
+                all.append(get("/h" + i));
+            }
+            c.send(all.toString());
+            c.shutdownOutput();
+            for (int i = 0; i < 12; i++) {
+                assertEquals("GET /h" + i, c.read().text());
+            }
+            assertTrue(c.closedByServer());
+        }
+    }
+
+    /** Bytes are counted per exchange whether its answer was batched or not: totals match the wire. */
+    @Test
+    void bytesSentMatchTheWireForABatchedBurst() throws Exception {
+        long before = server.stats().bytesSent();
+        long requestsBefore = server.stats().requests();
+        StringBuilder all = new StringBuilder();
+        for (int i = 0; i < 20; i++) {
+            all.append(get(i % 7 == 3 ? "/stream" + i : "/b" + i));
+        }
+        all.append("GET /last HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        long received;
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", server.port())) {
+            s.setSoTimeout(5_000);
+            s.getOutputStream().write(all.toString().getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            received = s.getInputStream().readAllBytes().length;
+        }
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (server.stats().requests() - requestsBefore < 21 && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertEquals(21, server.stats().requests() - requestsBefore);
+        assertEquals(received, server.stats().bytesSent() - before);
     }
 
     private static String get(String path) {
