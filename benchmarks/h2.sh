@@ -4,17 +4,21 @@
 #   nice -n -15 benchmarks/h2.sh                      # 3 interleaved rounds, c16 m32, 10 s each
 #   SERVERS="loom netty" ROUNDS=1 DURATION=5 benchmarks/h2.sh
 #
-# Workload: GET /plaintext ("Hello, World!") over cleartext HTTP/2 by prior knowledge
-# (h2load -c CLIENTS -m STREAMS, one h2load thread pinned to CLIENT_CPU, the server to SERVER_CPU),
-# WARMUP seconds of h2load discarded first, then DURATION seconds measured; the server's CPU time
+# Workload: GET /plaintext ("Hello, World!") over HTTP/2: h2c = cleartext by prior knowledge,
+# h2 = TLS 1.3 with ALPN (a throw-away EC P-256 key made with keytool; every server uses the JDK's
+# SSLEngine) (h2load -c CLIENTS -m STREAMS, one h2load thread pinned to CLIENT_CPU, the server to
+# SERVER_CPU),
+# WARMUP seconds of h2load discarded first, then DURATION seconds measured (each h2load run is
+# bounded by `timeout`: h2load -D can hang waiting for streams after its deadline); the server's CPU time
 # per request is read from /proc (user + system), which stays meaningful on a noisy machine.
-# Environment: SERVERS (loom helidon netty), ROUNDS (3), DURATION (10), WARMUP (5), CLIENTS (16),
+# Environment: SERVERS (loom helidon netty), PROTOS (h2c h2), ROUNDS (3), DURATION (10), WARMUP (5), CLIENTS (16),
 # STREAMS (32), OUT (docs/benchmarks/h2-DATE.md), BUILD=1 to rebuild the jar.
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
 
 SERVERS=${SERVERS:-"loom helidon netty"}
+PROTOS=${PROTOS:-"h2c h2"}
 ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-10}
 WARMUP=${WARMUP:-5}
@@ -26,6 +30,9 @@ command -v h2load >/dev/null || { echo "h2load not found (apt-get install nghttp
 build_jar
 RES=$(mktemp -d /tmp/loom-h2bench.XXXXXX)
 trap 'stop_server; echo "raw output kept in $RES" >&2' EXIT
+"$BENCH_JAVA_HOME/bin/keytool" -genkeypair -keystore "$RES/bench.p12" -storetype PKCS12 -storepass benchpw \
+  -keypass benchpw -alias bench -keyalg EC -groupname secp256r1 -dname CN=localhost \
+  -ext SAN=IP:127.0.0.1,DNS:localhost -validity 2 >/dev/null 2>&1
 
 cpu_ticks() {  # utime + stime of SERVER_PID, in clock ticks
   awk '{print $14 + $15}' "/proc/$SERVER_PID/stat"
@@ -33,47 +40,61 @@ cpu_ticks() {  # utime + stime of SERVER_PID, in clock ticks
 
 declare -A RPS CPU
 for round in $(seq "$ROUNDS"); do
+  for proto in $PROTOS; do
   for server in $SERVERS; do
     port=$(port_of "$server")
-    start_server "$server" "$RES/server_${server}_r$round.log"
-    url="http://127.0.0.1:$port/plaintext"
-    taskset -c "$CLIENT_CPU" h2load -t1 -c "$CLIENTS" -m "$STREAMS" -D "$WARMUP" "$url" >"$RES/warmup_${server}_r$round.txt" 2>&1 || true
+    if [ "$proto" = h2 ]; then
+      export BENCH_TLS="$RES/bench.p12:benchpw"
+      url="https://127.0.0.1:$port/plaintext"
+    else
+      unset BENCH_TLS
+      url="http://127.0.0.1:$port/plaintext"
+    fi
+    start_server "$server" "$RES/server_${proto}_${server}_r$round.log"
+    timeout -s INT $((WARMUP + 20)) taskset -c "$CLIENT_CPU" h2load -t1 -c "$CLIENTS" -m "$STREAMS" -D "$WARMUP" "$url" >"$RES/warmup_${proto}_${server}_r$round.txt" 2>&1 || true
     before=$(cpu_ticks)
-    f="$RES/h2c_${server}_r$round.txt"
-    taskset -c "$CLIENT_CPU" h2load -t1 -c "$CLIENTS" -m "$STREAMS" -D "$DURATION" "$url" >"$f" 2>&1 || echo "   h2load exited non-zero" >&2
+    f="$RES/${proto}_${server}_r$round.txt"
+    timeout -s INT $((DURATION + 20)) taskset -c "$CLIENT_CPU" h2load -t1 -c "$CLIENTS" -m "$STREAMS" -D "$DURATION" "$url" >"$f" 2>&1 || echo "   h2load exited non-zero" >&2
     after=$(cpu_ticks)
     stop_server
+    grep -q "Application protocol: h2" "$f" || echo "   $server did not negotiate h2 ($proto)" >&2
     rps=$(sed -n 's/^finished in [^,]*, \([0-9.]*\) req\/s.*/\1/p' "$f")
     done_n=$(sed -n 's/^requests: .* \([0-9]*\) succeeded.*/\1/p' "$f")
     failed=$(sed -n 's/^requests: .* \([0-9]*\) failed.*/\1/p' "$f")
     ticks=$((after - before))
     cpu_us=$(awk -v t="$ticks" -v n="${done_n:-0}" -v hz="$(getconf CLK_TCK)" 'BEGIN { if (n > 0) printf "%.2f", t / hz * 1e6 / n; else print "n/a" }')
-    RPS[$server]+="${rps:-0} "
-    CPU[$server]+="$cpu_us "
-    echo "round $round $server: ${rps:-?} req/s, ${cpu_us} µs CPU/request, failed ${failed:-?}" >&2
+    RPS[$proto.$server]+="${rps:-0} "
+    CPU[$proto.$server]+="$cpu_us "
+    echo "round $round $proto $server: ${rps:-?} req/s, ${cpu_us} µs CPU/request, failed ${failed:-?}" >&2
+  done
   done
 done
 
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]; else print 0}'; }
 
 {
-  echo "# HTTP/2 (h2c) side by side, $(date -u +%Y-%m-%dT%H:%MZ)"
+  echo "# HTTP/2 side by side, $(date -u +%Y-%m-%dT%H:%MZ)"
   echo
   machine_summary | sed 's/^/- /'
   echo "- h2load: $(h2load --version 2>&1 | head -1), -t1 -c$CLIENTS -m$STREAMS, ${WARMUP} s warm-up, ${DURATION} s measured, $ROUNDS interleaved round(s); medians"
   echo
-  echo "| server | req/s (median) | server CPU µs/request | rounds (req/s) |"
-  echo "|---|---:|---:|---|"
-  for server in $SERVERS; do
-    echo "| $server | $(echo "${RPS[$server]}" | median) | $(echo "${CPU[$server]}" | median) | ${RPS[$server]}|"
+  echo "| protocol | server | req/s (median) | server CPU µs/request | rounds (req/s) |"
+  echo "|---|---|---:|---:|---|"
+  for proto in $PROTOS; do
+    for server in $SERVERS; do
+      k="$proto.$server"
+      echo "| $proto | $server | $(echo "${RPS[$k]}" | median) | $(echo "${CPU[$k]}" | median) | ${RPS[$k]}|"
+    done
   done
   if [[ " $SERVERS " == *" loom "* ]]; then
-    loom=$(echo "${RPS[loom]}" | median)
     echo
-    for server in $SERVERS; do
-      [ "$server" = loom ] && continue
-      other=$(echo "${RPS[$server]}" | median)
-      awk -v a="$loom" -v b="$other" -v s="$server" 'BEGIN { if (b > 0) printf "- loom / %s = %.2f\n", s, a / b }'
+    for proto in $PROTOS; do
+      loom=$(echo "${RPS[$proto.loom]}" | median)
+      for server in $SERVERS; do
+        [ "$server" = loom ] && continue
+        other=$(echo "${RPS[$proto.$server]}" | median)
+        awk -v a="$loom" -v b="$other" -v s="$server" -v p="$proto" 'BEGIN { if (b > 0) printf "- %s: loom / %s = %.2f\n", p, s, a / b }'
+      done
     done
   fi
 } | tee "$OUT"

@@ -21,7 +21,8 @@ final class HelidonBench {
     private HelidonBench() {
     }
 
-    static String start(int port) {
+    static String start(int port) throws java.io.IOException {
+        BenchTls tls = BenchTls.fromEnv();
         Handler hello = (req, res) -> {
             if (req.prologue().method() == Method.POST) {
                 req.content().consume();
@@ -38,12 +39,17 @@ final class HelidonBench {
                 .port(port)
                 .connectionOptions(o -> o.tcpNoDelay(true))
                 .idleConnectionTimeout(BenchServer.IDLE_TIMEOUT)
+                .update(b -> {
+                    if (tls != null) { // h2 or http/1.1 by ALPN
+                        b.tls(t -> t.privateKey(tls.key()).privateKeyCertChain(java.util.List.of(tls.chain())));
+                    }
+                })
                 .routing(r -> r
                         .get("/plaintext", hello).post("/plaintext", hello)
                         .get("/", hello).post("/", hello)
                         .get(BenchServer.SLOW_PATH, slow))
                 .build()
                 .start();
-        return "Helidon WebServer, bound port " + server.port();
+        return "Helidon WebServer, bound port " + server.port() + (tls != null ? ", TLS" : "");
     }
 }

@@ -67,7 +67,9 @@ final class NettyBench {
         return h;
     }
 
-    static String start(int port) throws InterruptedException {
+    static String start(int port) throws InterruptedException, java.io.IOException {
+        BenchTls tls = BenchTls.fromEnv();
+        io.netty.handler.ssl.SslContext ssl = tls == null ? null : NettyH2.sslContext(tls);
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         Class<? extends ServerChannel> channel = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
@@ -82,12 +84,17 @@ final class NettyBench {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(new NettyH2.PrefaceDetector(NettyH2.http1(HelloHandler::new)));
+                        if (ssl != null) {
+                            ch.pipeline().addLast(ssl.newHandler(ch.alloc()), new NettyH2.Alpn(NettyH2.http1(HelloHandler::new)));
+                        } else {
+                            ch.pipeline().addLast(new NettyH2.PrefaceDetector(NettyH2.http1(HelloHandler::new)));
+                        }
                     }
                 })
                 .bind("0.0.0.0", port)
                 .sync();
-        return epoll ? "epoll transport" : "NIO transport (epoll unavailable: " + Epoll.unavailabilityCause() + ")";
+        return (epoll ? "epoll transport" : "NIO transport (epoll unavailable: " + Epoll.unavailabilityCause() + ")")
+                + (ssl != null ? ", TLS (JDK SSLEngine)" : "");
     }
 
     /** Answers when the request's last content arrives, so a POST body is read and discarded first. */

@@ -102,6 +102,37 @@ final class NettyH2 {
         }
     }
 
+    /** JDK SSLEngine (as loom-mpm and Helidon use), ALPN offering h2 then http/1.1. */
+    static io.netty.handler.ssl.SslContext sslContext(BenchTls tls) throws javax.net.ssl.SSLException {
+        return io.netty.handler.ssl.SslContextBuilder.forServer(tls.key(), tls.chain())
+                .sslProvider(io.netty.handler.ssl.SslProvider.JDK)
+                .applicationProtocolConfig(new io.netty.handler.ssl.ApplicationProtocolConfig(
+                        io.netty.handler.ssl.ApplicationProtocolConfig.Protocol.ALPN,
+                        io.netty.handler.ssl.ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+                        io.netty.handler.ssl.ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
+                        "h2", "http/1.1"))
+                .build();
+    }
+
+    /** After the TLS handshake: the HTTP/2 or HTTP/1.1 pipeline, as ALPN chose. */
+    static final class Alpn extends io.netty.handler.ssl.ApplicationProtocolNegotiationHandler {
+        private final Consumer<ChannelPipeline> http1;
+
+        Alpn(Consumer<ChannelPipeline> http1) {
+            super("http/1.1");
+            this.http1 = http1;
+        }
+
+        @Override
+        protected void configurePipeline(ChannelHandlerContext ctx, String protocol) {
+            if ("h2".equals(protocol)) {
+                ctx.pipeline().addLast(Http2FrameCodecBuilder.forServer().build(), new Hello());
+            } else {
+                http1.accept(ctx.pipeline());
+            }
+        }
+    }
+
     /** The HTTP/1.1 pipeline for connections without the preface. */
     static Consumer<ChannelPipeline> http1(java.util.function.Supplier<io.netty.channel.ChannelHandler> hello) {
         return p -> p.addLast(new HttpServerCodec(), hello.get());
