@@ -64,6 +64,8 @@ public final class Supervisor implements EngineStats {
     static final int START_ATTEMPTS = 5;
     private static final long FIRST_BACKOFF_NANOS = 100_000_000L;
     private static final long MAX_BACKOFF_NANOS = 10_000_000_000L;
+    /** How long a stop waits for children after ending them by force (pollers end within 500 ms). */
+    private static final long FORCED_EXIT_WAIT_MILLIS = 5_000;
 
     /** What a generation's children run with, and the addresses its listeners resolved to. */
     private record Generation(int number, ServerConfig config, ConnectionHandler handler,
@@ -519,7 +521,7 @@ public final class Supervisor implements EngineStats {
             for (Child c : children) {
                 c.forceExit();
             }
-            joinQuietly(all);
+            awaitForcedExit(all);
         } catch (ExecutionException e) {
             LOG.log(Level.ERROR, "LM0008 a child failed while stopping", e.getCause());
         } catch (InterruptedException e) {
@@ -530,6 +532,25 @@ public final class Supervisor implements EngineStats {
             thread.interrupt();
         }
         LOG.log(Level.INFO, "LM0009 loom-mpm stopped");
+    }
+
+    /**
+     * After a forced exit pollers end within one loop iteration; one that does not is stuck
+     * (see {@link PollerWatchdog}) and is not waited for: the stop completes without it.
+     */
+    private void awaitForcedExit(CompletableFuture<?> all) {
+        try {
+            all.get(FORCED_EXIT_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            for (Child c : children) {
+                LOG.log(Level.WARNING, "LM0810 child {0} did not end after a forced exit (a poller is stuck); "
+                        + "stopping without it", c.id());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            LOG.log(Level.DEBUG, "LM0010 wait ended with {0}", e.getCause().toString());
+        }
     }
 
     private static void joinQuietly(CompletableFuture<?> f) {

@@ -50,7 +50,37 @@ class ChildWatchdogTest {
                     "the trace shows where the poller is stuck: " + Arrays.toString(trace.getStackTrace()));
             release.countDown();
             wedged.exited().get(10, java.util.concurrent.TimeUnit.SECONDS);
-            assertTrue(h.supervisor.children().stream().noneMatch(c -> c == wedged), "the sick child has exited");
+            SupervisorHarness.waitFor("the sick child is gone from the children", 10,
+                    () -> h.supervisor.children().stream().noneMatch(c -> c == wedged));
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
+    void aSickChildStillThereAfterGracefulShutdownTimeoutIsEndedByForce() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        try (SupervisorHarness.LogCapture log = new SupervisorHarness.LogCapture();
+             SupervisorHarness h = new SupervisorHarness((req, res) -> res.send("ok"),
+                     c -> c.startServers(1).threadsPerChild(4).pollersPerChild(2)
+                             .childWatchdogTimeout(Duration.ofSeconds(1)).gracefulShutdownTimeout(Duration.ofSeconds(1))
+                             .maintenanceInterval(Duration.ofMillis(100)))) {
+            Child sick = h.serving().get(0);
+            SupervisorHarness.waitFor("ready", 10, () -> sick.state() == ChildState.READY);
+            // A keep-alive connection that poller 1 owns: the sick child cannot end while its poller is stuck.
+            try (java.net.Socket idle = new java.net.Socket("127.0.0.1", h.port);
+                 java.net.Socket other = new java.net.Socket("127.0.0.1", h.port)) {
+                SupervisorHarness.waitFor("two connections open", 10, () -> sick.openConnections() == 2);
+                sick.pollerArray()[1].stallNextIteration(() -> awaitQuietly(release));
+                SupervisorHarness.waitFor("sick", 10, () -> sick.state() == ChildState.SICK);
+                SupervisorHarness.waitFor("ended by force after GracefulShutdownTimeout", 10, sick::exitRequested);
+                assertEquals(1, log.withId("LM0804").size());
+                assertTrue(!sick.exited().isDone(), "its stuck poller still holds a connection");
+                release.countDown();
+                sick.exited().get(10, java.util.concurrent.TimeUnit.SECONDS);
+                assertEquals(-1, idle.getInputStream().read(), "the forced exit closed the connections");
+            }
+            assertTrue(SupervisorHarness.get(h.port, 5000).startsWith("HTTP/1.1 200"), "the replacement serves");
         } finally {
             release.countDown();
         }
