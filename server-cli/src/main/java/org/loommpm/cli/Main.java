@@ -113,6 +113,10 @@ public final class Main {
             for (String w : config.warnings()) {
                 System.err.println("Warning: " + w);
             }
+            // The pool limits' relations, adjusted by the engine (logged as LM0801 when serving).
+            for (String w : config.engine().adjustments()) {
+                System.err.println("Warning: " + w);
+            }
             System.out.println("Syntax OK");
             return;
         }

@@ -177,7 +177,8 @@ final class ServerProcess {
         var e = config.engine();
         var s = config.site();
         sb.append("config: ").append(config.description()).append('\n')
-                .append("  StartServers ").append(e.startServers()).append(", ThreadsPerChild ").append(e.threadsPerChild())
+                .append("  ChildPolicy ").append(e.childPolicy().name().toLowerCase(java.util.Locale.ROOT))
+                .append(", StartServers ").append(e.startServers()).append(", ThreadsPerChild ").append(e.threadsPerChild())
                 .append(", PollersPerChild ").append(e.effectivePollersPerChild())
                 .append(", KeepAliveTimeout ").append(e.keepAliveTimeout().toMillis()).append(" ms\n")
                 .append("  DocumentRoot ").append(s.documentRoot() != null ? s.documentRoot() : "(none)")

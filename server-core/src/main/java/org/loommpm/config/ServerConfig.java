@@ -63,6 +63,39 @@ public final class ServerConfig {
      * {@code Upgrade: h2c}), {@code http/1.1} (always served). HTTP/2 needs the server-h2 module.
      */
     public static final List<String> DEFAULT_PROTOCOLS = List.of("h2", "h2c", "http/1.1");
+    /** {@code ChildPolicy}: a fixed number of children by default (see {@link ChildPolicy}). */
+    public static final ChildPolicy DEFAULT_CHILD_POLICY = ChildPolicy.STATIC;
+    /**
+     * {@code ThreadLimit}: the most {@code ThreadsPerChild} may be; a larger one is lowered to it.
+     * Worker slots are virtual-thread permits, so the limit is httpd's compile-time maximum.
+     */
+    public static final int DEFAULT_THREAD_LIMIT = 20000;
+    /** Highest {@code ThreadLimit} accepted (httpd's MAX_THREAD_LIMIT); above it is lowered. */
+    public static final int MAX_THREAD_LIMIT = 20000;
+    /** {@code ServerLimit}: the most children running (not counting children finishing). */
+    public static final int DEFAULT_SERVER_LIMIT = 64;
+    /** Highest {@code ServerLimit} accepted; above it is lowered. */
+    public static final int MAX_SERVER_LIMIT = 1024;
+    /** {@code MaxRequestWorkers}: worker slots in all children together; 0 = ServerLimit x ThreadsPerChild. */
+    public static final int DEFAULT_MAX_REQUEST_WORKERS = 0;
+    /** {@code MinSpareThreads} (dynamic policy): fewer free slots than this start children. */
+    public static final int DEFAULT_MIN_SPARE_THREADS = 64;
+    /**
+     * {@code MaxSpareThreads} (dynamic policy): more free slots than this retire a child. Raised to
+     * MinSpareThreads + ThreadsPerChild if lower, so retiring one child never makes the pool short.
+     */
+    public static final int DEFAULT_MAX_SPARE_THREADS = 512;
+    /**
+     * {@code ChildWatchdogTimeout}: a poller that has not completed a loop iteration for this long
+     * marks its child sick (it is drained and replaced). {@link Duration#ZERO} disables the watchdog.
+     * Pollers complete an iteration at least every 500 ms, so it must be 0 or at least 1 s.
+     */
+    public static final Duration DEFAULT_CHILD_WATCHDOG_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * How often the supervisor runs its maintenance (pool policy, watchdog, start-up retries), as
+     * httpd's parent does once a second. Not a directive: tests shorten it.
+     */
+    public static final Duration DEFAULT_MAINTENANCE_INTERVAL = Duration.ofSeconds(1);
     /** {@code ServerTokens}-like product string sent in {@code Server}. */
     public static final String DEFAULT_SERVER_HEADER = "loom-mpm";
 
@@ -89,12 +122,23 @@ public final class ServerConfig {
     private final String serverHeader;
     private final boolean admissionControl;
     private final List<String> protocols;
+    private final ChildPolicy childPolicy;
+    private final int threadLimit;
+    private final int serverLimit;
+    private final int maxRequestWorkers;
+    /** As configured (0 = derived), so {@link #toBuilder()} re-derives it from changed limits. */
+    private final int configuredMaxRequestWorkers;
+    private final int minSpareThreads;
+    private final int maxSpareThreads;
+    private final Duration childWatchdogTimeout;
+    private final Duration maintenanceInterval;
+    private final List<String> adjustments;
 
-    private ServerConfig(Builder b) {
+    private ServerConfig(Builder b, Limits limits) {
         this.listen = List.copyOf(b.listen.isEmpty()
                 ? List.of(new InetSocketAddress(DEFAULT_PORT)) : b.listen);
-        this.startServers = b.startServers;
-        this.threadsPerChild = b.threadsPerChild;
+        this.startServers = limits.startServers();
+        this.threadsPerChild = limits.threadsPerChild();
         this.pollersPerChild = b.pollersPerChild;
         this.maxConnectionsPerChild = b.maxConnectionsPerChild;
         this.timeout = b.timeout;
@@ -115,6 +159,16 @@ public final class ServerConfig {
         this.serverHeader = b.serverHeader;
         this.admissionControl = b.admissionControl;
         this.protocols = List.copyOf(b.protocols);
+        this.childPolicy = b.childPolicy;
+        this.threadLimit = limits.threadLimit();
+        this.serverLimit = limits.serverLimit();
+        this.maxRequestWorkers = limits.maxRequestWorkers();
+        this.configuredMaxRequestWorkers = b.maxRequestWorkers;
+        this.minSpareThreads = limits.minSpareThreads();
+        this.maxSpareThreads = limits.maxSpareThreads();
+        this.childWatchdogTimeout = b.childWatchdogTimeout;
+        this.maintenanceInterval = b.maintenanceInterval;
+        this.adjustments = limits.adjustments();
     }
 
     /** A builder holding every default. */
@@ -148,6 +202,14 @@ public final class ServerConfig {
         b.serverHeader = serverHeader;
         b.admissionControl = admissionControl;
         b.protocols = protocols;
+        b.childPolicy = childPolicy;
+        b.threadLimit = threadLimit;
+        b.serverLimit = serverLimit;
+        b.maxRequestWorkers = configuredMaxRequestWorkers;
+        b.minSpareThreads = minSpareThreads;
+        b.maxSpareThreads = maxSpareThreads;
+        b.childWatchdogTimeout = childWatchdogTimeout;
+        b.maintenanceInterval = maintenanceInterval;
         return b;
     }
 
@@ -198,11 +260,107 @@ public final class ServerConfig {
     /** {@code Protocols}: {@code h2}, {@code h2c}, {@code http/1.1}, in preference order. */
     public List<String> protocols() { return protocols; }
 
+    /** {@code ChildPolicy}. */
+    public ChildPolicy childPolicy() { return childPolicy; }
+    /** {@code ThreadLimit} (ThreadsPerChild is never above it). */
+    public int threadLimit() { return threadLimit; }
+    /** {@code ServerLimit} as adjusted: the most children running at once (not counting finishing ones). */
+    public int serverLimit() { return serverLimit; }
+    /** {@code MaxRequestWorkers} as adjusted: a multiple of ThreadsPerChild, at most ServerLimit x ThreadsPerChild. */
+    public int maxRequestWorkers() { return maxRequestWorkers; }
+    /** {@code MinSpareThreads} as adjusted (at least 1). */
+    public int minSpareThreads() { return minSpareThreads; }
+    /** {@code MaxSpareThreads} as adjusted (at least MinSpareThreads + ThreadsPerChild under the dynamic policy). */
+    public int maxSpareThreads() { return maxSpareThreads; }
+    /** {@code ChildWatchdogTimeout} ({@link Duration#ZERO}: off). */
+    public Duration childWatchdogTimeout() { return childWatchdogTimeout; }
+    /** How often the supervisor runs its maintenance (not a directive). */
+    public Duration maintenanceInterval() { return maintenanceInterval; }
+
+    /** Children that may run at once: {@code MaxRequestWorkers / ThreadsPerChild} (at most ServerLimit). */
+    public int childLimit() {
+        return maxRequestWorkers / threadsPerChild;
+    }
+
+    /**
+     * What {@link Builder#build()} changed to make the limits consistent, one operator-readable
+     * sentence each (httpd's start-up warnings); empty when nothing was adjusted. The engine logs
+     * them (LM0801) when a generation starts with this configuration.
+     */
+    public List<String> adjustments() { return adjustments; }
+
     /** Pollers each child runs: the configured number, or auto; never more than ThreadsPerChild. */
     public int effectivePollersPerChild() {
         int n = pollersPerChild > 0 ? pollersPerChild
                 : Math.min(MAX_AUTO_POLLERS, Runtime.getRuntime().availableProcessors());
         return Math.max(1, Math.min(n, threadsPerChild));
+    }
+
+    /**
+     * The pool limits after httpd's consistency rules (worker.c's check_config and run hooks),
+     * applied in httpd's order, each change noted for the operator.
+     */
+    private record Limits(int threadLimit, int threadsPerChild, int serverLimit, int maxRequestWorkers,
+                          int startServers, int minSpareThreads, int maxSpareThreads, List<String> adjustments) {
+        static Limits of(Builder b) {
+            List<String> notes = new ArrayList<>();
+            int threadLimit = b.threadLimit;
+            if (threadLimit > MAX_THREAD_LIMIT) {
+                notes.add("ThreadLimit of " + threadLimit + " exceeds the maximum of " + MAX_THREAD_LIMIT
+                        + ", decreasing to match");
+                threadLimit = MAX_THREAD_LIMIT;
+            }
+            int tpc = b.threadsPerChild;
+            if (tpc > threadLimit) {
+                notes.add("ThreadsPerChild of " + tpc + " exceeds ThreadLimit of " + threadLimit
+                        + ", decreasing to match");
+                tpc = threadLimit;
+            }
+            int serverLimit = b.serverLimit;
+            if (serverLimit > MAX_SERVER_LIMIT) {
+                notes.add("ServerLimit of " + serverLimit + " exceeds the maximum of " + MAX_SERVER_LIMIT
+                        + ", decreasing to match");
+                serverLimit = MAX_SERVER_LIMIT;
+            }
+            long ceiling = (long) serverLimit * tpc;
+            long workers = b.maxRequestWorkers == 0 ? ceiling : b.maxRequestWorkers;
+            if (workers < tpc) {
+                notes.add("MaxRequestWorkers of " + workers + " is less than ThreadsPerChild of " + tpc
+                        + ", increasing to match");
+                workers = tpc;
+            }
+            if (workers % tpc != 0) {
+                long rounded = workers / tpc * tpc;
+                notes.add("MaxRequestWorkers of " + workers + " is not a multiple of ThreadsPerChild of " + tpc
+                        + ", decreasing to " + rounded);
+                workers = rounded;
+            }
+            if (workers > ceiling) {
+                notes.add("MaxRequestWorkers of " + workers + " would need " + workers / tpc
+                        + " children, more than ServerLimit of " + serverLimit + ", decreasing to " + ceiling);
+                workers = ceiling;
+            }
+            int children = (int) (workers / tpc);
+            int start = b.startServers;
+            if (start > children) {
+                notes.add("StartServers of " + start + " is more than the " + children
+                        + " children MaxRequestWorkers and ServerLimit allow, decreasing to match");
+                start = children;
+            }
+            int min = b.minSpareThreads;
+            if (min < 1) {
+                notes.add("MinSpareThreads of " + min + " is not allowed, increasing to 1");
+                min = 1;
+            }
+            int max = b.maxSpareThreads;
+            if (b.childPolicy == ChildPolicy.DYNAMIC && (long) max < (long) min + tpc) {
+                // Otherwise retiring one child could leave fewer than MinSpareThreads free: the pool would flap.
+                notes.add("MaxSpareThreads of " + max + " is less than MinSpareThreads + ThreadsPerChild ("
+                        + min + " + " + tpc + "), increasing to " + (min + tpc));
+                max = min + tpc;
+            }
+            return new Limits(threadLimit, tpc, serverLimit, (int) workers, start, min, max, List.copyOf(notes));
+        }
     }
 
     /** Collects settings; {@link #build()} validates them. */
@@ -230,6 +388,14 @@ public final class ServerConfig {
         private String serverHeader = DEFAULT_SERVER_HEADER;
         private boolean admissionControl = DEFAULT_ADMISSION_CONTROL;
         private List<String> protocols = DEFAULT_PROTOCOLS;
+        private ChildPolicy childPolicy = DEFAULT_CHILD_POLICY;
+        private int threadLimit = DEFAULT_THREAD_LIMIT;
+        private int serverLimit = DEFAULT_SERVER_LIMIT;
+        private int maxRequestWorkers = DEFAULT_MAX_REQUEST_WORKERS;
+        private int minSpareThreads = DEFAULT_MIN_SPARE_THREADS;
+        private int maxSpareThreads = DEFAULT_MAX_SPARE_THREADS;
+        private Duration childWatchdogTimeout = DEFAULT_CHILD_WATCHDOG_TIMEOUT;
+        private Duration maintenanceInterval = DEFAULT_MAINTENANCE_INTERVAL;
 
         private Builder() {
         }
@@ -282,6 +448,22 @@ public final class ServerConfig {
         public Builder admissionControl(boolean on) { admissionControl = on; return this; }
         /** {@code Protocols}: any of {@code h2}, {@code h2c}, {@code http/1.1}; HTTP/1.1 is always served. */
         public Builder protocols(List<String> names) { protocols = List.copyOf(names); return this; }
+        /** {@code ChildPolicy static|dynamic}. */
+        public Builder childPolicy(ChildPolicy p) { childPolicy = Objects.requireNonNull(p); return this; }
+        /** {@code ThreadLimit}, 1 or more (above {@link #MAX_THREAD_LIMIT} is lowered). */
+        public Builder threadLimit(int n) { threadLimit = n; return this; }
+        /** {@code ServerLimit}, 1 or more (above {@link #MAX_SERVER_LIMIT} is lowered). */
+        public Builder serverLimit(int n) { serverLimit = n; return this; }
+        /** {@code MaxRequestWorkers}, 0 (ServerLimit x ThreadsPerChild) or more. */
+        public Builder maxRequestWorkers(int n) { maxRequestWorkers = n; return this; }
+        /** {@code MinSpareThreads} (below 1 is raised to 1). */
+        public Builder minSpareThreads(int n) { minSpareThreads = n; return this; }
+        /** {@code MaxSpareThreads}. */
+        public Builder maxSpareThreads(int n) { maxSpareThreads = n; return this; }
+        /** {@code ChildWatchdogTimeout}: 0 (off) or at least 1 s. */
+        public Builder childWatchdogTimeout(Duration d) { childWatchdogTimeout = d; return this; }
+        /** How often the supervisor runs its maintenance; default 1 s (tests shorten it). */
+        public Builder maintenanceInterval(Duration d) { maintenanceInterval = d; return this; }
 
         /**
          * Validates and freezes the settings.
@@ -314,7 +496,17 @@ public final class ServerConfig {
             if (gracefulShutdownTimeout.isNegative()) {
                 throw new IllegalArgumentException("GracefulShutdownTimeout must not be negative");
             }
-            return new ServerConfig(this);
+            atLeast("ThreadLimit", threadLimit, 1);
+            atLeast("ServerLimit", serverLimit, 1);
+            atLeast("MaxRequestWorkers", maxRequestWorkers, 0);
+            atLeast("MaxSpareThreads", maxSpareThreads, 0);
+            positive("maintenance interval", maintenanceInterval);
+            if (childWatchdogTimeout == null || childWatchdogTimeout.isNegative()
+                    || (!childWatchdogTimeout.isZero() && childWatchdogTimeout.compareTo(Duration.ofSeconds(1)) < 0)) {
+                throw new IllegalArgumentException("ChildWatchdogTimeout must be 0 (off) or at least 1 second, got "
+                        + childWatchdogTimeout);
+            }
+            return new ServerConfig(this, Limits.of(this));
         }
 
         private static void atLeast(String name, long value, long min) {

@@ -16,12 +16,13 @@ import org.loommpm.config.ServerConfig;
  * {@code PollersPerChild} pollers and one {@link WorkerPool}, and serves connections accepted
  * by its poller 0 from the listeners it shares with the other children.
  *
- * <p>Lifecycle: {@code running -> draining -> exited}. A child drains when it reaches
- * MaxConnectionsPerChild (<em>retiring</em>: the supervisor starts its replacement at once), when
- * a poller fails, or on a graceful stop (<em>stopping</em>: idle keep-alive connections are
- * closed as well). A draining child accepts nothing; its responses carry
- * {@code Connection: close}; when its last connection ends, poller 0 ends every poller and the
- * child has exited.
+ * <p>Lifecycle ({@link ChildState} has the model): {@code starting -> ready -> draining -> exited}.
+ * A child drains when it reaches MaxConnectionsPerChild (<em>retiring</em>: the supervisor starts
+ * its replacement at once), when the dynamic policy retires it (idle-killed), when a poller fails
+ * or stops making progress (sick), on a graceful restart, or on a graceful stop (<em>stopping</em>:
+ * idle keep-alive connections are closed as well; a sick child is stopping too). A draining child
+ * accepts nothing; its responses carry {@code Connection: close}; when its last connection ends,
+ * poller 0 ends every poller and the child has exited.
  *
  * <p><b>Threads.</b> Counters are atomics written by pollers and workers; the lifecycle flags are
  * volatile and only ever go from false to true.
@@ -48,7 +49,16 @@ public final class Child implements ChildStats {
     private volatile boolean stopping;
     private volatile boolean exitRequested;
     private volatile String drainReason = "";
+    /** The draining state, or null while starting or ready; see {@link ChildState} for the transitions. */
+    private volatile ChildState finishing;
+    /** When the watchdog (or a failed poller) made this child sick; 0 if it is not. */
+    private volatile long sickSinceNanos;
 
+    /**
+     * Opens the pollers' selectors and registers the listeners with poller 0.
+     *
+     * @throws IOException if a selector cannot be opened or a listener registered (nothing stays open then)
+     */
     Child(int id, int generation, ServerConfig config, ConnectionHandler handler, Supervisor supervisor,
           List<ServerSocketChannel> listeners) throws IOException {
         this.id = id;
@@ -61,15 +71,51 @@ public final class Child implements ChildStats {
         this.pollers = new Poller[n];
         this.pollersLeft = new AtomicInteger(n);
         this.pool = new WorkerPool(config.threadsPerChild(), this::slotFreed);
-        for (int i = 0; i < n; i++) {
-            pollers[i] = new Poller(this, i);
+        try {
+            for (int i = 0; i < n; i++) {
+                pollers[i] = new Poller(this, i);
+            }
+            pollers[0].ownListeners(listeners);
+        } catch (IOException | RuntimeException e) {
+            for (Poller p : pollers) {
+                if (p != null) {
+                    p.closeUnstarted();
+                }
+            }
+            throw e;
         }
-        pollers[0].ownListeners(listeners);
     }
 
-    void start() {
-        for (Poller p : pollers) {
-            p.start();
+    /**
+     * Starts the poller threads.
+     *
+     * @throws IOException if a thread cannot be created (typically too many threads for the
+     *         system): the pollers already started are ended and the child exits at once
+     */
+    void start() throws IOException {
+        int started = 0;
+        try {
+            for (Poller p : pollers) {
+                p.start();
+                started++;
+            }
+        } catch (OutOfMemoryError | RuntimeException e) {
+            // Thread creation reports the system's thread limit as an OutOfMemoryError.
+            finishing = ChildState.SICK;
+            draining = true;
+            stopping = true;
+            exitRequested = true;
+            for (int i = started; i < pollers.length; i++) {
+                pollers[i].closeUnstarted();
+            }
+            for (int i = 0; i < started; i++) {
+                pollers[i].requestExit();
+            }
+            if (pollersLeft.addAndGet(started - pollers.length) == 0) {
+                exited.complete(this);
+                supervisor.childExited(this);
+            }
+            throw new IOException("could not start the poller threads of child " + id + ": " + e, e);
         }
     }
 
@@ -108,16 +154,22 @@ public final class Child implements ChildStats {
         pollers[0].adopt(ch, c);
         long max = config.maxConnectionsPerChild();
         if (max > 0 && accepted.sum() >= max) {
-            retire("MaxConnectionsPerChild " + max + " reached");
+            retire(ChildState.FINISHING, "MaxConnectionsPerChild " + max + " reached");
         }
     }
 
     // ---- lifecycle ----
 
-    /** Stops accepting, finishes the connections it has, and lets the supervisor replace it. */
-    void retire(String reason) {
+    /**
+     * Stops accepting, finishes the connections it has, and lets the supervisor replace it (unless
+     * {@code cause} is {@link ChildState#IDLE_KILLED}).
+     *
+     * @param cause the draining state: FINISHING, IDLE_KILLED or SICK
+     */
+    void retire(ChildState cause, String reason) {
         if (!draining) {
             drainReason = reason;
+            finishing = cause;
             draining = true;
             LOG.log(Level.INFO, "LM0002 child {0} (generation {1}) retiring: {2}", id, generation, reason);
             supervisor.childRetiring(this);
@@ -125,9 +177,44 @@ public final class Child implements ChildStats {
         }
     }
 
+    /**
+     * The watchdog found a poller stuck (or a poller failed): the child stops accepting, its
+     * connections get the graceful-stop treatment (idle keep-alive ones closed, in-flight ones
+     * finish with {@code Connection: close}) and the supervisor starts a replacement, unless this
+     * child was already draining (its replacement, if any, exists). Supervisor thread or a poller.
+     */
+    void markSick(String reason) {
+        if (finishing == ChildState.SICK) {
+            return;
+        }
+        sickSinceNanos = System.nanoTime();
+        stopping = true;
+        if (draining) {
+            finishing = ChildState.SICK;
+            drainReason = reason;
+        } else {
+            retire(ChildState.SICK, reason);
+        }
+        for (Poller p : pollers) {
+            p.wakeIfSleeping();
+        }
+    }
+
+    /** When the child became sick ({@link System#nanoTime()}), 0 if it is not. */
+    long sickSinceNanos() {
+        return sickSinceNanos;
+    }
+
+    Poller[] pollerArray() {
+        return pollers;
+    }
+
     /** Graceful stop: like retiring, and idle keep-alive connections are closed now. */
     void stopGracefully() {
-        drainReason = "graceful stop";
+        if (finishing == null) {
+            drainReason = "graceful stop";
+            finishing = ChildState.FINISHING;
+        }
         stopping = true;
         draining = true;
         for (Poller p : pollers) {
@@ -137,6 +224,9 @@ public final class Child implements ChildStats {
 
     /** Ends every poller now; what is still open is closed. */
     void forceExit() {
+        if (finishing == null) {
+            finishing = ChildState.FINISHING;
+        }
         draining = true;
         stopping = true;
         requestExit();
@@ -150,6 +240,11 @@ public final class Child implements ChildStats {
     /** Whether a graceful stop is under way (idle keep-alive connections get closed). */
     public boolean isStopping() {
         return stopping;
+    }
+
+    /** Whether every poller has been asked to end (by a drained child or by force). */
+    boolean exitRequested() {
+        return exitRequested;
     }
 
     /** Poller 0, each loop: a draining child with no connections left ends. */
@@ -172,7 +267,7 @@ public final class Child implements ChildStats {
         if (!exitRequested) {
             // The failed poller closed its own connections; the others finish theirs while the
             // supervisor starts a replacement. Poller 0 runs the exit check, so its failure ends all.
-            retire("a poller ended unexpectedly");
+            markSick("a poller ended unexpectedly");
             if (isListenerPoller(p)) {
                 requestExit();
             }
@@ -219,6 +314,21 @@ public final class Child implements ChildStats {
     @Override public int generation() { return generation; }
     @Override public boolean accepting() { return !draining && admission.accepting(); }
     @Override public boolean draining() { return draining; }
+
+    @Override
+    public ChildState state() {
+        ChildState f = finishing;
+        if (f != null) {
+            return f;
+        }
+        for (Poller p : pollers) {
+            if (p.heartbeat() == 0) {
+                return ChildState.STARTING;
+            }
+        }
+        return ChildState.READY;
+    }
+
     @Override public String drainReason() { return drainReason; }
     @Override public int openConnections() { return open.get(); }
     @Override public long connectionsAccepted() { return accepted.sum(); }

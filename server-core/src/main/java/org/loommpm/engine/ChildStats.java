@@ -17,6 +17,9 @@ public interface ChildStats {
     /** Whether it is taking new connections now (not draining and admission open). */
     boolean accepting();
 
+    /** Where it is in its life: starting, ready, or one of the draining states (see {@link ChildState}). */
+    ChildState state();
+
     /** Whether it has stopped accepting for good (retiring, graceful restart or stop) and is finishing. */
     boolean draining();
 

@@ -68,6 +68,19 @@ public final class Poller implements Runnable, PollerStats {
     private boolean idleClosedForStop;
     private volatile boolean exit;
     private volatile boolean exited;
+    /**
+     * Liveness: the {@link System#nanoTime()} of the last loop iteration, 0 before the first.
+     * Written by this poller only (one plain volatile store per iteration); read by the
+     * supervisor's {@link PollerWatchdog}.
+     */
+    private volatile long heartbeat;
+    /** When the thread was started ({@link System#nanoTime()}), 0 before: the watchdog's base until the first heartbeat. */
+    private volatile long startedNanos;
+    /**
+     * Test hook: run once on this poller's thread at the top of its next iteration. A test wedges
+     * the loop with it to exercise the watchdog; null (one volatile read per iteration) otherwise.
+     */
+    private volatile Runnable stallHook;
 
     private volatile long wakeups;
     private volatile long dispatches;
@@ -102,11 +115,43 @@ public final class Poller implements Runnable, PollerStats {
     }
 
     void start() {
+        startedNanos = System.nanoTime();
         thread = Thread.ofPlatform().name("loom-c" + child.id() + "-poller-" + index).daemon(false).start(this);
     }
 
     Child child() {
         return child;
+    }
+
+    /** The last iteration's {@link System#nanoTime()}, 0 before the first. Any thread. */
+    long heartbeat() {
+        return heartbeat;
+    }
+
+    /** When {@link #start()} ran, 0 before. Any thread. */
+    long startedNanos() {
+        return startedNanos;
+    }
+
+    /** The poller's thread, for the watchdog's stack trace (null before start). */
+    Thread thread() {
+        return thread;
+    }
+
+    /** Test hook: runs {@code r} on the poller thread at the top of its next iteration (see {@link #stallHook}). */
+    void stallNextIteration(Runnable r) {
+        stallHook = r;
+        sleeping.set(false);
+        selector.wakeup();
+    }
+
+    /** Closes the selector of a poller whose thread never started (a child that failed to start). */
+    void closeUnstarted() {
+        try {
+            selector.close();
+        } catch (IOException ignored) {
+            // Nothing was registered that could still need it.
+        }
     }
 
     // ---- called from other threads ----
@@ -191,6 +236,12 @@ public final class Poller implements Runnable, PollerStats {
     private void loop() throws IOException {
         while (!exit) {
             long now = System.nanoTime();
+            heartbeat = now;
+            Runnable stall = stallHook;
+            if (stall != null) {
+                stallHook = null;
+                stall.run();
+            }
             long next = timers.nextDeadline();
             long sleepMs = next == Long.MAX_VALUE ? MAX_SLEEP_MS
                     : Math.min(MAX_SLEEP_MS, Math.max(0, (next - now + 999_999) / 1_000_000));

@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -20,6 +21,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import org.loommpm.config.ChildPolicy;
 import org.loommpm.config.ServerConfig;
 
 /**
@@ -39,12 +41,31 @@ import org.loommpm.config.ServerConfig;
  * exits when its last connection ends. Old children are never replaced. Listeners the new
  * configuration no longer names are closed.
  *
- * <p><b>Threads.</b> Child replacement runs on one platform thread ("loom-supervisor") fed by a
- * queue, so pollers that announce a retiring child never start threads themselves. Restart and
- * stop are called by the embedding application (one at a time).
+ * <p><b>Pool policy.</b> {@code ChildPolicy static} keeps {@code StartServers} children, replacing
+ * each one-for-one when it retires. {@code ChildPolicy dynamic} also runs {@link DynamicPool} once
+ * per maintenance interval: the current generation grows by 1, 2, 4 ... children while it has
+ * fewer free worker slots than MinSpareThreads, and shrinks by one child per interval while it
+ * has more than MaxSpareThreads (an idle-killed child is not replaced).
+ *
+ * <p><b>Liveness and start-up.</b> Each interval the {@link PollerWatchdog} checks every poller's
+ * heartbeat; a stuck poller makes its child sick (drained, replaced, ended by force after
+ * GracefulShutdownTimeout if it is still there). A child that cannot start (no selector, no
+ * thread) is retried with back-off (100 ms doubling, at most 10 s). {@link #start()} and
+ * {@link #restart} start a generation synchronously: if not one of its children can start after
+ * {@value #START_ATTEMPTS} attempts, they fail (LM0806) instead of leaving a server with no child.
+ *
+ * <p><b>Threads.</b> Replacement, maintenance and retries run on one platform thread
+ * ("loom-supervisor") fed by a queue, so pollers that announce a retiring child never start
+ * threads themselves. Restart and stop are called by the embedding application (one at a time).
  */
 public final class Supervisor implements EngineStats {
     private static final System.Logger LOG = System.getLogger("org.loommpm.engine");
+    /** Attempts to start a generation's first child before {@link #start()}/{@link #restart} give up. */
+    static final int START_ATTEMPTS = 5;
+    private static final long FIRST_BACKOFF_NANOS = 100_000_000L;
+    private static final long MAX_BACKOFF_NANOS = 10_000_000_000L;
+    /** How long a stop waits for children after ending them by force (pollers end within 500 ms). */
+    private static final long FORCED_EXIT_WAIT_MILLIS = 5_000;
 
     /** What a generation's children run with, and the addresses its listeners resolved to. */
     private record Generation(int number, ServerConfig config, ConnectionHandler handler,
@@ -60,6 +81,18 @@ public final class Supervisor implements EngineStats {
     private final LongAdder acceptedTotal = new LongAdder();
     private final LongAdder[] closedTotal = new LongAdder[CloseReason.values().length];
     private final List<ChildListener> listeners = new CopyOnWriteArrayList<>();
+    /** A child whose start failed, to be tried again at {@code dueNanos}. */
+    private record PendingStart(Generation generation, int attempt, long dueNanos) {
+    }
+
+    /** Starts to retry. Contract: any thread adds (a failed start); only the supervisor thread polls. */
+    private final ConcurrentLinkedQueue<PendingStart> retries = new ConcurrentLinkedQueue<>();
+    /** Supervisor thread only. */
+    private final DynamicPool dynamic = new DynamicPool();
+    /** Test hook: how many of the next child starts fail as if no selector could be opened. */
+    private final AtomicInteger startFaults = new AtomicInteger();
+    /** While start()/restart() start a generation, maintenance leaves the pool size alone. */
+    private volatile boolean generationStarting;
     /**
      * Guards moving an exited child's request and byte counts into the totals below together
      * with removing it from {@link #children}, so a reader never counts it twice or not at all
@@ -109,9 +142,7 @@ public final class Supervisor implements EngineStats {
         startTime = Instant.now();
         try {
             current = generation(1, config, current.handler(), bindAll(config));
-            for (int i = 0; i < config.startServers(); i++) {
-                startChild(current);
-            }
+            startGeneration(current);
         } catch (IOException | RuntimeException e) {
             closeListeners(new ArrayList<>(bound.values()));
             bound.clear();
@@ -149,12 +180,19 @@ public final class Supervisor implements EngineStats {
         }
         Generation next = generation(old.number() + 1, config, handler, listeners);
         current = next;
-        for (int i = 0; i < config.startServers(); i++) {
-            startChild(next);
+        try {
+            startGeneration(next);
+        } catch (IOException | RuntimeException e) {
+            current = old;
+            List<ServerSocketChannel> fresh = new ArrayList<>(bound.values());
+            fresh.removeAll(before.values());
+            closeListeners(fresh);
+            bound.keySet().retainAll(before.keySet());
+            throw e;
         }
         for (Child c : children) {
             if (c.generation() < next.number()) {
-                c.retire("graceful restart to generation " + next.number());
+                c.retire(ChildState.FINISHING, "graceful restart to generation " + next.number());
             }
         }
         List<ServerSocketChannel> removed = new ArrayList<>();
@@ -193,6 +231,9 @@ public final class Supervisor implements EngineStats {
     }
 
     private static void warnSmallPool(ServerConfig config) {
+        for (String note : config.adjustments()) {
+            LOG.log(Level.WARNING, "LM0801 " + note);
+        }
         if (config.threadsPerChild() < 4) {
             LOG.log(Level.WARNING, "LM0004 ThreadsPerChild {0} is below 4: admission control has little room "
                     + "between its thresholds", config.threadsPerChild());
@@ -216,7 +257,95 @@ public final class Supervisor implements EngineStats {
         return new Generation(number, config, handler, listeners, List.copyOf(addresses));
     }
 
+    /**
+     * Starts {@code g}'s StartServers children. Those that fail are retried later, in the
+     * background, as long as one has started; if none has after {@value #START_ATTEMPTS} attempts
+     * (with back-off), gives up.
+     *
+     * @throws IOException if not one child of the generation could start (LM0806)
+     */
+    private void startGeneration(Generation g) throws IOException {
+        generationStarting = true;
+        dynamic.reset();
+        try {
+            int missing = 0;
+            Exception last = null;
+            for (int i = 0; i < g.config().startServers(); i++) {
+                Exception e = tryStart(g, 1, true);
+                if (e != null) {
+                    missing++;
+                    last = e;
+                }
+            }
+            for (int attempt = 2; missing == g.config().startServers(); attempt++) {
+                if (attempt > START_ATTEMPTS) {
+                    String msg = "no child of generation " + g.number() + " could start after " + START_ATTEMPTS
+                            + " attempts (a resource shortage or an unrecoverable failure before any child was "
+                            + "ready); last failure: " + last.getMessage();
+                    LOG.log(Level.ERROR, "LM0806 " + msg);
+                    throw new IOException(msg, last);
+                }
+                sleep(backoffNanos(attempt - 1));
+                last = tryStart(g, attempt, attempt < START_ATTEMPTS);
+                if (last == null) {
+                    missing--;
+                }
+            }
+            for (int i = 0; i < missing; i++) {
+                retries.add(new PendingStart(g, 2, System.nanoTime() + backoffNanos(1)));
+            }
+        } finally {
+            generationStarting = false;
+        }
+    }
+
+    /** The wait before attempt {@code failures + 1}: 100 ms doubling, at most 10 s. */
+    static long backoffNanos(int failures) {
+        return Math.min(MAX_BACKOFF_NANOS, FIRST_BACKOFF_NANOS << Math.min(20, Math.max(0, failures - 1)));
+    }
+
+    private static void sleep(long nanos) throws IOException {
+        try {
+            Thread.sleep(nanos / 1_000_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while starting children", e);
+        }
+    }
+
+    /**
+     * Starts a child of {@code g}; returns null, or the failure (logged, LM0805).
+     *
+     * @param retry whether another attempt follows a failure (said in the log line)
+     */
+    private Exception tryStart(Generation g, int attempt, boolean retry) {
+        try {
+            startChild(g);
+            return null;
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.WARNING, "LM0805 could not start a child of generation " + g.number() + " (attempt "
+                    + attempt + "): " + e.getMessage()
+                    + (retry ? "; next attempt in " + backoffNanos(attempt) / 1_000_000 + " ms" : ""));
+            return e;
+        }
+    }
+
+    /** Starts a child, or retries it later if it cannot start now. Supervisor thread. */
+    private void startOrRetry(Generation g) {
+        if (tryStart(g, 1, true) != null) {
+            retries.add(new PendingStart(g, 2, System.nanoTime() + backoffNanos(1)));
+        }
+    }
+
+    /** Test hook: the next {@code n} child starts fail as if no selector could be opened. */
+    void failNextChildStarts(int n) {
+        startFaults.set(n);
+    }
+
     private void startChild(Generation g) throws IOException {
+        if (startFaults.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new IOException("injected start-up failure (test hook)");
+        }
         Child c = new Child(childIds.incrementAndGet(), g.number(), g.config(), g.handler(), this, g.listeners());
         children.add(c);
         for (ChildListener l : listeners) {
@@ -225,10 +354,22 @@ public final class Supervisor implements EngineStats {
         c.start();
     }
 
+    /** The supervisor thread: events as they come, maintenance once per interval. */
     private void maintain() {
+        long next = System.nanoTime() + current.config().maintenanceInterval().toNanos();
         try {
             while (!stopped.isDone()) {
-                Runnable r = events.poll(500, TimeUnit.MILLISECONDS);
+                long wait = next - System.nanoTime();
+                if (wait <= 0) {
+                    try {
+                        maintenance(System.nanoTime());
+                    } catch (RuntimeException e) {
+                        LOG.log(Level.ERROR, "LM0809 supervisor maintenance failed (a bug: please report)", e);
+                    }
+                    next = System.nanoTime() + current.config().maintenanceInterval().toNanos();
+                    continue;
+                }
+                Runnable r = events.poll(wait, TimeUnit.NANOSECONDS);
                 if (r != null) {
                     r.run();
                 }
@@ -238,16 +379,92 @@ public final class Supervisor implements EngineStats {
         }
     }
 
-    /** A child stopped accepting for good: replace it, if it belongs to the current generation. */
+    /** One maintenance pass (httpd's once-a-second parent loop). Supervisor thread. */
+    private void maintenance(long now) {
+        if (stopping) {
+            return;
+        }
+        Generation g = current;
+        ServerConfig cfg = g.config();
+        PollerWatchdog watchdog = new PollerWatchdog(cfg.childWatchdogTimeout().toNanos());
+        for (Child c : children) {
+            watchdog.check(c, now);
+            long sick = c.sickSinceNanos();
+            if (sick != 0 && !c.exitRequested() && now - sick > cfg.gracefulShutdownTimeout().toNanos()) {
+                LOG.log(Level.WARNING, "LM0804 sick child {0} still has {1} connection(s) after "
+                        + "GracefulShutdownTimeout: ending it by force", c.id(), c.openConnections());
+                c.forceExit();
+            }
+        }
+        retryDueStarts(g, now);
+        if (cfg.childPolicy() == ChildPolicy.DYNAMIC && !generationStarting) {
+            adjustPool(g);
+        }
+    }
+
+    private void retryDueStarts(Generation g, long now) {
+        List<PendingStart> later = new ArrayList<>();
+        PendingStart p;
+        while ((p = retries.poll()) != null) {
+            if (p.generation() != g) {
+                continue; // a newer generation replaced it: nothing to start any more
+            }
+            if (p.dueNanos() - now > 0) {
+                later.add(p);
+            } else if (tryStart(g, p.attempt(), true) != null) {
+                later.add(new PendingStart(g, p.attempt() + 1, now + backoffNanos(p.attempt())));
+            }
+        }
+        retries.addAll(later);
+    }
+
+    /** The dynamic policy's pass over the current generation. */
+    private void adjustPool(Generation g) {
+        ServerConfig cfg = g.config();
+        int idle = 0;
+        int running = 0;
+        Child emptiest = null;
+        for (Child c : children) {
+            if (c.generation() != g.number() || c.isDraining()) {
+                continue;
+            }
+            running++;
+            idle += c.pool().idle();
+            if (emptiest == null || c.openConnections() < emptiest.openConnections()) {
+                emptiest = c;
+            }
+        }
+        for (PendingStart p : retries) {
+            if (p.generation() == g) {
+                // A child still to start counts as free slots, as a starting one does.
+                running++;
+                idle += cfg.threadsPerChild();
+            }
+        }
+        DynamicPool.Decision d = dynamic.decide(idle, running, cfg.childLimit(), cfg.minSpareThreads(),
+                cfg.maxSpareThreads());
+        if (d.retireOne() && emptiest != null) {
+            emptiest.retire(ChildState.IDLE_KILLED, idle + " free worker slots, more than MaxSpareThreads "
+                    + cfg.maxSpareThreads());
+        }
+        if (d.spawn() > 0) {
+            LOG.log(Level.DEBUG, "LM0802 {0} free worker slots, fewer than MinSpareThreads {1}: starting {2} "
+                    + "child(ren) ({3} running)", idle, cfg.minSpareThreads(), d.spawn(), running);
+            for (int i = 0; i < d.spawn(); i++) {
+                startOrRetry(g);
+            }
+        }
+    }
+
+    /**
+     * A child stopped accepting for good: replace it if it belongs to the current generation and
+     * was not retired for being idle.
+     */
     void childRetiring(Child c) {
         events.add(() -> {
             Generation g = current;
-            if (!stopping && c.generation() == g.number()) {
-                try {
-                    startChild(g);
-                } catch (IOException | RuntimeException e) {
-                    LOG.log(Level.ERROR, "LM0005 could not start a replacement for child " + c.id(), e);
-                }
+            if (!stopping && c.generation() == g.number() && c.state() != ChildState.IDLE_KILLED) {
+                startOrRetry(g);
             }
         });
     }
@@ -286,6 +503,7 @@ public final class Supervisor implements EngineStats {
             return;
         }
         stopping = true;
+        retries.clear();
         LOG.log(Level.INFO, "LM0006 graceful stop: finishing in-flight requests (at most {0} ms)", timeout.toMillis());
         // New clients are refused at once rather than left in a backlog nobody will drain.
         closeListeners(new ArrayList<>(bound.values()));
@@ -303,7 +521,7 @@ public final class Supervisor implements EngineStats {
             for (Child c : children) {
                 c.forceExit();
             }
-            joinQuietly(all);
+            awaitForcedExit(all);
         } catch (ExecutionException e) {
             LOG.log(Level.ERROR, "LM0008 a child failed while stopping", e.getCause());
         } catch (InterruptedException e) {
@@ -314,6 +532,25 @@ public final class Supervisor implements EngineStats {
             thread.interrupt();
         }
         LOG.log(Level.INFO, "LM0009 loom-mpm stopped");
+    }
+
+    /**
+     * After a forced exit pollers end within one loop iteration; one that does not is stuck
+     * (see {@link PollerWatchdog}) and is not waited for: the stop completes without it.
+     */
+    private void awaitForcedExit(CompletableFuture<?> all) {
+        try {
+            all.get(FORCED_EXIT_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            for (Child c : children) {
+                LOG.log(Level.WARNING, "LM0810 child {0} did not end after a forced exit (a poller is stuck); "
+                        + "stopping without it", c.id());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            LOG.log(Level.DEBUG, "LM0010 wait ended with {0}", e.getCause().toString());
+        }
     }
 
     private static void joinQuietly(CompletableFuture<?> f) {

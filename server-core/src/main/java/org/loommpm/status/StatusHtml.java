@@ -28,7 +28,7 @@ final class StatusHtml {
             .s_{color:#9aa3b2}.sR{color:#b35c00;font-weight:bold}.sW{color:#c0392b;font-weight:bold}\
             .sK{color:#1f7a3a;font-weight:bold}.sS{color:#2864b4;font-weight:bold}\
             .sC{color:#6c3fb5;font-weight:bold}.sG{color:#8a6d00;font-weight:bold}\
-            .sdot{color:#c4cad4}
+            .sdot{color:#c4cad4}.sI{color:#9aa3b0}
             table{border-collapse:collapse;background:#fff;margin:4px 0 8px;font-size:13px}
             th,td{border:1px solid #d8dde6;padding:3px 8px;text-align:right;white-space:nowrap}
             th{background:#eef1f5;font-weight:600}td.l,th.l{text-align:left}
@@ -111,11 +111,11 @@ final class StatusHtml {
             b.append("</pre>\n");
         }
         b.append("<p class=\"key\">Key: <code>_</code> waiting for work, <code>S</code> starting (virtual "
-                + "thread waiting for a CPU), <code>R</code> reading a request, "
+                + "thread waiting for a CPU, or a child starting), <code>R</code> reading a request, "
                 + "<code>W</code> running the handler / writing the response, <code>K</code> keep-alive "
                 + "(looking for the next request on the same worker), <code>C</code> closing, "
                 + "<code>G</code> gracefully finishing (child draining), <code>.</code> slot of a draining child "
-                + "that takes no more work. A slot is a permit to run one handler task on a virtual thread; idle "
+                + "that takes no more work, <code>I</code> slot of a child retired as idle (dynamic policy). A slot is a permit to run one handler task on a virtual thread; idle "
                 + "keep-alive connections hold none (they are counted above).</p>\n");
     }
 

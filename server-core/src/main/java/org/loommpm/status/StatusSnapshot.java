@@ -12,6 +12,7 @@ import org.loommpm.engine.ChildStats;
 import org.loommpm.engine.CloseReason;
 import org.loommpm.engine.EngineStats;
 import org.loommpm.engine.PollerStats;
+import org.loommpm.engine.ChildState;
 import org.loommpm.engine.Scoreboard;
 
 /**
@@ -19,9 +20,10 @@ import org.loommpm.engine.Scoreboard;
  * and {@code ?json} renderings of one request agree with each other. The engine's values are
  * read without locks: each is recent, the whole is not an atomic snapshot.
  *
- * <p>Scoreboard letters are the engine's, except for a draining child (retiring, restart, stop):
- * its busy slots show {@code G} (gracefully finishing) and its free slots {@code .} (they will
- * take no more work), as httpd shows a process on its way out.
+ * <p>Scoreboard letters are the engine's, except for a child that is starting (its free slots
+ * show {@code S}) or draining (finishing, idle-killed, sick): its busy slots show {@code G}
+ * (gracefully finishing) and its free slots {@code .} (they will take no more work), or
+ * {@code I} for a child the dynamic policy retired as idle, as httpd shows a process on its way out.
  */
 record StatusSnapshot(String serverName, String version, Instant now, Instant started, long uptimeSeconds,
                       int generation, long requests, long bytesSent, long accepted, long open,
@@ -29,7 +31,7 @@ record StatusSnapshot(String serverName, String version, Instant now, Instant st
                       int graceful, List<Child> children, List<Current> current) {
 
     /** One child's row. */
-    record Child(int id, int generation, String state, String drainReason, boolean accepting,
+    record Child(int id, int generation, String state, boolean draining, String drainReason, boolean accepting,
                  boolean admissionOpen, long admissionTransitions, int open, long accepted, long closed,
                  long requests, long bytesSent, int active, int idle, int pending, int slots, int keepAlive,
                  int lingering, int contextsHeld, String scoreboard, List<Poller> pollers) {
@@ -109,8 +111,8 @@ record StatusSnapshot(String serverName, String version, Instant now, Instant st
             pollers.add(new Poller(p.index(), p.wakeups(), p.dispatches(), p.timersFired(), p.keepAliveConnections(),
                     p.lingeringConnections(), p.recycleSize(), p.recycleHits(), p.recycleMisses(), p.recycleDrops()));
         }
-        String state = c.draining() ? "draining" : "running";
-        return new Child(c.id(), c.generation(), state, c.drainReason(), c.accepting(), c.admissionOpen(),
+        ChildState state = c.state();
+        return new Child(c.id(), c.generation(), state.label(), state.draining(), c.drainReason(), c.accepting(), c.admissionOpen(),
                 c.admissionTransitions(), c.openConnections(), c.connectionsAccepted(), c.connectionsClosed(),
                 c.requests(), c.bytesSent(), active, idle, c.pendingWorkers(), c.scoreboard().size(),
                 c.keepAliveConnections(), c.lingeringConnections(), c.contextsHeld(), letters(c),
@@ -119,12 +121,22 @@ record StatusSnapshot(String serverName, String version, Instant now, Instant st
 
     private static String letters(ChildStats c) {
         String s = c.scoreboard().render();
-        if (!c.draining()) {
+        ChildState state = c.state();
+        if (state == ChildState.READY) {
             return s;
         }
+        char free = switch (state) {
+            case STARTING -> (char) Scoreboard.STARTING;
+            case IDLE_KILLED -> 'I';
+            default -> '.';
+        };
         char[] out = s.toCharArray();
         for (int i = 0; i < out.length; i++) {
-            out[i] = out[i] == (char) Scoreboard.WAITING ? '.' : 'G';
+            if (out[i] == (char) Scoreboard.WAITING) {
+                out[i] = free;
+            } else if (state.draining()) {
+                out[i] = 'G';
+            }
         }
         return new String(out);
     }
@@ -179,7 +191,7 @@ record StatusSnapshot(String serverName, String version, Instant now, Instant st
 
     /** Children draining (httpd's "Stopping" processes). */
     long stopping() {
-        return children.stream().filter(c -> !c.state().equals("running")).count();
+        return children.stream().filter(Child::draining).count();
     }
 
     /** Admission transitions summed over the live children. */

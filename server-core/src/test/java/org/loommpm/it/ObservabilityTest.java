@@ -170,7 +170,7 @@ class ObservabilityTest {
             assertEquals("0", auto.get("LoomAdmissionTransitions"));
             // Dispatches: a 7 requests + its EOF, b 1, c 1, this one. One context, allocated by the
             // first dispatch and recycled by every later one.
-            assertEquals("id=1 generation=1 state=running accepting=1 admission=on transitions=0 conns=1 keepalive=0 "
+            assertEquals("id=1 generation=1 state=ready accepting=1 admission=on transitions=0 conns=1 keepalive=0 "
                     + "accepted=4 closed=3 requests=8 bytes=" + responseBytes + " busy=1 idle=3 pending=0 recycle=0 "
                     + "recyclehits=10 recyclemisses=1 scoreboard=W___", auto.get("LoomChild#0"));
             assertFalse(auto.containsKey("LoomChild#1"));
@@ -194,7 +194,7 @@ class ObservabilityTest {
             assertEquals(1, json.at("/connections/closed/error").asInt());
             JsonNode c0 = json.at("/children/0");
             assertEquals(1, c0.at("/id").asInt());
-            assertEquals("running", c0.at("/state").asText());
+            assertEquals("ready", c0.at("/state").asText());
             assertTrue(c0.at("/admission/open").asBoolean());
             assertEquals(9, c0.at("/requests").asInt());
             assertEquals(11, c0.at("/recycle/hits").asInt());
@@ -284,7 +284,7 @@ class ObservabilityTest {
                 assertEquals("5", auto.get("LoomConnsAccepted"));
                 assertEquals("1", auto.get("LoomAdmissionOff"));
                 assertEquals("1", auto.get("LoomAdmissionTransitions"));
-                assertTrue(auto.get("LoomChild#0").startsWith("id=1 generation=1 state=running accepting=0 "
+                assertTrue(auto.get("LoomChild#0").startsWith("id=1 generation=1 state=ready accepting=0 "
                         + "admission=off transitions=1 conns=5 keepalive=0 accepted=5 closed=0 requests=1 "), auto.get("LoomChild#0"));
 
                 JsonNode json = JSON.readTree(FakeExchange.get(status, "/server-status?json"));

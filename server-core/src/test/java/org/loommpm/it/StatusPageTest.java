@@ -116,9 +116,9 @@ class StatusPageTest {
                 assertEquals("2", auto.get("BusyWorkers"), "the blocked one and this one");
                 assertEquals("3", auto.get("IdleWorkers"), "only the running child's free slots");
                 assertEquals("G...W___", auto.get("Scoreboard"));
-                assertTrue(auto.get("LoomChild#0").startsWith("id=1 generation=1 state=draining accepting=0 "),
+                assertTrue(auto.get("LoomChild#0").startsWith("id=1 generation=1 state=finishing accepting=0 "),
                         auto.get("LoomChild#0"));
-                assertTrue(auto.get("LoomChild#1").startsWith("id=2 generation=2 state=running accepting=1 "),
+                assertTrue(auto.get("LoomChild#1").startsWith("id=2 generation=2 state=ready accepting=1 "),
                         auto.get("LoomChild#1"));
                 String html = viewer.get("/server-status").body();
                 assertTrue(html.contains("graceful restart to generation 2"), "the drain reason is shown");

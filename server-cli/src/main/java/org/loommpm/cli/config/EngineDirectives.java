@@ -10,15 +10,17 @@ import java.util.Locale;
 
 /**
  * The engine's directives: every setting of {@link org.loommpm.config.ServerConfig}, with httpd's
- * syntax and ranges. Only {@code ThreadsPerChild} and {@code StartServers} clamp (with a warning),
- * as httpd does against its ThreadLimit and ServerLimit; every other value out of range is an
- * error.
+ * syntax and ranges. {@code ThreadsPerChild} and {@code ThreadLimit} above the compile-time
+ * maximum clamp here, with a warning naming the line, as httpd does; the relations between the
+ * pool limits (ThreadsPerChild within ThreadLimit, MaxRequestWorkers a multiple of
+ * ThreadsPerChild within ServerLimit, StartServers within them, MaxSpareThreads at least
+ * MinSpareThreads + ThreadsPerChild) are adjusted by {@code ServerConfig.build()} whatever order the
+ * directives come in, and reported with {@code -t} and at start (LM0801). Every other value out
+ * of range is an error.
  */
 final class EngineDirectives {
-    /** httpd's default ThreadLimit: the most ThreadsPerChild may be before it is clamped. */
-    static final int THREAD_LIMIT = 20000;
-    /** Most in-JVM children; StartServers above it is clamped, like httpd's ServerLimit. */
-    static final int SERVER_LIMIT = 64;
+    /** httpd's MAX_THREAD_LIMIT: the most ThreadsPerChild or ThreadLimit may be before it is clamped. */
+    static final int THREAD_LIMIT = org.loommpm.config.ServerConfig.MAX_THREAD_LIMIT;
 
     private EngineDirectives() {
     }
@@ -50,7 +52,15 @@ final class EngineDirectives {
         LIMIT_REQUEST_FIELDS("LimitRequestFields", 1, 1, "number"),
         LIMIT_REQUEST_FIELD_SIZE("LimitRequestFieldSize", 1, 1, "bytes"),
         LIMIT_REQUEST_BODY("LimitRequestBody", 1, 1, "bytes"),
-        SERVER_TOKENS("ServerTokens", 1, 1, "Prod|Major|Minor|Minimal|OS|Full");
+        SERVER_TOKENS("ServerTokens", 1, 1, "Prod|Major|Minor|Minimal|OS|Full"),
+        CHILD_POLICY("ChildPolicy", 1, 1, "static|dynamic"),
+        THREAD_LIMIT_D("ThreadLimit", 1, 1, "number"),
+        SERVER_LIMIT_D("ServerLimit", 1, 1, "number"),
+        MAX_REQUEST_WORKERS("MaxRequestWorkers", 1, 1, "number"),
+        MAX_CLIENTS("MaxClients", 1, 1, "number (old name of MaxRequestWorkers)"),
+        MIN_SPARE_THREADS("MinSpareThreads", 1, 1, "number"),
+        MAX_SPARE_THREADS("MaxSpareThreads", 1, 1, "number"),
+        CHILD_WATCHDOG_TIMEOUT("ChildWatchdogTimeout", 1, 1, "seconds (0 = off)");
 
         final String directive;
         final int min;
@@ -91,6 +101,13 @@ final class EngineDirectives {
                 case LIMIT_REQUEST_FIELD_SIZE -> s.engine.limitRequestFieldSize(Args.intArg(l, 64, 1 << 20));
                 case LIMIT_REQUEST_BODY -> s.engine.limitRequestBody(Args.integer(l, a, 0, Integer.MAX_VALUE));
                 case SERVER_TOKENS -> serverTokens(s, l);
+                case CHILD_POLICY -> childPolicy(s, l);
+                case THREAD_LIMIT_D -> threadLimit(s, l);
+                case SERVER_LIMIT_D -> s.engine.serverLimit(Args.intArg(l, 1, Integer.MAX_VALUE));
+                case MAX_REQUEST_WORKERS, MAX_CLIENTS -> s.engine.maxRequestWorkers(Args.intArg(l, 1, Integer.MAX_VALUE));
+                case MIN_SPARE_THREADS -> s.engine.minSpareThreads(Args.intArg(l, 0, Integer.MAX_VALUE));
+                case MAX_SPARE_THREADS -> s.engine.maxSpareThreads(Args.intArg(l, 0, Integer.MAX_VALUE));
+                case CHILD_WATCHDOG_TIMEOUT -> childWatchdogTimeout(s, l);
             }
         }
     }
@@ -182,12 +199,33 @@ final class EngineDirectives {
     }
 
     private static void startServers(ParseState s, ConfigLine l) throws ConfigException {
+        s.engine.startServers(Args.intArg(l, 1, Integer.MAX_VALUE));
+    }
+
+    private static void childPolicy(ParseState s, ConfigLine l) throws ConfigException {
+        s.engine.childPolicy(switch (l.args().get(0).toLowerCase(Locale.ROOT)) {
+            case "static" -> org.loommpm.config.ChildPolicy.STATIC;
+            case "dynamic" -> org.loommpm.config.ChildPolicy.DYNAMIC;
+            default -> throw l.error("ChildPolicy takes static or dynamic, got '" + l.args().get(0) + "'");
+        });
+    }
+
+    private static void threadLimit(ParseState s, ConfigLine l) throws ConfigException {
         int n = Args.intArg(l, 1, Integer.MAX_VALUE);
-        if (n > SERVER_LIMIT) {
-            s.warn(l, "StartServers of " + n + " exceeds the limit of " + SERVER_LIMIT + ", decreasing to match");
-            n = SERVER_LIMIT;
+        if (n > THREAD_LIMIT) {
+            s.warn(l, "ThreadLimit of " + n + " exceeds the maximum of " + THREAD_LIMIT + ", decreasing to match");
+            n = THREAD_LIMIT;
         }
-        s.engine.startServers(n);
+        s.engine.threadLimit(n);
+    }
+
+    /** {@code ChildWatchdogTimeout 0} turns the watchdog off; otherwise at least a second (pollers wake every 500 ms). */
+    private static void childWatchdogTimeout(ParseState s, ConfigLine l) throws ConfigException {
+        Duration d = Args.duration(l, l.args().get(0), true);
+        if (!d.isZero() && d.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw l.error("ChildWatchdogTimeout must be 0 (off) or at least 1 second, got '" + l.args().get(0) + "'");
+        }
+        s.engine.childWatchdogTimeout(d);
     }
 
     private static void threadsPerChild(ParseState s, ConfigLine l) throws ConfigException {

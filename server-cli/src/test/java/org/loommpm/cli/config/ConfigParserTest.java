@@ -101,6 +101,37 @@ class ConfigParserTest {
     }
 
     @Test
+    void poolDirectivesAndTheirRelations() throws Exception {
+        LoomConfig c = parse("""
+                ChildPolicy dynamic
+                MaxSpareThreads 10
+                ThreadsPerChild 25
+                MinSpareThreads 5
+                MaxRequestWorkers 110
+                ServerLimit 16
+                ThreadLimit 30
+                ChildWatchdogTimeout 0
+                """);
+        var e = c.engine();
+        assertEquals(org.loommpm.config.ChildPolicy.DYNAMIC, e.childPolicy());
+        assertEquals(25, e.threadsPerChild());
+        assertEquals(30, e.threadLimit());
+        assertEquals(16, e.serverLimit());
+        assertEquals(100, e.maxRequestWorkers(), "rounded down to a multiple of ThreadsPerChild");
+        assertEquals(5, e.minSpareThreads());
+        assertEquals(30, e.maxSpareThreads(), "raised to MinSpareThreads + ThreadsPerChild");
+        assertEquals(java.time.Duration.ZERO, e.childWatchdogTimeout());
+        assertEquals(2, e.adjustments().size(), e.adjustments().toString());
+        assertEquals(List.of(), c.warnings(), "relations are the engine's adjustments, not line warnings");
+        assertEquals(20, parse("ThreadLimit 20\nThreadsPerChild 64\n").engine().threadsPerChild(),
+                "ThreadLimit caps ThreadsPerChild whatever the order");
+        assertEquals(400, parse("MaxClients 400\nThreadsPerChild 25\n").engine().maxRequestWorkers());
+        assertTrue(error("ChildPolicy prefork").getMessage().contains("static or dynamic"));
+        assertTrue(error("ChildWatchdogTimeout 500ms").getMessage().contains("at least 1 second"));
+        assertTrue(error("MaxRequestWorkers 0").getMessage().contains("MaxRequestWorkers"));
+    }
+
+    @Test
     void locationsWithHandlersAndRequire() throws Exception {
         LoomConfig c = parse("""
                 <Location /server-status>

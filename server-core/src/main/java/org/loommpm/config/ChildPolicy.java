@@ -1,0 +1,19 @@
+package org.loommpm.config;
+
+/**
+ * {@code ChildPolicy}: how many children the supervisor runs.
+ */
+public enum ChildPolicy {
+    /**
+     * {@code static} (mpm_motorz): {@code StartServers} children, each replaced one-for-one when it
+     * retires. Capacity is fixed; admission control queues the excess in the kernel backlog.
+     */
+    STATIC,
+    /**
+     * {@code dynamic} (the worker MPM): once per maintenance interval the supervisor counts the free
+     * worker slots of the current generation; above {@code MaxSpareThreads} it retires one child,
+     * below {@code MinSpareThreads} it starts 1, 2, 4 ... 32 children (doubling while still short),
+     * never beyond {@code ServerLimit} children or {@code MaxRequestWorkers} slots.
+     */
+    DYNAMIC
+}

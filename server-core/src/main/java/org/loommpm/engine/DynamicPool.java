@@ -1,0 +1,88 @@
+package org.loommpm.engine;
+
+import java.lang.System.Logger.Level;
+
+/**
+ * The dynamic pool policy (the worker MPM's idle-server maintenance): given the free worker slots
+ * of the current generation, decide once per maintenance interval whether to retire one child,
+ * start some, or do nothing.
+ *
+ * <ul>
+ *   <li>More free slots than {@code MaxSpareThreads}: retire one child (gracefully), spawn rate
+ *       back to 1. One at a time, so a short lull does not tear the pool down.</li>
+ *   <li>Fewer than {@code MinSpareThreads}: start {@code rate} children (fewer if the
+ *       {@code MaxRequestWorkers} / {@code ServerLimit} limit is near), then double the rate, up
+ *       to 32, so a sustained shortage is met in a few intervals while a blip costs one child.
+ *       At the limit with no free slot at all, LM0807 says so, once; a rate of 8 or more means
+ *       the configured spares are far from the load, LM0808 says that, once.</li>
+ *   <li>Otherwise: rate back to 1.</li>
+ * </ul>
+ *
+ * <p>Used by the supervisor thread only; not thread-safe.
+ */
+final class DynamicPool {
+    private static final System.Logger LOG = System.getLogger("org.loommpm.engine");
+    /** Most children started in one interval (httpd's MAX_SPAWN_RATE). */
+    static final int MAX_SPAWN_RATE = 32;
+    /** Spawn rate from which the pool reports being far too small (LM0808). */
+    static final int BUSY_RATE = 8;
+
+    /** What to do this interval: start {@code spawn} children, or retire one. */
+    record Decision(int spawn, boolean retireOne) {
+        static final Decision NONE = new Decision(0, false);
+        static final Decision RETIRE = new Decision(0, true);
+    }
+
+    private int spawnRate = 1;
+    private boolean reachedLimitReported;
+    private boolean busyReported;
+
+    /**
+     * @param idle free worker slots in the current generation's children that are not draining
+     *             (a starting child counts all its slots: forking more for it would only swamp the machine)
+     * @param children those children, plus children whose start is being retried
+     * @param childLimit MaxRequestWorkers / ThreadsPerChild (at most ServerLimit)
+     */
+    Decision decide(int idle, int children, int childLimit, int minSpare, int maxSpare) {
+        if (idle > maxSpare) {
+            spawnRate = 1;
+            return children > 1 ? Decision.RETIRE : Decision.NONE;
+        }
+        if (idle >= minSpare) {
+            spawnRate = 1;
+            return Decision.NONE;
+        }
+        int room = childLimit - children;
+        if (room <= 0) {
+            if (idle == 0 && !reachedLimitReported) {
+                reachedLimitReported = true;
+                LOG.log(Level.ERROR, "LM0807 every worker slot is busy and MaxRequestWorkers ({0} children) is "
+                        + "reached: new connections wait in the listen backlog; consider raising MaxRequestWorkers "
+                        + "(and ServerLimit)", childLimit);
+            }
+            spawnRate = 1;
+            return Decision.NONE;
+        }
+        int n = Math.min(spawnRate, room);
+        if (spawnRate >= BUSY_RATE && !busyReported) {
+            busyReported = true;
+            LOG.log(Level.INFO, "LM0808 the server seems busy: starting {0} children at once ({1} free worker "
+                    + "slots, {2} children); consider raising StartServers, ThreadsPerChild or "
+                    + "MinSpareThreads/MaxSpareThreads", n, idle, children);
+        }
+        if (spawnRate < MAX_SPAWN_RATE) {
+            spawnRate *= 2;
+        }
+        return new Decision(n, false);
+    }
+
+    /** After a graceful restart: the new generation starts from a rate of 1. */
+    void reset() {
+        spawnRate = 1;
+    }
+
+    /** The children the next short interval would start. */
+    int spawnRate() {
+        return spawnRate;
+    }
+}

@@ -1,0 +1,94 @@
+package org.loommpm.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.loommpm.config.ChildPolicy;
+
+/**
+ * The dynamic policy under a bounded load step: children are added 1, 2, 4 at a time while the
+ * pool is short of spare slots, up to the MaxRequestWorkers limit, then retired one per interval
+ * once the load stops; no request fails.
+ */
+class DynamicPolicyLoadTest {
+    private static final Duration INTERVAL = Duration.ofMillis(300);
+
+    @Test
+    void growsExponentiallyUnderLoadAndShrinksOneAtATime() throws Exception {
+        List<Long> starts = new CopyOnWriteArrayList<>();
+        List<ChildState> exitStates = new CopyOnWriteArrayList<>();
+        try (SupervisorHarness.LogCapture log = new SupervisorHarness.LogCapture();
+             SupervisorHarness h = new SupervisorHarness((req, res) -> {
+                 Thread.sleep(100); // holds a worker slot, as a slow handler does
+                 res.send("ok");
+             }, c -> c.childPolicy(ChildPolicy.DYNAMIC).startServers(1).threadsPerChild(4).pollersPerChild(1)
+                     .minSpareThreads(2).maxSpareThreads(6).maxRequestWorkers(32)
+                     .maintenanceInterval(INTERVAL), s -> s.addChildListener(new ChildListener() {
+                         @Override
+                         public void childStarted(ChildStats child) {
+                             starts.add(System.nanoTime());
+                         }
+
+                         @Override
+                         public void childExited(ChildStats child) {
+                             exitStates.add(child.state());
+                         }
+                     }))) {
+            assertEquals(1, h.serving().size());
+            starts.clear();
+            List<Integer> serving = new ArrayList<>();
+            int peak;
+            // 64 clients for 32 slots: the backlog stays deep, so every slot a child frees is taken at once.
+            try (SupervisorHarness.Load load = new SupervisorHarness.Load(h.port, 64, Duration.ofSeconds(30))) {
+                SupervisorHarness.waitFor("the pool grew to MaxRequestWorkers / ThreadsPerChild = 8 children", 20,
+                        () -> h.serving().size() == 8);
+                Thread.sleep(INTERVAL.toMillis() * 2);
+                peak = h.serving().size();
+                load.close();
+                assertEquals(List.of(), load.failures(), "no request fails while the pool grows");
+                assertTrue(load.ok.get() > 64, "load ran: " + load.ok.get());
+            }
+            assertEquals(8, peak, "never beyond MaxRequestWorkers");
+            assertEquals(List.of(1, 2, 4), batches(starts), "children started 1, 2, 4 per interval");
+            assertEquals(1, log.withId("LM0807").size(), "reaching MaxRequestWorkers is reported once");
+            serving.add(peak);
+            long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (System.nanoTime() < end) {
+                int n = h.serving().size();
+                if (serving.isEmpty() || serving.get(serving.size() - 1) != n) {
+                    serving.add(n);
+                }
+                if (n == 1 && h.supervisor.children().size() == 1) {
+                    break;
+                }
+                Thread.sleep(20);
+            }
+            assertEquals(List.of(8, 7, 6, 5, 4, 3, 2, 1), serving, "retired one child per interval after the load");
+            assertEquals(List.of(ChildState.IDLE_KILLED), exitStates.stream().distinct().toList(),
+                    "retired children show as idle-killed");
+            assertEquals(7, exitStates.size());
+            assertEquals(List.of(), starts.subList(7, starts.size()), "no child started after the load stopped");
+            assertTrue(SupervisorHarness.get(h.port, 5000).startsWith("HTTP/1.1 200"));
+        }
+    }
+
+    /** Child starts grouped by maintenance pass (a pass starts its children within microseconds). */
+    private static List<Integer> batches(List<Long> starts) {
+        List<Integer> out = new ArrayList<>();
+        long last = Long.MIN_VALUE;
+        for (long t : starts) {
+            if (out.isEmpty() || t - last > INTERVAL.toNanos() / 2) {
+                out.add(1);
+            } else {
+                out.set(out.size() - 1, out.get(out.size() - 1) + 1);
+            }
+            last = t;
+        }
+        return out;
+    }
+}
