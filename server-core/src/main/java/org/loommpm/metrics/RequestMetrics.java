@@ -91,7 +91,7 @@ public final class RequestMetrics implements ExchangeObserver {
         return switch (protocol) {
             case "HTTP/1.0" -> 0;
             case "HTTP/1.1" -> 1;
-            case "HTTP/2" -> 2;
+            case "HTTP/2.0", "HTTP/2" -> 2; // request.protocol() says HTTP/2.0, as servlets do
             default -> 3;
         };
     }
