@@ -89,10 +89,12 @@ public final class ServerConfig {
     private final String serverHeader;
     private final boolean admissionControl;
     private final List<String> protocols;
+    private final TlsSettings tls;
 
-    private ServerConfig(Builder b) {
-        this.listen = List.copyOf(b.listen.isEmpty()
+    private ServerConfig(Builder b, TlsSettings tls) {
+        this.listen = List.copyOf(b.listen.isEmpty() && tls.listen().isEmpty()
                 ? List.of(new InetSocketAddress(DEFAULT_PORT)) : b.listen);
+        this.tls = tls;
         this.startServers = b.startServers;
         this.threadsPerChild = b.threadsPerChild;
         this.pollersPerChild = b.pollersPerChild;
@@ -148,6 +150,7 @@ public final class ServerConfig {
         b.serverHeader = serverHeader;
         b.admissionControl = admissionControl;
         b.protocols = protocols;
+        b.tls = tls.toBuilder();
         return b;
     }
 
@@ -197,6 +200,8 @@ public final class ServerConfig {
     public boolean admissionControl() { return admissionControl; }
     /** {@code Protocols}: {@code h2}, {@code h2c}, {@code http/1.1}, in preference order. */
     public List<String> protocols() { return protocols; }
+    /** TLS: {@code SSLEngine}, {@code Listen ... https}, certificates, protocols, suites. */
+    public TlsSettings tls() { return tls; }
 
     /** Pollers each child runs: the configured number, or auto; never more than ThreadsPerChild. */
     public int effectivePollersPerChild() {
@@ -230,6 +235,7 @@ public final class ServerConfig {
         private String serverHeader = DEFAULT_SERVER_HEADER;
         private boolean admissionControl = DEFAULT_ADMISSION_CONTROL;
         private List<String> protocols = DEFAULT_PROTOCOLS;
+        private TlsSettings.Builder tls = TlsSettings.builder();
 
         private Builder() {
         }
@@ -282,6 +288,10 @@ public final class ServerConfig {
         public Builder admissionControl(boolean on) { admissionControl = on; return this; }
         /** {@code Protocols}: any of {@code h2}, {@code h2c}, {@code http/1.1}; HTTP/1.1 is always served. */
         public Builder protocols(List<String> names) { protocols = List.copyOf(names); return this; }
+        /** Adjusts the TLS settings ({@code SSL*} directives, {@code Listen ... https}). */
+        public Builder tls(java.util.function.Consumer<TlsSettings.Builder> edit) { edit.accept(tls); return this; }
+        /** Replaces the TLS settings. */
+        public Builder tls(TlsSettings settings) { tls = settings.toBuilder(); return this; }
 
         /**
          * Validates and freezes the settings.
@@ -314,7 +324,7 @@ public final class ServerConfig {
             if (gracefulShutdownTimeout.isNegative()) {
                 throw new IllegalArgumentException("GracefulShutdownTimeout must not be negative");
             }
-            return new ServerConfig(this);
+            return new ServerConfig(this, tls.build());
         }
 
         private static void atLeast(String name, long value, long min) {
