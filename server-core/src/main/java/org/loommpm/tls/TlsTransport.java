@@ -97,6 +97,8 @@ public final class TlsTransport implements Transport {
             switch (state) {
                 case NEW -> {
                     engine = context.newEngine();
+                    // Without this the engine reports NOT_HANDSHAKING until its first unwrap.
+                    engine.beginHandshake();
                     state = State.HANDSHAKING;
                 }
                 case HANDSHAKING -> {
