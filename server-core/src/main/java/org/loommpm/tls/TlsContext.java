@@ -1,7 +1,6 @@
 package org.loommpm.tls;
 
 import java.nio.channels.SocketChannel;
-import java.util.List;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
@@ -38,11 +37,6 @@ public final class TlsContext implements TransportFactory {
         e.setUseClientMode(false);
         e.setSSLParameters(params);
         return e;
-    }
-
-    /** The ALPN names offered, in preference order. */
-    public List<String> applicationProtocols() {
-        return List.of(params.getApplicationProtocols());
     }
 
     /** The {@code Server} header of the plaintext 400 sent to HTTP clients on a TLS port. */
