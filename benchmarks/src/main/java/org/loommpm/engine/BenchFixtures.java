@@ -20,6 +20,6 @@ public final class BenchFixtures {
      */
     public static Connection unconnectedConnection(ServerConfig config) throws IOException {
         Child child = new Child(0, 0, config, (connection, slot) -> { }, null, List.of());
-        return new Connection(1, null, new Poller(child, 0));
+        return new Connection(1, null, new Poller(child, 0), null);
     }
 }

@@ -132,6 +132,21 @@ public final class LoomServer implements AutoCloseable {
             return this;
         }
 
+        /** Adds a TLS listener ({@code Listen host:port https}); needs a certificate, see {@link #tls}. */
+        public Builder https(String host, int port) {
+            config.tls(t -> t.listen(new InetSocketAddress(host, port)));
+            return this;
+        }
+
+        /**
+         * Sets the TLS directives: certificate and key files, {@code SSLEngine} (every listener
+         * TLS), protocols, suites. See {@code docs/tls.md}.
+         */
+        public Builder tls(Consumer<org.loommpm.config.TlsSettings.Builder> directives) {
+            config.tls(directives);
+            return this;
+        }
+
         /** Sets any directive through the typed configuration builder. */
         public Builder configure(Consumer<ServerConfig.Builder> directives) {
             directives.accept(config);

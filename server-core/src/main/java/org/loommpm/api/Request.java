@@ -67,6 +67,12 @@ public interface Request {
     InetSocketAddress localAddress();
 
     /**
+     * Whether the request came over TLS (the {@code https} scheme): a TLS listener, whatever
+     * the protocol version. Every protocol implements it.
+     */
+    boolean isSecure();
+
+    /**
      * Bytes of this request read from the connection so far: its head as received plus the body
      * bytes consumed, framing included (httpd's {@code %I}). -1 when the implementation does not
      * count.

@@ -100,6 +100,11 @@ final class RoutedRequest implements Request {
     }
 
     @Override
+    public boolean isSecure() {
+        return delegate.isSecure();
+    }
+
+    @Override
     public InetSocketAddress remoteAddress() {
         return delegate.remoteAddress();
     }

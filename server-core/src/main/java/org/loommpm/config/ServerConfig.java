@@ -133,10 +133,12 @@ public final class ServerConfig {
     private final Duration childWatchdogTimeout;
     private final Duration maintenanceInterval;
     private final List<String> adjustments;
+    private final TlsSettings tls;
 
-    private ServerConfig(Builder b, Limits limits) {
-        this.listen = List.copyOf(b.listen.isEmpty()
+    private ServerConfig(Builder b, Limits limits, TlsSettings tls) {
+        this.listen = List.copyOf(b.listen.isEmpty() && tls.listen().isEmpty()
                 ? List.of(new InetSocketAddress(DEFAULT_PORT)) : b.listen);
+        this.tls = tls;
         this.startServers = limits.startServers();
         this.threadsPerChild = limits.threadsPerChild();
         this.pollersPerChild = b.pollersPerChild;
@@ -210,6 +212,7 @@ public final class ServerConfig {
         b.maxSpareThreads = maxSpareThreads;
         b.childWatchdogTimeout = childWatchdogTimeout;
         b.maintenanceInterval = maintenanceInterval;
+        b.tls = tls.toBuilder();
         return b;
     }
 
@@ -259,6 +262,8 @@ public final class ServerConfig {
     public boolean admissionControl() { return admissionControl; }
     /** {@code Protocols}: {@code h2}, {@code h2c}, {@code http/1.1}, in preference order. */
     public List<String> protocols() { return protocols; }
+    /** TLS: {@code SSLEngine}, {@code Listen ... https}, certificates, protocols, suites. */
+    public TlsSettings tls() { return tls; }
 
     /** {@code ChildPolicy}. */
     public ChildPolicy childPolicy() { return childPolicy; }
@@ -396,6 +401,7 @@ public final class ServerConfig {
         private int maxSpareThreads = DEFAULT_MAX_SPARE_THREADS;
         private Duration childWatchdogTimeout = DEFAULT_CHILD_WATCHDOG_TIMEOUT;
         private Duration maintenanceInterval = DEFAULT_MAINTENANCE_INTERVAL;
+        private TlsSettings.Builder tls = TlsSettings.builder();
 
         private Builder() {
         }
@@ -464,6 +470,10 @@ public final class ServerConfig {
         public Builder childWatchdogTimeout(Duration d) { childWatchdogTimeout = d; return this; }
         /** How often the supervisor runs its maintenance; default 1 s (tests shorten it). */
         public Builder maintenanceInterval(Duration d) { maintenanceInterval = d; return this; }
+        /** Adjusts the TLS settings ({@code SSL*} directives, {@code Listen ... https}). */
+        public Builder tls(java.util.function.Consumer<TlsSettings.Builder> edit) { edit.accept(tls); return this; }
+        /** Replaces the TLS settings. */
+        public Builder tls(TlsSettings settings) { tls = settings.toBuilder(); return this; }
 
         /**
          * Validates and freezes the settings.
@@ -506,7 +516,7 @@ public final class ServerConfig {
                 throw new IllegalArgumentException("ChildWatchdogTimeout must be 0 (off) or at least 1 second, got "
                         + childWatchdogTimeout);
             }
-            return new ServerConfig(this, Limits.of(this));
+            return new ServerConfig(this, Limits.of(this), tls.build());
         }
 
         private static void atLeast(String name, long value, long min) {

@@ -2,7 +2,6 @@ package org.loommpm.engine;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
-import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -60,7 +59,7 @@ public final class Child implements ChildStats {
      * @throws IOException if a selector cannot be opened or a listener registered (nothing stays open then)
      */
     Child(int id, int generation, ServerConfig config, ConnectionHandler handler, Supervisor supervisor,
-          List<ServerSocketChannel> listeners) throws IOException {
+          List<Listener> listeners) throws IOException {
         this.id = id;
         this.generation = generation;
         this.config = config;
@@ -144,13 +143,13 @@ public final class Child implements ChildStats {
     // ---- called by poller 0 ----
 
     /** A new socket from the listener: count it, bind it to a poller, hand it over. */
-    void accepted(SocketChannel ch) {
+    void accepted(SocketChannel ch, TransportFactory tls) {
         accepted.increment();
         supervisor.connectionAccepted();
         open.incrementAndGet();
         Poller target = pollers[nextPoller];
         nextPoller = (nextPoller + 1) % pollers.length;
-        Connection c = new Connection(supervisor.nextConnectionId(), ch, target);
+        Connection c = new Connection(supervisor.nextConnectionId(), ch, target, tls);
         pollers[0].adopt(ch, c);
         long max = config.maxConnectionsPerChild();
         if (max > 0 && accepted.sum() >= max) {

@@ -68,6 +68,13 @@ import java.util.concurrent.locks.LockSupport;
  * poke through the poller's queue. A MULTIPLEXED connection is dispatched on a poke; and because
  * the poller also checks the flag when it applies {@link #handBackWatch}, a signal racing with
  * that hand-back is never lost. The owner consumes the flag with {@link #takeSignal}.
+ *
+ * <p><b>Transport.</b> All socket I/O of the worker side goes through the connection's
+ * {@link Transport} (plaintext or TLS, fixed at accept); the transport never blocks, and this
+ * class parks the worker on what it reports (see {@link Transport}). While a TLS handshake is
+ * unfinished, a KEEPALIVE hand-back waits under the first request's header deadline instead
+ * (ASYNC_WAITIO), so a stalled handshake ends like a stalled head. Closing hand-backs send the
+ * transport's close_notify first; the poller itself writes nothing into a TLS stream.
  */
 public final class Connection extends TimerRing.Timer implements WorkerPool.Task {
     static final int OP_NONE = 0;
@@ -88,6 +95,7 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
     private final long id;
     private final SocketChannel channel;
     private final Poller poller;
+    private final Transport transport;
     private static final VarHandle ENDED;
     private static final VarHandle SIGNALLED;
     private static final VarHandle POKE_QUEUED;
@@ -145,11 +153,12 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
     private InetSocketAddress remote;
     private InetSocketAddress local;
 
-    Connection(long id, SocketChannel channel, Poller poller) {
+    Connection(long id, SocketChannel channel, Poller poller, TransportFactory tls) {
         super(id);
         this.id = id;
         this.channel = channel;
         this.poller = poller;
+        this.transport = tls == null ? new PlainTransport(channel) : tls.open(channel);
         this.protocol = poller.child().connectionHandler();
     }
 
@@ -178,9 +187,32 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
         return ++requests;
     }
 
-    /** Bytes written to the socket since the accept. Owner only. */
+    /** Application bytes written since the accept (before any encryption). Owner only. */
     public long bytesWritten() {
         return bytesWritten;
+    }
+
+    /** Whether the connection is encrypted (TLS). */
+    public boolean isSecure() {
+        return transport.secure();
+    }
+
+    /** The protocol ALPN chose during the TLS handshake, or {@code null} (plaintext, no ALPN). Owner only. */
+    public String applicationProtocol() {
+        return transport.applicationProtocol();
+    }
+
+    /**
+     * Whether input is buffered below the protocol (decrypted TLS bytes, a whole record) that a
+     * read would return at once: the poller reports no readiness for it, so a protocol must read
+     * it before going idle. Owner only.
+     */
+    public boolean hasBufferedInput() {
+        return transport.hasBufferedInput();
+    }
+
+    Transport transport() {
+        return transport;
     }
 
 
@@ -273,9 +305,19 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
 
     // ---- worker side: I/O that parks the virtual thread instead of blocking a poller ----
 
-    /** One non-blocking read: bytes read, 0 when nothing is there, -1 at EOF. Owner only. */
+    /**
+     * One read that does not wait for the peer: bytes read, 0 when nothing is there, -1 at EOF.
+     * Owner only. Under TLS it may drive the handshake, and parks while handshake bytes for the
+     * peer do not fit into the socket (bounded by Timeout).
+     */
     public int readNow(ByteBuffer dst) throws IOException {
-        return channel.read(dst);
+        for (;;) {
+            int n = transport.read(dst);
+            if (n != 0 || transport.flush()) {
+                return n;
+            }
+            await(OP_AWAIT_WRITE);
+        }
     }
 
     /**
@@ -287,11 +329,11 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
     public int read(ByteBuffer dst) throws IOException {
         try {
             for (;;) {
-                int n = channel.read(dst);
+                int n = transport.read(dst);
                 if (n != 0 || !dst.hasRemaining()) {
                     return n;
                 }
-                await(OP_AWAIT_READ);
+                await(transport.flush() ? OP_AWAIT_READ : OP_AWAIT_WRITE);
             }
         } catch (IOException e) {
             throw peerFailure(e);
@@ -302,12 +344,13 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
     public void write(ByteBuffer src) throws IOException {
         try {
             while (src.hasRemaining()) {
-                int n = channel.write(src);
+                int n = transport.write(src);
                 if (n == 0) {
                     await(OP_AWAIT_WRITE);
                 }
                 bytesWritten += n;
             }
+            flushTransport();
         } catch (IOException e) {
             throw peerFailure(e);
         }
@@ -322,9 +365,10 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
                     left |= b.hasRemaining();
                 }
                 if (!left) {
+                    flushTransport();
                     return;
                 }
-                long n = channel.write(srcs);
+                long n = transport.write(srcs);
                 if (n == 0) {
                     await(OP_AWAIT_WRITE);
                 }
@@ -342,7 +386,7 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
         while (pos < end) {
             long n;
             try {
-                n = file.transferTo(pos, end - pos, channel);
+                n = transport.transferFrom(file, pos, end - pos);
             } catch (IOException e) {
                 throw peerFailure(e);
             }
@@ -354,6 +398,18 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
             }
             pos += n;
             bytesWritten += n;
+        }
+        try {
+            flushTransport();
+        } catch (IOException e) {
+            throw peerFailure(e);
+        }
+    }
+
+    /** Parks until the transport has sent everything it holds (TLS records already wrapped). */
+    private void flushTransport() throws IOException {
+        while (!transport.flush()) {
+            await(OP_AWAIT_WRITE);
         }
     }
 
@@ -419,9 +475,18 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
         }
     }
 
-    /** Idle until the next request: releases the context and re-arms for KEEPALIVE. */
+    /**
+     * Idle until the next request: releases the context and re-arms for KEEPALIVE. While a TLS
+     * handshake is unfinished it waits under the handshake's deadline instead.
+     */
     public void handBackKeepAlive() {
         releaseContext();
+        transport.idle();
+        if (transport.handshaking()) {
+            headDeadline = transport.handshakeDeadline();
+            handBack(OP_READ_WAIT);
+            return;
+        }
         handBack(OP_KEEPALIVE);
     }
 
@@ -441,6 +506,7 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
      */
     public void handBackLinger(CloseReason reason) {
         releaseContext();
+        transport.closeOutbound();
         closeReason = reason;
         handBack(OP_LINGER);
     }
@@ -452,6 +518,7 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
      */
     public void handBackClose(CloseReason reason) {
         releaseContext();
+        transport.closeOutbound();
         closeReason = reason;
         handBack(OP_CLOSE);
     }
@@ -463,6 +530,7 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
      * {@link #closeRequested()} set ({@code 0}: no deadline).
      */
     public void handBackWatch(long deadlineNanos) {
+        transport.idle();
         watchDeadline = deadlineNanos;
         handBack(OP_WATCH);
     }

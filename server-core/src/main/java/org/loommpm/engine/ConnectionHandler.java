@@ -38,4 +38,12 @@ public interface ConnectionHandler {
     default boolean closesGracefully() {
         return false;
     }
+
+    /**
+     * The ALPN protocol names this handler serves on TLS listeners, in preference order
+     * ({@code h2} only when HTTP/2 is really there).
+     */
+    default java.util.List<String> applicationProtocols() {
+        return java.util.List.of("http/1.1");
+    }
 }

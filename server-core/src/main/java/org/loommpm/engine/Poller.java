@@ -6,7 +6,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
-import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.net.StandardSocketOptions;
 import java.util.ArrayList;
@@ -107,9 +106,9 @@ public final class Poller implements Runnable, PollerStats {
     }
 
     /** Registers the shared listeners with this poller (the listener-owning one). Before start. */
-    void ownListeners(List<ServerSocketChannel> listeners) throws IOException {
-        for (ServerSocketChannel l : listeners) {
-            listenerKeys.add(l.register(selector, SelectionKey.OP_ACCEPT, l));
+    void ownListeners(List<Listener> listeners) throws IOException {
+        for (Listener l : listeners) {
+            listenerKeys.add(l.channel().register(selector, SelectionKey.OP_ACCEPT, l));
         }
         listenersArmed = true;
     }
@@ -307,7 +306,9 @@ public final class Poller implements Runnable, PollerStats {
             switch (op) {
                 case Connection.OP_REGISTER -> register(c);
                 case Connection.OP_KEEPALIVE -> {
-                    if (child.isStopping() && c.protocol().closesGracefully() && !c.closeRequested) {
+                    if (c.transport().hasBufferedInput()) {
+                        claimAndDispatch(c); // no readiness will come for bytes already read
+                    } else if (child.isStopping() && c.protocol().closesGracefully() && !c.closeRequested) {
                         requestGracefulClose(c);
                     } else if (child.isStopping()) {
                         close(c, CloseReason.NORMAL);
@@ -316,6 +317,10 @@ public final class Poller implements Runnable, PollerStats {
                     }
                 }
                 case Connection.OP_READ_WAIT -> {
+                    if (c.transport().hasBufferedInput()) {
+                        claimAndDispatch(c);
+                        break;
+                    }
                     c.state = ConnState.ASYNC_WAITIO;
                     c.key.interestOps(SelectionKey.OP_READ);
                     timers.scheduleAt(c, c.headDeadline);
@@ -353,7 +358,7 @@ public final class Poller implements Runnable, PollerStats {
      * here through the flag, so none is lost.
      */
     private void watch(Connection c) {
-        if (c.signalPending()) {
+        if (c.signalPending() || c.transport().hasBufferedInput()) {
             claimAndDispatch(c);
             return;
         }
@@ -382,7 +387,7 @@ public final class Poller implements Runnable, PollerStats {
     /** Called by {@link Selector#select(java.util.function.Consumer, long)} for each ready key. */
     private void onReady(SelectionKey key) {
         Object att = key.attachment();
-        if (att instanceof ServerSocketChannel listener) {
+        if (att instanceof Listener listener) {
             acceptDrain(listener);
             return;
         }
@@ -459,10 +464,15 @@ public final class Poller implements Runnable, PollerStats {
         }
     }
 
-    /** A partial head missed its deadline: answer with the protocol's timeout response, then linger. */
+    /**
+     * A partial head (or an unfinished TLS handshake) missed its deadline: answer with the
+     * protocol's timeout response, then linger. Not on a TLS connection: a poller never runs the
+     * TLS engine, and cleartext bytes would corrupt the stream, so there the client just sees
+     * the connection close.
+     */
     private void headTimedOut(Connection c) {
         c.closeReason = CloseReason.TIMEOUT;
-        byte[] answer = child.connectionHandler().headTimeoutResponse();
+        byte[] answer = c.isSecure() ? null : child.connectionHandler().headTimeoutResponse();
         if (answer != null) {
             try {
                 c.channel().write(ByteBuffer.wrap(answer));
@@ -569,11 +579,11 @@ public final class Poller implements Runnable, PollerStats {
 
     // ---- accept and admission (listener-owning poller only) ----
 
-    private void acceptDrain(ServerSocketChannel listener) {
+    private void acceptDrain(Listener listener) {
         while (listenersArmed && !child.isDraining()) {
             SocketChannel ch;
             try {
-                ch = listener.accept();
+                ch = listener.channel().accept();
             } catch (IOException e) {
                 // Typically EMFILE: back off instead of spinning on a listener that stays ready.
                 LOG.log(Level.WARNING, "LM0105 accept failed, pausing accepts for 100 ms: {0}", e.toString());
@@ -584,7 +594,7 @@ public final class Poller implements Runnable, PollerStats {
             if (ch == null) {
                 return;
             }
-            child.accepted(ch);
+            child.accepted(ch, listener.tls());
             if (!child.admission().evaluate(child.pool()) || child.isDraining()) {
                 armListeners(false);
             }

@@ -69,7 +69,7 @@ public final class Supervisor implements EngineStats {
 
     /** What a generation's children run with, and the addresses its listeners resolved to. */
     private record Generation(int number, ServerConfig config, ConnectionHandler handler,
-                              List<ServerSocketChannel> listeners, List<InetSocketAddress> addresses) {
+                              List<Listener> listeners, List<InetSocketAddress> addresses) {
     }
 
     private final Map<InetSocketAddress, ServerSocketChannel> bound = new LinkedHashMap<>();
@@ -140,8 +140,9 @@ public final class Supervisor implements EngineStats {
         ServerConfig config = current.config();
         warnSmallPool(config);
         startTime = Instant.now();
+        TransportFactory tls = tls(config, current.handler());
         try {
-            current = generation(1, config, current.handler(), bindAll(config));
+            current = generation(1, config, current.handler(), bindAll(config), tls);
             startGeneration(current);
         } catch (IOException | RuntimeException e) {
             closeListeners(new ArrayList<>(bound.values()));
@@ -166,6 +167,7 @@ public final class Supervisor implements EngineStats {
             throw new IllegalStateException("server is stopping");
         }
         warnSmallPool(config);
+        TransportFactory tls = tls(config, handler);
         Generation old = current;
         Map<InetSocketAddress, ServerSocketChannel> before = new LinkedHashMap<>(bound);
         List<ServerSocketChannel> listeners;
@@ -178,7 +180,7 @@ public final class Supervisor implements EngineStats {
             bound.keySet().retainAll(before.keySet());
             throw e;
         }
-        Generation next = generation(old.number() + 1, config, handler, listeners);
+        Generation next = generation(old.number() + 1, config, handler, listeners, tls);
         current = next;
         try {
             startGeneration(next);
@@ -208,10 +210,30 @@ public final class Supervisor implements EngineStats {
                 next.number(), boundAddresses());
     }
 
+    /**
+     * The TLS transports of a generation (certificates read now, so a restart picks up renewed
+     * ones), or {@code null} when no listener speaks TLS.
+     *
+     * @throws IOException if the key material cannot be used (nothing is bound then)
+     */
+    private static TransportFactory tls(ServerConfig config, ConnectionHandler handler) throws IOException {
+        if (!config.tls().active()) {
+            return null;
+        }
+        return org.loommpm.tls.TlsContextFactory.create(config, handler.applicationProtocols());
+    }
+
+    /** Every address to bind: the plain {@code Listen} ones, then the {@code https} ones. */
+    private static List<InetSocketAddress> addresses(ServerConfig config) {
+        List<InetSocketAddress> all = new ArrayList<>(config.listen());
+        all.addAll(config.tls().listen());
+        return all;
+    }
+
     /** Binds the addresses not bound yet; returns the listeners for every address of {@code config}. */
     private List<ServerSocketChannel> bindAll(ServerConfig config) throws IOException {
         List<ServerSocketChannel> out = new ArrayList<>();
-        for (InetSocketAddress addr : config.listen()) {
+        for (InetSocketAddress addr : addresses(config)) {
             ServerSocketChannel ssc = addr.getPort() == 0 ? null : bound.get(addr);
             if (ssc == null) {
                 ssc = ServerSocketChannel.open();
@@ -241,20 +263,26 @@ public final class Supervisor implements EngineStats {
     }
 
     /**
-     * The current generation's addresses (ephemeral ports resolved), in {@code Listen} order;
+     * The current generation's addresses (ephemeral ports resolved), in {@code Listen} order
+     * (plain listeners first, then {@code https} ones);
      * after a stop, the addresses it was bound to.
      */
     public List<InetSocketAddress> boundAddresses() {
         return current.addresses();
     }
 
+    /** @param channels bound in {@link #addresses} order: the plain ones first, then the https ones */
     private static Generation generation(int number, ServerConfig config, ConnectionHandler handler,
-                                         List<ServerSocketChannel> listeners) throws IOException {
+                                         List<ServerSocketChannel> channels, TransportFactory tls) throws IOException {
         List<InetSocketAddress> addresses = new ArrayList<>();
-        for (ServerSocketChannel l : listeners) {
-            addresses.add((InetSocketAddress) l.getLocalAddress());
+        List<Listener> listeners = new ArrayList<>();
+        int plain = config.listen().size();
+        for (int i = 0; i < channels.size(); i++) {
+            ServerSocketChannel ch = channels.get(i);
+            addresses.add((InetSocketAddress) ch.getLocalAddress());
+            listeners.add(new Listener(ch, config.tls().engine() || i >= plain ? tls : null));
         }
-        return new Generation(number, config, handler, listeners, List.copyOf(addresses));
+        return new Generation(number, config, handler, List.copyOf(listeners), List.copyOf(addresses));
     }
 
     /**

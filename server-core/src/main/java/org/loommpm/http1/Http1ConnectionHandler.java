@@ -6,6 +6,9 @@ import java.lang.System.Logger.Level;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import javax.net.ssl.SSLException;
 import org.loommpm.api.Handler;
 import org.loommpm.api.HttpException;
 import org.loommpm.config.ServerConfig;
@@ -43,7 +46,15 @@ import org.loommpm.protocol.Http2Protocol;
  * <p><b>Switching to HTTP/2</b> (when {@code h2c} is enabled and server-h2 is present): a
  * connection whose first bytes are the HTTP/2 preface, or whose first request asks for
  * {@code Upgrade: h2c} (see {@link H2cUpgrade}), is handed to the {@link Http2Protocol}; from
- * then on the connection belongs to it.
+ * then on the connection belongs to it. On a TLS listener, when ALPN chose {@code h2} (offered
+ * only when {@code h2} is enabled and server-h2 is present), the connection is handed over on
+ * its first dispatch after the handshake, before any byte is parsed as HTTP/1.1.
+ *
+ * <p><b>TLS.</b> The handshake runs inside the first reads ({@link Connection#readNow}); while it
+ * needs input, the connection goes back to its poller like an idle one. A failed handshake (or a
+ * plaintext request on a TLS port, answered 400 by the transport) is logged there at INFO and the
+ * connection lingers closed under {@link CloseReason#ERROR}. Before the connection goes idle,
+ * decrypted input buffered in the transport is served first ({@link Connection#hasBufferedInput}).
  */
 public final class Http1ConnectionHandler implements ConnectionHandler {
     private static final System.Logger LOG = System.getLogger("org.loommpm.http1");
@@ -69,6 +80,8 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
     private final int maxHeadBytes;
     /** Where cleartext HTTP/2 goes, or {@code null} (h2c off or server-h2 absent). */
     private final Http2Protocol h2c;
+    /** Where ALPN {@code h2} goes, or {@code null} (h2 off or server-h2 absent: never offered then). */
+    private final Http2Protocol h2Alpn;
 
     /**
      * @param config the settings (limits, timeouts, keep-alive)
@@ -81,6 +94,7 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
         this.app = app;
         this.observer = observer;
         this.h2c = h2 != null && config.protocols().contains("h2c") ? h2 : null;
+        this.h2Alpn = h2 != null && config.protocols().contains("h2") ? h2 : null;
         this.headerTimeoutNanos = config.requestHeaderTimeout().toNanos();
         this.maxHeadBytes = config.limitRequestLine() + 2
                 + config.limitRequestFields() * (config.limitRequestFieldSize() + 2) + 1024;
@@ -96,6 +110,21 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
         return ErrorResponses.bytes(408, config.serverHeader(), true);
     }
 
+    /** {@code h2} when it can be served, and {@code http/1.1}, in the {@code Protocols} order. */
+    @Override
+    public List<String> applicationProtocols() {
+        List<String> names = new ArrayList<>();
+        for (String p : config.protocols()) {
+            if (p.equals("http/1.1") || (p.equals("h2") && h2Alpn != null)) {
+                names.add(p);
+            }
+        }
+        if (!names.contains("http/1.1")) {
+            names.add("http/1.1");
+        }
+        return List.copyOf(names);
+    }
+
     @Override
     public void serve(Connection c, int slot) {
         ConnectionContext ctx = c.context();
@@ -108,9 +137,17 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
         try {
             for (int round = 1; ; round++) {
                 board.set(slot, Scoreboard.READING);
+                if (round == 1 && alpnChoseH2(c)) {
+                    switchToH2(c, slot); // the handshake ended in an earlier dispatch
+                    return;
+                }
                 int headEnd = readHead(c, ctx, st);
                 if (headEnd < 0) {
                     return; // handed back inside readHead
+                }
+                if (alpnChoseH2(c)) {
+                    switchToH2(c, slot); // the handshake ended in this dispatch; the preface is buffered
+                    return;
                 }
                 if (h2c != null && c.requests() == 0 && startsWithPreface(ctx.in())) {
                     // Prior knowledge: ownership passes to HTTP/2 with the preface unread.
@@ -128,7 +165,7 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
                 st.scanner.reset();
                 if (!in.hasRemaining()) {
                     st.flushBatch(c); // answers to a pipelined burst: one write, before any wait
-                    if (round >= MAX_REQUESTS_PER_DISPATCH) {
+                    if (round >= MAX_REQUESTS_PER_DISPATCH && !c.hasBufferedInput()) {
                         // End this task: queued dispatches and wake-ups get the carrier (below).
                         c.handBackKeepAlive();
                         return;
@@ -158,6 +195,11 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
                     return;
                 }
             }
+        } catch (SSLException e) {
+            // The transport logged it at INFO; linger so its alert (or cleartext 400) is read.
+            LOG.log(Level.DEBUG, "LM0404 connection {0} ended: {1}", c.id(), e.toString());
+            board.set(slot, Scoreboard.CLOSING);
+            c.handBackLinger(CloseReason.ERROR);
         } catch (SocketTimeoutException e) {
             st.discardBatch();
             LOG.log(Level.DEBUG, "LM0404 connection {0} ended: {1}", c.id(), e.toString());
@@ -342,6 +384,17 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
         c.handBackLinger(CloseReason.ERROR);
     }
 
+    /** Whether TLS ALPN chose {@code h2} on a fresh connection and HTTP/2 is here to serve it. */
+    private boolean alpnChoseH2(Connection c) {
+        return h2Alpn != null && c.requests() == 0 && "h2".equals(c.applicationProtocol());
+    }
+
+    /** Ownership passes to HTTP/2, with whatever the client sent so far still in the read buffer. */
+    private void switchToH2(Connection c, int slot) {
+        c.switchProtocol(h2Alpn);
+        h2Alpn.serve(c, slot);
+    }
+
     /** Whether the buffered head is the HTTP/2 preface's first line ({@code PRI * HTTP/2.0}). */
     private static boolean startsWithPreface(ByteBuffer in) {
         byte[] preface = Http2Protocol.PREFACE;
@@ -362,6 +415,8 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
         int n;
         try {
             n = c.readNow(in);
+        } catch (SSLException e) {
+            throw e; // a failed handshake: the caller ends the connection under ERROR
         } catch (IOException e) {
             n = -1;
         }

@@ -86,6 +86,7 @@ final class Http1Request implements Request {
     @Override public long contentLength() { return head.contentLength(); }
     @Override public InputStream body() { return body; }
     @Override public InetSocketAddress remoteAddress() { return connection.remoteAddress(); }
+    @Override public boolean isSecure() { return connection.isSecure(); }
     @Override public InetSocketAddress localAddress() { return connection.localAddress(); }
     @Override public long bytesReceived() { return headBytes + raw.consumed(); }
 

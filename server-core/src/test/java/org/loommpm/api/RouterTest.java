@@ -432,6 +432,7 @@ class RouterTest {
         @Override public byte[] bodyBytes() { return new byte[] {1, 2, 3}; }
         @Override public String bodyString() { return "body"; }
         @Override public InetSocketAddress remoteAddress() { return REMOTE; }
+        @Override public boolean isSecure() { return false; }
         @Override public InetSocketAddress localAddress() { return LOCAL; }
     }
 

@@ -55,6 +55,7 @@ final class FakeExchange {
         @Override public byte[] bodyBytes() { return new byte[0]; }
         @Override public String bodyString() { return ""; }
         @Override public InetSocketAddress remoteAddress() { return new InetSocketAddress("127.0.0.1", 1); }
+        @Override public boolean isSecure() { return false; }
         @Override public InetSocketAddress localAddress() { return new InetSocketAddress("127.0.0.1", 2); }
 
         @Override

@@ -45,6 +45,14 @@ final class RawHttp implements AutoCloseable {
         out = socket.getOutputStream();
     }
 
+    /** Over a socket already connected (a TLS socket, say). */
+    RawHttp(Socket connected, int readTimeoutMs) throws IOException {
+        socket = connected;
+        socket.setSoTimeout(readTimeoutMs);
+        in = socket.getInputStream();
+        out = socket.getOutputStream();
+    }
+
     RawHttp send(String ascii) throws IOException {
         return send(ascii.getBytes(StandardCharsets.ISO_8859_1));
     }

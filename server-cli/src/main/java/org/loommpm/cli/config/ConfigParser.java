@@ -58,6 +58,7 @@ public final class ConfigParser {
             description = "embedded default";
         }
         apply(st, lexAll("-c option", src.after()), 0);
+        st.runChecks();
         try {
             return st.finish(description);
         } catch (IllegalArgumentException e) {

@@ -58,6 +58,7 @@ public final class DirectiveTable {
         EngineDirectives.register(t);
         SiteDirectives.register(t);
         LogDirectives.register(t);
+        TlsDirectives.register(t);
         return t;
     }
 

@@ -136,8 +136,9 @@ final class EngineDirectives {
     /** {@code Listen 8080}, {@code Listen 127.0.0.1:8080}, {@code Listen [::1]:8080}. */
     private static void listen(ParseState s, ConfigLine l) throws ConfigException {
         String a = l.args().get(0);
-        if (l.args().size() == 2 && !l.args().get(1).equalsIgnoreCase("http")) {
-            throw l.error("Listen: protocol '" + l.args().get(1) + "' is not supported (only http, for now)");
+        boolean https = l.args().size() == 2 && l.args().get(1).equalsIgnoreCase("https");
+        if (l.args().size() == 2 && !https && !l.args().get(1).equalsIgnoreCase("http")) {
+            throw l.error("Listen: protocol '" + l.args().get(1) + "' is not supported (http or https)");
         }
         String host = null;
         String port = a;
@@ -166,7 +167,11 @@ final class EngineDirectives {
         if (p != 0 && !s.listens.add(addr)) {
             throw l.error("Cannot define multiple Listeners on the same IP:port (" + a + ")");
         }
-        s.engine.listen(addr);
+        if (https) {
+            TlsDirectives.httpsListen(s, l, addr);
+        } else {
+            s.engine.listen(addr);
+        }
     }
 
     /** Address literals only: a host name would make start-up depend on DNS. */

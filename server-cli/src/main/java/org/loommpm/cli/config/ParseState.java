@@ -51,6 +51,14 @@ public final class ParseState {
 
     private final List<String> warnings = new ArrayList<>();
     private final Map<String, Object> extensions = new LinkedHashMap<>();
+    private final List<Check> checks = new ArrayList<>();
+
+    /** A check of settings that span several directives, run once everything is read. */
+    @FunctionalInterface
+    public interface Check {
+        /** @throws ConfigException located at the directive at fault */
+        void run(ParseState state) throws ConfigException;
+    }
 
     /** A {@code <Location>} being read. */
     static final class OpenLocation {
@@ -89,6 +97,17 @@ public final class ParseState {
     @SuppressWarnings("unchecked")
     public <T> T extension(String key, Supplier<T> create) {
         return (T) extensions.computeIfAbsent(key, k -> create.get());
+    }
+
+    /** Adds a check run after the last directive (and {@code -c} option) was applied. */
+    public void atEnd(Check check) {
+        checks.add(check);
+    }
+
+    void runChecks() throws ConfigException {
+        for (Check c : checks) {
+            c.run(this);
+        }
     }
 
     LoomConfig finish(String description) {

@@ -242,12 +242,12 @@ class ConfigParserTest {
     @Test
     void theTableTakesNewDirectives() throws Exception {
         DirectiveTable t = DirectiveTable.standard();
-        t.register("SSLEngine", 1, 1, DirectiveTable.SERVER, "On|Off",
-                (s, l) -> s.extension("tls", StringBuilder::new).append(l.args().get(0)));
-        Path f = dir.resolve("tls.conf");
-        Files.writeString(f, "SSLEngine on\n");
+        t.register("ExampleModule", 1, 1, DirectiveTable.SERVER, "On|Off",
+                (s, l) -> s.extension("example", StringBuilder::new).append(l.args().get(0)));
+        Path f = dir.resolve("example.conf");
+        Files.writeString(f, "ExampleModule on\n");
         LoomConfig c = new ConfigParser(t).parse(new ConfigParser.Source(f, null, List.of(), List.of()));
-        assertEquals("on", c.extensions().get("tls").toString());
-        assertThrows(IllegalArgumentException.class, () -> t.register("sslengine", 1, 1, DirectiveTable.SERVER, "", null));
+        assertEquals("on", c.extensions().get("example").toString());
+        assertThrows(IllegalArgumentException.class, () -> t.register("examplemodule", 1, 1, DirectiveTable.SERVER, "", null));
     }
 }

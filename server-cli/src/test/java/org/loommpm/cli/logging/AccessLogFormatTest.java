@@ -57,6 +57,7 @@ class AccessLogFormatTest {
             public byte[] bodyBytes() { return new byte[0]; }
             public String bodyString() { return ""; }
             public InetSocketAddress remoteAddress() { return new InetSocketAddress("10.0.0.1", 5555); }
+            public boolean isSecure() { return false; }
             public InetSocketAddress localAddress() { return new InetSocketAddress("10.0.0.2", 8080); }
             public long bytesReceived() { return 100; }
         };

@@ -1,0 +1,143 @@
+package org.loommpm.config;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * TLS settings, with their defaults, in one typed place (mod_ssl's directives; see
+ * {@code docs/tls.md} and {@code docs/configuration.md}). Immutable: build one with
+ * {@link #builder()}.
+ *
+ * <p>Which listeners speak TLS: every one when {@link #engine()} is on ({@code SSLEngine on}),
+ * otherwise only the addresses in {@link #listen()} ({@code Listen 8443 https}), which are bound
+ * in addition to {@link ServerConfig#listen()}'s plain ones.
+ *
+ * <p>Key material: {@link #certificateFile()} is a PEM file (the certificate chain, leaf first,
+ * and optionally the key) or a PKCS#12 file (then {@link #password()} opens it); the key is in
+ * {@link #keyFile()} when it is not in the certificate file (PKCS#8, PKCS#1 RSA or SEC1 EC PEM).
+ */
+public final class TlsSettings {
+    /** {@code SSLEngine}: whether every listener speaks TLS. */
+    public static final boolean DEFAULT_ENGINE = false;
+    /** {@code SSLProtocol}: TLS 1.3 and 1.2 ({@code -all +TLSv1.3 +TLSv1.2}). */
+    public static final List<String> DEFAULT_PROTOCOLS = List.of("TLSv1.3", "TLSv1.2");
+    /** {@code SSLCipherSuite}: empty = the JDK's default suites, in the JDK's order. */
+    public static final List<String> DEFAULT_CIPHER_SUITES = List.of();
+    /** Protocol versions {@code SSLProtocol} may name (the JDK refuses the older ones by default). */
+    public static final Set<String> KNOWN_PROTOCOLS = Set.of("TLSv1", "TLSv1.1", "TLSv1.2", "TLSv1.3");
+
+    /** TLS off everywhere: the default. */
+    public static final TlsSettings DISABLED = builder().build();
+
+    private final boolean engine;
+    private final List<InetSocketAddress> listen;
+    private final Path certificateFile;
+    private final Path keyFile;
+    private final String password;
+    private final List<String> protocols;
+    private final List<String> cipherSuites;
+
+    private TlsSettings(Builder b) {
+        this.engine = b.engine;
+        this.listen = List.copyOf(b.listen);
+        this.certificateFile = b.certificateFile;
+        this.keyFile = b.keyFile;
+        this.password = b.password;
+        this.protocols = List.copyOf(b.protocols);
+        this.cipherSuites = List.copyOf(b.cipherSuites);
+    }
+
+    /** A builder holding every default. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from these settings. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.engine = engine;
+        b.listen.addAll(listen);
+        b.certificateFile = certificateFile;
+        b.keyFile = keyFile;
+        b.password = password;
+        b.protocols = protocols;
+        b.cipherSuites = cipherSuites;
+        return b;
+    }
+
+    /** {@code SSLEngine on}: every listener speaks TLS. */
+    public boolean engine() { return engine; }
+    /** {@code Listen addr https}: listeners that speak TLS whatever {@link #engine()} says. */
+    public List<InetSocketAddress> listen() { return listen; }
+    /** {@code SSLCertificateFile}: PEM chain (perhaps with the key) or PKCS#12; {@code null} if unset. */
+    public Path certificateFile() { return certificateFile; }
+    /** {@code SSLCertificateKeyFile}: the PEM key, or {@code null} when it is in the certificate file. */
+    public Path keyFile() { return keyFile; }
+    /** {@code SSLCertificatePassword}: opens a PKCS#12 file; {@code null} for none. */
+    public String password() { return password; }
+    /** {@code SSLProtocol}: JDK protocol names ({@code TLSv1.3}, {@code TLSv1.2}). */
+    public List<String> protocols() { return protocols; }
+    /** {@code SSLCipherSuite}: JDK suite names, in preference order; empty = the JDK's defaults. */
+    public List<String> cipherSuites() { return cipherSuites; }
+
+    /** Whether any listener speaks TLS. */
+    public boolean active() {
+        return engine || !listen.isEmpty();
+    }
+
+    /** Collects settings; {@link #build()} validates them. */
+    public static final class Builder {
+        private boolean engine = DEFAULT_ENGINE;
+        private final List<InetSocketAddress> listen = new ArrayList<>();
+        private Path certificateFile;
+        private Path keyFile;
+        private String password;
+        private List<String> protocols = DEFAULT_PROTOCOLS;
+        private List<String> cipherSuites = DEFAULT_CIPHER_SUITES;
+
+        private Builder() {
+        }
+
+        /** {@code SSLEngine on|off}. */
+        public Builder engine(boolean on) { engine = on; return this; }
+        /** Adds a TLS listener ({@code Listen addr https}); port 0 picks a free port. */
+        public Builder listen(InetSocketAddress address) { listen.add(Objects.requireNonNull(address)); return this; }
+        /** {@code SSLCertificateFile}. */
+        public Builder certificateFile(Path file) { certificateFile = file; return this; }
+        /** {@code SSLCertificateKeyFile}. */
+        public Builder keyFile(Path file) { keyFile = file; return this; }
+        /** {@code SSLCertificatePassword}. */
+        public Builder password(String secret) { password = secret; return this; }
+        /** {@code SSLProtocol}, as JDK names. */
+        public Builder protocols(List<String> names) { protocols = List.copyOf(names); return this; }
+        /** {@code SSLCipherSuite}, as JDK names. */
+        public Builder cipherSuites(List<String> names) { cipherSuites = List.copyOf(names); return this; }
+
+        /**
+         * Validates and freezes the settings. Whether the files hold usable keys is checked when
+         * the server starts (and by the CLI's {@code -t}), not here.
+         *
+         * @throws IllegalArgumentException naming the first setting that is wrong
+         */
+        public TlsSettings build() {
+            if (protocols.isEmpty()) {
+                throw new IllegalArgumentException("SSLProtocol enables no protocol");
+            }
+            for (String p : protocols) {
+                if (!KNOWN_PROTOCOLS.contains(p)) {
+                    throw new IllegalArgumentException("SSLProtocol: unknown protocol " + p
+                            + " (known: TLSv1, TLSv1.1, TLSv1.2, TLSv1.3)");
+                }
+            }
+            if ((engine || !listen.isEmpty()) && certificateFile == null) {
+                throw new IllegalArgumentException((engine ? "SSLEngine on" : "Listen ... https")
+                        + " needs SSLCertificateFile");
+            }
+            return new TlsSettings(this);
+        }
+    }
+}

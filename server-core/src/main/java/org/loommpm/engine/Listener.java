@@ -1,0 +1,10 @@
+package org.loommpm.engine;
+
+import java.nio.channels.ServerSocketChannel;
+
+/**
+ * A listening socket with what its connections speak: {@code tls} makes their transports, or is
+ * {@code null} for plaintext. Shared by every child of a generation; immutable.
+ */
+record Listener(ServerSocketChannel channel, TransportFactory tls) {
+}

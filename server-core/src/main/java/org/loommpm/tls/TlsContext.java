@@ -1,0 +1,46 @@
+package org.loommpm.tls;
+
+import java.nio.channels.SocketChannel;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLParameters;
+import org.loommpm.engine.Transport;
+import org.loommpm.engine.TransportFactory;
+
+/**
+ * A generation's TLS: the {@link SSLContext} with the server's key, and the parameters every
+ * engine starts with. Makes one {@link TlsTransport} per accepted connection (cheap: the engine
+ * itself is created on the connection's first read, on a worker). Immutable, shared by every
+ * poller and worker of the generation.
+ */
+public final class TlsContext implements TransportFactory {
+    private final SSLContext ssl;
+    private final SSLParameters params;
+    private final long handshakeTimeoutNanos;
+    private final String serverHeader;
+
+    TlsContext(SSLContext ssl, SSLParameters params, long handshakeTimeoutNanos, String serverHeader) {
+        this.ssl = ssl;
+        this.params = params;
+        this.handshakeTimeoutNanos = handshakeTimeoutNanos;
+        this.serverHeader = serverHeader;
+    }
+
+    @Override
+    public Transport open(SocketChannel channel) {
+        return new TlsTransport(this, channel, System.nanoTime() + handshakeTimeoutNanos);
+    }
+
+    /** A server-mode engine with the configured parameters. */
+    SSLEngine newEngine() {
+        SSLEngine e = ssl.createSSLEngine();
+        e.setUseClientMode(false);
+        e.setSSLParameters(params);
+        return e;
+    }
+
+    /** The {@code Server} header of the plaintext 400 sent to HTTP clients on a TLS port. */
+    String serverHeader() {
+        return serverHeader;
+    }
+}
