@@ -28,6 +28,7 @@ final class LoomBench {
             hello.handle(req, res);
         };
         boolean admission = !"off".equalsIgnoreCase(System.getenv("LOOM_ADMISSION"));
+        BenchTls tls = BenchTls.fromEnv();
         Router router = new Router()
                 .get("/plaintext", hello).post("/plaintext", hello)
                 .get("/", hello).post("/", hello)
@@ -38,12 +39,18 @@ final class LoomBench {
                         .maxKeepAliveRequests(0)                        // unlimited, like the others
                         .keepAliveTimeout(BenchServer.IDLE_TIMEOUT)
                         .tcpNoDelay(true)                               // the default; stated for clarity
-                        .admissionControl(admission))
+                        .admissionControl(admission)
+                        .tls(t -> {
+                            if (tls != null) { // every listener TLS, h2 or http/1.1 by ALPN
+                                t.engine(true).certificateFile(tls.file()).password(tls.password());
+                            }
+                        }))
                 .handler(router)
                 .start();
         var c = server.config();
         return "StartServers=" + c.startServers() + " ThreadsPerChild=" + c.threadsPerChild()
                 + " PollersPerChild=" + c.effectivePollersPerChild()
-                + " AdmissionControl=" + (c.admissionControl() ? "On" : "Off");
+                + " AdmissionControl=" + (c.admissionControl() ? "On" : "Off")
+                + (tls != null ? " SSLEngine=On" : "");
     }
 }
