@@ -239,18 +239,21 @@ public final class Poller implements Runnable, PollerStats {
 
     /** Applies one hand-off. The connection is this poller's from here on (or its worker's, parked). */
     private void apply(Connection c) {
+        // Taken before acting: a hand-off may dispatch the connection again (watch, graceful
+        // close), and the new owner's next hand-off writes op while this one is still returning.
+        int op = c.op;
+        c.op = Connection.OP_NONE;
         if (c.hasEnded()) {
             // Force-closed while its worker still ran: unwind a parked worker, finalize the rest.
-            if (c.op == Connection.OP_AWAIT_READ || c.op == Connection.OP_AWAIT_WRITE) {
+            if (op == Connection.OP_AWAIT_READ || op == Connection.OP_AWAIT_WRITE) {
                 c.wakeWorker(Connection.WAKE_CLOSED);
             } else {
                 close(c);
             }
-            c.op = Connection.OP_NONE;
             return;
         }
         try {
-            switch (c.op) {
+            switch (op) {
                 case Connection.OP_REGISTER -> register(c);
                 case Connection.OP_KEEPALIVE -> {
                     if (child.isStopping() && c.protocol().closesGracefully() && !c.closeRequested) {
@@ -271,13 +274,12 @@ public final class Poller implements Runnable, PollerStats {
                 case Connection.OP_AWAIT_WRITE -> arm(c, ConnState.WRITE_COMPLETION, SelectionKey.OP_WRITE, timeoutNanos);
                 case Connection.OP_LINGER -> linger(c);
                 case Connection.OP_CLOSE -> close(c);
-                default -> throw new IllegalStateException("unknown hand-off " + c.op + " for " + c);
+                default -> throw new IllegalStateException("unknown hand-off " + op + " for " + c);
             }
         } catch (RuntimeException | IOException e) {
             LOG.log(Level.DEBUG, "LM0103 hand-off failed for {0}: {1}", c, e.toString());
-            failWaiterOrClose(c, CloseReason.ERROR);
+            failWaiterOrClose(c, op, CloseReason.ERROR);
         }
-        c.op = Connection.OP_NONE;
     }
 
     /** Interest and deadline set together: the re-arm half of the ownership protocol. */
@@ -505,8 +507,8 @@ public final class Poller implements Runnable, PollerStats {
     }
 
     /** A hand-off that could not be applied: wake a parked worker with an error, or close. */
-    private void failWaiterOrClose(Connection c, CloseReason reason) {
-        if (c.op == Connection.OP_AWAIT_READ || c.op == Connection.OP_AWAIT_WRITE) {
+    private void failWaiterOrClose(Connection c, int op, CloseReason reason) {
+        if (op == Connection.OP_AWAIT_READ || op == Connection.OP_AWAIT_WRITE) {
             c.end(reason);
             c.wakeWorker(Connection.WAKE_CLOSED);
         } else {
