@@ -89,6 +89,7 @@ public final class ServerConfig {
     private final String serverHeader;
     private final boolean admissionControl;
     private final List<String> protocols;
+    private final Http2Settings http2;
 
     private ServerConfig(Builder b) {
         this.listen = List.copyOf(b.listen.isEmpty()
@@ -115,6 +116,7 @@ public final class ServerConfig {
         this.serverHeader = b.serverHeader;
         this.admissionControl = b.admissionControl;
         this.protocols = List.copyOf(b.protocols);
+        this.http2 = b.http2;
     }
 
     /** A builder holding every default. */
@@ -148,6 +150,7 @@ public final class ServerConfig {
         b.serverHeader = serverHeader;
         b.admissionControl = admissionControl;
         b.protocols = protocols;
+        b.http2 = http2;
         return b;
     }
 
@@ -197,6 +200,8 @@ public final class ServerConfig {
     public boolean admissionControl() { return admissionControl; }
     /** {@code Protocols}: {@code h2}, {@code h2c}, {@code http/1.1}, in preference order. */
     public List<String> protocols() { return protocols; }
+    /** The HTTP/2 limits and guards ({@code H2*} directives). */
+    public Http2Settings http2() { return http2; }
 
     /** Pollers each child runs: the configured number, or auto; never more than ThreadsPerChild. */
     public int effectivePollersPerChild() {
@@ -230,6 +235,7 @@ public final class ServerConfig {
         private String serverHeader = DEFAULT_SERVER_HEADER;
         private boolean admissionControl = DEFAULT_ADMISSION_CONTROL;
         private List<String> protocols = DEFAULT_PROTOCOLS;
+        private Http2Settings http2 = Http2Settings.DEFAULTS;
 
         private Builder() {
         }
@@ -282,6 +288,8 @@ public final class ServerConfig {
         public Builder admissionControl(boolean on) { admissionControl = on; return this; }
         /** {@code Protocols}: any of {@code h2}, {@code h2c}, {@code http/1.1}; HTTP/1.1 is always served. */
         public Builder protocols(List<String> names) { protocols = List.copyOf(names); return this; }
+        /** The HTTP/2 limits and guards ({@code H2*} directives). */
+        public Builder http2(Http2Settings s) { http2 = Objects.requireNonNull(s); return this; }
 
         /**
          * Validates and freezes the settings.
