@@ -21,7 +21,7 @@ final class Http2Response implements Response {
     /** Bodies up to this size are copied (the handler may reuse its array at once); larger ones are lent. */
     private static final int COPY_LIMIT = 16 * 1024;
     /** Largest piece a lent body is cut into before the task checks the queue bound. */
-    private static final int PIECE = 16 * 1024;
+    private static final int PIECE = 64 * 1024;
 
     private final Stream stream;
     private final boolean head;
