@@ -17,6 +17,7 @@ import org.loommpm.engine.CloseReason;
 import org.loommpm.engine.Connection;
 import org.loommpm.engine.PeerIOException;
 import org.loommpm.engine.Scoreboard;
+import org.loommpm.engine.WorkerPool;
 import org.loommpm.http2.frame.ErrorCode;
 import org.loommpm.http2.frame.FrameType;
 import org.loommpm.http2.frame.Http2Error;
@@ -170,7 +171,7 @@ final class Session {
     /** One dispatch of the connection: see the class comment. Ends with exactly one hand-back. */
     void serve(int slot) {
         Scoreboard board = c.child().scoreboard();
-        board.set(slot, Scoreboard.READING);
+        mark(board, slot, Scoreboard.READING);
         try {
             if (c.closeRequested() && closeRequested()) {
                 return;
@@ -193,9 +194,9 @@ final class Session {
                 progress |= drainOutbound();
                 schedule();
                 if (!batch.isEmpty()) {
-                    board.set(slot, Scoreboard.WRITING);
+                    mark(board, slot, Scoreboard.WRITING);
                     batch.flush(c);
-                    board.set(slot, Scoreboard.READING);
+                    mark(board, slot, Scoreboard.READING);
                     progress = true;
                 }
                 if (finished()) {
@@ -212,8 +213,9 @@ final class Session {
                     break;
                 }
                 if (round >= MAX_ROUNDS) {
-                    // Busy: go on as a new task (behind queued work) instead of holding the carrier.
-                    c.child().pool().dispatch(c);
+                    // Busy: go on as a new task instead of holding the carrier (never queued
+                    // behind our own stream tasks, which may hold every slot waiting for us).
+                    c.child().pool().dispatchOwner(c);
                     return;
                 }
             }
@@ -229,6 +231,13 @@ final class Session {
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.ERROR, "LM0706 " + this + " failed", e);
             abort(CloseReason.ERROR);
+        }
+    }
+
+    /** Shows the frame loop's activity in its slot (none when it runs without one). */
+    private static void mark(Scoreboard board, int slot, byte state) {
+        if (slot != WorkerPool.NO_SLOT) {
+            board.set(slot, state);
         }
     }
 
@@ -309,7 +318,7 @@ final class Session {
         ByteBuffer in = c.context().in();
         boolean idle = streams.isEmpty() && outbound.isEmpty() && !in.hasRemaining() && settingsAcked
                 && prefaceDone && !inbound.inHeaderBlock();
-        board.set(slot, Scoreboard.KEEPALIVE);
+        mark(board, slot, Scoreboard.KEEPALIVE);
         if (idle) {
             partialSince = 0;
             c.handBackKeepAlive();

@@ -24,6 +24,9 @@ class StreamErrorTest {
         server = H2Server.start((req, res) -> {
             if (req.path().equals("/read")) {
                 res.send(req.bodyBytes().length + " bytes");
+            } else if (req.path().equals("/hold")) {
+                Thread.sleep(1000); // answers late and never reads the body
+                res.send("held");
             } else {
                 res.send("ok");
             }
@@ -164,7 +167,7 @@ class StreamErrorTest {
     @Test
     void streamWindowOverrun() throws Exception {
         expectRst(FLOW_CONTROL_ERROR, c -> {
-            c.headers(1, false, ":method", "POST", ":scheme", "http", ":path", "/never-reads");
+            c.headers(1, false, ":method", "POST", ":scheme", "http", ":path", "/hold");
             byte[] chunk = new byte[16_384];
             for (int i = 0; i < 4; i++) {
                 c.data(1, chunk, false);
