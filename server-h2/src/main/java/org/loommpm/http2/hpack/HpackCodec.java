@@ -36,6 +36,10 @@ public final class HpackCodec {
      * @throws IOException when the block is not valid HPACK (a COMPRESSION_ERROR)
      */
     public FieldBlock decode(byte[] block, int length, boolean trailers) throws IOException {
+        String violation = BlockCheck.violation(block, length);
+        if (violation != null) {
+            throw new IOException(violation);
+        }
         FieldBlock fields = new FieldBlock(trailers);
         try {
             decoder.decode(new ByteArrayInputStream(block, 0, length), (name, value, sensitive) -> fields.add(name, value));
