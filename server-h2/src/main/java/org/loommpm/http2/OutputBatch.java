@@ -40,7 +40,11 @@ final class OutputBatch {
         return bytes == 0;
     }
 
-    /** Writes everything (parking while the socket is full), then acknowledges the DATA bytes. */
+    /**
+     * Writes everything (parking while the socket is full), then acknowledges the DATA bytes to
+     * their streams. A failed write acknowledges them too: nothing more will be sent, and a task
+     * waiting for its lent body must not wait for a write that will never happen.
+     */
     void flush(Connection c) throws IOException {
         if (bytes == 0) {
             return;
@@ -54,12 +58,17 @@ final class OutputBatch {
                 c.write(all);
             }
         } finally {
-            segments.clear();
-            scratch = primary;
-            segmentStart = 0;
-            pos = 0;
-            bytes = 0;
+            discard();
         }
+    }
+
+    /** Drops what is gathered (the connection is ending) and releases the streams' lent bytes. */
+    void discard() {
+        segments.clear();
+        scratch = primary;
+        segmentStart = 0;
+        pos = 0;
+        bytes = 0;
         for (int i = 0; i < acks; i++) {
             acked[i].written(ackedBytes[i]);
             acked[i] = null;

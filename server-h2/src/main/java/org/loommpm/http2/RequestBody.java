@@ -35,6 +35,8 @@ final class RequestBody extends InputStream {
     /** Task only: bytes consumed in total. */
     private long consumed;
     private long timeoutNanos = TimeUnit.SECONDS.toNanos(60);
+    /** Task only: run before the first read (sends {@code 100 Continue}), then cleared. */
+    private Runnable beforeFirstRead;
 
     /** @param limit LimitRequestBody (0 = none) */
     RequestBody(Stream stream, long window, long limit) {
@@ -45,6 +47,11 @@ final class RequestBody extends InputStream {
 
     void timeout(long nanos) {
         timeoutNanos = nanos;
+    }
+
+    /** Task side: {@code hook} runs once, before the handler's first read. */
+    void beforeFirstRead(Runnable hook) {
+        beforeFirstRead = hook;
     }
 
     // ---- frame loop side ----
@@ -100,6 +107,11 @@ final class RequestBody extends InputStream {
     public int read(byte[] b, int off, int len) throws IOException {
         if (len == 0) {
             return 0;
+        }
+        if (beforeFirstRead != null) {
+            Runnable hook = beforeFirstRead;
+            beforeFirstRead = null;
+            hook.run();
         }
         int n;
         lock.lock();

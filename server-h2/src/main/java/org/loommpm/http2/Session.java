@@ -311,6 +311,7 @@ final class Session {
         LOG.log(Level.DEBUG, "LM0705 {0} ended: the client closed the connection with {1} streams open",
                 this, streams.size());
         cancelAll();
+        batch.discard();
         c.handBackClose(clean ? CloseReason.NORMAL : CloseReason.ABORT);
     }
 
@@ -369,6 +370,7 @@ final class Session {
 
     private void abort(CloseReason reason) {
         cancelAll();
+        batch.discard();
         c.handBackClose(reason);
     }
 

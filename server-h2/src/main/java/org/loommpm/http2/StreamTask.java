@@ -5,6 +5,7 @@ import java.lang.System.Logger.Level;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import org.loommpm.api.Handler;
+import org.loommpm.api.Headers;
 import org.loommpm.api.HttpException;
 import org.loommpm.engine.ExchangeObserver;
 import org.loommpm.engine.Scoreboard;
@@ -40,6 +41,9 @@ final class StreamTask implements WorkerPool.Task {
         Http2Response res = new Http2Response(stream, stream.request.method(), protocol.config().serverHeader(),
                 protocol.timeoutNanos());
         stream.body.timeout(protocol.timeoutNanos());
+        if (stream.request.headers().hasToken("expect", "100-continue")) {
+            expectContinue(res);
+        }
         Http2Request req = null;
         try {
             req = new Http2Request(stream, session.remoteAddress(), session.localAddress(),
@@ -75,6 +79,23 @@ final class StreamTask implements WorkerPool.Task {
                 }
             }
         }
+    }
+
+    /**
+     * RFC 9110 §10.1.1: a client that sent {@code Expect: 100-continue} may hold its body back
+     * until it sees {@code 100}: sent on the handler's first body read, unless the final
+     * response has begun.
+     */
+    private void expectContinue(Http2Response res) {
+        stream.body.beforeFirstRead(() -> {
+            if (!res.isCommitted()) {
+                try {
+                    stream.enqueue(Out.headers(stream, 100, new Headers(), false));
+                } catch (IOException e) {
+                    // The stream is gone: the read that follows reports it.
+                }
+            }
+        });
     }
 
     /** A status when nothing was sent yet; otherwise the stream is reset (the head is out). */

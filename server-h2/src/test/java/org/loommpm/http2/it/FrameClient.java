@@ -182,15 +182,15 @@ final class FrameClient implements AutoCloseable {
         return new Frame(type, flags, stream, payload);
     }
 
-    /** Reads frames until one of {@code type} (on any stream); others are skipped (PINGs answered no). */
+    /** Reads frames until one of {@code type} (on any stream); others are skipped. */
     Frame expect(int type) throws IOException {
         for (;;) {
             Frame f = read();
+            if (f.type() == HEADERS || f.type() == CONTINUATION) {
+                decode(f.payload(), new LinkedHashMap<>()); // keeps the HPACK table in step
+            }
             if (f.type() == type) {
                 return f;
-            }
-            if (f.type() == HEADERS || f.type() == CONTINUATION) {
-                decode(f.payload(), new LinkedHashMap<>());
             }
         }
     }

@@ -110,6 +110,21 @@ class Http2ExchangeTest {
     }
 
     @Test
+    void expectContinueGets100BeforeTheBody() throws Exception {
+        try (FrameClient c = FrameClient.open(server.port())) {
+            c.headers(1, false, ":method", "POST", ":scheme", "http", ":path", "/echo", ":authority", "x",
+                    "expect", "100-continue");
+            FrameClient.Frame interim = c.expect(FrameClient.HEADERS);
+            assertEquals(1, interim.stream());
+            assertTrue(!interim.has(FrameClient.END_STREAM), "an interim response");
+            c.data(1, "body".getBytes(java.nio.charset.StandardCharsets.US_ASCII), true);
+            FrameClient.Response r = c.response(1);
+            assertEquals(200, r.status());
+            assertEquals("body", r.text());
+        }
+    }
+
+    @Test
     void largeResponsesHonourTheClientWindow() throws Exception {
         try (FrameClient c = FrameClient.open(server.port())) {
             c.headers(1, true, FrameClient.get("/big"));
