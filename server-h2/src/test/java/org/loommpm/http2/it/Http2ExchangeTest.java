@@ -165,6 +165,29 @@ class Http2ExchangeTest {
     }
 
     @Test
+    void nghttpPriorKnowledgeUpgradeAndUpload() throws Exception {
+        Tools.assumeInstalled("nghttp");
+        String base = "http://127.0.0.1:" + server.port();
+        Tools.Result get = Tools.run("nghttp", base + "/hello");
+        assertEquals(0, get.exitCode(), get.stderr());
+        assertEquals("Hello, GET", get.stdout());
+        Tools.Result upgrade = Tools.run("nghttp", "-u", base + "/hello");
+        assertEquals(0, upgrade.exitCode(), upgrade.stderr());
+        assertEquals("Hello, GET", upgrade.stdout());
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("h2-upload", ".bin");
+        try {
+            java.nio.file.Files.write(file, BIG);
+            Tools.Result sha = Tools.run("nghttp", "-d", file.toString(), base + "/sha");
+            assertEquals(0, sha.exitCode(), sha.stderr());
+            assertEquals(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(BIG)), sha.stdout());
+        } finally {
+            java.nio.file.Files.delete(file);
+        }
+        Tools.Result many = Tools.run("nghttp", "-n", "-m", "20", base + "/big");
+        assertEquals(0, many.exitCode(), many.stderr());
+    }
+
+    @Test
     void curlWithPriorKnowledge() throws Exception {
         Tools.assumeInstalled("curl");
         Tools.Result r = Tools.run("curl", "-s", "--http2-prior-knowledge", "-w", "\n%{http_version}",
