@@ -5,14 +5,14 @@
 # and the worker slots busy during the run (sampled from /server-status?auto every 200 ms).
 #
 #   nice benchmarks/h2load.sh                  # -n 200000 -c 16 -m 32
-#   N=50000 C=10 M=50 benchmarks/h2load.sh
+#   N=50000 C=10 M=50 benchmarks/h2load.sh     (WARM: warm-up requests first, default 200000)
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
 N=${N:-200000}
 C=${C:-16}
 M=${M:-32}
-WARM=${WARM:-50000}
+WARM=${WARM:-200000}
 SERVER=${SERVER:-loom}
 command -v h2load >/dev/null || { echo "h2load not found (apt-get install nghttp2-client)" >&2; exit 1; }
 build_jar
