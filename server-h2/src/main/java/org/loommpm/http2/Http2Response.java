@@ -204,10 +204,6 @@ final class Http2Response implements Response {
         complete = true;
     }
 
-    long timeoutNanos() {
-        return timeoutNanos;
-    }
-
     Stream stream() {
         return stream;
     }

@@ -3,7 +3,7 @@ package org.loommpm.http2;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Counters of one generation's HTTP/2 traffic (for tests and the operator): streams started
+ * Counters of one generation's HTTP/2 traffic (for tests and embedding code): streams started
  * (a task was dispatched), responses completed (END_STREAM framed), streams reset by clients,
  * streams refused by the concurrency limit, and guards tripped (connections ended with
  * ENHANCE_YOUR_CALM). Any thread; sums are exact once traffic stopped.

@@ -69,11 +69,6 @@ enum StreamState {
         return this == OPEN || this == HALF_CLOSED_LOCAL;
     }
 
-    /** Whether the server may still send HEADERS or DATA. */
-    boolean localOpen() {
-        return this == OPEN || this == HALF_CLOSED_REMOTE;
-    }
-
     private IllegalStateException illegal(Event e) {
         return new IllegalStateException(e + " in state " + this);
     }

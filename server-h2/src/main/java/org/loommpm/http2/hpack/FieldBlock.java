@@ -186,10 +186,6 @@ public final class FieldBlock {
         return method;
     }
 
-    public String scheme() {
-        return scheme;
-    }
-
     public String authority() {
         return authority;
     }

@@ -80,16 +80,6 @@ public final class HpackCodec {
         return encoded;
     }
 
-    /** Encodes a trailer block (no pseudo-header fields). */
-    public Encoded encodeTrailers(Headers fields) throws IOException {
-        encoded.reset();
-        for (int i = 0; i < fields.size(); i++) {
-            encoder.encodeHeader(encoded, lower(fields.name(i)),
-                    fields.value(i).getBytes(StandardCharsets.ISO_8859_1), false);
-        }
-        return encoded;
-    }
-
     /** An encoded block; its array is read in place (and copied into the frame batch at once). */
     public static final class Encoded extends ByteArrayOutputStream {
         Encoded() {
