@@ -6,6 +6,7 @@ import java.util.function.UnaryOperator;
 import org.loommpm.api.Handler;
 import org.loommpm.config.Http2Settings;
 import org.loommpm.config.ServerConfig;
+import org.loommpm.engine.ExchangeObserver;
 import org.loommpm.engine.Supervisor;
 import org.loommpm.http1.Http1ConnectionHandler;
 import org.loommpm.http2.Http2ConnectionHandler;
@@ -31,13 +32,18 @@ final class H2Server implements AutoCloseable {
 
     static H2Server start(Handler app, UnaryOperator<Http2Settings> limits,
                           UnaryOperator<ServerConfig.Builder> engine) throws IOException {
+        return start(app, limits, engine, null);
+    }
+
+    static H2Server start(Handler app, UnaryOperator<Http2Settings> limits,
+                          UnaryOperator<ServerConfig.Builder> engine, ExchangeObserver observer) throws IOException {
         ServerConfig config = engine.apply(ServerConfig.builder()
                 .listen(new java.net.InetSocketAddress("127.0.0.1", 0))
                 .threadsPerChild(64)
                 .gracefulShutdownTimeout(Duration.ofSeconds(10))
                 .http2(limits.apply(Http2Settings.DEFAULTS))).build();
-        Http2ConnectionHandler h2 = new Http2ConnectionHandler(config, app, null);
-        Supervisor s = new Supervisor(config, new Http1ConnectionHandler(config, app, null, h2));
+        Http2ConnectionHandler h2 = new Http2ConnectionHandler(config, app, observer);
+        Supervisor s = new Supervisor(config, new Http1ConnectionHandler(config, app, observer, h2));
         s.start();
         return new H2Server(s, h2);
     }
