@@ -226,4 +226,27 @@ class ConnectionErrorTest {
         }
         return out;
     }
+
+    @Test
+    void acceptedEdgesOfTheProtocol() throws Exception {
+        try (FrameClient c = FrameClient.open(server.port())) {
+            c.settings(0x99, 7); // unknown setting: ignored
+            FrameClient.Frame ack = c.expect(SETTINGS);
+            assertTrue(ack.has(ACK));
+            // A header block split over several CONTINUATION frames.
+            byte[] block = c.block(FrameClient.get("/"));
+            c.frame(HEADERS, END_STREAM, 1, java.util.Arrays.copyOfRange(block, 0, 2));
+            c.frame(CONTINUATION, 0, 1, java.util.Arrays.copyOfRange(block, 2, 4));
+            c.frame(CONTINUATION, END_HEADERS, 1, java.util.Arrays.copyOfRange(block, 4, block.length));
+            assertEquals("ok", c.response(1).text());
+            // DATA of exactly 2^14 octets, RST_STREAM with an unknown code, GOAWAY's code unknown too.
+            c.headers(3, false, ":method", "POST", ":scheme", "http", ":path", "/", ":authority", "x");
+            c.data(3, new byte[16_384], true);
+            assertEquals("ok", c.response(3).text());
+            c.headers(5, false, ":method", "POST", ":scheme", "http", ":path", "/", ":authority", "x");
+            c.rst(5, 0xff);
+            c.ping(new byte[8]);
+            assertTrue(c.expect(PING).has(ACK), "the connection goes on");
+        }
+    }
 }
