@@ -1,6 +1,5 @@
 package org.loommpm.http2.hpack;
 
-import java.nio.charset.StandardCharsets;
 import org.loommpm.api.Headers;
 
 /**
@@ -11,6 +10,8 @@ import org.loommpm.api.Headers;
  */
 public final class FieldBlock {
     private final boolean trailers;
+    /** Already validated names and values of this connection (null for an upgrade's block). */
+    private final FieldStrings known;
     private final Headers headers = new Headers();
     private String method;
     private String scheme;
@@ -23,9 +24,13 @@ public final class FieldBlock {
     private StringBuilder cookie;
     private boolean truncated;
 
-    /** @param trailers whether this is a trailer section (no pseudo-header fields allowed) */
-    FieldBlock(boolean trailers) {
+    /**
+     * @param trailers whether this is a trailer section (no pseudo-header fields allowed)
+     * @param known the connection's validated strings
+     */
+    FieldBlock(boolean trailers, FieldStrings known) {
         this.trailers = trailers;
+        this.known = known;
     }
 
     /**
@@ -33,7 +38,7 @@ public final class FieldBlock {
      * its HTTP/1.1 fields without the connection-specific ones and the upgrade's own.
      */
     public static FieldBlock fromHttp1(String method, String target, String host, Headers fields) {
-        FieldBlock f = new FieldBlock(false);
+        FieldBlock f = new FieldBlock(false, null);
         f.method = method;
         f.scheme = "http";
         f.path = target;
@@ -64,22 +69,25 @@ public final class FieldBlock {
             return;
         }
         regularSeen = true;
-        for (byte b : name) {
-            if (b >= 'A' && b <= 'Z') {
-                malformed = "upper-case field name";
-                return;
+        String n = known.get(name);
+        if (n == null) {
+            for (byte b : name) {
+                if (b >= 'A' && b <= 'Z') {
+                    malformed = "upper-case field name";
+                    return;
+                }
+                if (!isTchar(b)) {
+                    malformed = "invalid character in field name";
+                    return;
+                }
             }
-            if (!isTchar(b)) {
-                malformed = "invalid character in field name";
-                return;
-            }
+            n = known.put(name);
         }
-        if (!validValue(value)) {
+        String v = value(value);
+        if (v == null) {
             malformed = "invalid field value";
             return;
         }
-        String n = new String(name, StandardCharsets.ISO_8859_1);
-        String v = new String(value, StandardCharsets.ISO_8859_1);
         switch (n) {
             case "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade" -> {
                 malformed = "connection-specific field " + n;
@@ -123,9 +131,12 @@ public final class FieldBlock {
             malformed = "pseudo-header field after regular fields";
             return;
         }
-        String n = new String(name, StandardCharsets.ISO_8859_1);
-        String v = new String(value, StandardCharsets.ISO_8859_1);
-        if (!validValue(value)) {
+        String n = known.get(name);
+        if (n == null) {
+            n = known.put(name);
+        }
+        String v = value(value);
+        if (v == null) {
             malformed = "invalid value of " + n;
             return;
         }
@@ -217,6 +228,15 @@ public final class FieldBlock {
             n = n * 10 + (ch - '0');
         }
         return n;
+    }
+
+    /** The value as a string once valid (remembered for its array), or {@code null}. */
+    private String value(byte[] value) {
+        String v = known.get(value);
+        if (v != null) {
+            return v;
+        }
+        return validValue(value) ? known.put(value) : null;
     }
 
     /** RFC 9113 §8.2.1: no NUL, CR or LF; no leading or trailing space or tab. */

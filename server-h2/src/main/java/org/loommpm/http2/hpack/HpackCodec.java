@@ -19,6 +19,9 @@ public final class HpackCodec {
     private final Decoder decoder;
     private final Encoder encoder = new Encoder(4096);
     private final Encoded encoded = new Encoded();
+    private final FieldStrings known = new FieldStrings();
+    /** Lower-case name bytes by name, for the response fields a handler repeats; bounded. */
+    private final java.util.HashMap<String, byte[]> names = new java.util.HashMap<>();
     /** A table size the client announced that the encoder has not signalled yet, or -1. */
     private int pendingEncoderTableSize = -1;
 
@@ -40,7 +43,7 @@ public final class HpackCodec {
         if (violation != null) {
             throw new IOException(violation);
         }
-        FieldBlock fields = new FieldBlock(trailers);
+        FieldBlock fields = new FieldBlock(trailers, known);
         try {
             decoder.decode(new ByteArrayInputStream(block, 0, length), (name, value, sensitive) -> fields.add(name, value));
         } catch (IOException e) {
@@ -75,7 +78,7 @@ public final class HpackCodec {
             if (connectionSpecific(name)) {
                 continue;
             }
-            encoder.encodeHeader(encoded, lower(name), fields.value(i).getBytes(StandardCharsets.ISO_8859_1), false);
+            encoder.encodeHeader(encoded, nameBytes(name), fields.value(i).getBytes(StandardCharsets.ISO_8859_1), false);
         }
         return encoded;
     }
@@ -111,6 +114,18 @@ public final class HpackCodec {
         return Headers.equalsIgnoreCase(name, "connection") || Headers.equalsIgnoreCase(name, "keep-alive")
                 || Headers.equalsIgnoreCase(name, "proxy-connection")
                 || Headers.equalsIgnoreCase(name, "transfer-encoding") || Headers.equalsIgnoreCase(name, "upgrade");
+    }
+
+    private byte[] nameBytes(String name) {
+        byte[] b = names.get(name);
+        if (b == null) {
+            if (names.size() >= 64) {
+                names.clear();
+            }
+            b = lower(name);
+            names.put(name, b);
+        }
+        return b;
     }
 
     private static byte[] lower(String name) {
