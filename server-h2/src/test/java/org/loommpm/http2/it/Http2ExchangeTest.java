@@ -197,6 +197,15 @@ class Http2ExchangeTest {
         Tools.Result sha = Tools.run("curl", "-s", "--http2-prior-knowledge",
                 "http://127.0.0.1:" + server.port() + "/big", "-o", "/dev/null", "-w", "%{size_download}");
         assertEquals(Integer.toString(BIG.length), sha.stdout());
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("h2-curl", ".bin");
+        try {
+            java.nio.file.Files.write(file, BIG);
+            Tools.Result upload = Tools.run("curl", "-s", "--http2-prior-knowledge", "--data-binary", "@" + file,
+                    "http://127.0.0.1:" + server.port() + "/sha");
+            assertEquals(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(BIG)), upload.stdout());
+        } finally {
+            java.nio.file.Files.delete(file);
+        }
         assertTrue(server.stats().streamsStarted() > 0);
     }
 }
