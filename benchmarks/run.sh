@@ -6,7 +6,7 @@
 #
 # Environment: SERVERS (loom helidon jetty netty), ROUNDS (3), DURATION (10 s measured),
 # WARMUP (5 s wrk warm-up before each of a-d), FIRST_WARMUP (WARMUP; the warm-up of the first
-# wrk workload after a server starts, when the JIT does most of its work), WORKLOADS (a b c d e f g h), JVM_FLAGS, SERVER_CPU (0), CLIENT_CPU (1),
+# wrk workload after a server starts, when the JIT does most of its work), WORKLOADS (a b c d e f g h i), JVM_FLAGS, SERVER_CPU (0), CLIENT_CPU (1),
 # PORT_BASE (18080), BUILD=1 to rebuild the jar, OUT (docs/benchmarks/results-DATE.md),
 # E_START (10000) / E_STEP (3 s) / E_P99_MS (10), F_RATE (50000), G_RATE (4 x loom's sustained
 # /slow rate, found by a search before round 1), G_CONNECTIONS (2048), G_WARMUP (10 s of
@@ -19,7 +19,9 @@
 #   f = server CPU time per request at F_RATE req/s, open loop, 50 connections;
 #   g = overload: GET /slow (20 ms handler) at G_RATE, up to G_CONNECTIONS connections, 1 s
 #       deadline; loom runs it twice, admission control on and off (pseudo-server loom-noac);
-#   h = start-up: process start to first 200, H_RUNS times per server (after the rounds).
+#   h = start-up: process start to first 200, H_RUNS times per server (after the rounds);
+#   i = HTTP/2 (h2c): h2load -n I_REQUESTS (400000) -c16 -m32 after I_WARMUP (1000000) warm-up
+#       requests, for the servers in H2_SERVERS (loom: the others' apps do not speak h2c).
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
@@ -29,7 +31,10 @@ ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-10}
 WARMUP=${WARMUP:-5}
 FIRST_WARMUP=${FIRST_WARMUP:-$WARMUP}
-WORKLOADS=${WORKLOADS:-"a b c d e f g h"}
+WORKLOADS=${WORKLOADS:-"a b c d e f g h i"}
+I_REQUESTS=${I_REQUESTS:-400000}
+I_WARMUP=${I_WARMUP:-1000000}
+H2_SERVERS=${H2_SERVERS:-loom}
 E_START=${E_START:-10000}
 E_STEP=${E_STEP:-3}
 E_P99_MS=${E_P99_MS:-10}
@@ -42,7 +47,7 @@ DATE=$(date +%F)
 STAMP=$(date +%Y%m%d-%H%M%S)
 OUT=${OUT:-"$ROOT_DIR/docs/benchmarks/results-$DATE.md"}
 RES="$BENCH_DIR/results/$STAMP"
-mkdir -p "$RES/wrk" "$RES/warmup" "$RES/logs" "$RES/open" "$RES/startup"
+mkdir -p "$RES/wrk" "$RES/warmup" "$RES/logs" "$RES/open" "$RES/startup" "$RES/h2"
 command -v wrk >/dev/null || { echo "wrk not found (apt-get install wrk)" >&2; exit 1; }
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
@@ -89,6 +94,19 @@ run_wrk() {
   tcp_counters | tcp_delta "$RES/nstat.before" >>"$f"
   printf '   %s: %s req/s %s\n' "$w" "$(sed -n 's/^Requests\/sec:\s*//p' "$f")" \
     "$(grep -E 'Socket errors|Non-2xx' "$f" | tr -s ' ' | tr '\n' ' ')"
+}
+
+# run_h2load SERVER ROUND PORT: workload i, h2c multiplexed (warm-up, then measured with CPU time).
+run_h2load() {
+  local server=$1 round=$2 port=$3 f cpu0 cpu1 url="http://127.0.0.1:$3/plaintext"
+  f="$RES/h2/i_${server}_r$round.txt"
+  taskset -c "$CLIENT_CPU" h2load -n "$I_WARMUP" -c 16 -m 32 "$url" >/dev/null 2>&1 || true
+  echo "# h2load -n $I_REQUESTS -c 16 -m 32 $url" >"$f"
+  cpu0=$(server_cpu_ticks)
+  taskset -c "$CLIENT_CPU" h2load -n "$I_REQUESTS" -c 16 -m 32 "$url" >>"$f" 2>&1 || echo "   h2load exited non-zero" >&2
+  cpu1=$(server_cpu_ticks)
+  echo "# server_cpu_s=$(awk -v a="$cpu0" -v b="$cpu1" 'BEGIN {printf "%.2f", (b - a) / 100}')" >>"$f"
+  printf '   i: %s\n' "$(grep -E '^finished' "$f")"
 }
 
 # server_cpu_ticks: utime + stime of the running server, in clock ticks (USER_HZ = 100).
@@ -139,6 +157,7 @@ tcp_delta() {  # stdin: counters after; $1: counters before
   has_workload f && echo "f: $F_RATE req/s offered for $DURATION s (after a 2 s warm-up at that rate)"
   has_workload g && echo "g connections: $G_CONNECTIONS (after ${G_WARMUP} s of wrk -t1 -c256 on /slow and 2 s of OpenLoop at a quarter of the offered rate)"
   has_workload h && echo "h: $H_RUNS start-ups per server"
+  has_workload i && echo "i: h2load $(h2load --version 2>/dev/null | head -1 | sed 's/^h2load //'), $I_WARMUP warm-up then $I_REQUESTS requests, servers: $H2_SERVERS"
   machine_summary
 } >"$RES/meta.txt"
 cat "$RES/meta.txt"
@@ -188,6 +207,7 @@ for round in $(seq "$ROUNDS"); do
         a | b | c | d) run_wrk "$w" "$server" "$round" "$port" "$warmup"; warmup=$WARMUP ;;
         e | f | g) run_open "$w" "$server" "$round" "$port" ;;
         h) continue ;;
+        i) [[ " $H2_SERVERS " == *" $server "* ]] && run_h2load "$server" "$round" "$port" ;;
       esac
       if ! kill -0 "$SERVER_PID" 2>/dev/null; then
         echo "   $server died during workload $w" >&2

@@ -2,14 +2,17 @@ package org.loommpm.bench;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.concurrent.atomic.AtomicReference;
 import org.loommpm.api.Handler;
 import org.loommpm.api.LoomServer;
 import org.loommpm.api.Router;
+import org.loommpm.status.StatusHandler;
 
 /**
  * loom-mpm through its public API: defaults, except unlimited keep-alive requests and a long
- * KeepAliveTimeout. The environment variable {@code LOOM_ADMISSION=off} turns admission control
- * off ({@code AdmissionControl Off}), for the overload comparison.
+ * KeepAliveTimeout; speaks HTTP/1.1 and h2c (server-h2 is on the class path) and serves the
+ * status page at {@code /server-status}. The environment variable {@code LOOM_ADMISSION=off}
+ * turns admission control off ({@code AdmissionControl Off}), for the overload comparison.
  */
 final class LoomBench {
     private LoomBench() {
@@ -29,7 +32,10 @@ final class LoomBench {
         };
         boolean admission = !"off".equalsIgnoreCase(System.getenv("LOOM_ADMISSION"));
         BenchTls tls = BenchTls.fromEnv();
+        // The status page (?auto: BusyWorkers, LoomPendingWorkers) for sampling slot use under load.
+        AtomicReference<StatusHandler> status = new AtomicReference<>();
         Router router = new Router()
+                .get("/server-status", (req, res) -> status.get().handle(req, res))
                 .get("/plaintext", hello).post("/plaintext", hello)
                 .get("/", hello).post("/", hello)
                 .get(BenchServer.SLOW_PATH, slow);
@@ -47,6 +53,7 @@ final class LoomBench {
                         }))
                 .handler(router)
                 .start();
+        status.set(new StatusHandler(server.stats()));
         var c = server.config();
         return "StartServers=" + c.startServers() + " ThreadsPerChild=" + c.threadsPerChild()
                 + " PollersPerChild=" + c.effectivePollersPerChild()

@@ -19,7 +19,8 @@ import java.util.stream.Stream;
  *
  * <p>Reads {@code RESULT_DIR/meta.txt} ({@code key: value} lines; {@code servers} and
  * {@code workloads} give the order), {@code wrk/W_SERVER_rN.txt} (workloads a-d),
- * {@code open/W_SERVER_rN.txt} (e-g, {@link OpenLoop} output) and {@code startup/SERVER_rN.txt} (h).
+ * {@code open/W_SERVER_rN.txt} (e-g, {@link OpenLoop} output), {@code startup/SERVER_rN.txt} (h)
+ * and {@code h2/i_SERVER_rN.txt} (i, h2load output).
  */
 public final class Report {
     private static final Map<String, String> TITLES = Map.of(
@@ -30,7 +31,8 @@ public final class Report {
             "e", "(e) open loop: highest rate with every request answered and p99 below the limit",
             "f", "(f) server CPU time per request at a fixed offered rate (open loop, 50 connections)",
             "g", "(g) overload: `GET /slow` (20 ms handler) offered 4× what loom sustains",
-            "h", "(h) start-up: process start to first 200");
+            "h", "(h) start-up: process start to first 200",
+            "i", "(i) HTTP/2 (h2c) multiplexed, `h2load -c16 -m32`");
     private static final Map<String, String> CHART_TITLES = Map.of(
             "a", "(a) keep-alive, 50 connections",
             "b", "(b) keep-alive, 256 connections",
@@ -87,6 +89,7 @@ public final class Report {
                 case "f" -> cpuSection();
                 case "g" -> overloadSection();
                 case "h" -> startupSection();
+                case "i" -> h2Section();
                 default -> md.append("(unknown workload)\n");
             }
         }
@@ -123,6 +126,53 @@ public final class Report {
         }
         panels.add(new Chart.Panel(CHART_TITLES.get(w), "req/s", true, chart));
         panels.add(new Chart.Panel(CHART_TITLES.get(w) + ": server CPU per request", "µs/req", false, cpuChart));
+    }
+
+    // ---- i: h2load ----
+
+    /** One h2load run: req/s, succeeded and failed requests, the server's CPU seconds. */
+    record H2loadRun(double rps, double succeeded, double failed, double cpuSeconds) {
+        private static final Pattern FINISHED = Pattern.compile("finished in [^,]+, ([0-9.]+) req/s");
+        private static final Pattern REQUESTS = Pattern.compile(
+                "requests: \\d+ total, \\d+ started, \\d+ done, (\\d+) succeeded, (\\d+) failed");
+        private static final Pattern CPU = Pattern.compile("# server_cpu_s=([0-9.]+)");
+
+        static H2loadRun parse(String text) {
+            return new H2loadRun(group(FINISHED, text), group(REQUESTS, text), group2(REQUESTS, text), group(CPU, text));
+        }
+
+        double cpuMicrosPerRequest() {
+            return succeeded > 0 ? cpuSeconds * 1e6 / succeeded : Double.NaN;
+        }
+
+        private static double group(Pattern p, String text) {
+            Matcher m = p.matcher(text);
+            return m.find() ? Double.parseDouble(m.group(1)) : Double.NaN;
+        }
+
+        private static double group2(Pattern p, String text) {
+            Matcher m = p.matcher(text);
+            return m.find() ? Double.parseDouble(m.group(2)) : Double.NaN;
+        }
+    }
+
+    private void h2Section() throws IOException {
+        md.append("h2c with prior knowledge, 16 connections × 32 concurrent streams, GET /plaintext, after a")
+                .append(" warm-up (").append(meta.getOrDefault("i", "")).append("). Only servers whose")
+                .append(" benchmark app speaks h2c are run.\n\n");
+        md.append("| server | rounds | req/s | server CPU µs/req | failed |\n");
+        md.append("| --- | ---: | ---: | ---: | ---: |\n");
+        Map<String, double[]> chart = new LinkedHashMap<>();
+        for (var e : texts("h2", "i").entrySet()) {
+            List<H2loadRun> rs = e.getValue().stream().map(H2loadRun::parse).toList();
+            double[] rps = Stats.values(rs, H2loadRun::rps);
+            chart.put(e.getKey(), rps);
+            md.append("| ").append(e.getKey()).append(" | ").append(rs.size())
+                    .append(" | ").append(Stats.cell(rps, "%,.0f"))
+                    .append(" | ").append(Stats.cell(Stats.values(rs, H2loadRun::cpuMicrosPerRequest), "%.1f"))
+                    .append(" | ").append(Stats.cell(Stats.values(rs, H2loadRun::failed), "%.0f")).append(" |\n");
+        }
+        panels.add(new Chart.Panel("(i) HTTP/2 h2c, h2load -c16 -m32", "req/s", true, chart));
     }
 
     // ---- e: open-loop search ----

@@ -134,6 +134,7 @@ public final class ServerConfig {
     private final Duration maintenanceInterval;
     private final List<String> adjustments;
     private final TlsSettings tls;
+    private final Http2Settings http2;
 
     private ServerConfig(Builder b, Limits limits, TlsSettings tls) {
         this.listen = List.copyOf(b.listen.isEmpty() && tls.listen().isEmpty()
@@ -171,6 +172,7 @@ public final class ServerConfig {
         this.childWatchdogTimeout = b.childWatchdogTimeout;
         this.maintenanceInterval = b.maintenanceInterval;
         this.adjustments = limits.adjustments();
+        this.http2 = b.http2;
     }
 
     /** A builder holding every default. */
@@ -213,6 +215,7 @@ public final class ServerConfig {
         b.childWatchdogTimeout = childWatchdogTimeout;
         b.maintenanceInterval = maintenanceInterval;
         b.tls = tls.toBuilder();
+        b.http2 = http2;
         return b;
     }
 
@@ -293,6 +296,8 @@ public final class ServerConfig {
      * them (LM0801) when a generation starts with this configuration.
      */
     public List<String> adjustments() { return adjustments; }
+    /** The HTTP/2 limits and guards ({@code H2*} directives). */
+    public Http2Settings http2() { return http2; }
 
     /** Pollers each child runs: the configured number, or auto; never more than ThreadsPerChild. */
     public int effectivePollersPerChild() {
@@ -402,6 +407,7 @@ public final class ServerConfig {
         private Duration childWatchdogTimeout = DEFAULT_CHILD_WATCHDOG_TIMEOUT;
         private Duration maintenanceInterval = DEFAULT_MAINTENANCE_INTERVAL;
         private TlsSettings.Builder tls = TlsSettings.builder();
+        private Http2Settings http2 = Http2Settings.DEFAULTS;
 
         private Builder() {
         }
@@ -474,6 +480,8 @@ public final class ServerConfig {
         public Builder tls(java.util.function.Consumer<TlsSettings.Builder> edit) { edit.accept(tls); return this; }
         /** Replaces the TLS settings. */
         public Builder tls(TlsSettings settings) { tls = settings.toBuilder(); return this; }
+        /** The HTTP/2 limits and guards ({@code H2*} directives). */
+        public Builder http2(Http2Settings s) { http2 = Objects.requireNonNull(s); return this; }
 
         /**
          * Validates and freezes the settings.

@@ -358,6 +358,8 @@ public final class Poller implements Runnable, PollerStats {
      * here through the flag, so none is lost.
      */
     private void watch(Connection c) {
+        // Set first: a dispatch from here on is the owner's (see claimAndDispatch).
+        c.state = ConnState.MULTIPLEXED;
         if (c.signalPending() || c.transport().hasBufferedInput()) {
             claimAndDispatch(c);
             return;
@@ -366,7 +368,6 @@ public final class Poller implements Runnable, PollerStats {
             requestGracefulClose(c);
             return;
         }
-        c.state = ConnState.MULTIPLEXED;
         c.key.interestOps(SelectionKey.OP_READ);
         if (c.watchDeadline != 0) {
             timers.scheduleAt(c, c.watchDeadline);
@@ -416,6 +417,8 @@ public final class Poller implements Runnable, PollerStats {
      * dispatch.
      */
     private void claimAndDispatch(Connection c) {
+        // A MULTIPLEXED connection has stream tasks that may hold every slot waiting for it.
+        boolean owner = c.state == ConnState.MULTIPLEXED;
         timers.cancel(c);
         leaveKeepAlive(c);
         c.state = ConnState.PROCESSING;
@@ -432,7 +435,11 @@ public final class Poller implements Runnable, PollerStats {
             child.contextAttached();
         }
         dispatches++;
-        child.pool().dispatch(c);
+        if (owner) {
+            child.pool().dispatchOwner(c);
+        } else {
+            child.pool().dispatch(c);
+        }
     }
 
     private void expireTimers(long now) {

@@ -28,6 +28,9 @@ public final class WorkerPool {
         void run(int slot);
     }
 
+    /** The slot a task started by {@link #dispatchOwner} receives when it holds none. */
+    public static final int NO_SLOT = -1;
+
     private static final System.Logger LOG = System.getLogger("org.loommpm.engine");
 
     private final int size;
@@ -69,6 +72,30 @@ public final class WorkerPool {
                 free.push(slot);
             }
         }
+    }
+
+    /**
+     * Runs the owner task of a multiplexed connection (HTTP/2's frame loop) now: on a free slot
+     * if there is one, otherwise at once on a virtual thread holding no slot (it then gets
+     * {@link #NO_SLOT}, is not counted as active and shows on no scoreboard row). Queuing it as
+     * pending could deadlock: the connection's own stream tasks may hold every slot while they
+     * wait for this task to write their output and read their request bodies. The protocol
+     * bounds the owner's work per dispatch, and there is at most one owner task per connection.
+     * Any thread.
+     */
+    public void dispatchOwner(Task task) {
+        int slot = free.pop();
+        if (slot >= 0) {
+            start(slot, task);
+            return;
+        }
+        threads.start(() -> {
+            try {
+                task.run(NO_SLOT);
+            } catch (Throwable t) {
+                LOG.log(Level.ERROR, "LM0301 worker task failed", t);
+            }
+        });
     }
 
     private void start(int slot, Task task) {

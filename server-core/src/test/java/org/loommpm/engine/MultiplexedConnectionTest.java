@@ -165,7 +165,7 @@ class MultiplexedConnectionTest {
         assertTrue(protocol.watches.get() > 0, "connections waited MULTIPLEXED while jobs ran");
         ChildStats child = server.children().get(0);
         long deadline = System.nanoTime() + 5_000_000_000L;
-        // A worker frees its slot just after it returns its context: wait for both.
+        // A job's worker releases its slot just after its last signal: wait for both to settle.
         while ((child.contextsHeld() != 0 || child.activeWorkers() != 0) && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }

@@ -38,6 +38,42 @@ class WorkerPoolTest {
         assertEquals("____", pool.scoreboard().render());
     }
 
+    /** A multiplexed connection's owner runs even when its own waiting tasks hold every slot. */
+    @Test
+    void ownerTaskRunsWhenEverySlotIsTaken() throws Exception {
+        WorkerPool pool = new WorkerPool(2, () -> { });
+        CountDownLatch ownerRan = new CountDownLatch(1);
+        CountDownLatch tasksDone = new CountDownLatch(3);
+        for (int i = 0; i < 3; i++) {
+            pool.dispatch(slot -> {
+                try {
+                    ownerRan.await(); // a stream task waiting for its connection's frame loop
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                tasksDone.countDown();
+            });
+        }
+        assertEquals(1, pool.pending());
+        java.util.concurrent.atomic.AtomicInteger ownerSlot = new java.util.concurrent.atomic.AtomicInteger(99);
+        pool.dispatchOwner(slot -> {
+            ownerSlot.set(slot);
+            ownerRan.countDown();
+        });
+        assertTrue(ownerRan.await(10, TimeUnit.SECONDS), "the owner ran although no slot was free");
+        assertEquals(WorkerPool.NO_SLOT, ownerSlot.get());
+        assertTrue(tasksDone.await(10, TimeUnit.SECONDS));
+        waitFor(() -> pool.active() == 0);
+        // With a free slot the owner takes it like any task.
+        CountDownLatch second = new CountDownLatch(1);
+        pool.dispatchOwner(slot -> {
+            ownerSlot.set(slot);
+            second.countDown();
+        });
+        assertTrue(second.await(10, TimeUnit.SECONDS));
+        assertTrue(ownerSlot.get() >= 0);
+    }
+
     /** Many dispatching threads, short tasks: every task runs once, never more than the slots. */
     @RepeatedTest(3)
     void neverMoreThanSizeRunningAndNoTaskLost() throws Exception {

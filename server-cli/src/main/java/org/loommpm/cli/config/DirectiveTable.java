@@ -56,6 +56,7 @@ public final class DirectiveTable {
     public static DirectiveTable standard() {
         DirectiveTable t = new DirectiveTable();
         EngineDirectives.register(t);
+        Http2Directives.register(t);
         SiteDirectives.register(t);
         LogDirectives.register(t);
         TlsDirectives.register(t);

@@ -31,6 +31,37 @@ class ConfigParserTest {
     }
 
     @Test
+    void http2Directives() throws Exception {
+        LoomConfig c = parse("""
+                H2MaxConcurrentStreams 50
+                H2WindowSize 131072
+                H2MaxFrameSize 32768
+                H2MaxHeaderListSize 8192
+                H2HeaderTableSize 0
+                H2SettingsTimeout 3
+                H2MaxResetsPerSecond 20
+                H2MaxControlFramesPerSecond 30
+                H2MaxEmptyFramesPerSecond 40
+                H2MaxContinuationFrames 5
+                """);
+        org.loommpm.config.Http2Settings h = c.engine().http2();
+        assertEquals(50, h.maxConcurrentStreams());
+        assertEquals(131072, h.windowSize());
+        assertEquals(32768, h.maxFrameSize());
+        assertEquals(8192, h.maxHeaderListSize());
+        assertEquals(0, h.headerTableSize());
+        assertEquals(Duration.ofSeconds(3), h.settingsTimeout());
+        assertEquals(20, h.maxResetsPerSecond());
+        assertEquals(30, h.maxControlFramesPerSecond());
+        assertEquals(40, h.maxEmptyFramesPerSecond());
+        assertEquals(5, h.maxContinuationFrames());
+        assertEquals(7, parse("H2MaxSessionStreams 7").engine().http2().maxConcurrentStreams());
+        assertEquals(org.loommpm.config.Http2Settings.DEFAULTS, parse("").engine().http2());
+        assertTrue(error("H2MaxFrameSize 1000").getMessage().contains("H2MaxFrameSize"));
+        assertTrue(error("H2MaxConcurrentStreams 0").getMessage().contains("H2MaxConcurrentStreams"));
+    }
+
+    @Test
     void engineDirectivesAreCaseInsensitiveAndTyped() throws Exception {
         LoomConfig c = parse("""
                 # a comment

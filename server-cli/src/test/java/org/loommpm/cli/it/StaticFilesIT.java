@@ -92,6 +92,20 @@ class StaticFilesIT {
         return Curl.run(args);
     }
 
+    /** The jar carries server-h2 (its service registration survives the shading): h2c works. */
+    @Test
+    void servesHttp2WithPriorKnowledge() throws Exception {
+        Curl.Response r = Curl.run("--http2-prior-knowledge", base + "/hello.txt");
+        assertEquals(200, r.status());
+        assertTrue(r.headers().isEmpty() || r.header("content-type").equals("text/plain"));
+        assertEquals("Hello, World!", r.body());
+        Curl.Response b = Curl.run("--http2-prior-knowledge", base + "/big.bin");
+        assertEquals(new String(big, StandardCharsets.ISO_8859_1), b.body());
+        Curl.Response range = Curl.run("--http2-prior-knowledge", "-H", "Range: bytes=10-19", base + "/big.bin");
+        assertEquals(206, range.status());
+        assertEquals(new String(big, 10, 10, StandardCharsets.ISO_8859_1), range.body());
+    }
+
     @Test
     void mediaTypes() throws Exception {
         assertEquals("text/plain", get("/hello.txt").header("Content-Type"));

@@ -1,0 +1,98 @@
+package org.loommpm.http2;
+
+import java.lang.System.Logger.Level;
+import org.loommpm.api.Handler;
+import org.loommpm.config.ServerConfig;
+import org.loommpm.engine.CloseReason;
+import org.loommpm.engine.Connection;
+import org.loommpm.engine.ExchangeObserver;
+import org.loommpm.http1.RequestHead;
+import org.loommpm.http2.frame.Http2Error;
+import org.loommpm.http2.hpack.FieldBlock;
+import org.loommpm.protocol.Http2Protocol;
+
+/**
+ * HTTP/2 for one generation of children: the engine dispatches every HTTP/2 connection here
+ * (after HTTP/1.1 switched it: prior knowledge, {@code Upgrade: h2c}, or ALPN {@code h2}).
+ * Each dispatch runs the connection's {@link Session} frame loop on the worker that owns the
+ * connection; it uses only {@link Connection}'s I/O methods, so it runs unchanged over TLS.
+ */
+public final class Http2ConnectionHandler implements Http2Protocol {
+    private static final System.Logger LOG = System.getLogger("org.loommpm.http2");
+
+    private final ServerConfig config;
+    private final Handler app;
+    private final ExchangeObserver observer;
+    private final long timeoutNanos;
+    private final Http2Stats stats = new Http2Stats();
+
+    /**
+     * @param config the generation's settings ({@link ServerConfig#http2()} for the limits)
+     * @param app the application's handler
+     * @param observer told about every completed exchange, or {@code null}
+     */
+    public Http2ConnectionHandler(ServerConfig config, Handler app, ExchangeObserver observer) {
+        this.config = config;
+        this.app = app;
+        this.observer = observer;
+        this.timeoutNanos = config.timeout().toNanos();
+    }
+
+    @Override
+    public void serve(Connection c, int slot) {
+        Session s = (Session) c.session();
+        if (s == null) {
+            s = new Session(c, this);
+            c.session(s);
+            LOG.log(Level.DEBUG, "LM0701 {0} from {1}", s, c.remoteAddress());
+        }
+        s.serve(slot);
+    }
+
+    @Override
+    public void serveUpgrade(Connection c, int slot, RequestHead request, byte[] settings) {
+        Session s = new Session(c, this);
+        c.session(s);
+        LOG.log(Level.DEBUG, "LM0701 {0} from {1} (Upgrade: h2c)", s, c.remoteAddress());
+        try {
+            s.upgrade(settings, upgradeRequest(request, c));
+        } catch (Http2Error e) {
+            LOG.log(Level.DEBUG, "LM0702 {0} invalid HTTP2-Settings: {1}", s, e.getMessage());
+            c.handBackClose(CloseReason.ERROR);
+            return;
+        }
+        s.serve(slot);
+    }
+
+    /** The upgraded HTTP/1.1 request as the fields of stream 1. */
+    private static FieldBlock upgradeRequest(RequestHead head, Connection c) {
+        return FieldBlock.fromHttp1(head.method(), head.rawTarget(), head.host(), head.headers());
+    }
+
+    /** Idle HTTP/2 connections are ended with GOAWAY, not just closed. */
+    @Override
+    public boolean closesGracefully() {
+        return true;
+    }
+
+    /** This generation's HTTP/2 counters. */
+    public Http2Stats stats() {
+        return stats;
+    }
+
+    ServerConfig config() {
+        return config;
+    }
+
+    Handler app() {
+        return app;
+    }
+
+    ExchangeObserver observer() {
+        return observer;
+    }
+
+    long timeoutNanos() {
+        return timeoutNanos;
+    }
+}

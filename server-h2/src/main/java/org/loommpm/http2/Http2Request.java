@@ -1,0 +1,138 @@
+package org.loommpm.http2;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.Charset;
+import java.nio.charset.IllegalCharsetNameException;
+import java.nio.charset.StandardCharsets;
+import java.nio.charset.UnsupportedCharsetException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.loommpm.api.Headers;
+import org.loommpm.api.HttpException;
+import org.loommpm.api.Request;
+import org.loommpm.engine.Scoreboard;
+import org.loommpm.http1.UriCodec;
+import org.loommpm.http2.hpack.FieldBlock;
+
+/**
+ * An HTTP/2 request as handlers see it: the pseudo-header fields give method and target,
+ * {@code :authority} is also offered as {@code host} when the client sent no Host field, and the
+ * body is the stream's {@link RequestBody}. Owned by the stream's task; valid during one exchange.
+ */
+final class Http2Request implements Request, Scoreboard.RequestInfo {
+    private final Stream stream;
+    private final FieldBlock fields;
+    private final String path;
+    private final String query;
+    private final String host;
+    private final InetSocketAddress remote;
+    private final InetSocketAddress local;
+    private final boolean secure;
+    private final long limitRequestBody;
+    private final long headBytes;
+    private Map<String, List<String>> queryParams;
+
+    /** @throws HttpException 400 when the path does not decode */
+    Http2Request(Stream stream, InetSocketAddress remote, InetSocketAddress local, boolean secure,
+                 long limitRequestBody) {
+        this.secure = secure;
+        this.stream = stream;
+        this.fields = stream.request;
+        this.remote = remote;
+        this.local = local;
+        this.limitRequestBody = limitRequestBody;
+        String target = fields.path() == null ? "" : fields.path();
+        int q = target.indexOf('?');
+        this.query = q < 0 ? null : target.substring(q + 1);
+        this.path = UriCodec.decodePath(q < 0 ? target : target.substring(0, q));
+        String h = fields.headers().first("host");
+        if (h == null && fields.authority() != null) {
+            h = fields.authority();
+            fields.headers().add("host", h);
+        }
+        this.host = h;
+        long size = 0;
+        Headers hs = fields.headers();
+        for (int i = 0; i < hs.size(); i++) {
+            size += hs.name(i).length() + hs.value(i).length() + 32;
+        }
+        this.headBytes = size;
+    }
+
+    @Override public String method() { return fields.method(); }
+    @Override public String rawTarget() { return fields.path() == null ? fields.authority() : fields.path(); }
+    @Override public String path() { return path; }
+    @Override public String query() { return query; }
+    @Override public String host() { return host; }
+    @Override public String protocol() { return "HTTP/2.0"; }
+    @Override public Headers headers() { return fields.headers(); }
+    @Override public long contentLength() { return fields.contentLength(); }
+    @Override public InputStream body() { return stream.body; }
+    @Override public InetSocketAddress remoteAddress() { return remote; }
+    @Override public boolean isSecure() { return secure; }
+    @Override public InetSocketAddress localAddress() { return local; }
+    @Override public String pathParam(String name) { return null; }
+
+    /** Header fields (uncompressed, with HPACK's 32-byte entry overhead) plus the body read. */
+    @Override
+    public long bytesReceived() {
+        return headBytes + stream.body.consumed();
+    }
+
+    @Override
+    public String queryParam(String name) {
+        List<String> v = queryParams().get(name);
+        return v == null || v.isEmpty() ? null : v.get(0);
+    }
+
+    @Override
+    public Map<String, List<String>> queryParams() {
+        if (queryParams == null) {
+            queryParams = UriCodec.parseQuery(query);
+        }
+        return queryParams;
+    }
+
+    @Override
+    public byte[] bodyBytes() throws IOException {
+        long cl = fields.contentLength();
+        ByteArrayOutputStream out = new ByteArrayOutputStream(cl > 0 ? (int) Math.min(cl, 1 << 20) : 256);
+        byte[] buf = new byte[8192];
+        long total = 0;
+        int n;
+        while ((n = stream.body.read(buf)) >= 0) {
+            total += n;
+            if (total > Integer.MAX_VALUE - 8 || (limitRequestBody > 0 && total > limitRequestBody)) {
+                throw new HttpException(413, "request body too large to hold in memory");
+            }
+            out.write(buf, 0, n);
+        }
+        return out.toByteArray();
+    }
+
+    @Override
+    public String bodyString() throws IOException {
+        return new String(bodyBytes(), charset(header("content-type")));
+    }
+
+    private static Charset charset(String contentType) {
+        if (contentType != null) {
+            int i = contentType.toLowerCase(Locale.ROOT).indexOf("charset=");
+            if (i >= 0) {
+                String cs = contentType.substring(i + 8).trim();
+                int end = cs.indexOf(';');
+                cs = (end >= 0 ? cs.substring(0, end) : cs).replace("\"", "").trim();
+                try {
+                    return Charset.forName(cs);
+                } catch (IllegalCharsetNameException | UnsupportedCharsetException e) {
+                    throw new HttpException(415, "unsupported charset " + cs);
+                }
+            }
+        }
+        return StandardCharsets.UTF_8;
+    }
+}

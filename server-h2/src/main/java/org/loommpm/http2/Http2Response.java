@@ -1,0 +1,260 @@
+package org.loommpm.http2;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import org.loommpm.api.Headers;
+import org.loommpm.api.Response;
+import org.loommpm.http1.HttpDate;
+
+/**
+ * An HTTP/2 response. Nothing here touches the socket: the head becomes a HEADERS item and the
+ * body DATA items on the session's outbound queue ({@link Stream#enqueue}); the frame loop
+ * encodes and frames them within the client's flow-control windows. A large body parks the
+ * handler ({@link Stream#awaitQueued}) whenever more than {@link Stream#QUEUE_BOUND} bytes wait
+ * to be written, so it is never buffered whole. Owned by the stream's task; valid during one
+ * exchange.
+ */
+final class Http2Response implements Response {
+    /** Bodies up to this size are copied (the handler may reuse its array at once); larger ones are lent. */
+    private static final int COPY_LIMIT = 16 * 1024;
+    /** Largest piece a lent body is cut into before the task checks the queue bound. */
+    private static final int PIECE = 64 * 1024;
+
+    private final Stream stream;
+    private final boolean head;
+    private final String serverHeader;
+    private final long timeoutNanos;
+    private final Headers headers = new Headers();
+    private int status = 200;
+    private boolean committed;
+    private boolean complete;
+    private Http2OutputStream out;
+    private long headBytes;
+    private long bodyBytes;
+    private long frames;
+
+    Http2Response(Stream stream, String method, String serverHeader, long timeoutNanos) {
+        this.stream = stream;
+        this.head = "HEAD".equals(method);
+        this.serverHeader = serverHeader;
+        this.timeoutNanos = timeoutNanos;
+    }
+
+    @Override
+    public Response status(int code) {
+        checkNotCommitted();
+        if (code < 100 || code > 999) {
+            throw new IllegalArgumentException("status out of range: " + code);
+        }
+        status = code;
+        return this;
+    }
+
+    @Override
+    public int status() {
+        return status;
+    }
+
+    @Override
+    public Response header(String name, String value) {
+        checkNotCommitted();
+        check(name, value);
+        headers.set(name, value);
+        return this;
+    }
+
+    @Override
+    public Headers headers() {
+        return headers;
+    }
+
+    @Override
+    public boolean isCommitted() {
+        return committed;
+    }
+
+    boolean isComplete() {
+        return complete;
+    }
+
+    /** Statuses that never carry a body (RFC 9110 §6.4.1). */
+    boolean bodyForbidden() {
+        return status < 200 || status == 204 || status == 304;
+    }
+
+    boolean isHead() {
+        return head;
+    }
+
+    @Override
+    public void send(byte[] body) throws IOException {
+        checkNotComplete();
+        checkNotCommitted();
+        boolean noBody = head || bodyForbidden() || body.length == 0;
+        long length = body.length;
+        if (body.length == 0 && head && headers.first("Content-Length") != null) {
+            length = -2; // keep the length a HEAD handler announced
+        }
+        commit(length, noBody);
+        complete = true;
+        if (!noBody) {
+            writeBody(body, 0, body.length, true);
+        }
+    }
+
+    /** Queues body bytes as DATA; the array is copied when small, lent (and waited for) when large. */
+    void writeBody(byte[] b, int off, int len, boolean end) throws IOException {
+        if (len <= COPY_LIMIT) {
+            data(Arrays.copyOfRange(b, off, off + len), 0, len, end);
+            return;
+        }
+        int p = off;
+        int stop = off + len;
+        while (p < stop) {
+            int n = Math.min(PIECE, stop - p);
+            data(b, p, n, end && p + n == stop);
+            p += n;
+        }
+        // The frame loop reads the lent array until it is written: wait before returning it.
+        stream.awaitQueued(0, timeoutNanos);
+    }
+
+    /** Queues one DATA item the frame loop may keep (ownership passes), then respects the bound. */
+    void data(byte[] b, int off, int len, boolean end) throws IOException {
+        bodyBytes += len;
+        frames += 1 + len / 16_384;
+        stream.enqueue(Out.data(stream, b, off, len, end));
+        stream.awaitQueued(Stream.QUEUE_BOUND, timeoutNanos);
+    }
+
+    @Override
+    public OutputStream outputStream() {
+        checkNotComplete();
+        if (out == null) {
+            checkNotCommitted();
+            out = new Http2OutputStream(this);
+        }
+        return out;
+    }
+
+    @Override
+    public void sendFile(Path file) throws IOException {
+        sendFile(file, 0, Files.size(file));
+    }
+
+    /**
+     * Queues the response head.
+     *
+     * @param contentLength the body length, -1 when unknown, -2 to keep a Content-Length the
+     *                      handler set
+     * @param endStream whether the head ends the response
+     */
+    void commit(long contentLength, boolean endStream) throws IOException {
+        for (int i = 0; i < headers.size(); i++) {
+            check(headers.name(i), headers.value(i));
+        }
+        committed = true;
+        Headers h = new Headers();
+        h.add("date", HttpDate.now());
+        if (!headers.contains("Server")) {
+            h.add("server", serverHeader);
+        }
+        String declared = headers.first("Content-Length");
+        for (int i = 0; i < headers.size(); i++) {
+            if (!Headers.equalsIgnoreCase(headers.name(i), "Content-Length")) {
+                h.add(headers.name(i), headers.value(i));
+            }
+        }
+        if (status >= 200 && status != 204 && status != 304) {
+            if (contentLength >= 0 && (declared == null || !head)) {
+                h.add("content-length", Long.toString(contentLength));
+            } else if (declared != null) {
+                h.add("content-length", declared.trim());
+            }
+        }
+        for (int i = 0; i < h.size(); i++) {
+            headBytes += h.name(i).length() + h.value(i).length() + 32;
+        }
+        frames++;
+        stream.enqueue(Out.headers(stream, status, h, endStream));
+        if (endStream) {
+            complete = true;
+        }
+    }
+
+    /** Completes the response after the handler returned. */
+    void finish() throws IOException {
+        if (out != null) {
+            out.close();
+        } else if (!complete) {
+            if (committed) {
+                // Committed by the stream without a final item: end it with an empty DATA frame.
+                data(new byte[0], 0, 0, true);
+                complete = true;
+            } else {
+                send(new byte[0]);
+            }
+        }
+    }
+
+    void markComplete() {
+        complete = true;
+    }
+
+    Stream stream() {
+        return stream;
+    }
+
+    /**
+     * Response bytes as HTTP/2 framed them, approximately: header fields uncompressed (with
+     * HPACK's 32-byte overhead each), body bytes and 9 bytes per frame.
+     */
+    @Override
+    public long bytesSent() {
+        return headBytes + bodyBytes + 9 * frames;
+    }
+
+    @Override
+    public long bodyBytesSent() {
+        return bodyBytes;
+    }
+
+    private void checkNotCommitted() {
+        if (committed) {
+            throw new IllegalStateException("response already committed");
+        }
+    }
+
+    private void checkNotComplete() {
+        if (complete) {
+            throw new IllegalStateException("response already sent");
+        }
+    }
+
+    /** A name must be a token and a value free of control characters (no injection). */
+    private static void check(String name, String value) {
+        if (name == null || name.isEmpty()) {
+            throw new IllegalArgumentException("empty header name");
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            boolean tchar = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+            if (!tchar) {
+                throw new IllegalArgumentException("invalid header name: " + name);
+            }
+        }
+        if (value == null) {
+            throw new IllegalArgumentException("null value for header " + name);
+        }
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if ((c < 0x20 && c != '\t') || c == 0x7F || c > 0xFF) {
+                throw new IllegalArgumentException("invalid character in value of header " + name);
+            }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package org.loommpm.http2;
+
+import org.loommpm.api.Headers;
+
+/**
+ * One item a stream task hands to the frame loop through the session's outbound queue: a
+ * response head, a piece of body, a body-window credit, or a reset. The task fills it before
+ * the queue's publication and never touches it again (DATA payload memory stays untouched until
+ * {@link Stream#written} released it); the frame loop consumes it.
+ */
+final class Out {
+    enum Kind { HEADERS, DATA, WINDOW_UPDATE, RST }
+
+    final Kind kind;
+    final Stream stream;
+    /** HEADERS: the status; WINDOW_UPDATE: the increment; RST: the error code. */
+    final int value;
+    /** HEADERS: the fields (a snapshot the task no longer changes). */
+    final Headers headers;
+    /** DATA: the payload; {@link #off} and {@link #len} advance as frames are cut from it. */
+    final byte[] data;
+    int off;
+    int len;
+    /** HEADERS or DATA: the last item of the response. */
+    final boolean endStream;
+
+    private Out(Kind kind, Stream stream, int value, Headers headers, byte[] data, int off, int len, boolean end) {
+        this.kind = kind;
+        this.stream = stream;
+        this.value = value;
+        this.headers = headers;
+        this.data = data;
+        this.off = off;
+        this.len = len;
+        this.endStream = end;
+    }
+
+    static Out headers(Stream s, int status, Headers fields, boolean endStream) {
+        return new Out(Kind.HEADERS, s, status, fields, null, 0, 0, endStream);
+    }
+
+    static Out data(Stream s, byte[] data, int off, int len, boolean endStream) {
+        return new Out(Kind.DATA, s, 0, null, data, off, len, endStream);
+    }
+
+    static Out windowUpdate(Stream s, int increment) {
+        return new Out(Kind.WINDOW_UPDATE, s, increment, null, null, 0, 0, false);
+    }
+
+    static Out rst(Stream s, int code) {
+        return new Out(Kind.RST, s, code, null, null, 0, 0, false);
+    }
+}

@@ -1,0 +1,174 @@
+package org.loommpm.http2;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.loommpm.api.HttpException;
+
+/**
+ * A stream's request body as the handler reads it. The frame loop {@link #offer}s the payload of
+ * each DATA frame (a copy) and {@link #end}s it at END_STREAM; the handler's task reads, parking
+ * on a condition until data, the end, a reset or the Timeout. The bytes buffered never exceed
+ * the stream window the server advertised (the loop rejects DATA beyond it), and the task
+ * returns window to the client with a WINDOW_UPDATE once it has consumed half of it.
+ *
+ * <p>Threads: the frame loop produces, the stream's task consumes; everything shared is
+ * guarded by {@link #lock} (held only for short non-blocking sections).
+ */
+final class RequestBody extends InputStream {
+    private final Stream stream;
+    private final long window;
+    private final long limit;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private final ArrayDeque<byte[]> chunks = new ArrayDeque<>();
+    private int headOffset;
+    private boolean ended;
+    private boolean cancelled;
+    /** Task only: bytes consumed and not yet returned to the client as window. */
+    private long unacknowledged;
+    /** Task only: bytes consumed in total. */
+    private long consumed;
+    private long timeoutNanos = TimeUnit.SECONDS.toNanos(60);
+    /** Task only: run before the first read (sends {@code 100 Continue}), then cleared. */
+    private Runnable beforeFirstRead;
+
+    /** @param limit LimitRequestBody (0 = none) */
+    RequestBody(Stream stream, long window, long limit) {
+        this.stream = stream;
+        this.window = window;
+        this.limit = limit;
+    }
+
+    void timeout(long nanos) {
+        timeoutNanos = nanos;
+    }
+
+    /** Task side: {@code hook} runs once, before the handler's first read. */
+    void beforeFirstRead(Runnable hook) {
+        beforeFirstRead = hook;
+    }
+
+    // ---- frame loop side ----
+
+    /** Adds one DATA frame's payload. */
+    void offer(byte[] data) {
+        lock.lock();
+        try {
+            chunks.add(data);
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The client ended the body (END_STREAM). */
+    void end() {
+        lock.lock();
+        try {
+            ended = true;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The stream is gone: a parked reader fails. */
+    void cancel() {
+        lock.lock();
+        try {
+            cancelled = true;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- task side ----
+
+    /** Request body bytes the handler has read. */
+    long consumed() {
+        return consumed;
+    }
+
+    @Override
+    public int read() throws IOException {
+        byte[] one = new byte[1];
+        int n = read(one, 0, 1);
+        return n < 0 ? -1 : one[0] & 0xff;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+        if (len == 0) {
+            return 0;
+        }
+        if (beforeFirstRead != null) {
+            Runnable hook = beforeFirstRead;
+            beforeFirstRead = null;
+            hook.run();
+        }
+        int n;
+        lock.lock();
+        try {
+            long deadline = System.nanoTime() + timeoutNanos;
+            while (chunks.isEmpty()) {
+                if (cancelled) {
+                    throw new StreamResetException(stream.id());
+                }
+                if (ended) {
+                    return -1;
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new SocketTimeoutException("stream " + stream.id() + ": no body data within Timeout");
+                }
+                try {
+                    changed.awaitNanos(left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new InterruptedIOException("interrupted while reading the request body");
+                }
+            }
+            byte[] head = chunks.peek();
+            n = Math.min(len, head.length - headOffset);
+            System.arraycopy(head, headOffset, b, off, n);
+            headOffset += n;
+            if (headOffset == head.length) {
+                chunks.poll();
+                headOffset = 0;
+            }
+        } finally {
+            lock.unlock();
+        }
+        consumed += n;
+        if (limit > 0 && consumed > limit) {
+            throw new HttpException(413, "request body larger than LimitRequestBody");
+        }
+        unacknowledged += n;
+        if (unacknowledged >= window / 2) {
+            stream.enqueue(Out.windowUpdate(stream, (int) unacknowledged));
+            unacknowledged = 0;
+        }
+        return n;
+    }
+
+    @Override
+    public int available() {
+        lock.lock();
+        try {
+            int n = 0;
+            for (byte[] c : chunks) {
+                n += c.length;
+            }
+            return n - headOffset;
+        } finally {
+            lock.unlock();
+        }
+    }
+}

@@ -1,0 +1,632 @@
+package org.loommpm.http2;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.loommpm.config.Http2Settings;
+import org.loommpm.engine.CloseReason;
+import org.loommpm.engine.Connection;
+import org.loommpm.engine.PeerIOException;
+import org.loommpm.engine.Scoreboard;
+import org.loommpm.engine.WorkerPool;
+import org.loommpm.http2.frame.ErrorCode;
+import org.loommpm.http2.frame.FrameType;
+import org.loommpm.http2.frame.Http2Error;
+import org.loommpm.http2.guard.ControlFrameGuard;
+import org.loommpm.http2.guard.EmptyFrameGuard;
+import org.loommpm.http2.guard.HeaderBlockGuard;
+import org.loommpm.http2.guard.RapidResetGuard;
+import org.loommpm.http2.guard.StreamLimit;
+import org.loommpm.http2.hpack.FieldBlock;
+import org.loommpm.http2.hpack.HpackCodec;
+
+/**
+ * One HTTP/2 connection's state and its frame loop; stored in {@link Connection#session(Object)}
+ * for the connection's whole life.
+ *
+ * <p><b>Threads.</b> {@link #serve} runs on whichever worker owns the connection (one at a time,
+ * handed over through the poller), and only that worker touches the socket, the stream table,
+ * the HPACK contexts, the windows and the {@link OutputBatch}. Stream tasks reach the session
+ * only through {@link #enqueue} (the {@link #outbound} queue plus {@link Connection#signal}).
+ *
+ * <p><b>The loop</b>, per dispatch: consume the signal; read what the socket has and process
+ * every whole frame ({@link InboundFrames}: new streams are dispatched as {@link StreamTask}s);
+ * move the queued output into the streams' pending lists and frame it within the windows
+ * ({@link #schedule}); write the batch in one gathering write; repeat while anything moved, with
+ * a yield of the carrier as grace before giving up (a stream task often queues its response
+ * meanwhile). Then hand the connection back: KEEPALIVE (context released) when nothing at all
+ * is in flight, else MULTIPLEXED with a deadline only for a missing SETTINGS ack or a partial
+ * frame. After {@link #MAX_ROUNDS} busy rounds the loop continues as a new task so that one
+ * connection cannot hold a carrier.
+ *
+ * <p><b>Close ordering.</b> Once a GOAWAY was sent (server stop, idle timeout) or received, no
+ * new stream starts; the connection closes (lingering) only when every started stream's
+ * response has been written: no stream left, nothing queued, nothing batched. A connection
+ * error instead ends it at once, cancelling the streams' tasks.
+ */
+final class Session {
+    private static final System.Logger LOG = System.getLogger("org.loommpm.http2");
+    /** The connection-level receive window kept open (credit is returned as DATA arrives). */
+    static final int CONNECTION_WINDOW = 1 << 20;
+    private static final int MAX_ROUNDS = 64;
+    private static final int GRACE_YIELDS = 2;
+    private static final long MAX_BATCH = 256 * 1024;
+    private static final int CLOSED_MEMORY = 512;
+    private static final byte[] EMPTY = new byte[0];
+
+    final Connection c;
+    final Http2ConnectionHandler protocol;
+    final Http2Settings limits;
+    final HpackCodec hpack;
+    /**
+     * MPSC: stream tasks (any thread) offer items; only the frame loop polls. Lock-free; an item
+     * is immutable for its producer once offered (see {@link Out}).
+     */
+    private final ConcurrentLinkedQueue<Out> outbound = new ConcurrentLinkedQueue<>();
+    final OutputBatch batch = new OutputBatch();
+    final HashMap<Integer, Stream> streams = new HashMap<>();
+    /** Recently closed streams: {@code true} when we reset them (their late frames are ignored). */
+    final Map<Integer, Boolean> closed = new LinkedHashMap<>(64, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Integer, Boolean> eldest) {
+            return size() > CLOSED_MEMORY;
+        }
+    };
+    private final ArrayDeque<Stream> ready = new ArrayDeque<>();
+    final StreamLimit limit;
+    final RapidResetGuard resets;
+    final ControlFrameGuard control;
+    final EmptyFrameGuard empty;
+    final HeaderBlockGuard block;
+    private final InboundFrames inbound;
+    private final InetSocketAddress remote;
+    private final InetSocketAddress local;
+    private final boolean secure;
+
+    int lastClientStreamId;
+    int peerInitialWindow = FrameType.DEFAULT_WINDOW;
+    int peerMaxFrameSize = FrameType.DEFAULT_MAX_FRAME_SIZE;
+    long connSendWindow = FrameType.DEFAULT_WINDOW;
+    long connRecvWindow = CONNECTION_WINDOW;
+    boolean prefaceDone;
+    boolean settingsAcked;
+    private final long settingsDeadline;
+    boolean goAwaySent;
+    boolean goAwayReceived;
+    /** When the current partial frame began to wait for its rest (0 = none). */
+    private long partialSince;
+
+    Session(Connection c, Http2ConnectionHandler protocol) {
+        this.c = c;
+        this.protocol = protocol;
+        this.limits = protocol.config().http2();
+        this.hpack = new HpackCodec(limits.maxHeaderListSize(), limits.headerTableSize());
+        long now = System.nanoTime();
+        this.limit = new StreamLimit(limits.maxConcurrentStreams());
+        this.resets = new RapidResetGuard(limits.maxResetsPerSecond(), limits.maxConcurrentStreams(), now);
+        this.control = new ControlFrameGuard(limits.maxControlFramesPerSecond(), now);
+        this.empty = new EmptyFrameGuard(limits.maxEmptyFramesPerSecond(), now);
+        this.block = new HeaderBlockGuard(2 * limits.maxHeaderListSize(), limits.maxContinuationFrames());
+        this.inbound = new InboundFrames(this);
+        this.remote = c.remoteAddress();
+        this.local = c.localAddress();
+        this.secure = c.isSecure();
+        this.settingsDeadline = now + limits.settingsTimeout().toNanos();
+        // The server's connection preface: SETTINGS first, then the larger connection window.
+        batch.settings(FrameType.SETTINGS_MAX_CONCURRENT_STREAMS, limits.maxConcurrentStreams(),
+                FrameType.SETTINGS_INITIAL_WINDOW_SIZE, limits.windowSize(),
+                FrameType.SETTINGS_MAX_FRAME_SIZE, limits.maxFrameSize(),
+                FrameType.SETTINGS_MAX_HEADER_LIST_SIZE, limits.maxHeaderListSize(),
+                FrameType.SETTINGS_HEADER_TABLE_SIZE, limits.headerTableSize(),
+                FrameType.SETTINGS_ENABLE_PUSH, 0);
+        batch.windowUpdate(0, CONNECTION_WINDOW - FrameType.DEFAULT_WINDOW);
+        protocol.stats().connectionOpened();
+    }
+
+    Connection connection() {
+        return c;
+    }
+
+    InetSocketAddress remoteAddress() {
+        return remote;
+    }
+
+    InetSocketAddress localAddress() {
+        return local;
+    }
+
+    /** Whether the connection is TLS (h2 by ALPN) rather than cleartext h2c. */
+    boolean isSecure() {
+        return secure;
+    }
+
+    /** Task side: hands an item to the frame loop. Any thread. */
+    void enqueue(Out o) {
+        outbound.offer(o);
+        c.signal();
+    }
+
+    /** The receive window a new stream starts with: the announced one once acknowledged. */
+    long initialRecvWindow() {
+        return settingsAcked ? limits.windowSize() : Math.max(limits.windowSize(), FrameType.DEFAULT_WINDOW);
+    }
+
+    /**
+     * Starts an upgraded connection: the {@code HTTP2-Settings} apply as the client's first
+     * SETTINGS (no acknowledgement, RFC 7540 §3.2.1), and the HTTP/1.1 request becomes stream 1,
+     * half-closed from the client.
+     */
+    void upgrade(byte[] settings, FieldBlock request) throws Http2Error {
+        inbound.apply(settings, 0, settings.length);
+        lastClientStreamId = 1;
+        limit.tryOpen();
+        startStream(new Stream(this, 1, request, peerInitialWindow, initialRecvWindow(),
+                protocol.config().limitRequestBody()), true);
+    }
+
+    // ---- the frame loop ----
+
+    /** One dispatch of the connection: see the class comment. Ends with exactly one hand-back. */
+    void serve(int slot) {
+        Scoreboard board = c.child().scoreboard();
+        mark(board, slot, Scoreboard.READING);
+        try {
+            if (c.closeRequested() && closeRequested()) {
+                return;
+            }
+            if (!goAwaySent && c.child().isDraining()) {
+                startGoAway(ErrorCode.NO_ERROR);
+            }
+            int yields = 0;
+            for (int round = 1; ; round++) {
+                c.takeSignal();
+                boolean progress = false;
+                int n = fill();
+                if (n < 0) {
+                    peerClosed();
+                    return;
+                }
+                if (n > 0 || c.context().in().hasRemaining()) {
+                    progress |= inbound.process(c.context().in());
+                }
+                progress |= drainOutbound();
+                schedule();
+                if (!batch.isEmpty()) {
+                    mark(board, slot, Scoreboard.WRITING);
+                    batch.flush(c);
+                    mark(board, slot, Scoreboard.READING);
+                    progress = true;
+                }
+                if (finished()) {
+                    LOG.log(Level.DEBUG, "LM0704 {0} closed after GOAWAY, every stream answered", this);
+                    c.handBackLinger(CloseReason.NORMAL);
+                    return;
+                }
+                if (!progress) {
+                    if (yields < GRACE_YIELDS && !streams.isEmpty()) {
+                        yields++;
+                        Thread.yield();
+                        continue;
+                    }
+                    break;
+                }
+                if (round >= MAX_ROUNDS) {
+                    // Busy: go on as a new task instead of holding the carrier (never queued
+                    // behind our own stream tasks, which may hold every slot waiting for us).
+                    c.child().pool().dispatchOwner(c);
+                    return;
+                }
+            }
+            handBack(board, slot);
+        } catch (Http2Error e) {
+            connectionError(e);
+        } catch (SocketTimeoutException e) {
+            LOG.log(Level.DEBUG, "LM0705 {0} ended: {1}", this, e.toString());
+            abort(CloseReason.TIMEOUT);
+        } catch (PeerIOException | EOFException | StreamResetException e) {
+            LOG.log(Level.DEBUG, "LM0705 {0} ended: {1}", this, e.toString());
+            abort(CloseReason.ABORT);
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.ERROR, "LM0706 " + this + " failed", e);
+            abort(CloseReason.ERROR);
+        }
+    }
+
+    /** Shows the frame loop's activity in its slot (none when it runs without one). */
+    private static void mark(Scoreboard board, int slot, byte state) {
+        if (slot != WorkerPool.NO_SLOT) {
+            board.set(slot, state);
+        }
+    }
+
+    /**
+     * The poller dispatched us with a close request: the SETTINGS ack or a partial frame is
+     * overdue, the connection was idle too long, or the server is stopping.
+     *
+     * @return whether the connection was handed back
+     */
+    private boolean closeRequested() throws Http2Error {
+        long now = System.nanoTime();
+        if (!settingsAcked && now - settingsDeadline >= 0) {
+            throw Http2Error.connection(ErrorCode.SETTINGS_TIMEOUT, "SETTINGS not acknowledged in time");
+        }
+        if (partialSince != 0 && now - (partialSince + protocol.timeoutNanos()) >= 0) {
+            LOG.log(Level.DEBUG, "LM0705 {0} ended: a frame stayed incomplete for Timeout", this);
+            abort(CloseReason.TIMEOUT);
+            return true;
+        }
+        boolean stopping = c.child().isStopping() || c.child().isDraining();
+        if (stopping || streams.isEmpty()) {
+            startGoAway(ErrorCode.NO_ERROR);
+            if (streams.isEmpty() && outbound.isEmpty()) {
+                try {
+                    batch.flush(c);
+                } catch (IOException e) {
+                    abort(CloseReason.ABORT);
+                    return true;
+                }
+                c.handBackLinger(stopping ? CloseReason.NORMAL : CloseReason.TIMEOUT);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Sends GOAWAY (once) naming the last stream we will serve; no new stream starts after it. */
+    void startGoAway(ErrorCode code) {
+        if (!goAwaySent) {
+            goAwaySent = true;
+            batch.goAway(lastClientStreamId, code.code());
+            LOG.log(Level.DEBUG, "LM0704 {0} GOAWAY {1} last stream {2}, {3} streams to finish", this, code,
+                    lastClientStreamId, streams.size());
+        }
+    }
+
+    private boolean finished() {
+        return (goAwaySent || goAwayReceived) && streams.isEmpty() && outbound.isEmpty() && batch.isEmpty();
+    }
+
+    /** Appends what the socket has to the read buffer: bytes read, 0, or -1 at EOF. */
+    private int fill() throws Http2Error {
+        ByteBuffer in = c.context().in();
+        if (in.limit() == in.capacity() && in.position() == 0) {
+            return 0; // full of unprocessed bytes: the frame parser grows it when a frame needs more
+        }
+        in.compact();
+        int n;
+        try {
+            n = c.readNow(in);
+        } catch (IOException e) {
+            n = -1;
+        }
+        in.flip();
+        return n;
+    }
+
+    /** The client closed its side (or reset it): streams still running have nobody to answer. */
+    private void peerClosed() {
+        boolean clean = streams.isEmpty();
+        LOG.log(Level.DEBUG, "LM0705 {0} ended: the client closed the connection with {1} streams open",
+                this, streams.size());
+        cancelAll();
+        batch.discard();
+        c.handBackClose(clean ? CloseReason.NORMAL : CloseReason.ABORT);
+    }
+
+    private void handBack(Scoreboard board, int slot) {
+        ByteBuffer in = c.context().in();
+        boolean idle = streams.isEmpty() && outbound.isEmpty() && !in.hasRemaining() && settingsAcked
+                && prefaceDone && !inbound.inHeaderBlock();
+        mark(board, slot, Scoreboard.KEEPALIVE);
+        if (idle) {
+            partialSince = 0;
+            c.handBackKeepAlive();
+            return;
+        }
+        long now = System.nanoTime();
+        long deadline = settingsAcked ? 0 : settingsDeadline;
+        if (in.hasRemaining() || inbound.inHeaderBlock()) {
+            if (partialSince == 0) {
+                partialSince = now;
+            }
+            long d = partialSince + protocol.timeoutNanos();
+            deadline = deadline == 0 || d - deadline < 0 ? d : deadline;
+        } else {
+            partialSince = 0;
+        }
+        c.handBackWatch(deadline);
+    }
+
+    /** A whole frame was processed: whatever was partial has arrived. */
+    void frameCompleted() {
+        partialSince = 0;
+    }
+
+    /** Ends the connection on a connection error: GOAWAY with the code, streams cancelled. */
+    private void connectionError(Http2Error e) {
+        Level level = e.code() == ErrorCode.ENHANCE_YOUR_CALM ? Level.WARNING : Level.DEBUG;
+        LOG.log(level, "{0} {1} connection error {2}: {3}",
+                e.code() == ErrorCode.ENHANCE_YOUR_CALM ? "LM0703" : "LM0702", this, e.code(), e.getMessage());
+        if (e.code() == ErrorCode.ENHANCE_YOUR_CALM) {
+            protocol.stats().guardTripped();
+        }
+        cancelAll();
+        if (!goAwaySent) {
+            goAwaySent = true;
+            batch.goAway(lastClientStreamId, e.code().code());
+        } else {
+            batch.goAway(lastClientStreamId, e.code().code());
+        }
+        try {
+            batch.flush(c);
+        } catch (IOException io) {
+            c.handBackClose(CloseReason.ABORT);
+            return;
+        }
+        c.handBackLinger(CloseReason.ERROR);
+    }
+
+    private void abort(CloseReason reason) {
+        cancelAll();
+        batch.discard();
+        c.handBackClose(reason);
+    }
+
+    /** Cancels every stream's task (their reads and writes fail; nothing more is sent). */
+    private void cancelAll() {
+        for (Stream s : new ArrayList<>(streams.values())) {
+            closeStream(s, true);
+        }
+        Out o;
+        while ((o = outbound.poll()) != null) {
+            if (o.kind == Out.Kind.DATA) {
+                o.stream.written(o.len);
+            }
+        }
+    }
+
+    // ---- streams ----
+
+    /** Opens a stream for a validated request and starts its task. */
+    void startStream(Stream s, boolean endStream) {
+        s.on(StreamState.Event.RECV_HEADERS);
+        if (endStream) {
+            s.on(StreamState.Event.RECV_END_STREAM);
+            s.body.end();
+        }
+        s.counted = true;
+        streams.put(s.id(), s);
+        protocol.stats().streamStarted();
+        c.child().pool().dispatch(new StreamTask(s, protocol));
+    }
+
+    /** Sends RST_STREAM with {@code code} and forgets the stream (its task is cancelled). */
+    void resetStream(int id, ErrorCode code) {
+        batch.rstStream(id, code.code());
+        Stream s = streams.get(id);
+        if (s != null) {
+            closeStream(s, true);
+        } else {
+            closed.put(id, Boolean.TRUE);
+        }
+    }
+
+    /**
+     * Removes a stream: its place in the limit is given back, output not yet framed is dropped
+     * (releasing its task), and a task still producing is cancelled.
+     *
+     * @param resetByUs whether we reset it (then late frames from the client are ignored)
+     */
+    void closeStream(Stream s, boolean resetByUs) {
+        if (streams.remove(s.id()) == null) {
+            return;
+        }
+        closed.put(s.id(), resetByUs);
+        if (s.state != StreamState.CLOSED) {
+            s.on(StreamState.Event.RESET);
+        }
+        if (s.counted) {
+            s.counted = false;
+            limit.closed();
+        }
+        for (Out o : s.pending) {
+            if (o.kind == Out.Kind.DATA) {
+                s.written(o.len);
+            }
+        }
+        s.pending.clear();
+        if (s.responseEnded) {
+            // The task may still wait for its lent body to be written: the batch acknowledges it.
+            s.body.cancel();
+        } else {
+            s.cancel();
+        }
+    }
+
+    /** The client's new SETTINGS_INITIAL_WINDOW_SIZE changes every stream's send window by the difference. */
+    void peerInitialWindow(int value) throws Http2Error {
+        long delta = (long) value - peerInitialWindow;
+        peerInitialWindow = value;
+        for (Stream s : streams.values()) {
+            s.sendWindow += delta;
+            if (s.sendWindow > FrameType.MAX_WINDOW) {
+                throw Http2Error.connection(ErrorCode.FLOW_CONTROL_ERROR, "window of stream " + s.id()
+                        + " above 2^31-1 after SETTINGS_INITIAL_WINDOW_SIZE");
+            }
+            if (delta > 0) {
+                wake(s);
+            }
+        }
+    }
+
+    /** A stream's window opened: frame its pending output again. */
+    void wake(Stream s) {
+        if (!s.scheduled && !s.pending.isEmpty()) {
+            s.scheduled = true;
+            ready.add(s);
+        }
+    }
+
+    // ---- output ----
+
+    /** Moves queued items to their streams; returns whether there were any. */
+    private boolean drainOutbound() {
+        boolean any = false;
+        Out o;
+        while ((o = outbound.poll()) != null) {
+            any = true;
+            Stream s = o.stream;
+            if (o.kind == Out.Kind.WINDOW_UPDATE) {
+                if (streams.get(s.id()) == s && s.state.remoteOpen()) {
+                    s.recvWindow += o.value;
+                    batch.windowUpdate(s.id(), o.value);
+                }
+                continue;
+            }
+            if (s.state == StreamState.CLOSED) {
+                if (o.kind == Out.Kind.DATA) {
+                    s.written(o.len);
+                }
+                continue;
+            }
+            s.pending.add(o);
+            if (!s.scheduled) {
+                s.scheduled = true;
+                ready.add(s);
+            }
+        }
+        return any;
+    }
+
+    /** Frames pending output round-robin, one frame per stream per pass, within the windows. */
+    private void schedule() throws IOException {
+        while (!ready.isEmpty() && batch.size() < MAX_BATCH) {
+            boolean moved = false;
+            for (int i = ready.size(); i > 0 && batch.size() < MAX_BATCH; i--) {
+                Stream s = ready.poll();
+                int r = emit(s);
+                moved |= r == MOVED;
+                if (s.state == StreamState.CLOSED || s.pending.isEmpty() || r == BLOCKED_STREAM) {
+                    s.scheduled = false; // a WINDOW_UPDATE or new output puts it back
+                } else {
+                    ready.add(s);
+                }
+            }
+            if (!moved) {
+                return;
+            }
+        }
+    }
+
+    private static final int MOVED = 0;
+    private static final int BLOCKED_STREAM = 1;
+    private static final int BLOCKED_CONNECTION = 2;
+
+    private int emit(Stream s) throws IOException {
+        Out o = s.pending.peek();
+        if (o == null || s.state == StreamState.CLOSED) {
+            return BLOCKED_STREAM;
+        }
+        switch (o.kind) {
+            case HEADERS -> {
+                s.pending.poll();
+                writeHeaders(s, o);
+                if (o.endStream) {
+                    endLocal(s);
+                }
+                return MOVED;
+            }
+            case RST -> {
+                s.pending.poll();
+                resetStream(s.id(), codeOf(o.value));
+                return MOVED;
+            }
+            case DATA -> {
+                if (o.len == 0) {
+                    s.pending.poll();
+                    if (o.endStream) {
+                        batch.data(s, EMPTY, 0, 0, true);
+                        endLocal(s);
+                    }
+                    return MOVED;
+                }
+                long window = Math.min(s.sendWindow, connSendWindow);
+                if (window <= 0) {
+                    return s.sendWindow <= 0 ? BLOCKED_STREAM : BLOCKED_CONNECTION;
+                }
+                int n = (int) Math.min(Math.min(o.len, window), peerMaxFrameSize);
+                boolean last = n == o.len && o.endStream;
+                batch.data(s, o.data, o.off, n, last);
+                o.off += n;
+                o.len -= n;
+                s.sendWindow -= n;
+                connSendWindow -= n;
+                if (o.len == 0) {
+                    s.pending.poll();
+                    if (last) {
+                        endLocal(s);
+                    }
+                }
+                return MOVED;
+            }
+            default -> throw new IllegalStateException("unexpected item " + o.kind);
+        }
+    }
+
+    private static ErrorCode codeOf(int code) {
+        for (ErrorCode e : ErrorCode.values()) {
+            if (e.code() == code) {
+                return e;
+            }
+        }
+        return ErrorCode.INTERNAL_ERROR;
+    }
+
+    /** Encodes a response head into HEADERS and as many CONTINUATION frames as the peer's frame size needs. */
+    private void writeHeaders(Stream s, Out o) throws IOException {
+        HpackCodec.Encoded encoded = hpack.encode(o.value, o.headers);
+        byte[] b = encoded.array();
+        int len = encoded.size();
+        int off = 0;
+        boolean first = true;
+        do {
+            int n = Math.min(len - off, peerMaxFrameSize);
+            boolean endHeaders = off + n == len;
+            int flags = (endHeaders ? FrameType.FLAG_END_HEADERS : 0)
+                    | (first && o.endStream ? FrameType.FLAG_END_STREAM : 0);
+            batch.header(n, first ? FrameType.HEADERS : FrameType.CONTINUATION, flags, s.id());
+            batch.copy(b, off, n);
+            off += n;
+            first = false;
+        } while (off < len);
+    }
+
+    /** The response's END_STREAM is in the batch: the stream closes on our side. */
+    private void endLocal(Stream s) {
+        s.responseEnded = true;
+        protocol.stats().responseCompleted();
+        boolean requestOpen = s.state.remoteOpen();
+        s.on(StreamState.Event.SEND_END_STREAM);
+        if (requestOpen) {
+            // The client is still sending a body nobody will read (RFC 9113 §8.1).
+            batch.rstStream(s.id(), ErrorCode.NO_ERROR.code());
+            closeStream(s, true);
+        } else {
+            closeStream(s, false);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "h2 connection " + c.id();
+    }
+}

@@ -1,0 +1,164 @@
+package org.loommpm.http2;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
+import java.util.ArrayDeque;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.loommpm.http2.hpack.FieldBlock;
+
+/**
+ * One HTTP/2 stream: the request the client opened and the response its task produces.
+ *
+ * <p><b>Threads.</b> Two parties use a stream. The connection's frame loop (whichever worker
+ * owns the connection) alone reads and writes the fields marked <i>loop</i>: the state (see
+ * {@link StreamState}), both flow-control windows, and the output waiting to be framed. The
+ * stream's task (its handler, on its own worker) produces output through {@link #enqueue},
+ * which goes through the session's MPSC queue, and never touches the socket. They share only:
+ * <ul>
+ *   <li>{@link #queued}: bytes of body the task has queued and the frame loop has not yet
+ *       written (the task adds, the loop subtracts after the socket write); the task parks while
+ *       it is above {@link #QUEUE_BOUND}, so a large body is produced as the client's windows and
+ *       socket take it, never buffered whole;</li>
+ *   <li>{@link #writer}: the parked task, unparked by the loop (a Dekker pair on volatiles: the
+ *       task publishes itself, then re-reads {@link #queued}; the loop updates {@link #queued},
+ *       then reads {@link #writer});</li>
+ *   <li>{@link #cancelled}: set by the loop when the stream is reset or the connection ends;
+ *       the task sees it in every body read and write ({@link StreamResetException});</li>
+ *   <li>the request {@link #body}, which has its own lock.</li>
+ * </ul>
+ */
+final class Stream {
+    /** Bytes of body a task may have queued before it parks. */
+    static final long QUEUE_BOUND = 64 * 1024;
+
+    private final int id;
+    private final Session session;
+    final FieldBlock request;
+    final RequestBody body;
+    final long startNanos;
+
+    /** loop: the protocol state. */
+    StreamState state = StreamState.IDLE;
+    /** loop: what the client allows us to send. */
+    long sendWindow;
+    /** loop: what we allow the client to send. */
+    long recvWindow;
+    /** loop: request body bytes received (content-length check). */
+    long received;
+    /** loop: items taken from the queue, waiting for their turn or for window. */
+    final ArrayDeque<Out> pending = new ArrayDeque<>(4);
+    /** loop: whether the stream is in the session's ready list. */
+    boolean scheduled;
+    /** loop: whether it holds a place in the concurrency limit. */
+    boolean counted;
+    /** loop: whether the response's last frame (END_STREAM) was handed to the batch. */
+    boolean responseEnded;
+
+    private final AtomicLong queued = new AtomicLong();
+    private volatile Thread writer;
+    private volatile boolean cancelled;
+
+    Stream(Session session, int id, FieldBlock request, long sendWindow, long recvWindow, long limitBody) {
+        this.session = session;
+        this.id = id;
+        this.request = request;
+        this.sendWindow = sendWindow;
+        this.recvWindow = recvWindow;
+        this.body = new RequestBody(this, recvWindow, limitBody);
+        this.startNanos = System.nanoTime();
+    }
+
+    int id() {
+        return id;
+    }
+
+    Session session() {
+        return session;
+    }
+
+    // ---- task side ----
+
+    /** Hands an item to the frame loop and asks for its attention. Task side. */
+    void enqueue(Out o) throws IOException {
+        if (cancelled) {
+            throw new StreamResetException(id);
+        }
+        if (o.kind == Out.Kind.DATA) {
+            queued.addAndGet(o.len);
+        }
+        session.enqueue(o);
+    }
+
+    /**
+     * Parks the task until at most {@code bound} queued body bytes are left unwritten, within
+     * {@code timeoutNanos}. Task side.
+     */
+    void awaitQueued(long bound, long timeoutNanos) throws IOException {
+        if (queued.get() <= bound) {
+            checkCancelled();
+            return;
+        }
+        long deadline = System.nanoTime() + timeoutNanos;
+        try {
+            writer = Thread.currentThread();
+            while (queued.get() > bound) {
+                checkCancelled();
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new SocketTimeoutException("stream " + id + ": client took no data within Timeout");
+                }
+                LockSupport.parkNanos(this, left);
+                if (Thread.interrupted()) {
+                    throw new InterruptedIOException("interrupted while waiting for the client's window");
+                }
+            }
+        } finally {
+            writer = null;
+        }
+        checkCancelled();
+    }
+
+    /** Throws when the stream was reset or the connection ended. Task side. */
+    void checkCancelled() throws StreamResetException {
+        if (cancelled) {
+            throw new StreamResetException(id);
+        }
+    }
+
+    boolean isCancelled() {
+        return cancelled;
+    }
+
+    // ---- loop side ----
+
+    /** {@code n} queued body bytes were written to the socket (or dropped): wake a parked task. */
+    void written(long n) {
+        queued.addAndGet(-n);
+        Thread w = writer;
+        if (w != null) {
+            LockSupport.unpark(w);
+        }
+    }
+
+    /** The stream was reset or its connection ended: the task's reads and writes fail from now. */
+    void cancel() {
+        cancelled = true;
+        body.cancel();
+        Thread w = writer;
+        if (w != null) {
+            LockSupport.unpark(w);
+        }
+    }
+
+    /** Moves the state on {@code e}. Loop side. */
+    void on(StreamState.Event e) {
+        state = state.on(e);
+    }
+
+    @Override
+    public String toString() {
+        return "stream " + id + " [" + state + "]";
+    }
+}

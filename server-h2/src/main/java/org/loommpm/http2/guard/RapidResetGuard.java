@@ -1,0 +1,28 @@
+package org.loommpm.http2.guard;
+
+import org.loommpm.http2.frame.ErrorCode;
+import org.loommpm.http2.frame.Http2Error;
+
+/**
+ * Rapid reset (CVE-2023-44487): a client that opens streams and cancels them at once makes the
+ * server start work that nobody waits for, without ever hitting the concurrency limit. Every
+ * stream the client resets before its response completed, and every stream refused for
+ * exceeding the concurrency limit, takes a token; the bucket refills at
+ * {@code H2MaxResetsPerSecond} with bursts up to twice {@code H2MaxConcurrentStreams}. An empty
+ * bucket is a connection error ENHANCE_YOUR_CALM (the caller cancels the streams' handlers).
+ * Frame loop only.
+ */
+public final class RapidResetGuard {
+    private final TokenBucket bucket;
+
+    public RapidResetGuard(int resetsPerSecond, int maxConcurrentStreams, long nowNanos) {
+        this.bucket = new TokenBucket(resetsPerSecond, Math.max(resetsPerSecond, 2 * maxConcurrentStreams), nowNanos);
+    }
+
+    /** Counts one cancelled or refused stream. */
+    public void streamCancelled(long nowNanos) throws Http2Error {
+        if (!bucket.take(nowNanos)) {
+            throw Http2Error.connection(ErrorCode.ENHANCE_YOUR_CALM, "rapid reset: too many streams cancelled");
+        }
+    }
+}

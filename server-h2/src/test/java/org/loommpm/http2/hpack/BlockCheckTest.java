@@ -1,0 +1,60 @@
+package org.loommpm.http2.hpack;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import com.twitter.hpack.Encoder;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+import org.junit.jupiter.api.Test;
+
+/** The HPACK checks the decoding library does not make (RFC 7541 §4.2, §5.2). */
+class BlockCheckTest {
+    static String check(String hex) {
+        byte[] b = HexFormat.of().parseHex(hex);
+        return BlockCheck.violation(b, b.length);
+    }
+
+    @Test
+    void validBlocksPass() throws IOException {
+        // RFC 7541 C.4.1: a Huffman-coded request.
+        assertNull(check("828684418cf1e3c2e5f23a6ba0ab90f4ff"));
+        assertNull(check("3fe11f82")); // a size update first is fine
+        Encoder e = new Encoder(4096);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (String s : new String[] {"accept", "text/html", "user-agent", "curl/8.0", "x-long", "v".repeat(300)}) {
+            e.encodeHeader(out, s.getBytes(StandardCharsets.US_ASCII), "value~!".getBytes(StandardCharsets.US_ASCII), false);
+        }
+        assertNull(BlockCheck.violation(out.toByteArray(), out.size()));
+    }
+
+    @Test
+    void sizeUpdateAfterAFieldIsAnError() {
+        assertEquals("dynamic table size update after a header field", check("823fe11f"));
+    }
+
+    @Test
+    void truncatedRepresentations() {
+        assertEquals("truncated string literal", check("000561"));
+        assertEquals("truncated index", check("ff"));
+        assertEquals("truncated string literal", check("0001"));
+    }
+
+    @Test
+    void huffmanPaddingRules() {
+        assertNull(check("0001618" + "11f")); // 'a' = 00011 + 111 padding
+        assertEquals("Huffman padding not all ones", check("000161" + "8118"));
+        assertEquals("Huffman padding longer than 7 bits", check("000161" + "821fff"));
+        assertEquals("EOS symbol in a Huffman string", check("000161" + "84fffffffc"));
+    }
+
+    @Test
+    void codecRejectsThemAsCompressionErrors() {
+        HpackCodec codec = new HpackCodec(65536, 4096);
+        byte[] bad = HexFormat.of().parseHex("823fe11f");
+        assertThrows(IOException.class, () -> codec.decode(bad, bad.length, false));
+    }
+}

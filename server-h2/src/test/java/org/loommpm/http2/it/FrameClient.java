@@ -1,0 +1,289 @@
+package org.loommpm.http2.it;
+
+import com.twitter.hpack.Decoder;
+import com.twitter.hpack.Encoder;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A test-only HTTP/2 client speaking raw frames over a socket, to provoke every error case: it
+ * sends exactly what a test asks (valid or not) and reads frames back one by one.
+ */
+final class FrameClient implements AutoCloseable {
+    static final byte[] PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+
+    /** One frame as read. */
+    record Frame(int type, int flags, int stream, byte[] payload) {
+        int int32(int at) {
+            return (payload[at] & 0xff) << 24 | (payload[at + 1] & 0xff) << 16 | (payload[at + 2] & 0xff) << 8
+                    | (payload[at + 3] & 0xff);
+        }
+
+        /** The error code of a RST_STREAM or GOAWAY. */
+        int errorCode() {
+            return type == GOAWAY ? int32(4) : int32(0);
+        }
+
+        boolean has(int flag) {
+            return (flags & flag) != 0;
+        }
+
+        @Override
+        public String toString() {
+            return "frame type=" + type + " flags=" + flags + " stream=" + stream + " len=" + payload.length;
+        }
+    }
+
+    /** A response read by {@link #response}. */
+    record Response(Map<String, String> headers, byte[] body) {
+        int status() {
+            return Integer.parseInt(headers.get(":status"));
+        }
+
+        String text() {
+            return new String(body, StandardCharsets.UTF_8);
+        }
+    }
+
+    static final int DATA = 0, HEADERS = 1, PRIORITY = 2, RST_STREAM = 3, SETTINGS = 4, PUSH_PROMISE = 5, PING = 6,
+            GOAWAY = 7, WINDOW_UPDATE = 8, CONTINUATION = 9;
+    static final int END_STREAM = 1, ACK = 1, END_HEADERS = 4, PADDED = 8, PRIORITY_FLAG = 0x20;
+
+    private final Socket socket;
+    private final DataInputStream in;
+    private final OutputStream out;
+    private final Encoder encoder = new Encoder(4096);
+    private final Decoder decoder = new Decoder(1 << 20, 4096);
+    private boolean autoWindow = true;
+
+    FrameClient(int port) throws IOException {
+        socket = new Socket("127.0.0.1", port);
+        socket.setTcpNoDelay(true);
+        socket.setSoTimeout(5000);
+        in = new DataInputStream(socket.getInputStream());
+        out = socket.getOutputStream();
+    }
+
+    /** Connects, sends the preface and an empty SETTINGS, reads the server's SETTINGS and acks it. */
+    static FrameClient open(int port) throws IOException {
+        FrameClient c = new FrameClient(port);
+        c.handshake();
+        return c;
+    }
+
+    void handshake() throws IOException {
+        out.write(PREFACE);
+        settings();
+        Frame f = read();
+        if (f.type() != SETTINGS || f.has(ACK)) {
+            throw new IOException("expected the server's SETTINGS, got " + f);
+        }
+        frame(SETTINGS, ACK, 0, new byte[0]);
+    }
+
+    void autoWindow(boolean on) {
+        autoWindow = on;
+    }
+
+    Socket socket() {
+        return socket;
+    }
+
+    void raw(byte[] bytes) throws IOException {
+        out.write(bytes);
+        out.flush();
+    }
+
+    void frame(int type, int flags, int stream, byte[] payload) throws IOException {
+        byte[] f = new byte[9 + payload.length];
+        f[0] = (byte) (payload.length >>> 16);
+        f[1] = (byte) (payload.length >>> 8);
+        f[2] = (byte) payload.length;
+        f[3] = (byte) type;
+        f[4] = (byte) flags;
+        f[5] = (byte) (stream >>> 24);
+        f[6] = (byte) (stream >>> 16);
+        f[7] = (byte) (stream >>> 8);
+        f[8] = (byte) stream;
+        System.arraycopy(payload, 0, f, 9, payload.length);
+        out.write(f);
+        out.flush();
+    }
+
+    void settings(int... idValues) throws IOException {
+        byte[] p = new byte[idValues.length / 2 * 6];
+        for (int i = 0, o = 0; i < idValues.length; i += 2, o += 6) {
+            p[o] = (byte) (idValues[i] >>> 8);
+            p[o + 1] = (byte) idValues[i];
+            p[o + 2] = (byte) (idValues[i + 1] >>> 24);
+            p[o + 3] = (byte) (idValues[i + 1] >>> 16);
+            p[o + 4] = (byte) (idValues[i + 1] >>> 8);
+            p[o + 5] = (byte) idValues[i + 1];
+        }
+        frame(SETTINGS, 0, 0, p);
+    }
+
+    static byte[] int32(int v) {
+        return new byte[] {(byte) (v >>> 24), (byte) (v >>> 16), (byte) (v >>> 8), (byte) v};
+    }
+
+    void windowUpdate(int stream, int increment) throws IOException {
+        frame(WINDOW_UPDATE, 0, stream, int32(increment));
+    }
+
+    void rst(int stream, int code) throws IOException {
+        frame(RST_STREAM, 0, stream, int32(code));
+    }
+
+    void ping(byte[] payload) throws IOException {
+        frame(PING, 0, 0, payload);
+    }
+
+    /** An HPACK block for the given fields (name, value pairs, in order). */
+    byte[] block(String... fields) throws IOException {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        for (int i = 0; i < fields.length; i += 2) {
+            encoder.encodeHeader(b, fields[i].getBytes(StandardCharsets.ISO_8859_1),
+                    fields[i + 1].getBytes(StandardCharsets.ISO_8859_1), false);
+        }
+        return b.toByteArray();
+    }
+
+    /** The usual request fields for {@code GET path}. */
+    static String[] get(String path) {
+        return new String[] {":method", "GET", ":scheme", "http", ":path", path, ":authority", "localhost"};
+    }
+
+    void headers(int stream, boolean endStream, String... fields) throws IOException {
+        frame(HEADERS, END_HEADERS | (endStream ? END_STREAM : 0), stream, block(fields));
+    }
+
+    void data(int stream, byte[] payload, boolean endStream) throws IOException {
+        frame(DATA, endStream ? END_STREAM : 0, stream, payload);
+    }
+
+    /** Reads the next frame (throws {@link SocketTimeoutException} after 5 s, EOFException at close). */
+    Frame read() throws IOException {
+        int len = in.readUnsignedByte() << 16 | in.readUnsignedByte() << 8 | in.readUnsignedByte();
+        int type = in.readUnsignedByte();
+        int flags = in.readUnsignedByte();
+        int stream = in.readInt() & 0x7fffffff;
+        byte[] payload = new byte[len];
+        in.readFully(payload);
+        return new Frame(type, flags, stream, payload);
+    }
+
+    /** Reads frames until one of {@code type} (on any stream); others are skipped. */
+    Frame expect(int type) throws IOException {
+        for (;;) {
+            Frame f = read();
+            if (f.type() == HEADERS || f.type() == CONTINUATION) {
+                decode(f.payload(), new LinkedHashMap<>()); // keeps the HPACK table in step
+            }
+            if (f.type() == type) {
+                return f;
+            }
+        }
+    }
+
+    /** Reads until GOAWAY and returns its error code; then the server must close. */
+    int expectGoAway() throws IOException {
+        return expect(GOAWAY).errorCode();
+    }
+
+    /** Reads until RST_STREAM on {@code stream} and returns its error code. */
+    int expectRst(int stream) throws IOException {
+        for (;;) {
+            Frame f = expect(RST_STREAM);
+            if (f.stream() == stream) {
+                return f.errorCode();
+            }
+        }
+    }
+
+    /** Whether the server closed the connection (EOF or reset) within the read timeout. */
+    boolean closedByServer() throws IOException {
+        try {
+            for (;;) {
+                read();
+            }
+        } catch (EOFException | java.net.SocketException e) {
+            return true;
+        } catch (SocketTimeoutException e) {
+            return false;
+        }
+    }
+
+    private void decode(byte[] block, Map<String, String> into) throws IOException {
+        decoder.decode(new ByteArrayInputStream(block), (n, v, s) -> into.put(new String(n, StandardCharsets.ISO_8859_1),
+                new String(v, StandardCharsets.ISO_8859_1)));
+        decoder.endHeaderBlock();
+    }
+
+    private final Map<Integer, Map<String, String>> partialHeaders = new java.util.HashMap<>();
+    private final Map<Integer, ByteArrayOutputStream> partialBodies = new java.util.HashMap<>();
+    private final Map<Integer, Response> done = new java.util.HashMap<>();
+
+    /**
+     * Reads until {@code stream}'s whole response arrived (other streams' responses are kept for
+     * their own call), granting window as data arrives.
+     */
+    Response response(int stream) throws IOException {
+        for (;;) {
+            Response r = done.remove(stream);
+            if (r != null) {
+                return r;
+            }
+            Frame f = read();
+            int id = f.stream();
+            switch (f.type()) {
+                case HEADERS, CONTINUATION -> {
+                    decode(f.payload(), partialHeaders.computeIfAbsent(id, k -> new LinkedHashMap<>()));
+                    if (f.has(END_STREAM)) {
+                        complete(id);
+                    }
+                }
+                case DATA -> {
+                    partialBodies.computeIfAbsent(id, k -> new ByteArrayOutputStream()).write(f.payload());
+                    if (autoWindow && f.payload().length > 0) {
+                        windowUpdate(0, f.payload().length);
+                        if (!f.has(END_STREAM)) {
+                            windowUpdate(id, f.payload().length);
+                        }
+                    }
+                    if (f.has(END_STREAM)) {
+                        complete(id);
+                    }
+                }
+                case RST_STREAM -> {
+                    if (id == stream) {
+                        throw new IOException("stream " + stream + " reset with code " + f.errorCode());
+                    }
+                }
+                case GOAWAY -> throw new IOException("GOAWAY with code " + f.errorCode());
+                default -> {
+                }
+            }
+        }
+    }
+
+    private void complete(int id) {
+        Map<String, String> h = partialHeaders.remove(id);
+        ByteArrayOutputStream b = partialBodies.remove(id);
+        done.put(id, new Response(h == null ? Map.of() : h, b == null ? new byte[0] : b.toByteArray()));
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}

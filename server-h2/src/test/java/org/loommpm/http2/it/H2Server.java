@@ -1,0 +1,72 @@
+package org.loommpm.http2.it;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.function.UnaryOperator;
+import org.loommpm.api.Handler;
+import org.loommpm.config.Http2Settings;
+import org.loommpm.config.ServerConfig;
+import org.loommpm.engine.ExchangeObserver;
+import org.loommpm.engine.Supervisor;
+import org.loommpm.http1.Http1ConnectionHandler;
+import org.loommpm.http2.Http2ConnectionHandler;
+import org.loommpm.http2.Http2Stats;
+
+/** A server on 127.0.0.1 (ephemeral port) speaking HTTP/1.1 and h2c, with its HTTP/2 counters at hand. */
+final class H2Server implements AutoCloseable {
+    private final Supervisor supervisor;
+    private final Http2ConnectionHandler h2;
+
+    private H2Server(Supervisor supervisor, Http2ConnectionHandler h2) {
+        this.supervisor = supervisor;
+        this.h2 = h2;
+    }
+
+    static H2Server start(Handler app) throws IOException {
+        return start(app, s -> s, b -> b);
+    }
+
+    static H2Server start(Handler app, UnaryOperator<Http2Settings> limits) throws IOException {
+        return start(app, limits, b -> b);
+    }
+
+    static H2Server start(Handler app, UnaryOperator<Http2Settings> limits,
+                          UnaryOperator<ServerConfig.Builder> engine) throws IOException {
+        return start(app, limits, engine, null);
+    }
+
+    static H2Server start(Handler app, UnaryOperator<Http2Settings> limits,
+                          UnaryOperator<ServerConfig.Builder> engine, ExchangeObserver observer) throws IOException {
+        ServerConfig config = engine.apply(ServerConfig.builder()
+                .listen(new java.net.InetSocketAddress("127.0.0.1", 0))
+                .threadsPerChild(64)
+                .gracefulShutdownTimeout(Duration.ofSeconds(10))
+                .http2(limits.apply(Http2Settings.DEFAULTS))).build();
+        Http2ConnectionHandler h2 = new Http2ConnectionHandler(config, app, observer);
+        Supervisor s = new Supervisor(config, new Http1ConnectionHandler(config, app, observer, h2));
+        s.start();
+        return new H2Server(s, h2);
+    }
+
+    int port() {
+        return supervisor.boundAddresses().get(0).getPort();
+    }
+
+    Http2Stats stats() {
+        return h2.stats();
+    }
+
+    Supervisor supervisor() {
+        return supervisor;
+    }
+
+    /** Graceful stop (in-flight streams finish). */
+    void stop() {
+        supervisor.stop(Duration.ofSeconds(10));
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+}
