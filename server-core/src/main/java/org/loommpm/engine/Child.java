@@ -126,7 +126,12 @@ public final class Child implements ChildStats {
         return handler;
     }
 
-    /** The worker pool. */
+    /** The server-wide TLS and HTTP/2 counts the protocol layers add to. */
+    public ProtocolCounters protocolCounters() {
+        return supervisor.protocols();
+    }
+
+    /** The child's workers. */
     public WorkerPool pool() {
         return pool;
     }

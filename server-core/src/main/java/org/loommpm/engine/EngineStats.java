@@ -15,6 +15,11 @@ public interface EngineStats {
     /** The current generation (1 at start, +1 per graceful restart). */
     int generation();
 
+    /** TLS and HTTP/2 counts since start ({@link ProtocolCounters#NONE} where none are kept). */
+    default ProtocolCounters protocols() {
+        return ProtocolCounters.NONE;
+    }
+
     /** Connections accepted since start, all children. */
     long connectionsAccepted();
 

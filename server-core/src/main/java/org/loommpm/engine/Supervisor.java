@@ -79,6 +79,7 @@ public final class Supervisor implements EngineStats {
     private final AtomicLong connectionIds = new AtomicLong();
     private final AtomicInteger childIds = new AtomicInteger();
     private final LongAdder acceptedTotal = new LongAdder();
+    private final ProtocolCounters protocolCounters = new ProtocolCounters();
     private final LongAdder[] closedTotal = new LongAdder[CloseReason.values().length];
     private final List<ChildListener> listeners = new CopyOnWriteArrayList<>();
     /** A child whose start failed, to be tried again at {@code dueNanos}. */
@@ -216,11 +217,11 @@ public final class Supervisor implements EngineStats {
      *
      * @throws IOException if the key material cannot be used (nothing is bound then)
      */
-    private static TransportFactory tls(ServerConfig config, ConnectionHandler handler) throws IOException {
+    private TransportFactory tls(ServerConfig config, ConnectionHandler handler) throws IOException {
         if (!config.tls().active()) {
             return null;
         }
-        return org.loommpm.tls.TlsContextFactory.create(config, handler.applicationProtocols());
+        return org.loommpm.tls.TlsContextFactory.create(config, handler.applicationProtocols(), protocolCounters);
     }
 
     /** Every address to bind: the plain {@code Listen} ones, then the {@code https} ones. */
@@ -630,6 +631,11 @@ public final class Supervisor implements EngineStats {
             }
             return n;
         }
+    }
+
+    @Override
+    public ProtocolCounters protocols() {
+        return protocolCounters;
     }
 
     @Override

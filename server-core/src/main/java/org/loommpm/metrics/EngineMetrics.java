@@ -15,6 +15,7 @@ import org.loommpm.engine.ChildStats;
 import org.loommpm.engine.CloseReason;
 import org.loommpm.engine.EngineStats;
 import org.loommpm.engine.PollerStats;
+import org.loommpm.engine.ProtocolCounters;
 
 /**
  * The engine's meters: gauges and function counters that read {@link EngineStats},
@@ -55,6 +56,30 @@ public final class EngineMetrics implements ChildListener {
                 stats, s -> sumChildren(s, ChildStats::keepAliveConnections), Tags.empty());
         gauge("loom.connections.lingering", "Connections in a lingering close", stats,
                 s -> sumChildren(s, ChildStats::lingeringConnections), Tags.empty());
+        protocolMeters(stats.protocols());
+    }
+
+    /** TLS and HTTP/2 counters, server-wide (see {@link ProtocolCounters}). */
+    private void protocolMeters(ProtocolCounters p) {
+        String tls = "TLS handshakes by outcome (completed, failed, plaintext: an HTTP request on a TLS port)";
+        counter("loom.tls.handshakes", tls, p, ProtocolCounters::tlsHandshakes, Tags.of("outcome", "completed"));
+        counter("loom.tls.handshakes", tls, p, ProtocolCounters::tlsHandshakeFailures, Tags.of("outcome", "failed"));
+        counter("loom.tls.handshakes", tls, p, ProtocolCounters::tlsPlaintextRequests, Tags.of("outcome", "plaintext"));
+        counter("loom.http2.connections", "HTTP/2 connections started (prior knowledge, Upgrade, ALPN)", p,
+                ProtocolCounters::http2Connections, Tags.empty());
+        counter("loom.http2.streams.started", "HTTP/2 streams whose handler started", p,
+                ProtocolCounters::streamsStarted, Tags.empty());
+        counter("loom.http2.streams.completed", "HTTP/2 responses written to their last frame", p,
+                ProtocolCounters::responsesCompleted, Tags.empty());
+        counter("loom.http2.streams.reset", "HTTP/2 streams the client reset (RST_STREAM)", p,
+                ProtocolCounters::streamsReset, Tags.empty());
+        counter("loom.http2.streams.refused", "HTTP/2 streams refused by H2MaxConcurrentStreams", p,
+                ProtocolCounters::streamsRefused, Tags.empty());
+        String goaway = "HTTP/2 GOAWAY frames by direction (sent: stop, idle timeout, error)";
+        counter("loom.http2.goaway", goaway, p, ProtocolCounters::goawaysSent, Tags.of("direction", "sent"));
+        counter("loom.http2.goaway", goaway, p, ProtocolCounters::goawaysReceived, Tags.of("direction", "received"));
+        counter("loom.http2.guards.tripped", "HTTP/2 connections ended by an abuse guard (ENHANCE_YOUR_CALM)", p,
+                ProtocolCounters::guardsTripped, Tags.empty());
     }
 
     @Override

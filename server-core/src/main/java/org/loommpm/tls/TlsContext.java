@@ -18,8 +18,11 @@ public final class TlsContext implements TransportFactory {
     private final SSLParameters params;
     private final long handshakeTimeoutNanos;
     private final String serverHeader;
+    private final org.loommpm.engine.ProtocolCounters counters;
 
-    TlsContext(SSLContext ssl, SSLParameters params, long handshakeTimeoutNanos, String serverHeader) {
+    TlsContext(SSLContext ssl, SSLParameters params, long handshakeTimeoutNanos, String serverHeader,
+               org.loommpm.engine.ProtocolCounters counters) {
+        this.counters = counters;
         this.ssl = ssl;
         this.params = params;
         this.handshakeTimeoutNanos = handshakeTimeoutNanos;
@@ -37,6 +40,11 @@ public final class TlsContext implements TransportFactory {
         e.setUseClientMode(false);
         e.setSSLParameters(params);
         return e;
+    }
+
+    /** Where handshake outcomes are counted (server-wide). */
+    org.loommpm.engine.ProtocolCounters counters() {
+        return counters;
     }
 
     /** The {@code Server} header of the plaintext 400 sent to HTTP clients on a TLS port. */

@@ -25,11 +25,12 @@ public final class TlsContextFactory {
      * @param alpn the ALPN names the connection handler serves, in preference order
      * @throws KeyMaterialException naming the directive at fault
      */
-    public static TlsContext create(ServerConfig config, List<String> alpn) throws KeyMaterialException {
+    public static TlsContext create(ServerConfig config, List<String> alpn,
+                                    org.loommpm.engine.ProtocolCounters counters) throws KeyMaterialException {
         TlsSettings tls = config.tls();
         SSLContext ssl = sslContext(tls);
         return new TlsContext(ssl, parameters(ssl, tls, alpn), config.requestHeaderTimeout().toNanos(),
-                config.serverHeader());
+                config.serverHeader(), counters);
     }
 
     /**

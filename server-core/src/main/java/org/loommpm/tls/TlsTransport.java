@@ -249,6 +249,7 @@ public final class TlsTransport implements Transport {
         } catch (SSLException e) {
             if (state != State.FAILED) {
                 state = State.FAILED;
+                context.counters().tlsHandshakeFailed();
                 LOG.log(Level.INFO, "LM0601 TLS handshake with {0} failed: {1}", remote(), e.getMessage());
             }
             throw e;
@@ -298,6 +299,7 @@ public final class TlsTransport implements Transport {
         } catch (IOException e) {
             LOG.log(Level.DEBUG, "LM0605 {0}: the 400 could not be sent: {1}", remote(), e.toString());
         }
+        context.counters().tlsPlaintextRejected();
         LOG.log(Level.INFO, "LM0602 plain HTTP request from {0} on a TLS port: answered 400, closing", remote());
         throw new SSLException("plain HTTP request on a TLS port");
     }
@@ -305,6 +307,7 @@ public final class TlsTransport implements Transport {
     private void finished() {
         if (!established) {
             established = true;
+            context.counters().tlsHandshakeCompleted();
             String p = engine.getApplicationProtocol();
             alpn = p == null || p.isEmpty() ? null : p;
             LOG.log(Level.DEBUG, "LM0604 TLS with {0}: {1} {2}, ALPN {3}", remote(),

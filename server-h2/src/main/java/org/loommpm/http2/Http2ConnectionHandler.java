@@ -24,7 +24,6 @@ public final class Http2ConnectionHandler implements Http2Protocol {
     private final Handler app;
     private final ExchangeObserver observer;
     private final long timeoutNanos;
-    private final Http2Stats stats = new Http2Stats();
 
     /**
      * @param config the generation's settings ({@link ServerConfig#http2()} for the limits)
@@ -73,11 +72,6 @@ public final class Http2ConnectionHandler implements Http2Protocol {
     @Override
     public boolean closesGracefully() {
         return true;
-    }
-
-    /** This generation's HTTP/2 counters. */
-    public Http2Stats stats() {
-        return stats;
     }
 
     ServerConfig config() {

@@ -294,7 +294,7 @@ final class InboundFrames {
             throw Http2Error.stream(sid, ErrorCode.PROTOCOL_ERROR, "content-length with an empty body");
         }
         if (!s.limit.tryOpen()) {
-            s.protocol.stats().streamRefused();
+            s.counters.streamRefused();
             s.resets.streamCancelled(System.nanoTime());
             throw Http2Error.stream(sid, ErrorCode.REFUSED_STREAM, "more than " + s.limit.max() + " streams");
         }
@@ -348,7 +348,7 @@ final class InboundFrames {
                 ErrorCode.describe(int31(a, p)));
         boolean answered = st.responseEnded;
         s.closeStream(st, false);
-        s.protocol.stats().streamReset();
+        s.counters.streamReset();
         if (!answered) {
             s.resets.streamCancelled(System.nanoTime());
         }
@@ -430,6 +430,7 @@ final class InboundFrames {
             throw Http2Error.connection(ErrorCode.FRAME_SIZE_ERROR, "GOAWAY of " + len + " bytes");
         }
         s.goAwayReceived = true;
+        s.counters.goawayReceived();
         LOG.log(Level.DEBUG, "LM0704 {0} GOAWAY from the client: {1}, last stream {2}", s,
                 ErrorCode.describe(int31(a, p + 4)), int31(a, p));
     }

@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import org.loommpm.config.Http2Settings;
 import org.loommpm.engine.CloseReason;
 import org.loommpm.engine.Connection;
+import org.loommpm.engine.ProtocolCounters;
 import org.loommpm.engine.PeerIOException;
 import org.loommpm.engine.Scoreboard;
 import org.loommpm.engine.WorkerPool;
@@ -91,6 +92,8 @@ final class Session {
     private final InetSocketAddress remote;
     private final InetSocketAddress local;
     private final boolean secure;
+    /** Server-wide HTTP/2 counts (metrics, tests). */
+    final ProtocolCounters counters;
 
     int lastClientStreamId;
     int peerInitialWindow = FrameType.DEFAULT_WINDOW;
@@ -120,6 +123,7 @@ final class Session {
         this.remote = c.remoteAddress();
         this.local = c.localAddress();
         this.secure = c.isSecure();
+        this.counters = c.child().protocolCounters();
         this.settingsDeadline = now + limits.settingsTimeout().toNanos();
         // The server's connection preface: SETTINGS first, then the larger connection window.
         batch.settings(FrameType.SETTINGS_MAX_CONCURRENT_STREAMS, limits.maxConcurrentStreams(),
@@ -129,7 +133,7 @@ final class Session {
                 FrameType.SETTINGS_HEADER_TABLE_SIZE, limits.headerTableSize(),
                 FrameType.SETTINGS_ENABLE_PUSH, 0);
         batch.windowUpdate(0, CONNECTION_WINDOW - FrameType.DEFAULT_WINDOW);
-        protocol.stats().connectionOpened();
+        counters.http2ConnectionOpened();
     }
 
     Connection connection() {
@@ -286,6 +290,7 @@ final class Session {
         if (!goAwaySent) {
             goAwaySent = true;
             batch.goAway(lastClientStreamId, code.code());
+            counters.goawaySent();
             LOG.log(Level.DEBUG, "LM0704 {0} GOAWAY {1} last stream {2}, {3} streams to finish", this, code,
                     lastClientStreamId, streams.size());
         }
@@ -357,15 +362,13 @@ final class Session {
         LOG.log(level, "{0} {1} connection error {2}: {3}",
                 e.code() == ErrorCode.ENHANCE_YOUR_CALM ? "LM0703" : "LM0702", this, e.code(), e.getMessage());
         if (e.code() == ErrorCode.ENHANCE_YOUR_CALM) {
-            protocol.stats().guardTripped();
+            counters.guardTripped();
         }
         cancelAll();
-        if (!goAwaySent) {
-            goAwaySent = true;
-            batch.goAway(lastClientStreamId, e.code().code());
-        } else {
-            batch.goAway(lastClientStreamId, e.code().code());
-        }
+        // A second GOAWAY (after a graceful one) carries the error code.
+        goAwaySent = true;
+        batch.goAway(lastClientStreamId, e.code().code());
+        counters.goawaySent();
         try {
             batch.flush(c);
         } catch (IOException io) {
@@ -405,7 +408,7 @@ final class Session {
         }
         s.counted = true;
         streams.put(s.id(), s);
-        protocol.stats().streamStarted();
+        counters.streamStarted();
         c.child().pool().dispatch(new StreamTask(s, protocol));
     }
 
@@ -613,7 +616,7 @@ final class Session {
     /** The response's END_STREAM is in the batch: the stream closes on our side. */
     private void endLocal(Stream s) {
         s.responseEnded = true;
-        protocol.stats().responseCompleted();
+        counters.responseCompleted();
         boolean requestOpen = s.state.remoteOpen();
         s.on(StreamState.Event.SEND_END_STREAM);
         if (requestOpen) {

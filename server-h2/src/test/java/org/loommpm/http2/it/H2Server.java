@@ -10,7 +10,7 @@ import org.loommpm.engine.ExchangeObserver;
 import org.loommpm.engine.Supervisor;
 import org.loommpm.http1.Http1ConnectionHandler;
 import org.loommpm.http2.Http2ConnectionHandler;
-import org.loommpm.http2.Http2Stats;
+import org.loommpm.engine.ProtocolCounters;
 
 /** A server on 127.0.0.1 (ephemeral port) speaking HTTP/1.1 and h2c, with its HTTP/2 counters at hand. */
 final class H2Server implements AutoCloseable {
@@ -52,8 +52,8 @@ final class H2Server implements AutoCloseable {
         return supervisor.boundAddresses().get(0).getPort();
     }
 
-    Http2Stats stats() {
-        return h2.stats();
+    ProtocolCounters stats() {
+        return supervisor.protocols();
     }
 
     Supervisor supervisor() {

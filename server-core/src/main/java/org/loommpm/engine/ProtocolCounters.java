@@ -1,0 +1,73 @@
+package org.loommpm.engine;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Server-wide counts kept by the protocol layers above the engine, across every generation (so
+ * they only grow, as metrics counters must): TLS handshakes by outcome and HTTP/2 connections,
+ * streams, GOAWAYs and abuse guards. Owned by the {@link Supervisor}; the protocols reach it
+ * through {@link Child#protocolCounters()}. Any thread increments (LongAdder cells: no contention
+ * on the hot path); readers (metrics, status, tests) see sums that are exact once traffic stops.
+ */
+public final class ProtocolCounters {
+    /** Counts that stay zero: for stats views that have no protocol layer behind them. */
+    public static final ProtocolCounters NONE = new ProtocolCounters();
+
+    private final LongAdder tlsHandshakes = new LongAdder();
+    private final LongAdder tlsFailures = new LongAdder();
+    private final LongAdder tlsPlaintext = new LongAdder();
+    private final LongAdder h2Connections = new LongAdder();
+    private final LongAdder streamsStarted = new LongAdder();
+    private final LongAdder responsesCompleted = new LongAdder();
+    private final LongAdder streamsReset = new LongAdder();
+    private final LongAdder streamsRefused = new LongAdder();
+    private final LongAdder goawaysSent = new LongAdder();
+    private final LongAdder goawaysReceived = new LongAdder();
+    private final LongAdder guardsTripped = new LongAdder();
+
+    /** A TLS handshake completed. */
+    public void tlsHandshakeCompleted() { tlsHandshakes.increment(); }
+    /** A TLS handshake failed (bad ClientHello, alert, peer gone mid-handshake). */
+    public void tlsHandshakeFailed() { tlsFailures.increment(); }
+    /** A plaintext HTTP request arrived on a TLS port (answered 400). */
+    public void tlsPlaintextRejected() { tlsPlaintext.increment(); }
+    /** An HTTP/2 connection started (prior knowledge, upgrade or ALPN). */
+    public void http2ConnectionOpened() { h2Connections.increment(); }
+    /** An HTTP/2 stream's handler task was started. */
+    public void streamStarted() { streamsStarted.increment(); }
+    /** An HTTP/2 response's last frame was written. */
+    public void responseCompleted() { responsesCompleted.increment(); }
+    /** The client reset an HTTP/2 stream. */
+    public void streamReset() { streamsReset.increment(); }
+    /** An HTTP/2 stream was refused by H2MaxConcurrentStreams. */
+    public void streamRefused() { streamsRefused.increment(); }
+    /** The server sent GOAWAY (stop, idle timeout, connection error). */
+    public void goawaySent() { goawaysSent.increment(); }
+    /** The client sent GOAWAY. */
+    public void goawayReceived() { goawaysReceived.increment(); }
+    /** An HTTP/2 abuse guard ended a connection (ENHANCE_YOUR_CALM). */
+    public void guardTripped() { guardsTripped.increment(); }
+
+    /** TLS handshakes completed. */
+    public long tlsHandshakes() { return tlsHandshakes.sum(); }
+    /** TLS handshakes failed. */
+    public long tlsHandshakeFailures() { return tlsFailures.sum(); }
+    /** Plaintext requests refused on TLS ports. */
+    public long tlsPlaintextRequests() { return tlsPlaintext.sum(); }
+    /** HTTP/2 connections started. */
+    public long http2Connections() { return h2Connections.sum(); }
+    /** HTTP/2 streams whose handler started. */
+    public long streamsStarted() { return streamsStarted.sum(); }
+    /** HTTP/2 responses completed. */
+    public long responsesCompleted() { return responsesCompleted.sum(); }
+    /** HTTP/2 streams reset by clients. */
+    public long streamsReset() { return streamsReset.sum(); }
+    /** HTTP/2 streams refused. */
+    public long streamsRefused() { return streamsRefused.sum(); }
+    /** GOAWAY frames sent. */
+    public long goawaysSent() { return goawaysSent.sum(); }
+    /** GOAWAY frames received. */
+    public long goawaysReceived() { return goawaysReceived.sum(); }
+    /** Connections ended by an HTTP/2 abuse guard. */
+    public long guardsTripped() { return guardsTripped.sum(); }
+}

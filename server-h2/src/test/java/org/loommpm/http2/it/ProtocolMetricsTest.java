@@ -1,0 +1,123 @@
+package org.loommpm.http2.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.time.Duration;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.loommpm.api.LoomServer;
+import org.loommpm.api.Router;
+
+/**
+ * The TLS and HTTP/2 meters, driven by known traffic on one server with a plain and a TLS
+ * listener: exact handshake outcomes (completed, failed, plaintext), HTTP/2 connections,
+ * streams and GOAWAYs in both directions.
+ */
+class ProtocolMetricsTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void tlsAndHttp2CountsReachTheRegistry() throws Exception {
+        Path p12 = dir.resolve("server.p12");
+        String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
+        Process kt = new ProcessBuilder(keytool, "-genkeypair", "-alias", "server", "-keyalg", "EC",
+                "-groupname", "secp256r1", "-validity", "2", "-dname", "CN=localhost",
+                "-ext", "SAN=IP:127.0.0.1,DNS:localhost", "-keystore", p12.toString(), "-storetype", "PKCS12",
+                "-storepass", "changeit", "-keypass", "changeit").redirectErrorStream(true).start();
+        kt.getInputStream().readAllBytes();
+        assertEquals(0, kt.waitFor());
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        LoomServer server = LoomServer.builder()
+                .listen("127.0.0.1", 0)
+                .https("127.0.0.1", 0)
+                .tls(t -> t.certificateFile(p12).password("changeit"))
+                .configure(c -> c.keepAliveTimeout(Duration.ofSeconds(30)))
+                .meterRegistry(registry)
+                .handler(new Router().get("/hello", (req, res) -> res.send("hi")))
+                .start();
+        int plain = server.addresses().get(0).getPort();
+        int tls = server.addresses().get(1).getPort();
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2)
+                .sslContext(trusting(p12)).build();
+        try {
+            // One TLS connection, h2 by ALPN, three streams.
+            for (int i = 0; i < 3; i++) {
+                HttpResponse<String> r = client.send(HttpRequest.newBuilder(
+                        URI.create("https://127.0.0.1:" + tls + "/hello")).build(), HttpResponse.BodyHandlers.ofString());
+                assertEquals(HttpClient.Version.HTTP_2, r.version());
+            }
+            // One h2c connection by prior knowledge, one stream, then the client's GOAWAY.
+            try (FrameClient f = FrameClient.open(plain)) {
+                f.headers(1, true, FrameClient.get("/hello"));
+                f.expect(FrameClient.DATA);
+                byte[] goaway = new byte[8]; // last stream 0, NO_ERROR
+                f.frame(FrameClient.GOAWAY, 0, 0, goaway);
+                f.closedByServer();
+            }
+            // A plaintext request and a garbage ClientHello on the TLS port.
+            try (Socket s = new Socket("127.0.0.1", tls)) {
+                s.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                s.getInputStream().readAllBytes();
+            }
+            try (Socket s = new Socket("127.0.0.1", tls)) {
+                OutputStream out = s.getOutputStream();
+                out.write(new byte[] {0x16, 0x03, 0x01, 0x00, 0x08, 1, 0, 0, 4, 9, 9, 9, 9});
+                out.flush();
+                s.getInputStream().readAllBytes();
+            }
+            // A graceful stop sends GOAWAY on the client's idle TLS connection.
+            server.stop(Duration.ofSeconds(10));
+        } finally {
+            client.close();
+            server.close();
+        }
+        assertEquals(1, count(registry, "loom.tls.handshakes", "outcome", "completed"));
+        assertEquals(1, count(registry, "loom.tls.handshakes", "outcome", "failed"));
+        assertEquals(1, count(registry, "loom.tls.handshakes", "outcome", "plaintext"));
+        assertEquals(2, count(registry, "loom.http2.connections", null, null));
+        assertEquals(4, count(registry, "loom.http2.streams.started", null, null));
+        assertEquals(4, count(registry, "loom.http2.streams.completed", null, null));
+        assertEquals(0, count(registry, "loom.http2.streams.refused", null, null));
+        assertEquals(1, count(registry, "loom.http2.goaway", "direction", "received"));
+        assertEquals(1, count(registry, "loom.http2.goaway", "direction", "sent"));
+    }
+
+    private static long count(SimpleMeterRegistry registry, String name, String tag, String value) {
+        var search = registry.find(name);
+        if (tag != null) {
+            search = search.tag(tag, value);
+        }
+        FunctionCounter c = search.functionCounter();
+        org.junit.jupiter.api.Assertions.assertNotNull(c, name + " registered");
+        return (long) c.count();
+    }
+
+    private static SSLContext trusting(Path p12) throws Exception {
+        KeyStore ks = KeyStore.getInstance("PKCS12");
+        try (var in = java.nio.file.Files.newInputStream(p12)) {
+            ks.load(in, "changeit".toCharArray());
+        }
+        KeyStore trust = KeyStore.getInstance("PKCS12");
+        trust.load(null, null);
+        trust.setCertificateEntry("server", ks.getCertificate("server"));
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(trust);
+        SSLContext ctx = SSLContext.getInstance("TLS");
+        ctx.init(null, tmf.getTrustManagers(), null);
+        return ctx;
+    }
+}
