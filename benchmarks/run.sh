@@ -21,7 +21,7 @@
 #       deadline; loom runs it twice, admission control on and off (pseudo-server loom-noac);
 #   h = start-up: process start to first 200, H_RUNS times per server (after the rounds);
 #   i = HTTP/2 (h2c): h2load -n I_REQUESTS (400000) -c16 -m32 after I_WARMUP (1000000) warm-up
-#       requests, for the servers in H2_SERVERS (loom: the others' apps do not speak h2c).
+#       requests, for the servers in H2_SERVERS (loom helidon netty: Jetty's app has no h2c; TLS h2 rows: h2.sh).
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
@@ -34,7 +34,7 @@ FIRST_WARMUP=${FIRST_WARMUP:-$WARMUP}
 WORKLOADS=${WORKLOADS:-"a b c d e f g h i"}
 I_REQUESTS=${I_REQUESTS:-400000}
 I_WARMUP=${I_WARMUP:-1000000}
-H2_SERVERS=${H2_SERVERS:-loom}
+H2_SERVERS=${H2_SERVERS:-"loom helidon netty"}
 E_START=${E_START:-10000}
 E_STEP=${E_STEP:-3}
 E_P99_MS=${E_P99_MS:-10}
