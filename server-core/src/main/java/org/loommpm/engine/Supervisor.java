@@ -93,6 +93,10 @@ public final class Supervisor implements EngineStats {
     private final AtomicInteger startFaults = new AtomicInteger();
     /** While start()/restart() start a generation, maintenance leaves the pool size alone. */
     private volatile boolean generationStarting;
+    /** Bind each listener with SO_REUSEPORT (this JVM is one of several child processes). Set before start. */
+    private boolean reusePort;
+    /** {@link #drain} was called: children are retired and never replaced or added. */
+    private volatile boolean drained;
     /**
      * Guards moving an exited child's request and byte counts into the totals below together
      * with removing it from {@link #children}, so a reader never counts it twice or not at all
@@ -128,6 +132,20 @@ public final class Supervisor implements EngineStats {
             throw new IllegalStateException("add child listeners before start()");
         }
         listeners.add(listener);
+    }
+
+    /**
+     * Binds every listener with {@code SO_REUSEPORT}, so several processes can each bind the same
+     * addresses and the kernel spreads new connections over them (a child process of the jar's
+     * {@code ChildProcesses On}).
+     *
+     * @throws IllegalStateException after {@link #start()}
+     */
+    public void reusePort(boolean on) {
+        if (startTime != null) {
+            throw new IllegalStateException("set reusePort before start()");
+        }
+        reusePort = on;
     }
 
     /**
@@ -217,6 +235,9 @@ public final class Supervisor implements EngineStats {
                 ssc = ServerSocketChannel.open();
                 try {
                     ssc.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+                    if (reusePort) {
+                        setReusePort(ssc);
+                    }
                     ssc.bind(addr, config.listenBacklog());
                     ssc.configureBlocking(false);
                 } catch (IOException e) {
@@ -228,6 +249,14 @@ public final class Supervisor implements EngineStats {
             out.add(ssc);
         }
         return List.copyOf(out);
+    }
+
+    private static void setReusePort(ServerSocketChannel ssc) throws IOException {
+        if (!ssc.supportedOptions().contains(StandardSocketOptions.SO_REUSEPORT)) {
+            throw new IOException("SO_REUSEPORT is not supported on this platform (" + System.getProperty("os.name")
+                    + "): child processes cannot share a listening address");
+        }
+        ssc.setOption(StandardSocketOptions.SO_REUSEPORT, true);
     }
 
     private static void warnSmallPool(ServerConfig config) {
@@ -397,7 +426,7 @@ public final class Supervisor implements EngineStats {
             }
         }
         retryDueStarts(g, now);
-        if (cfg.childPolicy() == ChildPolicy.DYNAMIC && !generationStarting) {
+        if (cfg.childPolicy() == ChildPolicy.DYNAMIC && !generationStarting && !drained) {
             adjustPool(g);
         }
     }
@@ -463,7 +492,7 @@ public final class Supervisor implements EngineStats {
     void childRetiring(Child c) {
         events.add(() -> {
             Generation g = current;
-            if (!stopping && c.generation() == g.number() && c.state() != ChildState.IDLE_KILLED) {
+            if (!stopping && !drained && c.generation() == g.number() && c.state() != ChildState.IDLE_KILLED) {
                 startOrRetry(g);
             }
         });
@@ -490,6 +519,28 @@ public final class Supervisor implements EngineStats {
 
     void connectionClosed(CloseReason reason) {
         closedTotal[reason.ordinal()].increment();
+    }
+
+    /**
+     * Retires this server for good, the way an old generation is retired by a graceful restart,
+     * but with nothing to take over inside this JVM (another process does): the listeners close
+     * first, so the kernel sends new connections to the other processes bound with
+     * {@link #reusePort}; then every child finishes its connections ({@code Connection: close},
+     * idle keep-alive connections run out their KeepAliveTimeout) and exits. No child is replaced
+     * or added afterwards. Call {@link #stop} after the returned future completes (or to cut the
+     * wait short).
+     *
+     * @return completes when every child has exited
+     */
+    public CompletableFuture<Void> drain(String reason) {
+        drained = true;
+        retries.clear();
+        closeListeners(new ArrayList<>(bound.values()));
+        List<Child> now = List.copyOf(children);
+        for (Child c : now) {
+            c.retire(ChildState.FINISHING, reason);
+        }
+        return CompletableFuture.allOf(now.stream().map(Child::exited).toArray(CompletableFuture[]::new));
     }
 
     /**

@@ -58,6 +58,7 @@ public final class DirectiveTable {
         EngineDirectives.register(t);
         SiteDirectives.register(t);
         LogDirectives.register(t);
+        org.loommpm.cli.children.ChildDirectives.register(t);
         return t;
     }
 
