@@ -14,6 +14,7 @@ import org.loommpm.cli.children.Control;
 import org.loommpm.cli.children.ProcState;
 import org.loommpm.cli.children.ScoreboardFile;
 import org.loommpm.cli.children.ScoreboardPublisher;
+import org.loommpm.cli.children.ScoreboardStats;
 import org.loommpm.cli.config.LoomConfig;
 import org.loommpm.cli.signals.SignalQueue;
 import org.loommpm.config.ChildPolicy;
@@ -57,7 +58,8 @@ final class ChildServe {
             LOG.log(Level.ERROR, "LM1001 could not start child {0}: scoreboard: {1}", spec.id(), e.getMessage());
             return 1;
         }
-        ServerProcess process = new ServerProcess(loader);
+        // The status page shows every child process, from the shared scoreboard.
+        ServerProcess process = new ServerProcess(loader, new ScoreboardStats(file));
         if (!process.start(forChild(config), true)) {
             return 1;
         }

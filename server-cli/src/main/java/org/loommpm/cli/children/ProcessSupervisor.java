@@ -390,7 +390,7 @@ public final class ProcessSupervisor {
     private void exited(ChildProcess c) {
         children.remove(c);
         byRecord[c.spec().record()] = null;
-        scoreboard.clear(c.spec().record());
+        scoreboard.retire(c.spec().record());
         int status = c.process().exitValue();
         // A JVM killed by a signal shows as 128 + the signal number.
         String how = status > 128 && status < 128 + 65 ? "was killed by signal " + (status - 128)

@@ -17,19 +17,24 @@ import java.nio.file.StandardOpenOption;
  *
  * <p><b>Layout</b> (native byte order, every field naturally aligned; sizes in bytes):
  * <pre>
- * header, 64:        0 magic "LOOMSB01" (long)   8 version (int)   12 child records (int)
+ * header, 128:       0 magic "LOOMSB01" (long)   8 version (int)   12 child records (int)
  *                   16 slots per child (int)    20 child record size (int)   24 slot record size (int)
- *                   32 supervisor pid (long)     40 current generation (int)
+ *                   32 supervisor pid (long)     40 current generation (int)   48 started, epoch ms (long)
+ *                   56 requests, 64 response bytes, 72 connections accepted, 80 closed (longs): the
+ *                      totals of child processes that have exited
  * child record, 128: 0 pid (long, 0 = free)      8 child id   12 generation   16 state ({@link ProcState})
  *                   20 accepting (0/1)          24 open connections   28 active slots   32 idle slots
  *                   36 slots in use (ThreadsPerChild)   40 connections accepted (long)
  *                   48 requests (long)           56 response bytes (long)   64 heartbeat, epoch ms (long)
- *                   72 started, epoch ms (long)
+ *                   72 started, epoch ms (long)  80..111 connections closed by reason (4 longs:
+ *                      normal, timeout, error, abort)   112 keep-alive connections   116 lingering
+ *                   120 pending tasks (ints)
  * slot record, 96:   0 state letter (int)        8 requests (long)   16 bytes (long)
- *                   24 request line: 72 bytes of ASCII, NUL-padded ("GET /path")
+ *                   24 current request's start, epoch ms (long)
+ *                   32 request line: 64 bytes of ASCII, NUL-padded ("GET /path")
  * </pre>
- * Child record {@code i} starts at {@code 64 + i * 128}; slot {@code s} of child record {@code i}
- * at {@code 64 + records * 128 + (i * slotsPerChild + s) * 96}. The sizes are fixed when the
+ * Child record {@code i} starts at {@code 128 + i * 128}; slot {@code s} of child record {@code i}
+ * at {@code 128 + records * 128 + (i * slotsPerChild + s) * 96}. The sizes are fixed when the
  * supervisor creates the file (from ServerLimit and the first ThreadsPerChild), as httpd fixes
  * its scoreboard with ServerLimit and ThreadLimit: a later, larger ThreadsPerChild shows only the
  * first slots.
@@ -47,11 +52,13 @@ import java.nio.file.StandardOpenOption;
 public final class ScoreboardFile {
     static final long MAGIC = 0x4C4F4F4D53423031L; // "LOOMSB01"
     static final int VERSION = 1;
-    static final int HEADER = 64;
+    static final int HEADER = 128;
     static final int CHILD_RECORD = 128;
     static final int SLOT_RECORD = 96;
     /** Bytes of a slot's request line. */
-    static final int LINE = 72;
+    static final int LINE = 64;
+    /** Close reasons a record counts (CloseReason's constants, in order). */
+    static final int REASONS = 4;
 
     private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
     private static final VarHandle INT = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
@@ -98,6 +105,7 @@ public final class ScoreboardFile {
         INT.setOpaque(map, 20, CHILD_RECORD);
         INT.setOpaque(map, 24, SLOT_RECORD);
         LONG.setOpaque(map, 32, supervisorPid);
+        LONG.setOpaque(map, 48, System.currentTimeMillis());
         // The magic last: a reader that sees it sees a complete header.
         LONG.setRelease(map, 0, MAGIC);
         return f;
@@ -160,6 +168,37 @@ public final class ScoreboardFile {
         INT.setOpaque(map, 40, g);
     }
 
+    /** When the supervisor started (epoch ms). */
+    public long startMillis() {
+        return (long) LONG.getOpaque(map, 48);
+    }
+
+    /** The totals of exited children: requests, bytes, connections accepted, connections closed. */
+    public long[] exitedTotals() {
+        return new long[] {(long) LONG.getOpaque(map, 56), (long) LONG.getOpaque(map, 64),
+            (long) LONG.getOpaque(map, 72), (long) LONG.getOpaque(map, 80)};
+    }
+
+    /**
+     * Adds an exited child's last counts to the header's totals, then clears its record (the
+     * totals first: a reader may count it twice for a moment, never lose it). Supervisor only.
+     */
+    public void retire(int i) {
+        Child c = read(i);
+        if (c != null) {
+            Counts n = c.counts();
+            long closed = 0;
+            for (long r : n.closed()) {
+                closed += r;
+            }
+            LONG.setOpaque(map, 56, (long) LONG.getOpaque(map, 56) + n.requests());
+            LONG.setOpaque(map, 64, (long) LONG.getOpaque(map, 64) + n.bytes());
+            LONG.setOpaque(map, 72, (long) LONG.getOpaque(map, 72) + n.accepted());
+            LONG.setOpaque(map, 80, (long) LONG.getOpaque(map, 80) + closed);
+        }
+        clear(i);
+    }
+
     // ---- child records ----
 
     private int child(int i) {
@@ -200,13 +239,15 @@ public final class ScoreboardFile {
         INT.setRelease(map, child(i) + 16, s.ordinal());
     }
 
-    /**
-     * Publishes the counts of record {@code i}. Its owner (the child process).
-     *
-     * @param counts accepting, open, active, idle, accepted, requests, bytes
-     */
+    /** Publishes the counts of record {@code i}. Its owner (the child process). */
     public void publish(int i, Counts counts, long nowMillis) {
         int c = child(i);
+        for (int r = 0; r < REASONS; r++) {
+            LONG.setOpaque(map, c + 80 + 8 * r, counts.closed()[r]);
+        }
+        INT.setOpaque(map, c + 112, counts.keepAlive());
+        INT.setOpaque(map, c + 116, counts.lingering());
+        INT.setOpaque(map, c + 120, counts.pending());
         INT.setOpaque(map, c + 20, counts.accepting() ? 1 : 0);
         INT.setOpaque(map, c + 24, counts.open());
         INT.setOpaque(map, c + 28, counts.active());
@@ -217,9 +258,13 @@ public final class ScoreboardFile {
         LONG.setRelease(map, c + 64, nowMillis);
     }
 
-    /** The per-child counts a record carries. */
+    /**
+     * The per-child counts a record carries.
+     *
+     * @param closed connections closed, by {@code CloseReason} ordinal ({@value #REASONS} entries)
+     */
     public record Counts(boolean accepting, int open, int active, int idle, long accepted, long requests,
-                         long bytes) {
+                         long bytes, long[] closed, int keepAlive, int lingering, int pending) {
     }
 
     /** What a reader sees of one child record. */
@@ -235,9 +280,14 @@ public final class ScoreboardFile {
         if (pid == 0 || st == ProcState.FREE) {
             return null;
         }
+        long[] closed = new long[REASONS];
+        for (int r = 0; r < REASONS; r++) {
+            closed[r] = (long) LONG.getOpaque(map, c + 80 + 8 * r);
+        }
         Counts counts = new Counts((int) INT.getOpaque(map, c + 20) != 0, (int) INT.getOpaque(map, c + 24),
                 (int) INT.getOpaque(map, c + 28), (int) INT.getOpaque(map, c + 32), (long) LONG.getOpaque(map, c + 40),
-                (long) LONG.getOpaque(map, c + 48), (long) LONG.getOpaque(map, c + 56));
+                (long) LONG.getOpaque(map, c + 48), (long) LONG.getOpaque(map, c + 56), closed,
+                (int) INT.getOpaque(map, c + 112), (int) INT.getOpaque(map, c + 116), (int) INT.getOpaque(map, c + 120));
         return new Child(i, pid, (int) INT.getOpaque(map, c + 8), (int) INT.getOpaque(map, c + 12), st,
                 (int) INT.getOpaque(map, c + 36), counts, (long) LONG.getOpaque(map, c + 64),
                 (long) LONG.getOpaque(map, c + 72));
@@ -257,20 +307,26 @@ public final class ScoreboardFile {
      *
      * @param line the request line shown (truncated to {@value #LINE} bytes; non-ASCII becomes '?')
      */
-    public void slot(int i, int s, char letter, long requests, long bytes, String line) {
+    public void slot(int i, int s, char letter, long requests, long bytes, long startedMillis, String line) {
         int p = slot(i, s);
         INT.setOpaque(map, p, (int) letter);
         LONG.setOpaque(map, p + 8, requests);
         LONG.setOpaque(map, p + 16, bytes);
+        LONG.setOpaque(map, p + 24, startedMillis);
         int n = line == null ? 0 : Math.min(LINE, line.length());
         for (int k = 0; k < LINE; k++) {
             char ch = k < n ? line.charAt(k) : 0;
-            map.put(p + 24 + k, (byte) (ch < 0x80 ? ch : '?'));
+            map.put(p + 32 + k, (byte) (ch < 0x80 ? ch : '?'));
         }
     }
 
-    /** What a reader sees of one slot. */
-    public record Slot(char letter, long requests, long bytes, String line) {
+    /**
+     * What a reader sees of one slot.
+     *
+     * @param startedMillis when its current (or last) request started, epoch ms
+     * @param line its current (or last) request, "" if none
+     */
+    public record Slot(char letter, long requests, long bytes, long startedMillis, String line) {
     }
 
     /** Reads slot {@code s} of record {@code i}. Any process. */
@@ -279,11 +335,12 @@ public final class ScoreboardFile {
         int letter = (int) INT.getOpaque(map, p);
         byte[] line = new byte[LINE];
         int n = 0;
-        while (n < LINE && map.get(p + 24 + n) != 0) {
-            line[n] = map.get(p + 24 + n);
+        while (n < LINE && map.get(p + 32 + n) != 0) {
+            line[n] = map.get(p + 32 + n);
             n++;
         }
         return new Slot(letter == 0 ? ' ' : (char) letter, (long) LONG.getOpaque(map, p + 8),
-                (long) LONG.getOpaque(map, p + 16), new String(line, 0, n, StandardCharsets.US_ASCII));
+                (long) LONG.getOpaque(map, p + 16), (long) LONG.getOpaque(map, p + 24),
+                new String(line, 0, n, StandardCharsets.US_ASCII));
     }
 }

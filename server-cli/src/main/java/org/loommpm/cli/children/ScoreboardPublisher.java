@@ -3,6 +3,7 @@ package org.loommpm.cli.children;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.loommpm.engine.ChildStats;
+import org.loommpm.engine.CloseReason;
 import org.loommpm.engine.EngineStats;
 import org.loommpm.engine.Scoreboard;
 
@@ -93,33 +94,46 @@ public final class ScoreboardPublisher {
         int open = 0;
         int active = 0;
         int idle = 0;
+        int keepAlive = 0;
+        int lingering = 0;
+        int pending = 0;
         ChildStats serving = null;
         for (ChildStats c : engine.children()) {
             accepting |= c.accepting();
             open += c.openConnections();
             active += c.activeWorkers();
+            keepAlive += c.keepAliveConnections();
+            lingering += c.lingeringConnections();
+            pending += c.pendingWorkers();
             if (!c.draining()) {
                 idle += c.idleWorkers();
                 serving = c;
             }
         }
+        long[] closed = new long[ScoreboardFile.REASONS];
+        for (CloseReason r : CloseReason.values()) {
+            closed[r.ordinal()] = engine.connectionsClosed(r);
+        }
         long accepted = engine.connectionsAccepted();
+        long nowMillis = System.currentTimeMillis();
         file.publish(record, new ScoreboardFile.Counts(accepting, open, active, idle, accepted, engine.requests(),
-                engine.bytesSent()), System.currentTimeMillis());
+                engine.bytesSent(), closed, keepAlive, lingering, pending), nowMillis);
         if (serving != null) {
-            publishSlots(serving.scoreboard());
+            publishSlots(serving.scoreboard(), nowMillis, System.nanoTime());
         }
         if (maxConnections > 0 && accepted >= maxConnections) {
             state.compareAndSet(ProcState.READY, ProcState.RETIRING);
         }
     }
 
-    private void publishSlots(Scoreboard sb) {
+    private void publishSlots(Scoreboard sb, long nowMillis, long nowNanos) {
         int n = Math.min(sb.size(), file.slotsPerChild());
         for (int s = 0; s < n; s++) {
             Scoreboard.CurrentRequest cur = sb.current(s);
             String line = cur == null ? null : cur.request().method() + " " + cur.request().path();
-            file.slot(record, s, sb.state(s), sb.accesses(s), sb.bytesSent(s), line);
+            // nanoTime has an origin per process: the file carries wall-clock time.
+            long started = cur == null ? 0 : nowMillis - (nowNanos - cur.startNanos()) / 1_000_000;
+            file.slot(record, s, sb.state(s), sb.accesses(s), sb.bytesSent(s), started, line);
         }
     }
 }
