@@ -152,6 +152,10 @@ final class ServerProcess {
                     + "configuration: {1}", server.stats().generation(), e.report());
             return;
         }
+        if (org.loommpm.cli.children.ChildDirectives.enabled(next)) {
+            LOG.log(Level.WARNING, "LM1517 ChildProcesses On takes effect when the process is restarted: the new "
+                    + "generation runs in this JVM");
+        }
         List<AsyncLogWriter> retired = new ArrayList<>();
         try {
             // The new logs are opened first: the new generation's handler writes to them. If the

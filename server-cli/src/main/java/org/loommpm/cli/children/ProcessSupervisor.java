@@ -19,6 +19,8 @@ import org.loommpm.cli.config.Version;
 import org.loommpm.cli.logging.AsyncLogWriter;
 import org.loommpm.cli.logging.LogTargets;
 import org.loommpm.cli.signals.SignalQueue;
+import org.loommpm.config.ChildPolicy;
+import org.loommpm.engine.DynamicPool;
 
 /**
  * {@code ChildProcesses On}: the jar's process becomes a supervisor of child JVMs (httpd's prefork
@@ -38,6 +40,9 @@ import org.loommpm.cli.signals.SignalQueue;
  *   <li>{@code SIGHUP}: the configuration is read again (invalid: LM1301, nothing changes) and a new
  *       generation started from the jar on disk; once its children are ready the older
  *       generations are told to drain (LM1507).</li>
+ *   <li>{@code ChildPolicy dynamic}: once per maintenance interval the free worker slots of the
+ *       current generation, read from the scoreboard, drive {@link DynamicPool}: children are
+ *       started 1, 2, 4 ... at a time, or one is told to drain as idle-killed (not replaced).</li>
  *   <li>{@code SIGTERM}/{@code SIGINT}: every child is told to stop, those still running after
  *       GracefulShutdownTimeout (plus a margin for their own forced close) are killed, exit 0.</li>
  * </ul>
@@ -94,6 +99,9 @@ public final class ProcessSupervisor {
     /** A generation started by SIGHUP (or at start-up) that is not ready yet, or null. */
     private Generation pending;
     private boolean stopRequested;
+    /** {@code ChildPolicy dynamic}'s state over the current generation. */
+    private final DynamicPool dynamic = new DynamicPool();
+    private long nextMaintenance;
     /** Set when the first generation cannot start: the exit status. */
     private int failed = -1;
 
@@ -329,6 +337,63 @@ public final class ProcessSupervisor {
         if (pending != null && pending.everReady && noneStarting(pending)) {
             commit(pending);
         }
+        if (current != null && pending == null && now - nextMaintenance >= 0) {
+            nextMaintenance = now + current.config.engine().maintenanceInterval().toNanos();
+            if (current.config.engine().childPolicy() == ChildPolicy.DYNAMIC) {
+                adjustPool(current);
+            }
+        }
+    }
+
+    /**
+     * {@code ChildPolicy dynamic} over processes: the free worker slots of the current generation's
+     * serving children, from the scoreboard (a child still starting, or waiting for a retried
+     * start, counts all its slots), decide as the in-JVM pool does (see {@link DynamicPool}).
+     */
+    private void adjustPool(Generation g) {
+        var cfg = g.config.engine();
+        int idle = 0;
+        int running = 0;
+        ChildProcess emptiest = null;
+        int emptiestOpen = Integer.MAX_VALUE;
+        for (ChildProcess c : children) {
+            if (c.generation() != g.number || c.told) {
+                continue;
+            }
+            running++;
+            ScoreboardFile.Child r = scoreboard.read(c.spec().record());
+            if (r == null || r.pid() != c.pid() || r.state() == ProcState.STARTING) {
+                idle += cfg.threadsPerChild();
+            } else if (r.state() == ProcState.READY) {
+                idle += r.counts().idle();
+                if (r.counts().open() < emptiestOpen) {
+                    emptiest = c;
+                    emptiestOpen = r.counts().open();
+                }
+            }
+        }
+        for (DueStart d : due) {
+            if (d.generation() == g) {
+                running++;
+                idle += cfg.threadsPerChild();
+            }
+        }
+        DynamicPool.Decision d = dynamic.decide(idle, running, cfg.childLimit(), cfg.minSpareThreads(),
+                cfg.maxSpareThreads());
+        if (d.retireOne() && emptiest != null) {
+            LOG.log(Level.DEBUG, "LM1518 {0} free worker slots, more than MaxSpareThreads {1}: retiring {2}", idle,
+                    cfg.maxSpareThreads(), emptiest);
+            emptiest.idleKilled = true;
+            emptiest.send(Control.drain(true, idle + " free worker slots, more than MaxSpareThreads "
+                    + cfg.maxSpareThreads()));
+        }
+        if (d.spawn() > 0) {
+            LOG.log(Level.DEBUG, "LM1518 {0} free worker slots, fewer than MinSpareThreads {1}: starting {2} child "
+                    + "process(es) ({3} running)", idle, cfg.minSpareThreads(), d.spawn(), running);
+            for (int i = 0; i < d.spawn(); i++) {
+                startChild(g);
+            }
+        }
     }
 
     /** The generation of {@code c} if it is the current or the pending one, else null (an older one). */
@@ -351,6 +416,7 @@ public final class ProcessSupervisor {
         Generation old = current;
         current = g;
         pending = null;
+        dynamic.reset();
         scoreboard.generation(g.number);
         if (old == null) {
             LOG.log(Level.INFO, "LM1501 loom-mpm started: {0} child process(es) of generation 1, each {1} worker "
@@ -434,6 +500,10 @@ public final class ProcessSupervisor {
             LOG.log(Level.ERROR, "LM1301 graceful restart refused, still serving generation {0} with the previous "
                     + "configuration: {1}", current != null ? current.number : 0, e.report());
             return;
+        }
+        if (!ChildDirectives.enabled(next)) {
+            LOG.log(Level.WARNING, "LM1517 ChildProcesses Off takes effect when the process is restarted: the new "
+                    + "generation runs as child processes too");
         }
         try {
             check(next);

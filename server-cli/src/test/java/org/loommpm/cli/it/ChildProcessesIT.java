@@ -27,6 +27,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.loommpm.cli.children.ScoreboardFile;
+import org.loommpm.cli.children.ScoreboardStats;
+import org.loommpm.engine.ChildState;
 
 /**
  * {@code ChildProcesses On} against the built jar: children are JVMs of their own (seen by PID
@@ -43,12 +46,16 @@ class ChildProcessesIT {
     private int port;
 
     private Path setUp(String extra) throws Exception {
+        return setUp(CHILDREN, extra);
+    }
+
+    private Path setUp(int startServers, String extra) throws Exception {
         Path root = Files.createDirectories(dir.resolve("htdocs"));
         Files.writeString(root.resolve("a.html"), "A");
         Files.writeString(root.resolve("b.html"), "B");
         port = JarProcess.freePort();
         Path conf = dir.resolve("loom.conf");
-        write(conf, "Listen 127.0.0.1:" + port + "\nChildProcesses On\nStartServers " + CHILDREN
+        write(conf, "Listen 127.0.0.1:" + port + "\nChildProcesses On\nStartServers " + startServers
                 + "\nThreadsPerChild 8\nDocumentRoot htdocs\nDirectoryIndex a.html\nKeepAliveTimeout 2\n"
                 + "GracefulShutdownTimeout 10\nCustomLog access.log common\n"
                 + "<Location /server-status>\nSetHandler server-status\nRequire ip 127.0.0.1\n</Location>\n" + extra);
@@ -79,6 +86,20 @@ class ChildProcessesIT {
             Thread.sleep(20);
             now = children(server);
         }
+    }
+
+    /** Waits until the status page ({@code ?auto}) satisfies {@code test}. */
+    private void awaitStatus(java.util.function.Predicate<String> test) throws Exception {
+        long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        String last = "";
+        while (System.nanoTime() < end) {
+            last = Curl.run("http://127.0.0.1:" + port + "/server-status?auto").body();
+            if (test.test(last)) {
+                return;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("status page:\n" + last);
     }
 
     /** One request on a new connection ({@code Connection: close}); the body, or an exception. */
@@ -139,6 +160,10 @@ class ChildProcessesIT {
             for (Thread t : load) {
                 t.join();
             }
+            // Every child process is on the status page, whichever child serves it: the replacement
+            // (child 4) ready beside the two survivors.
+            awaitStatus(s -> s.lines().filter(l -> l.startsWith("LoomChild: ") && l.contains(" state=ready ")).count()
+                    == CHILDREN && s.contains("LoomChild: id=4 generation=1 state=ready"));
             assertTrue(failedAfter.isEmpty(), "requests started after the child died failed: " + failedAfter);
             assertTrue(okAfter.get() > 0, "requests served after the kill");
             // At most one request per client thread was in flight on the killed child.
@@ -204,6 +229,9 @@ class ChildProcessesIT {
             }
             assertTrue(failures.isEmpty(), failures.size() + " failed of " + ok.get() + ": " + failures);
             assertTrue(sawB.get() > b, "the new generation serves");
+            awaitStatus(s -> s.contains("ParentServerConfigGeneration: 2\n")
+                    && s.lines().filter(l -> l.startsWith("LoomChild: ") && l.contains(" generation=2 state=ready "))
+                    .count() == CHILDREN);
             String err = server.stderr();
             assertTrue(err.contains("LM1507 graceful restart: generation 2 ready"), err);
             server.signal("TERM");
@@ -228,5 +256,81 @@ class ChildProcessesIT {
             assertTrue(err.contains("LM1508") && err.contains("LM0009"), err);
             assertEquals(CHILDREN, err.lines().filter(l -> l.contains("LM1502") && l.contains("status 0")).count(), err);
         }
+    }
+
+    @Test
+    void dynamicPolicyStartsChildProcessesUnderLoadAndRetiresThemAfterwards() throws Exception {
+        setUp(1, "ChildPolicy dynamic\nMinSpareThreads 2\nMaxSpareThreads 6\nMaxRequestWorkers 32\n");
+        byte[] big = new byte[8 * 1024 * 1024];
+        Files.write(dir.resolve("htdocs/big.bin"), big);
+        try (JarProcess server = JarProcess.start(dir, "-f", "loom.conf")) {
+            awaitChildren(server, c -> c.size() == 1, Duration.ofSeconds(20));
+            // Clients that ask for a large file and do not read it yet: each holds a worker slot
+            // (its response write waits) until it reads. 8 fill the first child.
+            List<Socket> clients = new ArrayList<>();
+            try {
+                for (int i = 0; i < 8; i++) {
+                    clients.add(stalledDownload());
+                }
+                // Fewer free slots than MinSpareThreads: a child process is added.
+                awaitChildren(server, c -> c.size() >= 2, Duration.ofSeconds(20));
+                // Seen in the shared scoreboard (a status request could wait behind the busy child:
+                // the kernel's SO_REUSEPORT hash, not the load, picks the child).
+                ScoreboardStats board = new ScoreboardStats(ScoreboardFile.open(scoreboardFile(server)));
+                long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+                while (board.children().stream().filter(c -> c.state() == ChildState.READY).count() < 2) {
+                    assertTrue(System.nanoTime() < end, "scoreboard: " + board.children());
+                    Thread.sleep(20);
+                }
+                assertEquals(1, board.generation());
+                for (Socket c : clients) {
+                    assertEquals(big.length, readResponseBody(c), "download complete");
+                }
+            } finally {
+                for (Socket c : clients) {
+                    c.close();
+                }
+            }
+            // Idle again: more free slots than MaxSpareThreads, retired (not replaced) down to one.
+            awaitChildren(server, c -> c.size() == 1, Duration.ofSeconds(30));
+            awaitStatus(st -> st.lines().filter(l -> l.startsWith("LoomChild: ")).count() == 1);
+            String err = server.stderr();
+            assertTrue(err.lines().anyMatch(l -> l.contains("LM1515") && l.contains("MaxSpareThreads")), err);
+            server.signal("TERM");
+            assertEquals(0, server.waitExit(Duration.ofSeconds(30)));
+        }
+    }
+
+    /** The scoreboard file the supervisor named in LM1501. */
+    private static Path scoreboardFile(JarProcess server) throws IOException {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("LM1501 .* scoreboard (\\S+)").matcher(server.stderr());
+        assertTrue(m.find(), server.stderr());
+        return Path.of(m.group(1));
+    }
+
+    /** Sends a request for /big.bin with a small receive window and reads nothing yet. */
+    private Socket stalledDownload() throws IOException {
+        Socket s = new Socket();
+        s.setReceiveBufferSize(4096);
+        s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+        s.setSoTimeout(20_000);
+        s.getOutputStream().write("GET /big.bin HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
+                .getBytes(StandardCharsets.US_ASCII));
+        return s;
+    }
+
+    /** Reads a whole {@code Connection: close} response; the body's length (status 200 checked). */
+    private static long readResponseBody(Socket s) throws IOException {
+        InputStream in = new java.io.BufferedInputStream(s.getInputStream());
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                throw new IOException("connection closed in the head: " + head);
+            }
+            head.append((char) b);
+        }
+        assertTrue(head.toString().startsWith("HTTP/1.1 200 "), head.toString());
+        return in.transferTo(OutputStream.nullOutputStream());
     }
 }
