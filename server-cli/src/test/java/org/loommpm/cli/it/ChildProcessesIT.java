@@ -240,6 +240,31 @@ class ChildProcessesIT {
     }
 
     @Test
+    void aChildProcessAtMaxConnectionsPerChildIsReplacedBeforeItDrains() throws Exception {
+        setUp(1, "MaxConnectionsPerChild 30\n");
+        try (JarProcess server = JarProcess.start(dir, "-f", "loom.conf")) {
+            awaitChildren(server, c -> c.size() == 1, Duration.ofSeconds(20));
+            long first = children(server).iterator().next();
+            // Requests keep succeeding while the child retires: its replacement is ready before it
+            // closes its listener.
+            long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            int n = 0;
+            while (children(server).contains(first) || n < 60) {
+                assertTrue(System.nanoTime() < end, "not replaced; stderr:\n" + server.stderr());
+                assertEquals("A", fetchOnNewConnection("/"), "request " + n);
+                n++;
+                Thread.sleep(n < 60 ? 5 : 50);
+            }
+            server.awaitErrors(s -> s.contains("LM1511") && s.contains("pid " + first), Duration.ofSeconds(5));
+            server.awaitErrors(s -> s.lines().anyMatch(l -> l.contains("LM1502") && l.contains("pid " + first)
+                    && l.contains("exited with status 0")), Duration.ofSeconds(5));
+            assertEquals(1, children(server).size());
+            server.signal("TERM");
+            assertEquals(0, server.waitExit(Duration.ofSeconds(30)));
+        }
+    }
+
+    @Test
     void sigtermStopsEveryChildProcess() throws Exception {
         setUp("");
         try (JarProcess server = JarProcess.start(dir, "-f", "loom.conf")) {
