@@ -34,6 +34,11 @@ final class ChildProcess {
     boolean idleKilled;
     /** A replacement was started for it (it reached MaxConnectionsPerChild). Control thread. */
     ChildProcess replacement;
+    /** The heartbeat last read from its record, and when (supervisor's nanoTime) it last changed. Control thread. */
+    long heartbeat;
+    long heartbeatChangedNanos = System.nanoTime();
+    /** The supervisor killed it for a missed heartbeat. Control thread. */
+    boolean killedAsStuck;
 
     private ChildProcess(ChildSpec spec, Process process) {
         this.spec = spec;

@@ -325,6 +325,7 @@ public final class ProcessSupervisor {
             if (s == ProcState.RETIRING && !c.told) {
                 retireForMaxConnections(c);
             }
+            checkHeartbeat(c, r, now);
         }
         for (DueStart d : List.copyOf(due)) {
             if (now - d.dueNanos() >= 0) {
@@ -436,6 +437,27 @@ public final class ProcessSupervisor {
                 + "process(es) of older generations draining", g.number, g.config.engine().startServers(), drained);
     }
 
+    /**
+     * Liveness across processes (spamd's ping): a child's publisher thread refreshes its heartbeat
+     * every 50 ms; a child whose heartbeat has not changed for ChildWatchdogTimeout (measured on
+     * the supervisor's monotonic clock, so a wall-clock step cannot trigger it) is wedged as a whole
+     * JVM (stopped, or stalled in a pause that long): it is killed and replaced.
+     */
+    private void checkHeartbeat(ChildProcess c, ScoreboardFile.Child r, long now) {
+        if (r.heartbeatMillis() != c.heartbeat) {
+            c.heartbeat = r.heartbeatMillis();
+            c.heartbeatChangedNanos = now;
+            return;
+        }
+        long timeout = (current != null ? current.config : pending.config).engine().childWatchdogTimeout().toNanos();
+        if (timeout > 0 && c.wasReady && !c.killedAsStuck && now - c.heartbeatChangedNanos > timeout) {
+            c.killedAsStuck = true;
+            LOG.log(Level.ERROR, "LM1519 {0} has not published a heartbeat for {1} ms (ChildWatchdogTimeout): "
+                    + "killing it; a replacement starts", c, (now - c.heartbeatChangedNanos) / 1_000_000);
+            c.process().destroyForcibly();
+        }
+    }
+
     /** MaxConnectionsPerChild: start the replacement first, drain the child once the replacement serves. */
     private void retireForMaxConnections(ChildProcess c) {
         if (c.replacement == null) {
@@ -461,14 +483,15 @@ public final class ProcessSupervisor {
         // A JVM killed by a signal shows as 128 + the signal number.
         String how = status > 128 && status < 128 + 65 ? "was killed by signal " + (status - 128)
                 + signalName(status - 128) : "exited with status " + status;
-        boolean expected = c.told || stopRequested;
+        boolean expected = c.told || stopRequested || c.killedAsStuck;
         LOG.log(expected && status == 0 ? Level.INFO : Level.WARNING, "LM1502 {0} {1}{2}", c, how,
-                expected ? "" : c.wasReady ? " unexpectedly" : " during start-up");
+                c.killedAsStuck ? " (by the supervisor: no heartbeat)" : expected ? ""
+                        : c.wasReady ? " unexpectedly" : " during start-up");
         if (stopRequested || c.idleKilled || c.replacement != null) {
             return;
         }
         Generation g = generationOf(c);
-        if (g == null || (c.told && c.wasReady)) {
+        if (g == null || (c.told && c.wasReady && !c.killedAsStuck)) {
             return; // an older generation, or drained on purpose
         }
         if (!c.wasReady) {

@@ -265,6 +265,26 @@ class ChildProcessesIT {
     }
 
     @Test
+    void aWedgedChildJvmIsKilledAndReplaced() throws Exception {
+        setUp(2, "ChildWatchdogTimeout 2\n");
+        try (JarProcess server = JarProcess.start(dir, "-f", "loom.conf")) {
+            awaitChildren(server, c -> c.size() == 2, Duration.ofSeconds(20));
+            long victim = children(server).iterator().next();
+            // SIGSTOP freezes the whole JVM: its heartbeat stops.
+            new ProcessBuilder("kill", "-STOP", Long.toString(victim)).inheritIO().start().waitFor();
+            server.awaitErrors(s -> s.contains("LM1519 child") && s.contains("pid " + victim), Duration.ofSeconds(20));
+            awaitChildren(server, c -> c.size() == 2 && !c.contains(victim), Duration.ofSeconds(20));
+            server.awaitErrors(s -> s.lines().anyMatch(l -> l.contains("LM1502") && l.contains("pid " + victim)
+                    && l.contains("no heartbeat")), Duration.ofSeconds(5));
+            for (int i = 0; i < 20; i++) {
+                assertEquals("A", fetchOnNewConnection("/"));
+            }
+            server.signal("TERM");
+            assertEquals(0, server.waitExit(Duration.ofSeconds(30)));
+        }
+    }
+
+    @Test
     void sigtermStopsEveryChildProcess() throws Exception {
         setUp("");
         try (JarProcess server = JarProcess.start(dir, "-f", "loom.conf")) {
