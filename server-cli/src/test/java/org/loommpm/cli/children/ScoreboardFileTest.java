@@ -166,4 +166,43 @@ class ScoreboardFileTest {
         assertEquals(2, ready.scoreboard().accesses(1));
         assertEquals(1, ready.connectionsClosed(CloseReason.ERROR));
     }
+
+    /**
+     * The single-writer contract under load: one thread publishes through one mapping while
+     * another reads through a second one (as a child process and the supervisor do); no field is
+     * ever seen torn, and each reader sees the writer's values grow.
+     */
+    @Test
+    void aReaderNeverSeesATornFieldWhileTheOwnerPublishes() throws Exception {
+        Path f = dir.resolve("sb");
+        ScoreboardFile owner = ScoreboardFile.create(f, 1, 1, 1);
+        ScoreboardFile reader = ScoreboardFile.open(f);
+        owner.claim(0, 5, 1, 1, 1, 0);
+        owner.state(0, ProcState.READY);
+        int rounds = 200_000;
+        Thread writer = Thread.ofPlatform().start(() -> {
+            for (long k = 1; k <= rounds; k++) {
+                long v = k << 32 | k; // both halves equal: a torn read would differ
+                owner.publish(0, new ScoreboardFile.Counts(true, (int) k, 0, 0, v, v, v, new long[] {v, v, v, v}, 0, 0,
+                        0), v);
+                owner.slot(0, 0, 'W', v, v, v, "GET /x");
+            }
+        });
+        long last = 0;
+        long reads = 0;
+        while (writer.isAlive() || reads == 0) {
+            ScoreboardFile.Child c = reader.read(0);
+            for (long v : new long[] {c.counts().accepted(), c.counts().requests(), c.counts().bytes(),
+                c.counts().closed()[3], c.heartbeatMillis()}) {
+                assertEquals(v >>> 32, v & 0xffffffffL, "torn: " + Long.toHexString(v));
+            }
+            long v = reader.readSlot(0, 0).requests();
+            assertEquals(v >>> 32, v & 0xffffffffL, "torn slot: " + Long.toHexString(v));
+            assertTrue(c.counts().requests() >= last, "went back");
+            last = c.counts().requests();
+            reads++;
+        }
+        writer.join();
+        assertEquals((long) rounds << 32 | rounds, reader.read(0).counts().requests());
+    }
 }
