@@ -5,6 +5,7 @@ import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -524,8 +525,8 @@ public final class Supervisor implements EngineStats {
     /**
      * Retires this server for good, the way an old generation is retired by a graceful restart,
      * but with nothing to take over inside this JVM (another process does): the listeners close
-     * first, so the kernel sends new connections to the other processes bound with
-     * {@link #reusePort}; then every child finishes its connections ({@code Connection: close},
+     * first (after a last sweep of what the kernel queued on them, handed to a child), so the
+     * kernel sends new connections to the other processes bound with {@link #reusePort}; then every child finishes its connections ({@code Connection: close},
      * idle keep-alive connections run out their KeepAliveTimeout) and exits. No child is replaced
      * or added afterwards. Call {@link #stop} after the returned future completes (or to cut the
      * wait short).
@@ -535,12 +536,56 @@ public final class Supervisor implements EngineStats {
     public CompletableFuture<Void> drain(String reason) {
         drained = true;
         retries.clear();
-        closeListeners(new ArrayList<>(bound.values()));
         List<Child> now = List.copyOf(children);
+        Child taker = null;
+        for (Child c : now) {
+            if (!c.isDraining()) {
+                taker = c;
+            }
+        }
+        List<ServerSocketChannel> listeners = new ArrayList<>(bound.values());
+        for (ServerSocketChannel l : listeners) {
+            sweepAndClose(l, taker);
+        }
+        // Retiring wakes each child's poller 0, whose next select deregisters the closed listeners.
         for (Child c : now) {
             c.retire(ChildState.FINISHING, reason);
         }
+        awaitDeregistered(listeners);
         return CompletableFuture.allOf(now.stream().map(Child::exited).toArray(CompletableFuture[]::new));
+    }
+
+    /**
+     * A listener closed by another thread while registered with a poller's selector stays open in
+     * the kernel (still in the SO_REUSEPORT group, still queueing connections that its close will
+     * then reset) until that poller's next select deregisters it. Waits for that, at most 1 s, so
+     * that when {@link #drain} returns new connections go to the other processes only.
+     */
+    private static void awaitDeregistered(List<ServerSocketChannel> listeners) {
+        long end = System.nanoTime() + 1_000_000_000L;
+        for (ServerSocketChannel l : listeners) {
+            while (l.isRegistered() && System.nanoTime() - end < 0) {
+                java.util.concurrent.locks.LockSupport.parkNanos(50_000);
+            }
+        }
+    }
+
+    /**
+     * Accepts what the kernel has queued on {@code l} (poller 0 may be accepting too: both get
+     * distinct sockets or null), then closes it at once: with SO_REUSEPORT, connections still in
+     * a closing socket's queue are reset, so the sweep leaves only those that arrive between the
+     * last accept and the kernel's close (see {@link #awaitDeregistered}).
+     */
+    private static void sweepAndClose(ServerSocketChannel l, Child taker) {
+        try {
+            SocketChannel ch;
+            while (taker != null && (ch = l.accept()) != null) {
+                taker.adoptSwept(ch);
+            }
+        } catch (IOException e) {
+            LOG.log(Level.DEBUG, "LM0811 the accept sweep before closing a drained listener failed: {0}", e.toString());
+        }
+        closeListeners(List.of(l));
     }
 
     /**

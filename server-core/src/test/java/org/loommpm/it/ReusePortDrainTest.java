@@ -96,6 +96,9 @@ class ReusePortDrainTest {
             String r = slow.get(10, TimeUnit.SECONDS);
             assertTrue(r.startsWith("HTTP/1.1 200 ") && r.contains("Connection: close") && r.endsWith("a!"), r);
             drained.get(10, TimeUnit.SECONDS);
+            // The exit's bookkeeping follows the future: wait for it, then for a replacement that must not come.
+            TestServers.waitFor("child removed", 5, () -> a.stats().children().isEmpty());
+            Thread.sleep(300);
             assertEquals(0, a.stats().children().size(), "no child replaced it");
         } finally {
             release.countDown();

@@ -123,6 +123,7 @@ public final class ProcessSupervisor {
         try {
             logs.apply(supervisorLogs(initial.logs()), false, new ArrayList<>());
             check(initial);
+            removeStaleScoreboards(Path.of(System.getProperty("java.io.tmpdir")));
             Path file = Files.createTempFile("loom-mpm-" + ProcessHandle.current().pid() + "-", ".scoreboard");
             int records = 2 * Math.max(initial.engine().serverLimit(), initial.engine().startServers());
             scoreboard = ScoreboardFile.create(file, records, Math.min(4096, initial.engine().threadsPerChild()),
@@ -160,6 +161,29 @@ public final class ProcessSupervisor {
         }
         stopAll(current != null ? current.config : initial);
         return 0;
+    }
+
+    /**
+     * Deletes the scoreboard files of supervisors that are gone (killed before they could delete
+     * their own): {@code loom-mpm-PID-*.scoreboard} whose PID runs no process.
+     */
+    static void removeStaleScoreboards(Path tmp) {
+        try (var files = Files.newDirectoryStream(tmp, "loom-mpm-*.scoreboard")) {
+            for (Path f : files) {
+                String[] parts = f.getFileName().toString().split("-");
+                try {
+                    long pid = Long.parseLong(parts[2]);
+                    if (ProcessHandle.of(pid).isEmpty()) {
+                        Files.deleteIfExists(f);
+                        LOG.log(Level.DEBUG, "LM1510 removed the scoreboard of a supervisor that is gone: {0}", f);
+                    }
+                } catch (NumberFormatException | ArrayIndexOutOfBoundsException | IOException e) {
+                    LOG.log(Level.DEBUG, "LM1510 left {0} alone: {1}", f, e.toString());
+                }
+            }
+        } catch (IOException e) {
+            LOG.log(Level.DEBUG, "LM1510 could not look for stale scoreboards in {0}: {1}", tmp, e.toString());
+        }
     }
 
     /** The supervisor writes only the error log: the children write the access logs themselves. */

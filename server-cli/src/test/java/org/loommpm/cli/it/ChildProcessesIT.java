@@ -189,17 +189,19 @@ class ChildProcessesIT {
             ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
             long deadline = System.nanoTime() + Duration.ofSeconds(40).toNanos();
             List<Thread> load = new ArrayList<>();
-            // Keep-alive clients, as browsers and proxies are: a connection that the old generation
-            // closes after a response is opened again on the new one. (A client opening a new
-            // connection at the very instant an old child closes its listener can be reset: see
-            // operations.md, "Child processes", on tcp_migrate_req.)
+            // Three keep-alive clients (a connection the old generation closes after a response is
+            // opened again on the new one) and one opening a new connection for every request.
+            // (A connection arriving at the very instant an old child's listener closes can still
+            // be reset: see operations.md, "Child processes", on tcp_migrate_req.)
             for (int i = 0; i < 4; i++) {
+                boolean fresh = i == 0;
                 load.add(Thread.ofPlatform().start(() -> {
                     HttpRequest req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/"))
                             .timeout(Duration.ofSeconds(10)).build();
                     for (int n = 0; running.get() && n < 100_000 && System.nanoTime() < deadline; n++) {
                         try {
-                            String body = client.send(req, HttpResponse.BodyHandlers.ofString()).body();
+                            String body = fresh ? fetchOnNewConnection("/")
+                                    : client.send(req, HttpResponse.BodyHandlers.ofString()).body();
                             if (body.equals("A") || body.equals("B")) {
                                 ok.incrementAndGet();
                                 sawB.addAndGet(body.equals("B") ? 1 : 0);
