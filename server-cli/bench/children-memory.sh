@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Measures what child processes would cost in memory (not a test; prints figures): the resident
+# Measures what child processes cost in memory (not a test; prints figures): the resident
 # set (VmRSS, from /proc/PID/status) of
 #   a. one loom-mpm.jar JVM running N in-JVM children (StartServers N), and
-#   b. N loom-mpm.jar JVMs running one child each (what `ChildProcesses On` would start),
+#   b. N loom-mpm.jar JVMs running one child each (what `ChildProcesses On` starts, less the supervisor JVM),
 # each after W warm-up requests per child (curl on new connections) so classes are loaded
 # and the JIT has compiled the request path. Same JVM flags for both (defaults, or JAVA_OPTS).
 # Usage: server-cli/bench/children-memory.sh [N=4] [W=2000]

@@ -3,6 +3,7 @@ package org.loommpm.cli;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.loommpm.cli.children.ChildSpec;
 
 /**
  * The options, in httpd's spirit: {@code -f FILE}, {@code -C 'Directive args'} (before the file),
@@ -12,8 +13,9 @@ import java.util.List;
  * @param file the configuration file, or null for the embedded default
  * @param before {@code -C} lines in order
  * @param after {@code -c} lines in order
+ * @param child for a child process of {@code ChildProcesses On} (internal option {@code --child}), else null
  */
-record CommandLine(Action action, Path file, List<String> before, List<String> after) {
+record CommandLine(Action action, Path file, List<String> before, List<String> after, ChildSpec child) {
     /** What the invocation asks for. */
     enum Action { SERVE, TEST, VERSION, HELP }
 
@@ -38,14 +40,43 @@ record CommandLine(Action action, Path file, List<String> before, List<String> a
               -h               print this help and exit
             signals: TERM/INT stop gracefully, HUP re-reads the configuration (graceful restart)""";
 
+    /** The configuration options again ({@code -f}, {@code -C}, {@code -c}), for a child process. */
+    List<String> configArgs() {
+        List<String> out = new ArrayList<>();
+        if (file != null) {
+            out.add("-f");
+            out.add(file.toAbsolutePath().toString());
+        }
+        for (String b : before) {
+            out.add("-C");
+            out.add(b);
+        }
+        for (String a : after) {
+            out.add("-c");
+            out.add(a);
+        }
+        return out;
+    }
+
     static CommandLine parse(String[] args) throws UsageException {
         Action action = Action.SERVE;
         Path file = null;
         List<String> before = new ArrayList<>();
         List<String> after = new ArrayList<>();
+        ChildSpec child = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
+                case ChildSpec.OPTION -> {
+                    if (i + 1 >= args.length) {
+                        throw new UsageException("option " + a + " needs an argument");
+                    }
+                    try {
+                        child = ChildSpec.decode(args[++i]);
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageException(e.getMessage());
+                    }
+                }
                 case "-f", "-C", "-c" -> {
                     if (i + 1 >= args.length) {
                         throw new UsageException("option " + a + " needs an argument");
@@ -66,6 +97,6 @@ record CommandLine(Action action, Path file, List<String> before, List<String> a
                 default -> throw new UsageException("unknown option '" + a + "'");
             }
         }
-        return new CommandLine(action, file, List.copyOf(before), List.copyOf(after));
+        return new CommandLine(action, file, List.copyOf(before), List.copyOf(after), child);
     }
 }

@@ -2,6 +2,9 @@ package org.loommpm.cli;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.loommpm.cli.children.ChildCommand;
+import org.loommpm.cli.children.ChildDirectives;
+import org.loommpm.cli.children.ProcessSupervisor;
 import org.loommpm.cli.config.ConfigException;
 import org.loommpm.cli.config.ConfigParser;
 import org.loommpm.cli.config.DirectiveTable;
@@ -121,6 +124,11 @@ public final class Main {
             return;
         }
         SignalQueue signals = new SignalQueue().install();
+        if (cl.child() != null) {
+            System.exit(ChildServe.run(cl.child(), config, loader, signals));
+        } else if (ChildDirectives.enabled(config)) {
+            System.exit(new ProcessSupervisor(loader::load, new ChildCommand(cl.configArgs())).run(config, signals));
+        }
         System.exit(new ServerProcess(loader).run(config, signals));
     }
 }

@@ -18,6 +18,7 @@ import org.loommpm.cli.logging.AsyncLogWriter;
 import org.loommpm.cli.logging.LogTargets;
 import org.loommpm.cli.signals.SignalQueue;
 import org.loommpm.cli.staticfiles.StaticFileHandler;
+import org.loommpm.engine.EngineStats;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.loommpm.metrics.MetricsHandler;
@@ -42,15 +43,26 @@ final class ServerProcess {
     private final Loader loader;
     private final LogTargets logs = new LogTargets();
     private final LoomServer.Builder builder = LoomServer.builder();
-    /** {@code SetHandler server-status}: reads the engine through the builder's live view. */
-    private final Handler status = new StatusHandler(builder.stats());
+    /**
+     * {@code SetHandler server-status}: reads the engine through the builder's live view, or (a
+     * child process) every child process through the shared scoreboard.
+     */
+    private final Handler status;
     /** {@code SetHandler metrics}: Prometheus text, if the starting configuration asked for it. */
     private Handler metrics;
     private LoomServer server;
     private LoomConfig config;
 
     ServerProcess(Loader loader) {
+        this(loader, null);
+    }
+
+    /**
+     * @param statusStats what the status page shows; null for this process's engine
+     */
+    ServerProcess(Loader loader, EngineStats statusStats) {
         this.loader = loader;
+        this.status = new StatusHandler(statusStats != null ? statusStats : builder.stats());
     }
 
     /**
@@ -59,18 +71,9 @@ final class ServerProcess {
      * @return the exit status
      */
     int run(LoomConfig initial, SignalQueue signals) throws InterruptedException {
-        try {
-            // At start nothing was open before, so nothing is retired.
-            metrics = metricsHandler(initial);
-            Handler handler = site(initial, logs.apply(initial.logs(), false, new ArrayList<>()));
-            warn(initial);
-            server = builder.config(initial.engine()).handler(handler).start();
-        } catch (IOException | RuntimeException e) {
-            LOG.log(Level.ERROR, "LM1001 could not start: {0}", e.getMessage());
-            logs.close();
+        if (!start(initial, false)) {
             return 1;
         }
-        config = initial;
         banner(System.out);
         for (;;) {
             if (signals.take() == SignalQueue.Event.STOP) {
@@ -79,6 +82,32 @@ final class ServerProcess {
             }
             restart();
         }
+    }
+
+    /**
+     * Starts serving {@code initial}; on failure logs LM1001, closes the logs and returns false.
+     *
+     * @param reusePort bind with SO_REUSEPORT (a child process among others on the same addresses)
+     */
+    boolean start(LoomConfig initial, boolean reusePort) {
+        try {
+            // At start nothing was open before, so nothing is retired.
+            metrics = metricsHandler(initial);
+            Handler handler = site(initial, logs.apply(initial.logs(), false, new ArrayList<>()));
+            warn(initial);
+            server = builder.config(initial.engine()).handler(handler).reusePort(reusePort).start();
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.ERROR, "LM1001 could not start: {0}", e.getMessage());
+            logs.close();
+            return false;
+        }
+        config = initial;
+        return true;
+    }
+
+    /** The running server (after a successful {@link #start}). */
+    LoomServer server() {
+        return server;
     }
 
     /** The handler chain for a configuration: access log around the site. */
@@ -123,6 +152,10 @@ final class ServerProcess {
                     + "configuration: {1}", server.stats().generation(), e.report());
             return;
         }
+        if (org.loommpm.cli.children.ChildDirectives.enabled(next)) {
+            LOG.log(Level.WARNING, "LM1517 ChildProcesses On takes effect when the process is restarted: the new "
+                    + "generation runs in this JVM");
+        }
         List<AsyncLogWriter> retired = new ArrayList<>();
         try {
             // The new logs are opened first: the new generation's handler writes to them. If the
@@ -161,6 +194,11 @@ final class ServerProcess {
     private void stop() {
         LOG.log(Level.INFO, "LM0011 signal received: stopping gracefully (at most {0} s)",
                 config.engine().gracefulShutdownTimeout().toSeconds());
+        close();
+    }
+
+    /** Stops the server gracefully (within GracefulShutdownTimeout), then flushes and closes the logs. */
+    void close() {
         server.close();
         // Every line the stop produced is queued by now: write it all before the JVM exits.
         logs.close();

@@ -46,10 +46,12 @@ public final class LoomServer implements AutoCloseable {
     private final ExchangeObserver observer;
     private final java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
 
-    private LoomServer(ServerConfig config, Handler handler, MeterRegistry registry) throws IOException {
+    private LoomServer(ServerConfig config, Handler handler, MeterRegistry registry, boolean reusePort)
+            throws IOException {
         this.config = config;
         this.observer = registry != null ? new RequestMetrics(registry) : null;
         this.supervisor = new Supervisor(config, Protocols.connectionHandler(config, handler, observer));
+        supervisor.reusePort(reusePort);
         if (registry != null) {
             supervisor.addChildListener(new EngineMetrics(registry, supervisor));
         }
@@ -93,6 +95,18 @@ public final class LoomServer implements AutoCloseable {
         return supervisor;
     }
 
+    /**
+     * Retires the whole server for another process to take over (see {@link Builder#reusePort}):
+     * the listeners close at once, every child finishes its connections and exits, and none is
+     * replaced. Call {@link #close} when the returned future completes.
+     *
+     * @param reason shown on the status page and in the log (LM0002)
+     * @return completes when every child has exited
+     */
+    public java.util.concurrent.CompletableFuture<Void> drain(String reason) {
+        return supervisor.drain(reason);
+    }
+
     /** Stops gracefully within {@code timeout}, then closes what is left. */
     public void stop(Duration timeout) {
         supervisor.stop(timeout);
@@ -115,6 +129,7 @@ public final class LoomServer implements AutoCloseable {
         private ServerConfig.Builder config = ServerConfig.builder();
         private Handler handler;
         private MeterRegistry registry;
+        private boolean reusePort;
         private final DeferredStats stats = new DeferredStats();
 
         private Builder() {
@@ -144,6 +159,16 @@ public final class LoomServer implements AutoCloseable {
          */
         public Builder tls(Consumer<org.loommpm.config.TlsSettings.Builder> directives) {
             config.tls(directives);
+            return this;
+        }
+
+        /**
+         * Binds every listener with {@code SO_REUSEPORT}, so that several processes serve the same
+         * addresses (the kernel spreads new connections over them). {@link #start} fails with a
+         * clear message where the platform does not support it.
+         */
+        public Builder reusePort(boolean on) {
+            reusePort = on;
             return this;
         }
 
@@ -193,7 +218,8 @@ public final class LoomServer implements AutoCloseable {
          * @throws IllegalArgumentException if a directive is out of range
          */
         public LoomServer start() throws IOException {
-            LoomServer server = new LoomServer(config.build(), handler != null ? handler : new Router(), registry);
+            LoomServer server = new LoomServer(config.build(), handler != null ? handler : new Router(), registry,
+                    reusePort);
             stats.bind(server.stats());
             return server;
         }

@@ -162,6 +162,33 @@ public final class Child implements ChildStats {
         }
     }
 
+    /**
+     * A socket accepted by a thread other than poller 0: the last sweep of a listener that
+     * {@link Supervisor#drain} makes right before closing it, so connections the kernel queued
+     * there are served instead of reset by the close. Counted as {@link #accepted} counts, set up
+     * here, and handed to a poller through its inbox (the path every registration from another
+     * thread takes). Any thread; only before the child retires (its open count keeps it alive).
+     */
+    void adoptSwept(SocketChannel ch, TransportFactory tls) {
+        accepted.increment();
+        supervisor.connectionAccepted();
+        open.incrementAndGet();
+        Poller target = pollers[java.util.concurrent.ThreadLocalRandom.current().nextInt(pollers.length)];
+        Connection c = new Connection(supervisor.nextConnectionId(), ch, target, tls);
+        try {
+            ch.configureBlocking(false);
+            if (config.tcpNoDelay()) {
+                ch.setOption(java.net.StandardSocketOptions.TCP_NODELAY, true);
+            }
+        } catch (IOException e) {
+            LOG.log(Level.DEBUG, "LM0106 could not set up an accepted socket: {0}", e.toString());
+            c.end(CloseReason.ERROR);
+            return;
+        }
+        c.op = Connection.OP_REGISTER;
+        target.handoff(c);
+    }
+
     // ---- lifecycle ----
 
     /**

@@ -18,9 +18,10 @@ import java.lang.System.Logger.Level;
  *   <li>Otherwise: rate back to 1.</li>
  * </ul>
  *
- * <p>Used by the supervisor thread only; not thread-safe.
+ * <p>Used by one thread only (the supervisor thread, or the jar's process supervisor for
+ * {@code ChildProcesses On}); not thread-safe.
  */
-final class DynamicPool {
+public final class DynamicPool {
     private static final System.Logger LOG = System.getLogger("org.loommpm.engine");
     /** Most children started in one interval (httpd's MAX_SPAWN_RATE). */
     static final int MAX_SPAWN_RATE = 32;
@@ -28,7 +29,7 @@ final class DynamicPool {
     static final int BUSY_RATE = 8;
 
     /** What to do this interval: start {@code spawn} children, or retire one. */
-    record Decision(int spawn, boolean retireOne) {
+    public record Decision(int spawn, boolean retireOne) {
         static final Decision NONE = new Decision(0, false);
         static final Decision RETIRE = new Decision(0, true);
     }
@@ -43,7 +44,7 @@ final class DynamicPool {
      * @param children those children, plus children whose start is being retried
      * @param childLimit MaxRequestWorkers / ThreadsPerChild (at most ServerLimit)
      */
-    Decision decide(int idle, int children, int childLimit, int minSpare, int maxSpare) {
+    public Decision decide(int idle, int children, int childLimit, int minSpare, int maxSpare) {
         if (idle > maxSpare) {
             spawnRate = 1;
             return children > 1 ? Decision.RETIRE : Decision.NONE;
@@ -77,7 +78,7 @@ final class DynamicPool {
     }
 
     /** After a graceful restart: the new generation starts from a rate of 1. */
-    void reset() {
+    public void reset() {
         spawnRate = 1;
     }
 

@@ -82,6 +82,29 @@ public final class Scoreboard {
         }
     }
 
+    /**
+     * A scoreboard attached to no worker pool, for showing another process's slots (the child
+     * processes of the jar's {@code ChildProcesses On}): filled with {@link #load} by the one thread
+     * that builds it, then only read.
+     */
+    public static Scoreboard detached(int size) {
+        return new Scoreboard(size);
+    }
+
+    /**
+     * Sets all a slot shows at once. Detached scoreboards only (their builder is the one writer).
+     *
+     * @param request the request shown for the slot, or null
+     */
+    public void load(int slot, char letter, long accesses, long bytesSent, RequestInfo request, long startNanos) {
+        int l = slot * LONG_STRIDE;
+        LONGS.setOpaque(longs, l + STATE, (long) letter);
+        LONGS.setOpaque(longs, l + ACCESSES, accesses);
+        LONGS.setOpaque(longs, l + BYTES, bytesSent);
+        LONGS.setOpaque(longs, l + STARTED, startNanos);
+        REFS.setRelease(refs, slot * REF_STRIDE + REQUEST, request);
+    }
+
     /** Number of worker slots. */
     public int size() {
         return size;

@@ -5,6 +5,7 @@ import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -94,6 +95,10 @@ public final class Supervisor implements EngineStats {
     private final AtomicInteger startFaults = new AtomicInteger();
     /** While start()/restart() start a generation, maintenance leaves the pool size alone. */
     private volatile boolean generationStarting;
+    /** Bind each listener with SO_REUSEPORT (this JVM is one of several child processes). Set before start. */
+    private boolean reusePort;
+    /** {@link #drain} was called: children are retired and never replaced or added. */
+    private volatile boolean drained;
     /**
      * Guards moving an exited child's request and byte counts into the totals below together
      * with removing it from {@link #children}, so a reader never counts it twice or not at all
@@ -129,6 +134,20 @@ public final class Supervisor implements EngineStats {
             throw new IllegalStateException("add child listeners before start()");
         }
         listeners.add(listener);
+    }
+
+    /**
+     * Binds every listener with {@code SO_REUSEPORT}, so several processes can each bind the same
+     * addresses and the kernel spreads new connections over them (a child process of the jar's
+     * {@code ChildProcesses On}).
+     *
+     * @throws IllegalStateException after {@link #start()}
+     */
+    public void reusePort(boolean on) {
+        if (startTime != null) {
+            throw new IllegalStateException("set reusePort before start()");
+        }
+        reusePort = on;
     }
 
     /**
@@ -240,6 +259,9 @@ public final class Supervisor implements EngineStats {
                 ssc = ServerSocketChannel.open();
                 try {
                     ssc.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+                    if (reusePort) {
+                        setReusePort(ssc);
+                    }
                     ssc.bind(addr, config.listenBacklog());
                     ssc.configureBlocking(false);
                 } catch (IOException e) {
@@ -251,6 +273,14 @@ public final class Supervisor implements EngineStats {
             out.add(ssc);
         }
         return List.copyOf(out);
+    }
+
+    private static void setReusePort(ServerSocketChannel ssc) throws IOException {
+        if (!ssc.supportedOptions().contains(StandardSocketOptions.SO_REUSEPORT)) {
+            throw new IOException("SO_REUSEPORT is not supported on this platform (" + System.getProperty("os.name")
+                    + "): child processes cannot share a listening address");
+        }
+        ssc.setOption(StandardSocketOptions.SO_REUSEPORT, true);
     }
 
     private static void warnSmallPool(ServerConfig config) {
@@ -426,7 +456,7 @@ public final class Supervisor implements EngineStats {
             }
         }
         retryDueStarts(g, now);
-        if (cfg.childPolicy() == ChildPolicy.DYNAMIC && !generationStarting) {
+        if (cfg.childPolicy() == ChildPolicy.DYNAMIC && !generationStarting && !drained) {
             adjustPool(g);
         }
     }
@@ -492,7 +522,7 @@ public final class Supervisor implements EngineStats {
     void childRetiring(Child c) {
         events.add(() -> {
             Generation g = current;
-            if (!stopping && c.generation() == g.number() && c.state() != ChildState.IDLE_KILLED) {
+            if (!stopping && !drained && c.generation() == g.number() && c.state() != ChildState.IDLE_KILLED) {
                 startOrRetry(g);
             }
         });
@@ -519,6 +549,73 @@ public final class Supervisor implements EngineStats {
 
     void connectionClosed(CloseReason reason) {
         closedTotal[reason.ordinal()].increment();
+    }
+
+    /**
+     * Retires this server for good, the way an old generation is retired by a graceful restart,
+     * but with nothing to take over inside this JVM (another process does): the listeners close
+     * first (after a last sweep of what the kernel queued on them, handed to a child), so the
+     * kernel sends new connections to the other processes bound with {@link #reusePort}; then every child finishes its connections ({@code Connection: close},
+     * idle keep-alive connections run out their KeepAliveTimeout) and exits. No child is replaced
+     * or added afterwards. Call {@link #stop} after the returned future completes (or to cut the
+     * wait short).
+     *
+     * @return completes when every child has exited
+     */
+    public CompletableFuture<Void> drain(String reason) {
+        drained = true;
+        retries.clear();
+        List<Child> now = List.copyOf(children);
+        Child taker = null;
+        for (Child c : now) {
+            if (!c.isDraining()) {
+                taker = c;
+            }
+        }
+        List<ServerSocketChannel> listeners = new ArrayList<>(bound.values());
+        for (Listener l : current.listeners()) {
+            sweepAndClose(l, taker);
+        }
+        closeListeners(listeners); // any left from an older generation
+        // Retiring wakes each child's poller 0, whose next select deregisters the closed listeners.
+        for (Child c : now) {
+            c.retire(ChildState.FINISHING, reason);
+        }
+        awaitDeregistered(listeners);
+        return CompletableFuture.allOf(now.stream().map(Child::exited).toArray(CompletableFuture[]::new));
+    }
+
+    /**
+     * A listener closed by another thread while registered with a poller's selector stays open in
+     * the kernel (still in the SO_REUSEPORT group, still queueing connections that its close will
+     * then reset) until that poller's next select deregisters it. Waits for that, at most 1 s, so
+     * that when {@link #drain} returns new connections go to the other processes only.
+     */
+    private static void awaitDeregistered(List<ServerSocketChannel> listeners) {
+        long end = System.nanoTime() + 1_000_000_000L;
+        for (ServerSocketChannel l : listeners) {
+            while (l.isRegistered() && System.nanoTime() - end < 0) {
+                java.util.concurrent.locks.LockSupport.parkNanos(50_000);
+            }
+        }
+    }
+
+    /**
+     * Accepts what the kernel has queued on {@code l} (poller 0 may be accepting too: both get
+     * distinct sockets or null), then closes it at once: with SO_REUSEPORT, connections still in
+     * a closing socket's queue are reset, so the sweep leaves only those that arrive between the
+     * last accept and the kernel's close (see {@link #awaitDeregistered}).
+     */
+    private static void sweepAndClose(Listener l, Child taker) {
+        try {
+            SocketChannel ch;
+            while (taker != null && (ch = l.channel().accept()) != null) {
+                taker.adoptSwept(ch, l.tls());
+            }
+        } catch (IOException e) {
+            LOG.log(Level.DEBUG, "LM0811 the accept sweep before closing a drained listener failed: {0}", e.toString());
+        }
+        closeListeners(List.of(l.channel()));
     }
 
     /**

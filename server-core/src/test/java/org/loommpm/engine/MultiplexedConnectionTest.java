@@ -60,9 +60,9 @@ class MultiplexedConnectionTest {
             }
             try {
                 if (c.closeRequested()) {
+                    closeRequests.incrementAndGet(); // before the client can see the goodbye
                     c.write(ByteBuffer.wrap(new byte[] {'G'}));
                     c.handBackLinger(CloseReason.NORMAL);
-                    closeRequests.incrementAndGet();
                     return;
                 }
                 c.takeSignal();

@@ -1,6 +1,5 @@
 package org.loommpm.cli.logging;
 
-import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -27,6 +26,12 @@ import java.util.function.Consumer;
  * a context switch and a write(2) of its own; batching makes that once per period under load,
  * at the price of lines reaching the file up to that much later. {@link #flush} and
  * {@link #close} wake it at once.
+ *
+ * <p>Each batch goes to the destination in write calls that hold whole lines only (a line is
+ * never split across two), and files are opened with {@code O_APPEND}. So several processes
+ * appending to one file (the child processes of {@code ChildProcesses On} writing one access
+ * log) never tear each other's lines: on a local file system each append write lands whole at
+ * the end of the file. A line longer than the 64 KiB buffer gets a write call of its own.
  */
 public final class AsyncLogWriter implements AutoCloseable {
     /** Lines a writer holds before it starts dropping. */
@@ -48,6 +53,9 @@ public final class AsyncLogWriter implements AutoCloseable {
     /** Drops already reported; written by the writer thread only. */
     private volatile long totalDropped;
     private OutputStream out;
+    /** Whole lines waiting for one write; writer thread only. */
+    private final byte[] buffer = new byte[64 * 1024];
+    private int buffered;
 
     /**
      * Opens {@code target} (appending) and starts the writer thread.
@@ -72,12 +80,11 @@ public final class AsyncLogWriter implements AutoCloseable {
     }
 
     private static OutputStream open(String target) throws IOException {
-        OutputStream raw = switch (target) {
+        return switch (target) {
             case "/dev/stdout" -> new FileOutputStream(FileDescriptor.out);
             case "/dev/stderr" -> new FileOutputStream(FileDescriptor.err);
             default -> new FileOutputStream(target, true);
         };
-        return new BufferedOutputStream(raw, 64 * 1024);
     }
 
     /** The destination. */
@@ -174,8 +181,12 @@ public final class AsyncLogWriter implements AutoCloseable {
                         latch.countDown();
                     } else if (o == REOPEN) {
                         flushStream();
-                        out.close();
-                        out = open(target);
+                        // stdout and stderr are the process's own descriptors: closing them would
+                        // lose every later line, and there is nothing to rotate.
+                        if (!target.startsWith("/dev/std")) {
+                            out.close();
+                            out = open(target);
+                        }
                     } else if (o == STOP) {
                         reportDrops();
                         flushStream();
@@ -198,13 +209,25 @@ public final class AsyncLogWriter implements AutoCloseable {
         }
     }
 
+    /** Buffers whole lines only: a line is never split over two write calls (see the class comment). */
     private void write(String line) throws IOException {
-        out.write(line.getBytes(StandardCharsets.UTF_8));
-        out.write('\n');
+        byte[] b = (line + "\n").getBytes(StandardCharsets.UTF_8);
+        if (buffered + b.length > buffer.length) {
+            flushStream();
+        }
+        if (b.length > buffer.length) {
+            out.write(b);
+        } else {
+            System.arraycopy(b, 0, buffer, buffered, b.length);
+            buffered += b.length;
+        }
     }
 
     private void flushStream() throws IOException {
-        out.flush();
+        if (buffered > 0) {
+            out.write(buffer, 0, buffered);
+            buffered = 0;
+        }
     }
 
     private void reportDrops() {

@@ -60,4 +60,45 @@ class AsyncLogWriterTest {
         assertEquals(List.of("before"), Files.readAllLines(dir.resolve("c.log.1")));
         assertEquals(List.of("after"), Files.readAllLines(f));
     }
+
+    /**
+     * Two writers appending to one file (as two child processes writing one access log do) never
+     * tear each other's lines: every write call holds whole lines, and the file is in append mode.
+     */
+    @Test
+    void twoWritersAppendingToOneFileNeverTearLines() throws Exception {
+        Path f = dir.resolve("shared.log");
+        String pad = "x".repeat(97);
+        int n = 20_000;
+        try (AsyncLogWriter a = new AsyncLogWriter(f.toString(), n, m -> { });
+             AsyncLogWriter b = new AsyncLogWriter(f.toString(), n, m -> { })) {
+            Thread ta = Thread.ofPlatform().start(() -> {
+                for (int i = 0; i < n; i++) {
+                    a.offer("a" + pad + i);
+                }
+            });
+            for (int i = 0; i < n; i++) {
+                b.offer("b" + pad + i);
+            }
+            ta.join();
+        }
+        List<String> lines = Files.readAllLines(f);
+        assertEquals(2 * n, lines.size());
+        int[] next = new int[2];
+        for (String l : lines) {
+            int w = l.charAt(0) - 'a';
+            assertTrue((w == 0 || w == 1) && l.equals((char) ('a' + w) + pad + next[w]), "torn or out of order: " + l);
+            next[w]++;
+        }
+    }
+
+    @Test
+    void reopeningStderrKeepsItOpen() throws Exception {
+        AsyncLogWriter w = new AsyncLogWriter("/dev/stderr", 16, m -> { });
+        w.reopen();
+        assertTrue(w.flush(5000));
+        w.close();
+        // Closing a stream on FileDescriptor.err closes the process's descriptor 2 and marks it invalid.
+        assertTrue(java.io.FileDescriptor.err.valid(), "stderr was closed by reopen");
+    }
 }

@@ -1,0 +1,72 @@
+package org.loommpm.cli.children;
+
+import java.lang.management.ManagementFactory;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The command line of a child process: the supervisor's own java launcher and JVM options, the
+ * jar (looked up again for every child, so a newer jar put at the same path runs in the next
+ * generation: a zero-downtime upgrade), {@code --child SPEC}, then the supervisor's own
+ * {@code -f}/{@code -C}/{@code -c} options.
+ */
+public final class ChildCommand {
+    private final String java;
+    private final List<String> jvmOptions;
+    private final List<String> launch;
+    private final List<String> serverArgs;
+
+    /**
+     * @param serverArgs the supervisor's configuration options ({@code -f FILE -C ... -c ...})
+     */
+    public ChildCommand(List<String> serverArgs) {
+        this.java = ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin",
+                "java").toString());
+        this.jvmOptions = inheritable(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        this.launch = launch();
+        this.serverArgs = List.copyOf(serverArgs);
+    }
+
+    /**
+     * The JVM options a child takes over: all but a debugger agent, whose fixed port the
+     * supervisor already holds.
+     */
+    static List<String> inheritable(List<String> options) {
+        List<String> out = new ArrayList<>();
+        for (String o : options) {
+            if (!o.startsWith("-agentlib:jdwp") && !o.startsWith("-Xrunjdwp") && !o.equals("-Xdebug")) {
+                out.add(o);
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /** {@code -jar loom-mpm.jar}, or the class path and main class when not run from a jar (tests). */
+    private static List<String> launch() {
+        Path where;
+        try {
+            where = Path.of(ChildCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (URISyntaxException | RuntimeException e) {
+            where = null;
+        }
+        if (where != null && Files.isRegularFile(where)) {
+            return List.of("-jar", where.toString());
+        }
+        return List.of("-cp", System.getProperty("java.class.path"), "org.loommpm.cli.Main");
+    }
+
+    /** The full command for the child {@code spec}. */
+    public List<String> forChild(ChildSpec spec) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(java);
+        cmd.addAll(jvmOptions);
+        cmd.addAll(launch);
+        cmd.add(ChildSpec.OPTION);
+        cmd.add(spec.encode());
+        cmd.addAll(serverArgs);
+        return cmd;
+    }
+}

@@ -1,0 +1,35 @@
+package org.loommpm.cli.children;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** The pipe protocol's lines and the child's command-line spec survive a round trip; bad input is refused. */
+class ControlTest {
+    @Test
+    void commandsRoundTrip() {
+        for (Control c : new Control[] {Control.STOP, Control.drain(false, "graceful restart to generation 2"),
+            Control.drain(true, "9 free worker slots")}) {
+            assertEquals(c, Control.decode(c.encode()));
+        }
+        assertEquals("drain finishing a b", Control.drain(false, "a\nb").encode());
+        assertThrows(IllegalArgumentException.class, () -> Control.decode("pause"));
+        assertThrows(IllegalArgumentException.class, () -> Control.decode("drain later"));
+    }
+
+    @Test
+    void childSpecRoundTripsWithColonsInThePath() {
+        ChildSpec s = new ChildSpec(3, 12, 2, Path.of("/tmp/a:b/sb"));
+        assertEquals(s, ChildSpec.decode(s.encode()));
+        assertThrows(IllegalArgumentException.class, () -> ChildSpec.decode("1:2:x:/p"));
+        assertThrows(IllegalArgumentException.class, () -> ChildSpec.decode("1:2:3"));
+    }
+
+    @Test
+    void aDebuggerAgentIsNotPassedToChildren() {
+        assertEquals(java.util.List.of("-Xmx64m"), ChildCommand.inheritable(java.util.List.of(
+                "-agentlib:jdwp=transport=dt_socket,server=y,address=5005", "-Xmx64m")));
+    }
+}
