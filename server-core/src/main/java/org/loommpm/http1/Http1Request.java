@@ -1,19 +1,14 @@
 package org.loommpm.http1;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
-import java.nio.charset.Charset;
-import java.nio.charset.IllegalCharsetNameException;
-import java.nio.charset.StandardCharsets;
-import java.nio.charset.UnsupportedCharsetException;
 import java.util.List;
 import java.util.Map;
 import org.loommpm.api.Headers;
-import org.loommpm.api.HttpException;
 import org.loommpm.api.Request;
 import org.loommpm.engine.Connection;
+import org.loommpm.protocol.RequestBodies;
 
 /**
  * A parsed HTTP/1.x request as handlers see it. The body stream is chosen from the head's framing
@@ -111,41 +106,12 @@ final class Http1Request implements Request {
 
     @Override
     public byte[] bodyBytes() throws IOException {
-        long cl = head.contentLength();
-        ByteArrayOutputStream out = new ByteArrayOutputStream(cl > 0 ? (int) Math.min(cl, 1 << 20) : 256);
-        byte[] buf = new byte[8192];
-        long total = 0;
-        int n;
-        while ((n = body.read(buf)) >= 0) {
-            total += n;
-            if (total > Integer.MAX_VALUE - 8 || (limitRequestBody > 0 && total > limitRequestBody)) {
-                throw new HttpException(413, "request body too large to hold in memory");
-            }
-            out.write(buf, 0, n);
-        }
-        return out.toByteArray();
+        return RequestBodies.readAll(body, head.contentLength(), limitRequestBody);
     }
 
     @Override
     public String bodyString() throws IOException {
-        return new String(bodyBytes(), charset(header("Content-Type")));
-    }
-
-    private static Charset charset(String contentType) {
-        if (contentType != null) {
-            int i = contentType.toLowerCase(java.util.Locale.ROOT).indexOf("charset=");
-            if (i >= 0) {
-                String cs = contentType.substring(i + 8).trim();
-                int end = cs.indexOf(';');
-                cs = (end >= 0 ? cs.substring(0, end) : cs).replace("\"", "").trim();
-                try {
-                    return Charset.forName(cs);
-                } catch (IllegalCharsetNameException | UnsupportedCharsetException e) {
-                    throw new HttpException(415, "unsupported charset " + cs);
-                }
-            }
-        }
-        return StandardCharsets.UTF_8;
+        return new String(bodyBytes(), RequestBodies.charset(header("Content-Type")));
     }
 
     /** Sends {@code 100 Continue} before the first body byte is read. */

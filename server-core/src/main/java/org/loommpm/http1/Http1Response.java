@@ -10,6 +10,7 @@ import org.loommpm.api.Headers;
 import org.loommpm.api.Response;
 import org.loommpm.engine.CloseReason;
 import org.loommpm.engine.Connection;
+import org.loommpm.protocol.HeaderValidation;
 
 /**
  * An HTTP/1.1 response. The head is encoded into the context's head scratch buffer when the

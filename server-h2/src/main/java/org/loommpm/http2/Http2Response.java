@@ -8,6 +8,7 @@ import java.util.Arrays;
 import org.loommpm.api.Headers;
 import org.loommpm.api.Response;
 import org.loommpm.http1.HttpDate;
+import org.loommpm.protocol.HeaderValidation;
 
 /**
  * An HTTP/2 response. Nothing here touches the socket: the head becomes a HEADERS item and the
@@ -61,7 +62,7 @@ final class Http2Response implements Response {
     @Override
     public Response header(String name, String value) {
         checkNotCommitted();
-        check(name, value);
+        HeaderValidation.check(name, value);
         headers.set(name, value);
         return this;
     }
@@ -154,7 +155,7 @@ final class Http2Response implements Response {
      */
     void commit(long contentLength, boolean endStream) throws IOException {
         for (int i = 0; i < headers.size(); i++) {
-            check(headers.name(i), headers.value(i));
+            HeaderValidation.check(headers.name(i), headers.value(i));
         }
         committed = true;
         Headers h = new Headers();
@@ -231,30 +232,6 @@ final class Http2Response implements Response {
     private void checkNotComplete() {
         if (complete) {
             throw new IllegalStateException("response already sent");
-        }
-    }
-
-    /** A name must be a token and a value free of control characters (no injection). */
-    private static void check(String name, String value) {
-        if (name == null || name.isEmpty()) {
-            throw new IllegalArgumentException("empty header name");
-        }
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            boolean tchar = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                    || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
-            if (!tchar) {
-                throw new IllegalArgumentException("invalid header name: " + name);
-            }
-        }
-        if (value == null) {
-            throw new IllegalArgumentException("null value for header " + name);
-        }
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if ((c < 0x20 && c != '\t') || c == 0x7F || c > 0xFF) {
-                throw new IllegalArgumentException("invalid character in value of header " + name);
-            }
         }
     }
 }

@@ -1,15 +1,16 @@
-package org.loommpm.http1;
+package org.loommpm.protocol;
 
 /**
  * Checks header fields a handler sets, so a value taken from user input can never split the
- * response (CR/LF injection) or produce a head a client would misparse.
+ * response (CR/LF injection) or produce a head a client would misparse. Shared by HTTP/1.1 and
+ * HTTP/2 (whose HPACK blocks must not carry such fields either).
  */
-final class HeaderValidation {
+public final class HeaderValidation {
     private HeaderValidation() {
     }
 
     /** @throws IllegalArgumentException for a name that is not a token or a value with CTLs */
-    static void check(String name, String value) {
+    public static void check(String name, String value) {
         if (name == null || name.isEmpty()) {
             throw new IllegalArgumentException("empty header name");
         }
@@ -29,7 +30,8 @@ final class HeaderValidation {
         }
     }
 
-    static boolean isTchar(char c) {
+    /** Whether {@code c} may appear in a token (RFC 9110 §5.6.2). */
+    public static boolean isTchar(char c) {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
                 || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
     }

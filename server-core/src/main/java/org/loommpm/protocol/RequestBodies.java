@@ -1,0 +1,66 @@
+package org.loommpm.protocol;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.Charset;
+import java.nio.charset.IllegalCharsetNameException;
+import java.nio.charset.StandardCharsets;
+import java.nio.charset.UnsupportedCharsetException;
+import java.util.Locale;
+import org.loommpm.api.HttpException;
+
+/**
+ * What {@code Request.bodyBytes()} and {@code bodyString()} do, the same for HTTP/1.1 and HTTP/2:
+ * read the whole body within {@code LimitRequestBody}, and decode it with the charset the request
+ * names. Called on the worker that serves the request.
+ */
+public final class RequestBodies {
+    private RequestBodies() {
+    }
+
+    /**
+     * Reads {@code body} to its end.
+     *
+     * @param contentLength the announced length (a sizing hint), or -1
+     * @param limit {@code LimitRequestBody}, 0 = none
+     * @throws HttpException 413 past the limit or past what an array can hold
+     */
+    public static byte[] readAll(InputStream body, long contentLength, long limit) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(
+                contentLength > 0 ? (int) Math.min(contentLength, 1 << 20) : 256);
+        byte[] buf = new byte[8192];
+        long total = 0;
+        int n;
+        while ((n = body.read(buf)) >= 0) {
+            total += n;
+            if (total > Integer.MAX_VALUE - 8 || (limit > 0 && total > limit)) {
+                throw new HttpException(413, "request body too large to hold in memory");
+            }
+            out.write(buf, 0, n);
+        }
+        return out.toByteArray();
+    }
+
+    /**
+     * The {@code charset} parameter of a {@code Content-Type}, UTF-8 when there is none.
+     *
+     * @throws HttpException 415 for a charset the JDK does not know
+     */
+    public static Charset charset(String contentType) {
+        if (contentType != null) {
+            int i = contentType.toLowerCase(Locale.ROOT).indexOf("charset=");
+            if (i >= 0) {
+                String cs = contentType.substring(i + 8).trim();
+                int end = cs.indexOf(';');
+                cs = (end >= 0 ? cs.substring(0, end) : cs).replace("\"", "").trim();
+                try {
+                    return Charset.forName(cs);
+                } catch (IllegalCharsetNameException | UnsupportedCharsetException e) {
+                    throw new HttpException(415, "unsupported charset " + cs);
+                }
+            }
+        }
+        return StandardCharsets.UTF_8;
+    }
+}
