@@ -7,10 +7,10 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import org.loommpm.api.Headers;
-import org.loommpm.api.Response;
 import org.loommpm.engine.CloseReason;
 import org.loommpm.engine.Connection;
 import org.loommpm.protocol.HeaderValidation;
+import org.loommpm.protocol.ResponseState;
 
 /**
  * An HTTP/1.1 response. The head is encoded into the context's head scratch buffer when the
@@ -26,7 +26,7 @@ import org.loommpm.protocol.HeaderValidation;
  * pipelined requests costs one write, as in servers that flush per read batch. Any other write
  * (a streamed body, a file, a 100 Continue) flushes the batch first, so bytes stay in order.
  */
-final class Http1Response implements Response {
+final class Http1Response extends ResponseState {
     private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     private final Connection connection;
@@ -34,10 +34,6 @@ final class Http1Response implements Response {
     private final ByteBuffer staging;
     private final RequestHead request;
     private final String serverHeader;
-    private final Headers headers = new Headers();
-    private int status = 200;
-    private boolean committed;
-    private boolean complete;
     private boolean closeAfter;
     /** Why the connection ends if it does: NORMAL unless a failure forced the close. */
     private CloseReason closeReason = CloseReason.NORMAL;
@@ -67,39 +63,6 @@ final class Http1Response implements Response {
         this.serverHeader = serverHeader;
         this.closeAfter = !keepAlive;
         this.writtenAtStart = connection.bytesWritten();
-    }
-
-    @Override
-    public Response status(int code) {
-        checkNotCommitted();
-        if (code < 100 || code > 999) {
-            throw new IllegalArgumentException("status out of range: " + code);
-        }
-        status = code;
-        return this;
-    }
-
-    @Override
-    public int status() {
-        return status;
-    }
-
-    @Override
-    public Response header(String name, String value) {
-        checkNotCommitted();
-        HeaderValidation.check(name, value);
-        headers.set(name, value);
-        return this;
-    }
-
-    @Override
-    public Headers headers() {
-        return headers;
-    }
-
-    @Override
-    public boolean isCommitted() {
-        return committed;
     }
 
     /** Whether the connection closes after this response. */
@@ -354,18 +317,6 @@ final class Http1Response implements Response {
     private static void putAscii(ByteBuffer b, String s) {
         for (int i = 0, n = s.length(); i < n; i++) {
             b.put((byte) s.charAt(i));
-        }
-    }
-
-    private void checkNotCommitted() {
-        if (committed) {
-            throw new IllegalStateException("response already committed");
-        }
-    }
-
-    private void checkNotComplete() {
-        if (complete) {
-            throw new IllegalStateException("response already sent");
         }
     }
 }

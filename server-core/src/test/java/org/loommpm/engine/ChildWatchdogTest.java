@@ -25,7 +25,14 @@ class ChildWatchdogTest {
                     && h.serving().stream().allMatch(c -> c.state() == ChildState.READY));
             Child wedged = h.serving().get(0);
             Child healthy = h.serving().get(1);
-            wedged.pollerArray()[0].stallNextIteration(() -> awaitQuietly(release));
+            // The load starts only once the poller is stuck: a connection it accepted just before
+            // would be stuck with it (as in production), which is not what this test is about.
+            CountDownLatch stalled = new CountDownLatch(1);
+            wedged.pollerArray()[0].stallNextIteration(() -> {
+                stalled.countDown();
+                awaitQuietly(release);
+            });
+            assertTrue(stalled.await(5, java.util.concurrent.TimeUnit.SECONDS), "the poller stalls");
             try (SupervisorHarness.Load load = new SupervisorHarness.Load(h.port, 4, Duration.ofSeconds(20))) {
                 SupervisorHarness.waitFor("the wedged child is sick", 10, () -> wedged.state() == ChildState.SICK);
                 SupervisorHarness.waitFor("a replacement serves beside the healthy child", 10, () -> {

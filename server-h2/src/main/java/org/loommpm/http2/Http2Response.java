@@ -9,6 +9,7 @@ import org.loommpm.api.Headers;
 import org.loommpm.api.Response;
 import org.loommpm.http1.HttpDate;
 import org.loommpm.protocol.HeaderValidation;
+import org.loommpm.protocol.ResponseState;
 
 /**
  * An HTTP/2 response. Nothing here touches the socket: the head becomes a HEADERS item and the
@@ -18,7 +19,7 @@ import org.loommpm.protocol.HeaderValidation;
  * to be written, so it is never buffered whole. Owned by the stream's task; valid during one
  * exchange.
  */
-final class Http2Response implements Response {
+final class Http2Response extends ResponseState {
     /** Bodies up to this size are copied (the handler may reuse its array at once); larger ones are lent. */
     private static final int COPY_LIMIT = 16 * 1024;
     /** Largest piece a lent body is cut into before the task checks the queue bound. */
@@ -28,10 +29,6 @@ final class Http2Response implements Response {
     private final boolean head;
     private final String serverHeader;
     private final long timeoutNanos;
-    private final Headers headers = new Headers();
-    private int status = 200;
-    private boolean committed;
-    private boolean complete;
     private Http2OutputStream out;
     private long headBytes;
     private long bodyBytes;
@@ -42,39 +39,6 @@ final class Http2Response implements Response {
         this.head = "HEAD".equals(method);
         this.serverHeader = serverHeader;
         this.timeoutNanos = timeoutNanos;
-    }
-
-    @Override
-    public Response status(int code) {
-        checkNotCommitted();
-        if (code < 100 || code > 999) {
-            throw new IllegalArgumentException("status out of range: " + code);
-        }
-        status = code;
-        return this;
-    }
-
-    @Override
-    public int status() {
-        return status;
-    }
-
-    @Override
-    public Response header(String name, String value) {
-        checkNotCommitted();
-        HeaderValidation.check(name, value);
-        headers.set(name, value);
-        return this;
-    }
-
-    @Override
-    public Headers headers() {
-        return headers;
-    }
-
-    @Override
-    public boolean isCommitted() {
-        return committed;
     }
 
     boolean isComplete() {
@@ -221,17 +185,5 @@ final class Http2Response implements Response {
     @Override
     public long bodyBytesSent() {
         return bodyBytes;
-    }
-
-    private void checkNotCommitted() {
-        if (committed) {
-            throw new IllegalStateException("response already committed");
-        }
-    }
-
-    private void checkNotComplete() {
-        if (complete) {
-            throw new IllegalStateException("response already sent");
-        }
     }
 }
