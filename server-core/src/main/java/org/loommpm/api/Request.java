@@ -26,7 +26,10 @@ public interface Request {
     String query();
 
     /** The first value of a query parameter (decoded), or {@code null}. */
-    String queryParam(String name);
+    default String queryParam(String name) {
+        List<String> v = queryParams().get(name);
+        return v == null || v.isEmpty() ? null : v.get(0);
+    }
 
     /** Every query parameter and its values, decoded, in order of first appearance. */
     Map<String, List<String>> queryParams();
@@ -34,7 +37,7 @@ public interface Request {
     /** A path template variable ({@code /users/{id}} gives {@code id}), or {@code null}. */
     String pathParam(String name);
 
-    /** {@code HTTP/1.0}, {@code HTTP/1.1} or {@code HTTP/2}. */
+    /** {@code HTTP/1.0}, {@code HTTP/1.1} or {@code HTTP/2.0}. */
     String protocol();
 
     /** The request header fields (case-insensitive names). */

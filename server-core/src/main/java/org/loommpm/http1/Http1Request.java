@@ -91,12 +91,6 @@ final class Http1Request implements Request {
     }
 
     @Override
-    public String queryParam(String name) {
-        List<String> v = queryParams().get(name);
-        return v == null || v.isEmpty() ? null : v.get(0);
-    }
-
-    @Override
     public Map<String, List<String>> queryParams() {
         if (queryParams == null) {
             queryParams = UriCodec.parseQuery(head.query());

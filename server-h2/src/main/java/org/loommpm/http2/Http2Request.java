@@ -79,12 +79,6 @@ final class Http2Request implements Request, Scoreboard.RequestInfo {
     }
 
     @Override
-    public String queryParam(String name) {
-        List<String> v = queryParams().get(name);
-        return v == null || v.isEmpty() ? null : v.get(0);
-    }
-
-    @Override
     public Map<String, List<String>> queryParams() {
         if (queryParams == null) {
             queryParams = UriCodec.parseQuery(query);

@@ -3,24 +3,17 @@ package org.loommpm.http2.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.security.MessageDigest;
-import java.security.cert.CertificateFactory;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -39,19 +32,12 @@ class Http2OverTlsTest {
     @TempDir
     static Path dir;
     private static LoomServer server;
-    private static Path certPem;
+    private static TestKeys keys;
 
     @BeforeAll
     static void start() throws Exception {
         new Random(7).nextBytes(BIG);
-        Path p12 = dir.resolve("server.p12");
-        certPem = dir.resolve("cert.pem");
-        String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
-        exec(keytool, "-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1",
-                "-validity", "2", "-dname", "CN=localhost", "-ext", "SAN=IP:127.0.0.1,DNS:localhost",
-                "-keystore", p12.toString(), "-storetype", "PKCS12", "-storepass", "changeit", "-keypass", "changeit");
-        exec(keytool, "-exportcert", "-rfc", "-alias", "server", "-keystore", p12.toString(),
-                "-storepass", "changeit", "-file", certPem.toString());
+        keys = TestKeys.create(dir);
         Router router = new Router()
                 .get("/hello", (req, res) -> res.send(req.protocol() + " secure=" + req.isSecure()))
                 .get("/big", (req, res) -> res.send(BIG))
@@ -59,7 +45,7 @@ class Http2OverTlsTest {
                         HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(req.bodyBytes()))));
         server = LoomServer.builder()
                 .https("127.0.0.1", 0)
-                .tls(t -> t.certificateFile(p12).password("changeit"))
+                .tls(t -> t.certificateFile(keys.p12()).password(TestKeys.PASSWORD))
                 .handler(router)
                 .start();
     }
@@ -76,14 +62,14 @@ class Http2OverTlsTest {
     @Test
     void curlNegotiatesH2ByAlpnAndFallsBackToHttp11() throws Exception {
         Tools.assumeInstalled("curl");
-        Tools.Result h2 = Tools.run("curl", "-s", "--http2", "--cacert", certPem.toString(),
+        Tools.Result h2 = Tools.run("curl", "-s", "--http2", "--cacert", keys.certPem().toString(),
                 "-w", "\n%{http_version}", base() + "/hello");
         assertEquals(0, h2.exitCode(), h2.stderr());
         assertEquals("HTTP/2.0 secure=true\n2", h2.stdout());
-        Tools.Result h1 = Tools.run("curl", "-s", "--http1.1", "--cacert", certPem.toString(),
+        Tools.Result h1 = Tools.run("curl", "-s", "--http1.1", "--cacert", keys.certPem().toString(),
                 "-w", "\n%{http_version}", base() + "/hello");
         assertEquals("HTTP/1.1 secure=true\n1.1", h1.stdout());
-        Tools.Result big = Tools.run("curl", "-s", "--http2", "--cacert", certPem.toString(), base() + "/big",
+        Tools.Result big = Tools.run("curl", "-s", "--http2", "--cacert", keys.certPem().toString(), base() + "/big",
                 "-o", "/dev/null", "-w", "%{size_download} %{http_version}");
         assertEquals(BIG.length + " 2", big.stdout());
     }
@@ -91,7 +77,7 @@ class Http2OverTlsTest {
     @Test
     void jdkClientSpeaksH2OverTls() throws Exception {
         try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2)
-                .sslContext(trusting(certPem)).build()) {
+                .sslContext(keys.clientContext()).build()) {
             HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(base() + "/hello")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(HttpClient.Version.HTTP_2, r.version());
@@ -122,27 +108,6 @@ class Http2OverTlsTest {
             assertTrue(m.find(), r.stdout());
             assertEquals(m.group(1), m.group(4), "every request succeeded: " + r.stdout());
             assertEquals(m.group(2), m.group(4), "started - succeeded == 0");
-        }
-    }
-
-    private static SSLContext trusting(Path pem) throws Exception {
-        KeyStore trust = KeyStore.getInstance("PKCS12");
-        trust.load(null, null);
-        trust.setCertificateEntry("server", CertificateFactory.getInstance("X.509")
-                .generateCertificate(new ByteArrayInputStream(Files.readAllBytes(pem))));
-        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(trust);
-        SSLContext ctx = SSLContext.getInstance("TLS");
-        ctx.init(null, tmf.getTrustManagers(), null);
-        return ctx;
-    }
-
-    private static void exec(String... cmd) throws Exception {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        p.getOutputStream().close();
-        String out = new String(p.getInputStream().readAllBytes());
-        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            throw new IllegalStateException(String.join(" ", cmd) + " failed: " + out);
         }
     }
 }

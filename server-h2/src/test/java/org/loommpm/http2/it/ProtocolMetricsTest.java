@@ -12,10 +12,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.time.Duration;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.loommpm.api.LoomServer;
@@ -32,19 +29,12 @@ class ProtocolMetricsTest {
 
     @Test
     void tlsAndHttp2CountsReachTheRegistry() throws Exception {
-        Path p12 = dir.resolve("server.p12");
-        String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
-        Process kt = new ProcessBuilder(keytool, "-genkeypair", "-alias", "server", "-keyalg", "EC",
-                "-groupname", "secp256r1", "-validity", "2", "-dname", "CN=localhost",
-                "-ext", "SAN=IP:127.0.0.1,DNS:localhost", "-keystore", p12.toString(), "-storetype", "PKCS12",
-                "-storepass", "changeit", "-keypass", "changeit").redirectErrorStream(true).start();
-        kt.getInputStream().readAllBytes();
-        assertEquals(0, kt.waitFor());
+        TestKeys keys = TestKeys.create(dir);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         LoomServer server = LoomServer.builder()
                 .listen("127.0.0.1", 0)
                 .https("127.0.0.1", 0)
-                .tls(t -> t.certificateFile(p12).password("changeit"))
+                .tls(t -> t.certificateFile(keys.p12()).password(TestKeys.PASSWORD))
                 .configure(c -> c.keepAliveTimeout(Duration.ofSeconds(30)))
                 .meterRegistry(registry)
                 .handler(new Router().get("/hello", (req, res) -> res.send("hi")))
@@ -52,7 +42,7 @@ class ProtocolMetricsTest {
         int plain = server.addresses().get(0).getPort();
         int tls = server.addresses().get(1).getPort();
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2)
-                .sslContext(trusting(p12)).build();
+                .sslContext(keys.clientContext()).build();
         try {
             // One TLS connection, h2 by ALPN, three streams.
             for (int i = 0; i < 3; i++) {
@@ -104,20 +94,5 @@ class ProtocolMetricsTest {
         FunctionCounter c = search.functionCounter();
         org.junit.jupiter.api.Assertions.assertNotNull(c, name + " registered");
         return (long) c.count();
-    }
-
-    private static SSLContext trusting(Path p12) throws Exception {
-        KeyStore ks = KeyStore.getInstance("PKCS12");
-        try (var in = java.nio.file.Files.newInputStream(p12)) {
-            ks.load(in, "changeit".toCharArray());
-        }
-        KeyStore trust = KeyStore.getInstance("PKCS12");
-        trust.load(null, null);
-        trust.setCertificateEntry("server", ks.getCertificate("server"));
-        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(trust);
-        SSLContext ctx = SSLContext.getInstance("TLS");
-        ctx.init(null, tmf.getTrustManagers(), null);
-        return ctx;
     }
 }
