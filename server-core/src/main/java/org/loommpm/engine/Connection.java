@@ -141,6 +141,12 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
     int op;
     /** Absolute deadline for {@link #OP_READ_WAIT}, in {@link System#nanoTime()} units. */
     long headDeadline;
+    /**
+     * Whether the key's interest set is {@code OP_READ}: written by the poller whenever it sets
+     * the interest, read by a worker just after it pushed a KEEPALIVE hand-back (see
+     * {@link Poller#handoffIdle}). Volatile for that Dekker pair with the inbox's CAS.
+     */
+    volatile boolean readArmed;
     /** Set while a worker is parked in {@link #await}. */
     private volatile Thread waiter;
     private volatile int wake;
@@ -487,7 +493,9 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
             handBack(OP_READ_WAIT);
             return;
         }
-        handBack(OP_KEEPALIVE);
+        boolean buffered = transport.hasBufferedInput();
+        op = OP_KEEPALIVE;
+        poller.handoffIdle(this, buffered);
     }
 
     /**

@@ -28,7 +28,8 @@ import java.util.concurrent.atomic.LongAdder;
  * reach it through {@link #handoff} (the {@link HandoffQueue}) and {@link #recycle} (the
  * {@link RecycleList}, where this thread is the single consumer). A producer wakes the selector
  * only when the poller has announced it is about to sleep ({@link #sleeping}), so a busy poller
- * takes hand-offs with no wake-up system call.
+ * takes hand-offs with no wake-up system call; and a connection going idle with its read
+ * interest still armed does not wake it at all ({@link #handoffIdle}).
  *
  * <p><b>Counts.</b> The counters below are written by this thread only (plain increments of
  * volatile fields: one writer, so no update is lost) and read by anyone. The KEEPALIVE and
@@ -37,7 +38,8 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class Poller implements Runnable, PollerStats {
     private static final System.Logger LOG = System.getLogger("org.loommpm.engine");
-    private static final long MAX_SLEEP_MS = 500;
+    /** The longest select: also bounds how late a lazy KEEPALIVE hand-back is applied ({@link #handoffIdle}). */
+    private static final long MAX_SLEEP_MS = 100;
     private static final long ACCEPT_BACKOFF_NANOS = 100_000_000L;
 
     private final Child child;
@@ -56,6 +58,8 @@ public final class Poller implements Runnable, PollerStats {
     private final ByteBuffer lingerScratch = ByteBuffer.allocate(4096);
     private final Runnable waker = this::wakeSelector;
     private final List<SelectionKey> listenerKeys = new ArrayList<>(2);
+    /** Connections reported ready while a worker owned them, settled after the inbox (see {@link #onReady}). */
+    private final List<Connection> readyWhileOwned = new ArrayList<>();
     private final long keepAliveNanos;
     private final long firstRequestNanos;
     private final long timeoutNanos;
@@ -65,6 +69,18 @@ public final class Poller implements Runnable, PollerStats {
     private boolean listenersArmed;
     private long acceptPausedUntil;
     private boolean idleClosedForStop;
+    /** Connections dispatched in the current loop iteration. */
+    private int dispatchedThisRound;
+    /**
+     * Set when every busy worker was dispatched by the last iteration (the workers were idle:
+     * moderate load). The next iteration then yields the core before it selects, so the workers
+     * just dispatched read their sockets first: epoll is level-triggered, and a select that finds
+     * their bytes still unread reports them again, which costs dropping the read interest, a
+     * wake-up at the hand-back and the re-arm ({@code epoll_ctl} twice). With a core to spare the
+     * yield returns at once. Not under load, where workers are already busy and batching works:
+     * there a yield only lets the poller fall behind.
+     */
+    private boolean yieldToWorkers;
     private volatile boolean exit;
     private volatile boolean exited;
     /**
@@ -161,6 +177,29 @@ public final class Poller implements Runnable, PollerStats {
         wakeIfSleeping();
     }
 
+    /**
+     * A KEEPALIVE hand-back, which wakes a sleeping poller only when something must happen at
+     * once. In the usual case the key's read interest is still armed (it is dropped only when
+     * the socket turned readable while the worker owned it; see {@link #claimAndDispatch}), so
+     * the client's next request, or its close, wakes the poller anyway and the hand-back is
+     * applied first (see {@link #settleReadyWhileOwned}); until then the connection merely waits
+     * in the inbox. This saves the wake-up and one poller round trip per request at moderate
+     * load, where each request arrives alone. The cost: the keep-alive deadline and the
+     * keep-alive count follow up to {@link #MAX_SLEEP_MS} later.
+     *
+     * <p>Immediate wake-ups remain for bytes already decrypted ({@code buffered}: no readiness
+     * will come for them), a graceful stop, and a dropped read interest. The last is a Dekker
+     * pair: the worker pushes (CAS) then reads {@link Connection#readArmed}; the poller writes
+     * it false before it next looks at the inbox. Either the worker sees false and wakes the
+     * poller, or the poller's next look at the inbox finds the hand-back.
+     */
+    void handoffIdle(Connection c, boolean buffered) {
+        inbox.push(c);
+        if (buffered || !c.readArmed || child.isStopping()) {
+            wakeIfSleeping();
+        }
+    }
+
     /** Asks for a signalled connection's dispatch (see {@link Connection#signal}). Any thread. */
     void poke(Connection c) {
         pokes.offer(c);
@@ -234,6 +273,10 @@ public final class Poller implements Runnable, PollerStats {
 
     private void loop() throws IOException {
         while (!exit) {
+            if (yieldToWorkers) {
+                yieldToWorkers = false;
+                Thread.yield();
+            }
             long now = System.nanoTime();
             heartbeat = now;
             Runnable stall = stallHook;
@@ -254,6 +297,7 @@ public final class Poller implements Runnable, PollerStats {
             }
             wakeups++;
             drainInbox();
+            settleReadyWhileOwned();
             drainPokes();
             expireTimers(System.nanoTime());
             if (child.isListenerPoller(this)) {
@@ -263,6 +307,8 @@ public final class Poller implements Runnable, PollerStats {
             if (child.isStopping() && !idleClosedForStop) {
                 closeIdleForStop();
             }
+            yieldToWorkers = dispatchedThisRound > 0 && child.pool().active() <= dispatchedThisRound;
+            dispatchedThisRound = 0;
         }
     }
 
@@ -322,7 +368,7 @@ public final class Poller implements Runnable, PollerStats {
                         break;
                     }
                     c.state = ConnState.ASYNC_WAITIO;
-                    c.key.interestOps(SelectionKey.OP_READ);
+                    interest(c, SelectionKey.OP_READ);
                     timers.scheduleAt(c, c.headDeadline);
                 }
                 case Connection.OP_WATCH -> watch(c);
@@ -348,7 +394,7 @@ public final class Poller implements Runnable, PollerStats {
                 lingering++;
             }
         }
-        c.key.interestOps(ops);
+        interest(c, ops);
         timers.schedule(c, timeout, System.nanoTime());
     }
 
@@ -368,7 +414,7 @@ public final class Poller implements Runnable, PollerStats {
             requestGracefulClose(c);
             return;
         }
-        c.key.interestOps(SelectionKey.OP_READ);
+        interest(c, SelectionKey.OP_READ);
         if (c.watchDeadline != 0) {
             timers.scheduleAt(c, c.watchDeadline);
         }
@@ -399,22 +445,48 @@ public final class Poller implements Runnable, PollerStats {
         switch (c.state) {
             case KEEPALIVE, ASYNC_WAITIO, MULTIPLEXED -> claimAndDispatch(c);
             case SUSPENDED, WRITE_COMPLETION -> {
-                key.interestOps(0);
+                interest(c, 0);
                 timers.cancel(c);
                 c.wakeWorker(Connection.WAKE_READY);
             }
             case LINGER -> drainLinger(c);
-            default -> key.interestOps(0); // a worker owns it: stop reporting until it hands back
+            default -> readyWhileOwned.add(c); // its hand-back may be in the inbox: decided after it
         }
+    }
+
+    /**
+     * Readiness reported for connections a worker owned when the select returned. Their
+     * hand-back is often in the inbox already (a lazy KEEPALIVE one above all, see
+     * {@link #handoffIdle}), so they are decided after the inbox: dispatched if back in a
+     * poller-owned state, else the read interest is dropped until the worker hands back.
+     * Anything else (lingering, a parked worker, closed) is reported again by the next select
+     * if it still matters.
+     */
+    private void settleReadyWhileOwned() {
+        for (int i = 0; i < readyWhileOwned.size(); i++) {
+            Connection c = readyWhileOwned.get(i);
+            switch (c.state) {
+                case KEEPALIVE, ASYNC_WAITIO, MULTIPLEXED -> claimAndDispatch(c);
+                case PROCESSING -> interest(c, 0);
+                default -> { }
+            }
+        }
+        readyWhileOwned.clear();
+    }
+
+    /** Sets a connection's interest set, keeping {@link Connection#readArmed} in step. */
+    private static void interest(Connection c, int ops) {
+        c.readArmed = ops == SelectionKey.OP_READ;
+        c.key.interestOps(ops);
     }
 
     /**
      * The claim: state PROCESSING and timer cancelled before the connection leaves this thread.
      * Read interest is left armed: a request/response client sends nothing while its request is
      * served, so the usual re-arm for KEEPALIVE finds the interest unchanged and costs no
-     * {@code epoll_ctl}. If the socket does turn readable while a worker owns it, {@link #onReady}
-     * drops the interest then; it is the state, not the interest set, that prevents a second
-     * dispatch.
+     * {@code epoll_ctl}, and its hand-back need not wake this poller ({@link #handoffIdle}). If
+     * the socket does turn readable while a worker owns it, {@link #settleReadyWhileOwned} drops
+     * the interest then; it is the state, not the interest set, that prevents a second dispatch.
      */
     private void claimAndDispatch(Connection c) {
         // A MULTIPLEXED connection has stream tasks that may hold every slot waiting for it.
@@ -435,6 +507,7 @@ public final class Poller implements Runnable, PollerStats {
             child.contextAttached();
         }
         dispatches++;
+        dispatchedThisRound++;
         if (owner) {
             child.pool().dispatchOwner(c);
         } else {
@@ -462,7 +535,7 @@ public final class Poller implements Runnable, PollerStats {
                 }
                 case ASYNC_WAITIO -> headTimedOut(c);
                 case SUSPENDED, WRITE_COMPLETION -> {
-                    c.key.interestOps(0);
+                    interest(c, 0);
                     c.wakeWorker(Connection.WAKE_TIMEOUT);
                 }
                 case LINGER -> close(c);
