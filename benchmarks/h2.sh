@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # HTTP/2 side by side: h2load against loom-mpm, Helidon and Netty (see README.md).
 #
-#   nice -n -15 benchmarks/h2.sh                      # 3 interleaved rounds, c16 m32, 10 s each
-#   SERVERS="loom netty" ROUNDS=1 DURATION=5 benchmarks/h2.sh
+#   nice -n -15 benchmarks/h2.sh                      # 3 interleaved rounds, c16 m32 and c50 m1, 10 s each
+#   SERVERS="loom netty" ROUNDS=1 DURATION=5 SHAPES=16x32 benchmarks/h2.sh
 #
 # Workload: GET /plaintext ("Hello, World!") over HTTP/2: h2c = cleartext by prior knowledge,
 # h2 = TLS 1.3 with ALPN (a throw-away EC P-256 key made with keytool; every server uses the JDK's
 # SSLEngine) (h2load -c CLIENTS -m STREAMS, one h2load thread pinned to CLIENT_CPU, the server to
-# SERVER_CPU),
+# SERVER_CPU); two load shapes by default: 16 connections x 32 concurrent streams (multiplexing)
+# and 50 connections x 1 stream (one request at a time per connection, as a browser-less API
+# client does: per-request overhead without batching),
 # WARMUP seconds of h2load discarded first, then DURATION seconds measured (each h2load run is
 # bounded by `timeout`: h2load -D can hang waiting for streams after its deadline); the server's CPU time
 # per request is read from /proc (user + system), which stays meaningful on a noisy machine.
-# Environment: SERVERS (loom helidon netty), PROTOS (h2c h2), ROUNDS (3), DURATION (10), WARMUP (5), CLIENTS (16),
-# STREAMS (32), OUT (docs/benchmarks/h2-DATE.md), BUILD=1 to rebuild the jar.
+# Environment: SERVERS (loom helidon netty), PROTOS (h2c h2), ROUNDS (3), DURATION (10), WARMUP (5),
+# SHAPES ("16x32 50x1": CLIENTSxSTREAMS), OUT (docs/benchmarks/h2-DATE.md), BUILD=1 to rebuild the jar.
+# Every row also reports the requests h2load counted as failed or errored (lost responses).
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
@@ -22,8 +25,7 @@ PROTOS=${PROTOS:-"h2c h2"}
 ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-10}
 WARMUP=${WARMUP:-5}
-CLIENTS=${CLIENTS:-16}
-STREAMS=${STREAMS:-32}
+SHAPES=${SHAPES:-"16x32 50x1"}
 OUT=${OUT:-"$ROOT_DIR/docs/benchmarks/h2-$(date -u +%Y-%m-%d).md"}
 command -v h2load >/dev/null || { echo "h2load not found (apt-get install nghttp2-client)" >&2; exit 1; }
 
@@ -38,8 +40,11 @@ cpu_ticks() {  # utime + stime of SERVER_PID, in clock ticks
   awk '{print $14 + $15}' "/proc/$SERVER_PID/stat"
 }
 
-declare -A RPS CPU
+declare -A RPS CPU LOST
 for round in $(seq "$ROUNDS"); do
+  for shape in $SHAPES; do
+  CLIENTS=${shape%x*}
+  STREAMS=${shape#*x}
   for proto in $PROTOS; do
   for server in $SERVERS; do
     port=$(port_of "$server")
@@ -50,10 +55,10 @@ for round in $(seq "$ROUNDS"); do
       unset BENCH_TLS
       url="http://127.0.0.1:$port/plaintext"
     fi
-    start_server "$server" "$RES/server_${proto}_${server}_r$round.log"
-    timeout -s INT $((WARMUP + 20)) taskset -c "$CLIENT_CPU" h2load -t1 -c "$CLIENTS" -m "$STREAMS" -D "$WARMUP" "$url" >"$RES/warmup_${proto}_${server}_r$round.txt" 2>&1 || true
+    start_server "$server" "$RES/server_${shape}_${proto}_${server}_r$round.log"
+    timeout -s INT $((WARMUP + 20)) taskset -c "$CLIENT_CPU" h2load -t1 -c "$CLIENTS" -m "$STREAMS" -D "$WARMUP" "$url" >"$RES/warmup_${shape}_${proto}_${server}_r$round.txt" 2>&1 || true
     before=$(cpu_ticks)
-    f="$RES/${proto}_${server}_r$round.txt"
+    f="$RES/${shape}_${proto}_${server}_r$round.txt"
     timeout -s INT $((DURATION + 20)) taskset -c "$CLIENT_CPU" h2load -t1 -c "$CLIENTS" -m "$STREAMS" -D "$DURATION" "$url" >"$f" 2>&1 || echo "   h2load exited non-zero" >&2
     after=$(cpu_ticks)
     stop_server
@@ -61,11 +66,14 @@ for round in $(seq "$ROUNDS"); do
     rps=$(sed -n 's/^finished in [^,]*, \([0-9.]*\) req\/s.*/\1/p' "$f")
     done_n=$(sed -n 's/^requests: .* \([0-9]*\) succeeded.*/\1/p' "$f")
     failed=$(sed -n 's/^requests: .* \([0-9]*\) failed.*/\1/p' "$f")
+    errored=$(sed -n 's/^requests: .* \([0-9]*\) errored.*/\1/p' "$f")
     ticks=$((after - before))
     cpu_us=$(awk -v t="$ticks" -v n="${done_n:-0}" -v hz="$(getconf CLK_TCK)" 'BEGIN { if (n > 0) printf "%.2f", t / hz * 1e6 / n; else print "n/a" }')
-    RPS[$proto.$server]+="${rps:-0} "
-    CPU[$proto.$server]+="$cpu_us "
-    echo "round $round $proto $server: ${rps:-?} req/s, ${cpu_us} µs CPU/request, failed ${failed:-?}" >&2
+    RPS[$shape.$proto.$server]+="${rps:-0} "
+    CPU[$shape.$proto.$server]+="$cpu_us "
+    LOST[$shape.$proto.$server]+="$(( ${failed:-0} + ${errored:-0} )) "
+    echo "round $round $shape $proto $server: ${rps:-?} req/s, ${cpu_us} µs CPU/request, failed ${failed:-?}, errored ${errored:-?}" >&2
+  done
   done
   done
 done
@@ -76,25 +84,29 @@ median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {if (NR) p
   echo "# HTTP/2 side by side, $(date -u +%Y-%m-%dT%H:%MZ)"
   echo
   machine_summary | sed 's/^/- /'
-  echo "- h2load: $(h2load --version 2>&1 | head -1), -t1 -c$CLIENTS -m$STREAMS, ${WARMUP} s warm-up, ${DURATION} s measured, $ROUNDS interleaved round(s); medians"
+  echo "- h2load: $(h2load --version 2>&1 | head -1), -t1, shapes (connections x streams) $SHAPES, ${WARMUP} s warm-up, ${DURATION} s measured, $ROUNDS interleaved round(s); medians"
   echo
-  echo "| protocol | server | req/s (median) | server CPU µs/request | rounds (req/s) |"
-  echo "|---|---|---:|---:|---|"
+  echo "| shape | protocol | server | req/s (median) | server CPU µs/request | lost responses (failed + errored, per round) | rounds (req/s) |"
+  echo "|---|---|---|---:|---:|---|---|"
+  for shape in $SHAPES; do
   for proto in $PROTOS; do
     for server in $SERVERS; do
-      k="$proto.$server"
-      echo "| $proto | $server | $(echo "${RPS[$k]}" | median) | $(echo "${CPU[$k]}" | median) | ${RPS[$k]}|"
+      k="$shape.$proto.$server"
+      echo "| -c${shape%x*} -m${shape#*x} | $proto | $server | $(echo "${RPS[$k]}" | median) | $(echo "${CPU[$k]}" | median) | ${LOST[$k]}| ${RPS[$k]}|"
     done
+  done
   done
   if [[ " $SERVERS " == *" loom "* ]]; then
     echo
+    for shape in $SHAPES; do
     for proto in $PROTOS; do
-      loom=$(echo "${RPS[$proto.loom]}" | median)
+      loom=$(echo "${RPS[$shape.$proto.loom]}" | median)
       for server in $SERVERS; do
         [ "$server" = loom ] && continue
-        other=$(echo "${RPS[$proto.$server]}" | median)
-        awk -v a="$loom" -v b="$other" -v s="$server" -v p="$proto" 'BEGIN { if (b > 0) printf "- %s: loom / %s = %.2f\n", p, s, a / b }'
+        other=$(echo "${RPS[$shape.$proto.$server]}" | median)
+        awk -v a="$loom" -v b="$other" -v s="$server" -v p="$proto" -v sh="$shape" 'BEGIN { if (b > 0) printf "- %s %s: loom / %s = %.2f\n", sh, p, s, a / b }'
       done
+    done
     done
   fi
 } | tee "$OUT"
