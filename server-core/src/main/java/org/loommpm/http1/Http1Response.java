@@ -9,7 +9,6 @@ import java.nio.file.StandardOpenOption;
 import org.loommpm.api.Headers;
 import org.loommpm.engine.CloseReason;
 import org.loommpm.engine.Connection;
-import org.loommpm.protocol.HeaderValidation;
 import org.loommpm.protocol.ResponseState;
 
 /**
@@ -253,12 +252,8 @@ final class Http1Response extends ResponseState {
      * @throws IllegalArgumentException if a header field is invalid (the response stays uncommitted)
      */
     ByteBuffer encodeHead(long contentLength, boolean chunked, int extra) {
-        // header() validates, but headers() is a mutable view a handler can fill directly: check
-        // every field again before anything is committed, so no path can split the head (CR/LF
-        // injection). The response stays uncommitted, so the failure can still become a 500.
-        for (int i = 0; i < headers.size(); i++) {
-            HeaderValidation.check(headers.name(i), headers.value(i));
-        }
+        // Before anything is committed: the response stays open, so a failure can become a 500.
+        checkHeaders();
         committed = true;
         // Checked at commit, not at parse: a graceful stop that began while the handler ran
         // must still tell this client that the connection ends.
