@@ -77,7 +77,8 @@ final class RootGuard {
 
     /**
      * Whether {@code dir} (under the root) resolves inside the root right now: always resolved,
-     * never from a kept verdict, and the verdict kept from {@code now} on. True when symlinks
+     * never from a kept verdict; the verdict is kept from {@code now} on, and a refusal drops a
+     * verdict kept from before. True when symlinks
      * may be followed anywhere.
      *
      * @param now {@link System#nanoTime()} at or before this call
@@ -88,6 +89,7 @@ final class RootGuard {
         }
         Path real = dir.toRealPath();
         if (!real.startsWith(root)) {
+            insideUntil.remove(dir); // a verdict kept from before the change no longer stands
             refused(dir, real);
             return false;
         }

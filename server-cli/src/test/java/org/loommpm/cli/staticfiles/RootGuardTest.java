@@ -34,4 +34,22 @@ class RootGuardTest {
         assertNotNull(follow.attributes(root.resolve("out")));
         assertNotNull(follow.attributes(root.resolve("outdir/secret")));
     }
+
+    @Test
+    void aKeptDirectoryVerdictLastsItsWindowButAFreshCheckSeesTheSwap() throws Exception {
+        Path root = Files.createDirectories(dir.resolve("root")).toRealPath();
+        Path outside = Files.createDirectories(dir.resolve("outside"));
+        Files.writeString(outside.resolve("f"), "secret");
+        Path sub = Files.createDirectories(root.resolve("sub"));
+        Files.writeString(sub.resolve("f"), "inside");
+        RootGuard guard = new RootGuard(root, false, java.util.concurrent.TimeUnit.HOURS.toNanos(1));
+        assertNotNull(guard.attributes(sub.resolve("f")));
+        Files.move(sub, root.resolve("sub.old"));
+        Files.createSymbolicLink(sub, outside);
+        assertNotNull(guard.attributes(sub.resolve("f")), "within the window the kept verdict stands");
+        assertTrue(!guard.directoryInsideNow(sub, System.nanoTime()), "a fresh check resolves again");
+        assertNull(guard.attributes(sub.resolve("f")), "and replaces the kept verdict");
+        RootGuard exact = new RootGuard(root, false, 0);
+        assertNull(exact.attributes(sub.resolve("f")), "no window: resolved on every call");
+    }
 }
