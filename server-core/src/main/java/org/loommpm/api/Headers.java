@@ -18,6 +18,8 @@ public final class Headers {
     private String[] names;
     private String[] values;
     private int size;
+    /** Fields ever added (see {@link #additions()}). */
+    private int additions;
 
     /** An empty header set. */
     public Headers() {
@@ -49,6 +51,7 @@ public final class Headers {
         names[size] = name;
         values[size] = value;
         size++;
+        additions++;
         return this;
     }
 
@@ -56,6 +59,14 @@ public final class Headers {
     public Headers set(String name, String value) {
         remove(name);
         return add(name, value);
+    }
+
+    /**
+     * How many fields were ever added ({@link #add} and {@link #set}), never decreasing: whoever
+     * checked each field it added itself can tell whether someone else added one since.
+     */
+    public int additions() {
+        return additions;
     }
 
     /** Removes every field of this name; returns whether any was present. */

@@ -9,7 +9,6 @@ import java.nio.file.StandardOpenOption;
 import org.loommpm.api.Headers;
 import org.loommpm.engine.CloseReason;
 import org.loommpm.engine.Connection;
-import org.loommpm.protocol.HeaderValidation;
 import org.loommpm.protocol.ResponseState;
 
 /**
@@ -253,16 +252,23 @@ final class Http1Response extends ResponseState {
      * @throws IllegalArgumentException if a header field is invalid (the response stays uncommitted)
      */
     ByteBuffer encodeHead(long contentLength, boolean chunked, int extra) {
-        // header() validates, but headers() is a mutable view a handler can fill directly: check
-        // every field again before anything is committed, so no path can split the head (CR/LF
-        // injection). The response stays uncommitted, so the failure can still become a 500.
-        for (int i = 0; i < headers.size(); i++) {
-            HeaderValidation.check(headers.name(i), headers.value(i));
-        }
+        // Before anything is committed: the response stays open, so a failure can become a 500.
+        checkHeaders();
         committed = true;
+        // One pass over the fields for what the head depends on; names compared only when their
+        // length matches, since most fields are none of these.
+        int estimate = 256 + serverHeader.length() + extra;
+        boolean hasServer = false;
+        boolean hasConnection = false;
+        for (int i = 0; i < headers.size(); i++) {
+            String name = headers.name(i);
+            estimate += name.length() + headers.value(i).length() + 4;
+            hasServer |= name.length() == 6 && Headers.equalsIgnoreCase(name, "Server");
+            hasConnection |= name.length() == 10 && Headers.equalsIgnoreCase(name, "Connection");
+        }
         // Checked at commit, not at parse: a graceful stop that began while the handler ran
         // must still tell this client that the connection ends.
-        if (headers.hasToken("Connection", "close") || connection.child().isDraining()) {
+        if (hasConnection && headers.hasToken("Connection", "close") || connection.child().isDraining()) {
             closeAfter = true;
         }
         // A final response before the handler read a body the client holds back for a 100: the
@@ -275,23 +281,17 @@ final class Http1Response extends ResponseState {
         if (contentLength < 0 && !chunked && !bodyForbidden()) {
             closeAfter = true; // a close-delimited body
         }
-        int estimate = 256 + serverHeader.length() + extra;
-        for (int i = 0; i < headers.size(); i++) {
-            estimate += headers.name(i).length() + headers.value(i).length() + 4;
-        }
         ByteBuffer b = state.headBuffer(estimate);
         b.put(StatusReasons.statusLine(status));
         putHeader(b, "Date", HttpDate.now());
-        if (!headers.contains("Server")) {
+        if (!hasServer) {
             putHeader(b, "Server", serverHeader);
         }
         for (int i = 0; i < headers.size(); i++) {
             String name = headers.name(i);
-            if (Headers.equalsIgnoreCase(name, "Content-Length") || Headers.equalsIgnoreCase(name, "Transfer-Encoding")
-                    || Headers.equalsIgnoreCase(name, "Connection")) {
-                continue;
+            if (!framing(name)) {
+                putHeader(b, name, headers.value(i));
             }
-            putHeader(b, name, headers.value(i));
         }
         if (chunked) {
             putHeader(b, "Transfer-Encoding", "chunked");
@@ -305,6 +305,16 @@ final class Http1Response extends ResponseState {
         }
         b.put((byte) '\r').put((byte) '\n');
         return b;
+    }
+
+    /** The fields the server writes itself from how it frames the body, whatever a handler set. */
+    private static boolean framing(String name) {
+        return switch (name.length()) {
+            case 10 -> Headers.equalsIgnoreCase(name, "Connection");
+            case 14 -> Headers.equalsIgnoreCase(name, "Content-Length");
+            case 17 -> Headers.equalsIgnoreCase(name, "Transfer-Encoding");
+            default -> false;
+        };
     }
 
     private static void putHeader(ByteBuffer b, String name, String value) {

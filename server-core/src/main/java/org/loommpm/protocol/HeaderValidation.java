@@ -32,7 +32,20 @@ public final class HeaderValidation {
 
     /** Whether {@code c} may appear in a token (RFC 9110 §5.6.2). */
     public static boolean isTchar(char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+        return c < 128 && (TCHAR[c >> 6] & (1L << c)) != 0;
+    }
+
+    /** The token characters as a 128-bit set: one test per character instead of a search. */
+    private static final long[] TCHAR = tchars();
+
+    private static long[] tchars() {
+        long[] set = new long[2];
+        for (char c = 0; c < 128; c++) {
+            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || "!#$%&'*+-.^_`|~".indexOf(c) >= 0) {
+                set[c >> 6] |= 1L << c;
+            }
+        }
+        return set;
     }
 }

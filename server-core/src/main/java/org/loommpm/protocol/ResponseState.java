@@ -18,6 +18,8 @@ public abstract class ResponseState implements Response {
     protected boolean committed;
     /** Set once the whole response was handed over: nothing more may be sent. */
     protected boolean complete;
+    /** {@link Headers#additions()} when every field so far came through {@link #header}, else -1. */
+    private int checkedAdditions;
 
     @Override
     public final Response status(int code) {
@@ -38,7 +40,9 @@ public abstract class ResponseState implements Response {
     public final Response header(String name, String value) {
         checkNotCommitted();
         HeaderValidation.check(name, value);
+        boolean allChecked = headers.additions() == checkedAdditions;
         headers.set(name, value);
+        checkedAdditions = allChecked ? headers.additions() : -1;
         return this;
     }
 
@@ -50,6 +54,22 @@ public abstract class ResponseState implements Response {
     @Override
     public final boolean isCommitted() {
         return committed;
+    }
+
+    /**
+     * Checks the fields a handler may have added directly through {@link #headers()} (a mutable
+     * view) before the head is encoded, so no path can split it (CR/LF injection). Fields that
+     * all came through {@link #header}, which checks each one, are not checked twice.
+     *
+     * @throws IllegalArgumentException naming the first invalid field
+     */
+    protected final void checkHeaders() {
+        if (headers.additions() == checkedAdditions) {
+            return;
+        }
+        for (int i = 0; i < headers.size(); i++) {
+            HeaderValidation.check(headers.name(i), headers.value(i));
+        }
     }
 
     /** @throws IllegalStateException once the head is committed */

@@ -103,6 +103,19 @@ class ResponseModesTest {
                         res.send("rejected at send");
                     }
                 })
+                .get("/inject-view-between", (req, res) -> {
+                    // Checked fields before and after one added through the view: the view's
+                    // field must still be checked at send.
+                    res.header("X-Before", "fine");
+                    res.headers().add("X-Evil", "a\r\nSet-Cookie: pwned=1");
+                    res.header("X-After", "fine");
+                    try {
+                        res.send("sent with a split head".getBytes());
+                    } catch (IllegalArgumentException e) {
+                        res.headers().remove("X-Evil");
+                        res.send("rejected at send");
+                    }
+                })
                 .get("/inject-view-uncaught", (req, res) -> {
                     res.headers().add("X-Evil", "a\r\nSet-Cookie: pwned=1");
                     try (OutputStream out = res.outputStream()) {
@@ -287,6 +300,11 @@ class ResponseModesTest {
             assertEquals("rejected at send", r.text());
             assertNull(r.header("Set-Cookie"));
             assertNull(r.header("X-Evil"));
+            RawHttp.Response b = get(c, "/inject-view-between");
+            assertEquals("rejected at send", b.text());
+            assertEquals("fine", b.header("X-After"));
+            assertNull(b.header("Set-Cookie"));
+            assertNull(b.header("X-Evil"));
             RawHttp.Response u = get(c, "/inject-view-uncaught");
             assertEquals(500, u.status());
             assertEquals("Internal Server Error\n", u.text());

@@ -8,7 +8,6 @@ import java.util.Arrays;
 import org.loommpm.api.Headers;
 import org.loommpm.api.Response;
 import org.loommpm.http1.HttpDate;
-import org.loommpm.protocol.HeaderValidation;
 import org.loommpm.protocol.ResponseState;
 
 /**
@@ -118,9 +117,7 @@ final class Http2Response extends ResponseState {
      * @param endStream whether the head ends the response
      */
     void commit(long contentLength, boolean endStream) throws IOException {
-        for (int i = 0; i < headers.size(); i++) {
-            HeaderValidation.check(headers.name(i), headers.value(i));
-        }
+        checkHeaders();
         committed = true;
         Headers h = new Headers();
         h.add("date", HttpDate.now());

@@ -2,6 +2,7 @@ package org.loommpm.cli.config;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -32,6 +33,7 @@ public final class ParseState {
     boolean indexes;
     boolean followSymLinks;
     boolean enableSendfile = true;
+    Duration fileCacheValid = SiteSettings.DEFAULT_FILE_CACHE_VALID;
     boolean welcomePage;
     final Map<String, String> typesConfig = new HashMap<>();
     final Map<String, String> addTypes = new HashMap<>();
@@ -114,7 +116,7 @@ public final class ParseState {
         Map<String, String> types = new HashMap<>(typesConfig);
         types.putAll(addTypes);
         SiteSettings site = new SiteSettings(serverName, documentRoot, directoryIndex, indexes, followSymLinks,
-                enableSendfile, Map.copyOf(types), welcomePage, List.copyOf(locations));
+                enableSendfile, fileCacheValid, Map.copyOf(types), welcomePage, List.copyOf(locations));
         List<LogSettings.AccessLogSpec> logs = accessLogs.isEmpty()
                 ? List.of(new LogSettings.AccessLogSpec("/dev/stdout", formats.get("common")))
                 : List.copyOf(accessLogs);

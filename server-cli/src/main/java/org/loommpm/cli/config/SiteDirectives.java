@@ -31,6 +31,7 @@ final class SiteDirectives {
         TYPES_CONFIG("TypesConfig", 1, 1, SERVER, "file"),
         OPTIONS("Options", 1, Integer.MAX_VALUE, SERVER, "[+|-]Indexes [+|-]FollowSymLinks | None | All"),
         ENABLE_SENDFILE("EnableSendfile", 1, 1, SERVER, "On|Off"),
+        FILE_CACHE_VALID("FileCacheValid", 1, 1, SERVER, "duration"),
         SET_HANDLER("SetHandler", 1, 1, LOCATION, "server-status|metrics|none"),
         REQUIRE("Require", 2, Integer.MAX_VALUE, LOCATION, "all granted|denied | ip address[/bits] ...");
 
@@ -59,6 +60,7 @@ final class SiteDirectives {
                 case TYPES_CONFIG -> typesConfig(s, l);
                 case OPTIONS -> options(s, l);
                 case ENABLE_SENDFILE -> s.enableSendfile = Args.onOff(l);
+                case FILE_CACHE_VALID -> s.fileCacheValid = Args.duration(l, l.args().get(0), true);
                 case SET_HANDLER -> setHandler(s, l);
                 case REQUIRE -> require(s, l);
             }

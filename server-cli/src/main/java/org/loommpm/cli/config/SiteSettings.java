@@ -1,6 +1,7 @@
 package org.loommpm.cli.config;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -13,12 +14,20 @@ import java.util.Map;
  * @param indexes {@code Options Indexes}: list directories that have no index file
  * @param followSymLinks {@code Options FollowSymLinks}: serve symlinks leading out of DocumentRoot
  * @param enableSendfile {@code EnableSendfile}: send file bodies with {@code transferTo}
+ * @param fileCacheValid {@code FileCacheValid}: how long a small file's lookup (symlink checks,
+ *     attributes, bytes, validators) is served without looking at the disk again; zero for never
  * @param types extension (lowercase, no dot) to media type, from {@code TypesConfig} then
  *     {@code AddType}; consulted before the built-in table
  * @param welcomePage whether {@code /} falls back to the built-in welcome page (the embedded default)
  * @param locations the {@code <Location>} sections, in file order
  */
 public record SiteSettings(String serverName, Path documentRoot, List<String> directoryIndex, boolean indexes,
-                           boolean followSymLinks, boolean enableSendfile, Map<String, String> types,
-                           boolean welcomePage, List<LocationSettings> locations) {
+                           boolean followSymLinks, boolean enableSendfile, Duration fileCacheValid,
+                           Map<String, String> types, boolean welcomePage, List<LocationSettings> locations) {
+    /**
+     * {@code FileCacheValid}'s default: a changed, added, removed or re-linked file is seen within
+     * a second, as with lighttpd's stat cache, while a busy file costs one look at the disk per
+     * second instead of several system calls per request.
+     */
+    public static final Duration DEFAULT_FILE_CACHE_VALID = Duration.ofSeconds(1);
 }

@@ -1,5 +1,6 @@
 package org.loommpm.cli.logging;
 
+import java.net.Inet4Address;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,8 +28,8 @@ public final class AccessLogFormat {
             Request rq = x.request();
             switch (code) {
                 case 0 -> sb.append(arg);
-                case 'a', 'h' -> sb.append(ip(rq.remoteAddress()));
-                case 'A' -> sb.append(ip(rq.localAddress()));
+                case 'a', 'h' -> ip(sb, rq.remoteAddress());
+                case 'A' -> ip(sb, rq.localAddress());
                 case 'b' -> {
                     long b = x.response().bodyBytesSent();
                     sb.append(b <= 0 ? "-" : Long.toString(b));
@@ -165,11 +166,17 @@ public final class AccessLogFormat {
         }
     }
 
-    private static String ip(InetSocketAddress a) {
+    /** The address as text; an IPv4 one digit by digit, without the string the JDK would build. */
+    static void ip(StringBuilder sb, InetSocketAddress a) {
         if (a == null) {
-            return "-";
+            sb.append('-');
+        } else if (a.getAddress() instanceof Inet4Address v4) {
+            byte[] b = v4.getAddress();
+            sb.append(b[0] & 0xFF).append('.').append(b[1] & 0xFF).append('.').append(b[2] & 0xFF).append('.')
+                    .append(b[3] & 0xFF);
+        } else {
+            sb.append(a.getAddress() != null ? a.getAddress().getHostAddress() : a.getHostString());
         }
-        return a.getAddress() != null ? a.getAddress().getHostAddress() : a.getHostString();
     }
 
     /** httpd's escaping of client-supplied text; {@code -} for an absent value. */
@@ -178,7 +185,16 @@ public final class AccessLogFormat {
             sb.append('-');
             return;
         }
-        for (int i = 0; i < s.length(); i++) {
+        int clean = 0;
+        while (clean < s.length() && plain(s.charAt(clean))) {
+            clean++;
+        }
+        if (clean == s.length()) {
+            sb.append(s); // the usual case: one copy rather than an append per character
+            return;
+        }
+        sb.append(s, 0, clean);
+        for (int i = clean; i < s.length(); i++) {
             char c = s.charAt(i);
             if (c == '"' || c == '\\') {
                 sb.append('\\').append(c);
@@ -194,6 +210,11 @@ public final class AccessLogFormat {
                 }
             }
         }
+    }
+
+    /** Printable ASCII other than the two characters escaped with a backslash. */
+    private static boolean plain(char c) {
+        return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
     }
 
     /** Appends one line (without its newline) for a finished exchange. */

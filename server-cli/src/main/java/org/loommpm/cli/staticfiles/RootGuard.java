@@ -12,28 +12,35 @@ import java.util.concurrent.ConcurrentHashMap;
  * Keeps symlinks from leading out of DocumentRoot (unless {@code FollowSymLinks}) and reads the
  * attributes of what is served, in as few system calls as it can.
  *
- * <p>The file itself is checked exactly on every request: one {@code lstat}; a symlink is
- * resolved and must land under the root's real path. The directories above it are checked by
- * resolving their real path, and that verdict is kept for {@value #DIR_TTL_MS} ms per directory:
- * resolving every component on every request costs a {@code lstat} per path component, more
- * than the rest of serving a small file. The window only matters to someone who can replace a
- * directory inside DocumentRoot with a symlink, and closes after that time.
+ * <p>The file itself is checked exactly on every call: one {@code lstat}; a symlink is resolved
+ * and must land under the root's real path. The directories above it are checked by resolving
+ * their real path, and that verdict is kept for {@code FileCacheValid} per directory: resolving
+ * every component on every request costs a {@code lstat} per path component, more than the rest
+ * of serving a small file. The window only matters to someone who can replace a directory inside
+ * DocumentRoot with a symlink, and closes after that time; with {@code FileCacheValid 0} every
+ * call resolves. Like httpd's, these checks are made before the file is opened, so someone
+ * swapping links at that very moment can race them: they keep a careless link out, they are no
+ * barrier against a hostile local user.
  */
 final class RootGuard {
     private static final System.Logger LOG = System.getLogger("org.loommpm.cli.staticfiles");
-    /** How long a directory's verdict is trusted. */
-    static final long DIR_TTL_MS = 1000;
     private static final int MAX_DIRS = 10_000;
 
     private final Path root;
     private final boolean followSymLinks;
+    /** How long a directory's verdict is trusted, in nanoseconds; 0: not at all. */
+    private final long ttlNanos;
     /** Directory to the nanoTime until which it is known to resolve inside the root. */
     private final ConcurrentHashMap<Path, Long> insideUntil = new ConcurrentHashMap<>();
 
-    /** @param root DocumentRoot, a real path */
-    RootGuard(Path root, boolean followSymLinks) {
+    /**
+     * @param root DocumentRoot, a real path
+     * @param ttlNanos how long a directory's verdict is trusted (0: it is resolved on every call)
+     */
+    RootGuard(Path root, boolean followSymLinks, long ttlNanos) {
         this.root = root;
         this.followSymLinks = followSymLinks;
+        this.ttlNanos = ttlNanos;
     }
 
     /**
@@ -65,18 +72,33 @@ final class RootGuard {
     private boolean directoryInside(Path dir) throws IOException {
         long now = System.nanoTime();
         Long until = insideUntil.get(dir);
-        if (until != null && now - until < 0) {
+        return until != null && now - until < 0 || directoryInsideNow(dir, now);
+    }
+
+    /**
+     * Whether {@code dir} (under the root) resolves inside the root right now: always resolved,
+     * never from a kept verdict; the verdict is kept from {@code now} on, and a refusal drops a
+     * verdict kept from before. True when symlinks
+     * may be followed anywhere.
+     *
+     * @param now {@link System#nanoTime()} at or before this call
+     */
+    boolean directoryInsideNow(Path dir, long now) throws IOException {
+        if (followSymLinks || dir.equals(root)) {
             return true;
         }
         Path real = dir.toRealPath();
         if (!real.startsWith(root)) {
+            insideUntil.remove(dir); // a verdict kept from before the change no longer stands
             refused(dir, real);
             return false;
         }
-        if (insideUntil.size() >= MAX_DIRS) {
-            insideUntil.clear();
+        if (ttlNanos > 0) {
+            if (insideUntil.size() >= MAX_DIRS) {
+                insideUntil.clear();
+            }
+            insideUntil.put(dir, now + ttlNanos);
         }
-        insideUntil.put(dir, now + DIR_TTL_MS * 1_000_000L);
         return true;
     }
 

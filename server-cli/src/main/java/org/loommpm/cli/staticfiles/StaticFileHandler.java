@@ -12,13 +12,13 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.loommpm.api.Handler;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
 import org.loommpm.cli.config.SiteSettings;
-import org.loommpm.http1.HttpDate;
 
 /**
  * Serves files under DocumentRoot for GET and HEAD: media types, {@code ETag} and
@@ -31,14 +31,23 @@ import org.loommpm.http1.HttpDate;
  * {@code FollowSymLinks} is on, {@link RootGuard} refuses (403) a path whose real location is
  * outside the root's real path.
  *
- * <p><b>Sending.</b> Files up to {@value #SMALL} bytes are sent with the head in one write, from
- * a {@link SmallFileCache} checked against the file's attributes on every request; larger ones
- * go through {@code transferTo} ({@code EnableSendfile On}) or are copied through the response
- * stream.
+ * <p><b>Small files.</b> A URL path that resolves to a file of up to {@value #SMALL} bytes (and
+ * siblings as small) is kept in a {@link FileCache} with the files' bytes and formatted
+ * validators, and served from it without a system call for {@code FileCacheValid} after the
+ * lookup; then the next request looks again (symlink checks, attributes, index files,
+ * siblings), rereading the bytes only if the file changed. Such a file goes out with its head
+ * in one write. A response from the cache always carries the bytes its validators describe.
+ *
+ * <p><b>Larger files</b> are looked up on every request and sent through {@code transferTo}
+ * ({@code EnableSendfile On}) or copied through the response stream.
  */
 public final class StaticFileHandler {
-    /** Largest body read into memory and written with the head in one system call. */
+    /** Largest body held in memory and written with the head in one system call. */
     static final int SMALL = 32 * 1024;
+    /** The most URL paths the file cache holds. */
+    static final int CACHE_ENTRIES = 4096;
+    /** The most file bytes the file cache holds. */
+    static final long CACHE_BYTES = 32L << 20;
     private static final String ALLOW = "GET, HEAD, OPTIONS";
     private static final AtomicLong BOUNDARIES = new AtomicLong(System.nanoTime());
 
@@ -47,8 +56,10 @@ public final class StaticFileHandler {
     private final MimeTypes types;
     private final Handler welcome;
     private final RootGuard guard;
-    /** Files up to {@link #SMALL} bytes: 4096 of them, 32 MiB at most. */
-    private final SmallFileCache cache = new SmallFileCache(4096, 32L << 20);
+    /** How long a lookup is trusted, in nanoseconds. */
+    private final long ttlNanos;
+    /** Null when {@code FileCacheValid 0}. */
+    private final FileCache cache;
 
     /**
      * @param site DocumentRoot (may be null: then only the welcome page), options, index files
@@ -59,7 +70,9 @@ public final class StaticFileHandler {
         this.root = site.documentRoot();
         this.types = new MimeTypes(site.types());
         this.welcome = welcome;
-        this.guard = root != null ? new RootGuard(root, site.followSymLinks()) : null;
+        this.ttlNanos = site.fileCacheValid().toNanos();
+        this.guard = root != null ? new RootGuard(root, site.followSymLinks(), ttlNanos) : null;
+        this.cache = ttlNanos > 0 ? new FileCache(CACHE_ENTRIES, CACHE_BYTES) : null;
     }
 
     /**
@@ -80,28 +93,58 @@ public final class StaticFileHandler {
             notFoundOrWelcome(req, res, urlPath);
             return;
         }
+        long now = System.nanoTime(); // before any check: an entry's window starts no later
+        FileCache.Entry cached = cache != null ? cache.get(urlPath) : null;
+        if (cached != null && cached.fresh(now)) {
+            String accept = req.header("Accept-Encoding");
+            send(req, res, cached.choose(accept), accept != null);
+            return;
+        }
+        Lookup lookup = new Lookup(urlPath, now, cached);
         Path file;
         BasicFileAttributes attrs;
         try {
             file = urlPath.length() == 1 ? root : root.resolve(urlPath.substring(1));
             attrs = guard.attributes(file);
         } catch (NoSuchFileException | NotDirectoryException | InvalidPathException e) {
+            lookup.forget();
             notFoundOrWelcome(req, res, urlPath);
             return;
         } catch (AccessDeniedException e) {
+            lookup.forget();
             plain(res, 403, "Forbidden");
             return;
         }
         if (attrs == null) {
+            lookup.forget();
             plain(res, 403, "Forbidden");
-            return;
-        }
-        if (attrs.isDirectory()) {
-            directory(req, res, urlPath, file);
+        } else if (attrs.isDirectory()) {
+            directory(req, res, lookup, file);
         } else if (attrs.isRegularFile()) {
-            file(req, res, file, attrs);
+            file(req, res, lookup, file, attrs);
         } else {
+            lookup.forget();
             plain(res, 403, "Forbidden");
+        }
+    }
+
+    /** A URL path being resolved on disk: when the lookup began and what the cache held. */
+    private final class Lookup {
+        final String urlPath;
+        final long started;
+        final FileCache.Entry stale;
+
+        Lookup(String urlPath, long started, FileCache.Entry stale) {
+            this.urlPath = urlPath;
+            this.started = started;
+            this.stale = stale;
+        }
+
+        /** The path no longer resolves to a small file: drop what the cache still holds for it. */
+        void forget() {
+            if (stale != null) {
+                cache.remove(urlPath);
+            }
         }
     }
 
@@ -113,8 +156,10 @@ public final class StaticFileHandler {
         }
     }
 
-    private void directory(Request req, Response res, String urlPath, Path dir) throws Exception {
+    private void directory(Request req, Response res, Lookup lookup, Path dir) throws Exception {
+        String urlPath = lookup.urlPath;
         if (!urlPath.endsWith("/")) {
+            lookup.forget();
             // mod_dir's trailing-slash redirect, so relative links inside the index resolve.
             String q = req.query();
             res.header("Location", DirectoryListing.encode(urlPath) + "/" + (q != null ? "?" + q : ""));
@@ -130,10 +175,11 @@ public final class StaticFileHandler {
                 continue;
             }
             if (a != null && a.isRegularFile()) {
-                file(req, res, index, a);
+                file(req, res, lookup, index, a);
                 return;
             }
         }
+        lookup.forget();
         if (site.indexes()) {
             res.header("Content-Type", "text/html; charset=UTF-8");
             res.send(DirectoryListing.render(urlPath, dir));
@@ -144,51 +190,98 @@ public final class StaticFileHandler {
         }
     }
 
-    private void file(Request req, Response res, Path file, BasicFileAttributes attrs) throws IOException {
-        String name = file.getFileName().toString();
-        String type = types.forName(name);
-        String encoding = null;
+    private void file(Request req, Response res, Lookup lookup, Path file, BasicFileAttributes attrs)
+            throws IOException {
+        String type = types.forName(file.getFileName().toString());
         String accept = req.header("Accept-Encoding");
+        if (cache != null && attrs.size() <= SMALL) {
+            // Resolved afresh, so that every check a cache entry rests on is no older than it.
+            if (!guard.directoryInsideNow(file.getParent(), lookup.started)) {
+                lookup.forget();
+                plain(res, 403, "Forbidden");
+                return;
+            }
+            FileCache.Entry entry = remember(lookup, file, attrs, type);
+            if (entry != null) {
+                send(req, res, entry.choose(accept), accept != null);
+                return;
+            }
+        }
+        lookup.forget();
+        Representation chosen = null;
         if (accept != null) {
             for (String enc : new String[] {"br", "gzip"}) {
-                if (!AcceptEncoding.allows(accept, enc)) {
-                    continue;
-                }
-                Path sibling = file.resolveSibling(name + (enc.equals("br") ? ".br" : ".gz"));
-                try {
-                    BasicFileAttributes a = guard.attributes(sibling);
-                    if (a != null && a.isRegularFile()) {
-                        file = sibling;
-                        attrs = a;
-                        encoding = enc;
+                if (AcceptEncoding.allows(accept, enc)) {
+                    chosen = sibling(file, type, enc);
+                    if (chosen != null) {
                         break;
                     }
-                } catch (IOException e) {
-                    // no such variant
                 }
             }
+        }
+        send(req, res, chosen != null ? chosen : Representation.of(file, attrs, type, null), accept != null);
+    }
+
+    /** The {@code .br} or {@code .gz} sibling of {@code file} if there is one it may serve, else null. */
+    private Representation sibling(Path file, String type, String encoding) {
+        Path sibling = file.resolveSibling(file.getFileName() + (encoding.equals("br") ? ".br" : ".gz"));
+        try {
+            BasicFileAttributes a = guard.attributes(sibling);
+            return a != null && a.isRegularFile() ? Representation.of(sibling, a, type, encoding) : null;
+        } catch (IOException e) {
+            return null; // no such variant
+        }
+    }
+
+    /**
+     * Caches what the lookup found, a small file whose directory was just checked, when its
+     * siblings are small too, with their bytes (reused from the stale entry when a file is
+     * unchanged); returns the entry, or null when it is not cacheable. Every check the entry
+     * rests on was made after {@code lookup.started}, where its window starts.
+     */
+    private FileCache.Entry remember(Lookup lookup, Path file, BasicFileAttributes attrs, String type)
+            throws IOException {
+        FileCache.Entry stale = lookup.stale;
+        Representation plain = load(Representation.of(file, attrs, type, null), stale != null ? stale.plain() : null);
+        Representation br = sibling(file, type, "br");
+        Representation gzip = sibling(file, type, "gzip");
+        if (plain == null || br != null && (br = load(br, stale != null ? stale.br() : null)) == null
+                || gzip != null && (gzip = load(gzip, stale != null ? stale.gzip() : null)) == null) {
+            return null;
+        }
+        FileCache.Entry e = new FileCache.Entry(lookup.started + ttlNanos, plain, br, gzip);
+        cache.put(lookup.urlPath, e);
+        return e;
+    }
+
+    /**
+     * {@code r} with its bytes: the old ones when the file is the same, else read now; null when
+     * it is too large or changed size while being read (then it is not cached).
+     */
+    private static Representation load(Representation r, Representation old) throws IOException {
+        if (r.size() > SMALL) {
+            return null;
+        }
+        if (r.sameFile(old)) {
+            return r.withBytes(old.bytes());
+        }
+        byte[] content = Files.readAllBytes(r.file());
+        return content.length == r.size() ? r.withBytes(content) : null;
+    }
+
+    /** Sends a representation, answering conditionals and ranges. */
+    private void send(Request req, Response res, Representation r, boolean vary) throws IOException {
+        if (vary) {
             res.header("Vary", "Accept-Encoding");
         }
-        long size = attrs.size();
-        long modified = attrs.lastModifiedTime().toMillis() / 1000 * 1000; // HTTP dates have whole seconds
-        SmallFileCache.Entry cached = size <= SMALL ? cache.get(file, attrs) : null;
-        String etag;
-        String lastModified;
-        if (cached != null) {
-            etag = cached.etag();
-            lastModified = cached.lastModified();
-        } else {
-            long micros = attrs.lastModifiedTime().to(java.util.concurrent.TimeUnit.MICROSECONDS);
-            etag = "\"" + Long.toHexString(size) + "-" + Long.toHexString(micros)
-                    + (encoding != null ? "-" + encoding : "") + "\"";
-            lastModified = HttpDate.format(modified);
-        }
-        res.header("Last-Modified", lastModified);
-        res.header("ETag", etag);
+        res.header("Last-Modified", r.lastModified());
+        res.header("ETag", r.etag());
         res.header("Accept-Ranges", "bytes");
-        if (encoding != null) {
-            res.header("Content-Encoding", encoding);
+        if (r.encoding() != null) {
+            res.header("Content-Encoding", r.encoding());
         }
+        String etag = r.etag();
+        long modified = r.modifiedMillis();
         int verdict = Conditionals.evaluate(req, etag, modified);
         if (verdict == 304) {
             res.status(304).send(new byte[0]);
@@ -198,6 +291,7 @@ public final class StaticFileHandler {
             plain(res, 412, "Precondition Failed");
             return;
         }
+        long size = r.size();
         String range = req.method().equals("GET") ? req.header("Range") : null;
         List<ByteRanges.Range> ranges = range != null && Conditionals.rangeApplies(req, etag, modified)
                 ? ByteRanges.parse(range, size) : ByteRanges.WHOLE;
@@ -205,34 +299,32 @@ public final class StaticFileHandler {
             res.header("Content-Range", "bytes */" + size);
             plain(res, 416, "Range Not Satisfiable");
         } else if (ranges.size() == 1) {
-            ByteRanges.Range r = ranges.get(0);
-            res.status(206).header("Content-Type", type)
-                    .header("Content-Range", "bytes " + r.first() + "-" + r.last() + "/" + size);
-            body(req, res, file, r.first(), r.length(), size);
+            ByteRanges.Range b = ranges.get(0);
+            res.status(206).header("Content-Type", r.type())
+                    .header("Content-Range", "bytes " + b.first() + "-" + b.last() + "/" + size);
+            body(req, res, r, b.first(), b.length());
         } else if (ranges.size() > 1) {
-            multipart(res, file, type, size, ranges);
+            multipart(res, r, ranges);
         } else {
-            res.header("Content-Type", type);
-            if (size <= SMALL && !req.method().equals("HEAD")) {
-                res.send((cached != null ? cached : cache.load(file, attrs, etag, lastModified)).bytes());
-            } else {
-                body(req, res, file, 0, size, size);
-            }
+            res.header("Content-Type", r.type());
+            body(req, res, r, 0, size);
         }
     }
 
-    private void body(Request req, Response res, Path file, long pos, long count, long size) throws IOException {
+    private void body(Request req, Response res, Representation r, long pos, long count) throws IOException {
         if (req.method().equals("HEAD")) {
             res.header("Content-Length", Long.toString(count));
             res.send(new byte[0]);
+        } else if (r.bytes() != null) {
+            byte[] all = r.bytes();
+            res.send(pos == 0 && count == all.length ? all : Arrays.copyOfRange(all, (int) pos, (int) (pos + count)));
         } else if (count <= SMALL) {
-            byte[] bytes = pos == 0 && count == size ? Files.readAllBytes(file) : read(file, pos, (int) count);
-            res.send(bytes);
+            res.send(pos == 0 && count == r.size() ? Files.readAllBytes(r.file()) : read(r.file(), pos, (int) count));
         } else if (site.enableSendfile()) {
-            res.sendFile(file, pos, count);
+            res.sendFile(r.file(), pos, count);
         } else {
             res.header("Content-Length", Long.toString(count));
-            try (FileChannel fc = FileChannel.open(file); OutputStream out = res.outputStream()) {
+            try (FileChannel fc = FileChannel.open(r.file()); OutputStream out = res.outputStream()) {
                 copy(fc, pos, count, out);
             }
         }
@@ -266,25 +358,31 @@ public final class StaticFileHandler {
     }
 
     /** Several ranges as one {@code multipart/byteranges} body with an exact Content-Length. */
-    private static void multipart(Response res, Path file, String type, long size, List<ByteRanges.Range> ranges)
+    private static void multipart(Response res, Representation r, List<ByteRanges.Range> ranges)
             throws IOException {
         String boundary = "LOOM" + Long.toHexString(BOUNDARIES.incrementAndGet());
         byte[][] heads = new byte[ranges.size()][];
         long length = 0;
         for (int i = 0; i < ranges.size(); i++) {
-            ByteRanges.Range r = ranges.get(i);
-            heads[i] = ("\r\n--" + boundary + "\r\nContent-Type: " + type + "\r\nContent-Range: bytes " + r.first()
-                    + "-" + r.last() + "/" + size + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
-            length += heads[i].length + r.length();
+            ByteRanges.Range b = ranges.get(i);
+            heads[i] = ("\r\n--" + boundary + "\r\nContent-Type: " + r.type() + "\r\nContent-Range: bytes "
+                    + b.first() + "-" + b.last() + "/" + r.size() + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+            length += heads[i].length + b.length();
         }
         byte[] tail = ("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.US_ASCII);
         length += tail.length;
         res.status(206).header("Content-Type", "multipart/byteranges; boundary=" + boundary)
                 .header("Content-Length", Long.toString(length));
-        try (FileChannel fc = FileChannel.open(file); OutputStream out = res.outputStream()) {
+        try (FileChannel fc = r.bytes() != null ? null : FileChannel.open(r.file());
+             OutputStream out = res.outputStream()) {
             for (int i = 0; i < ranges.size(); i++) {
+                ByteRanges.Range b = ranges.get(i);
                 out.write(heads[i]);
-                copy(fc, ranges.get(i).first(), ranges.get(i).length(), out);
+                if (fc == null) {
+                    out.write(r.bytes(), (int) b.first(), (int) b.length());
+                } else {
+                    copy(fc, b.first(), b.length(), out);
+                }
             }
             out.write(tail);
         }

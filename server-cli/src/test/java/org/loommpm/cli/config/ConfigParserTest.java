@@ -31,6 +31,14 @@ class ConfigParserTest {
     }
 
     @Test
+    void fileCacheValid() throws Exception {
+        assertEquals(SiteSettings.DEFAULT_FILE_CACHE_VALID, parse("").site().fileCacheValid());
+        assertEquals(java.time.Duration.ofMillis(250), parse("FileCacheValid 250ms").site().fileCacheValid());
+        assertEquals(java.time.Duration.ZERO, parse("FileCacheValid 0").site().fileCacheValid());
+        assertTrue(error("FileCacheValid soon").getMessage().contains("FileCacheValid"));
+    }
+
+    @Test
     void http2Directives() throws Exception {
         LoomConfig c = parse("""
                 H2MaxConcurrentStreams 50

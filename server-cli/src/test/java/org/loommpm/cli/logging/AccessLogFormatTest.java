@@ -33,6 +33,19 @@ class AccessLogFormatTest {
     }
 
     @Test
+    void addresses() {
+        for (String ip : new String[] {"0.0.0.0", "127.0.0.1", "255.254.128.9", "::1", "2001:db8::ff00:42:8329"}) {
+            StringBuilder sb = new StringBuilder();
+            InetSocketAddress a = new InetSocketAddress(ip, 80);
+            AccessLogFormat.ip(sb, a);
+            assertEquals(a.getAddress().getHostAddress(), sb.toString());
+        }
+        StringBuilder none = new StringBuilder();
+        AccessLogFormat.ip(none, null);
+        assertEquals("-", none.toString());
+    }
+
+    @Test
     void badFormats() {
         assertThrows(IllegalArgumentException.class, () -> AccessLogFormat.compile("%Z"));
         assertThrows(IllegalArgumentException.class, () -> AccessLogFormat.compile("%{x"));
