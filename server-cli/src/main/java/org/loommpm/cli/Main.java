@@ -44,17 +44,29 @@ public final class Main {
     }
 
     /**
-     * One-time costs paid on another core while the main thread reads the configuration: the
-     * lambda machinery's first use (the engine's start needs it), the logger service lookup and
-     * the time-zone rules (the first log line needs them).
+     * One-time costs paid on another core while the main thread reads the configuration and
+     * starts the engine: the first virtual thread (the JDK's scheduler and carrier threads, and
+     * the lambda machinery they spin classes with, which the engine's start needs too), the
+     * logger service lookup and the time-zone rules (the first log line needs them). Otherwise
+     * the first request would pay for the virtual thread it is served on.
      */
     private static final class WarmUp implements Runnable {
         @Override
         public void run() {
-            Runnable first = () -> { };
-            first.run();
+            try {
+                Thread.ofVirtual().name("loom-warmup-vt").start(new Noop()).join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             System.getLogger("org.loommpm.cli").isLoggable(System.Logger.Level.DEBUG);
             java.time.ZoneId.systemDefault().getRules();
+        }
+    }
+
+    /** The warm-up virtual thread's task. */
+    private static final class Noop implements Runnable {
+        @Override
+        public void run() {
         }
     }
 

@@ -2,8 +2,10 @@ package org.loommpm.cli.logging;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
 
 /**
  * The error log: every {@link System.Logger} and {@code java.util.logging} message of the
@@ -68,9 +70,15 @@ public final class ErrorLog {
         }
     }
 
-    private static void timestamp(StringBuilder sb, long millis) {
-        LocalDateTime t = LocalDateTime.ofInstant(java.time.Instant.ofEpochMilli(millis), ZoneId.systemDefault());
-        sb.append('[').append(DAYS[t.getDayOfWeek().getValue() - 1]).append(' ')
+    /** Appends {@code [Sun Nov 22 16:46:10.123 2026]}: {@code millis} in the system time zone. */
+    static void timestamp(StringBuilder sb, long millis) {
+        ZoneOffset offset = ZoneId.systemDefault().getRules().getOffset(Instant.ofEpochMilli(millis));
+        long localSecond = Math.floorDiv(millis, 1000) + offset.getTotalSeconds();
+        LocalDateTime t = LocalDateTime.ofEpochSecond(localSecond, 0, ZoneOffset.UTC);
+        // The weekday from the day number (1970-01-01 was a Thursday), not getDayOfWeek(): that
+        // initializes java.time.Year, whose date parser costs the first log line ~80 classes.
+        int day = (int) Math.floorMod(Math.floorDiv(localSecond, 86_400) + 3, 7);
+        sb.append('[').append(DAYS[day]).append(' ')
                 .append(MONTHS[t.getMonthValue() - 1]).append(' ');
         ClfTime.pad(sb, t.getDayOfMonth()).append(' ');
         ClfTime.pad(sb, t.getHour()).append(':');

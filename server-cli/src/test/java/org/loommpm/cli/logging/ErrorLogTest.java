@@ -6,7 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,6 +47,25 @@ class ErrorLogTest {
         assertTrue(log.contains("[cli:error]") && log.contains("LM9003 shown\njava.lang.IllegalStateException: boom"), log);
         assertTrue(log.contains("[lib:warn]") && log.contains("LM9004 from JUL"), log);
         assertFalse(log.contains("LM9005"));
+    }
+
+    @Test
+    void timestampAgreesWithJavaTimeInTheSystemZone() {
+        DateTimeFormatter httpd = DateTimeFormatter.ofPattern("'['EEE MMM dd HH:mm:ss.SSS yyyy']'", Locale.ENGLISH)
+                .withZone(ZoneId.systemDefault());
+        long[] instants = {0, -1, 951_825_909_123L, 1_795_000_000_999L, -86_400_000L * 400 + 5};
+        for (long millis : instants) {
+            StringBuilder sb = new StringBuilder();
+            ErrorLog.timestamp(sb, millis);
+            assertEquals(httpd.format(Instant.ofEpochMilli(millis)), sb.toString(), "at " + millis);
+        }
+        // Every weekday, across a year boundary.
+        for (long day = -3; day < 10; day++) {
+            long millis = Instant.parse("2026-12-28T12:00:00Z").toEpochMilli() + day * 86_400_000L;
+            StringBuilder sb = new StringBuilder();
+            ErrorLog.timestamp(sb, millis);
+            assertEquals(httpd.format(Instant.ofEpochMilli(millis)), sb.toString(), "at " + millis);
+        }
     }
 
     @Test
