@@ -45,21 +45,22 @@ public final class Main {
 
     /**
      * One-time costs paid on another core while the main thread reads the configuration and
-     * starts the engine: the first virtual thread (the JDK's scheduler and carrier threads, and
-     * the lambda machinery they spin classes with, which the engine's start needs too), the
-     * logger service lookup and the time-zone rules (the first log line needs them). Otherwise
-     * the first request would pay for the virtual thread it is served on.
+     * starts the engine, in the order the main thread needs them: the logger service lookup
+     * (the first class with a logger, once the configuration is read), the time-zone rules (the
+     * first log line), then the first virtual thread: the JDK's scheduler and carrier threads,
+     * and the lambda machinery they spin classes with, which the engine's start needs too.
+     * Otherwise the first request would pay for the virtual thread it is served on.
      */
     private static final class WarmUp implements Runnable {
         @Override
         public void run() {
+            System.getLogger("org.loommpm.cli").isLoggable(System.Logger.Level.DEBUG);
+            java.time.ZoneId.systemDefault().getRules();
             try {
-                Thread.ofVirtual().name("loom-warmup-vt").start(new Noop()).join();
+                Thread.ofVirtual().name("loom-warmup").start(new Noop()).join();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            System.getLogger("org.loommpm.cli").isLoggable(System.Logger.Level.DEBUG);
-            java.time.ZoneId.systemDefault().getRules();
         }
     }
 
@@ -91,8 +92,7 @@ public final class Main {
         if (System.getProperty("java.util.logging.config.class") == null) {
             System.setProperty("java.util.logging.config.class", JulBridge.class.getName());
         }
-        // Some one-time costs of the first log line (the logger service lookup, time-zone rules)
-        // are paid on another core while the configuration is read.
+        // One-time costs of the first log line and the first request, paid on another core.
         Thread.ofPlatform().daemon().name("loom-warmup").start(new WarmUp());
         CommandLine cl;
         try {
