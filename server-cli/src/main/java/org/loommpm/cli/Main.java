@@ -45,15 +45,19 @@ public final class Main {
 
     /**
      * One-time costs paid on another core while the main thread reads the configuration and
-     * starts the engine, in the order the main thread needs them: the logger service lookup
-     * (the first class with a logger, once the configuration is read), the time-zone rules (the
-     * first log line), then the first virtual thread: the JDK's scheduler and carrier threads,
-     * and the lambda machinery they spin classes with, which the engine's start needs too.
-     * Otherwise the first request would pay for the virtual thread it is served on.
+     * starts the engine, in the order the main thread needs them: {@code InetAddress} (a
+     * {@code Listen} address; its first use reads the JDK's security properties), the logger
+     * service lookup (the first class with a logger, once the configuration is read), the
+     * time-zone rules (the first log line), then the first virtual thread: the JDK's scheduler
+     * and carrier threads, and the lambda machinery they spin classes with, which the engine's
+     * start needs too. Otherwise the first request would pay for the virtual thread it is
+     * served on. Each step only does earlier what the start does anyway; a step the main thread
+     * reaches first is not repeated (it waits for the class initialization in progress).
      */
     private static final class WarmUp implements Runnable {
         @Override
         public void run() {
+            java.net.InetAddress.getLoopbackAddress();
             System.getLogger("org.loommpm.cli").isLoggable(System.Logger.Level.DEBUG);
             java.time.ZoneId.systemDefault().getRules();
             try {
