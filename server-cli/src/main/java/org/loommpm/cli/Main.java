@@ -48,7 +48,7 @@ public final class Main {
      * starts the engine, in the order the main thread needs them: {@code InetAddress} (a
      * {@code Listen} address; its first use reads the JDK's security properties), the logger
      * service lookup (the first class with a logger, once the configuration is read), the
-     * time-zone rules (the first log line), then the first virtual thread: the JDK's scheduler
+     * default time zone (the first log line), then the first virtual thread: the JDK's scheduler
      * and carrier threads, and the lambda machinery they spin classes with, which the engine's
      * start needs too. Otherwise the first request would pay for the virtual thread it is
      * served on. Each step only does earlier what the start does anyway; a step the main thread
@@ -59,7 +59,7 @@ public final class Main {
         public void run() {
             java.net.InetAddress.getLoopbackAddress();
             System.getLogger("org.loommpm.cli").isLoggable(System.Logger.Level.DEBUG);
-            java.time.ZoneId.systemDefault().getRules();
+            java.util.TimeZone.getDefault();
             try {
                 Thread.ofVirtual().name("loom-warmup").start(new Noop()).join();
             } catch (InterruptedException e) {

@@ -2,10 +2,9 @@ package org.loommpm.cli.logging;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.time.Instant;
 import java.time.LocalDateTime;
-import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.TimeZone;
 
 /**
  * The error log: every {@link System.Logger} and {@code java.util.logging} message of the
@@ -70,10 +69,12 @@ public final class ErrorLog {
         }
     }
 
-    /** Appends {@code [Sun Nov 22 16:46:10.123 2026]}: {@code millis} in the system time zone. */
+    /** Appends {@code [Sun Nov 22 16:46:10.123 2026]}: {@code millis} in the default time zone. */
     static void timestamp(StringBuilder sb, long millis) {
-        ZoneOffset offset = ZoneId.systemDefault().getRules().getOffset(Instant.ofEpochMilli(millis));
-        long localSecond = Math.floorDiv(millis, 1000) + offset.getTotalSeconds();
+        // The offset from java.util.TimeZone, not java.time's ZoneId: both read the same tz
+        // database, but the first use of java.time's zone-rules provider reads it a second time
+        // (~30 ms before the JIT has started, which the first log line paid).
+        long localSecond = Math.floorDiv(millis + TimeZone.getDefault().getOffset(millis), 1000);
         LocalDateTime t = LocalDateTime.ofEpochSecond(localSecond, 0, ZoneOffset.UTC);
         // The weekday from the day number (1970-01-01 was a Thursday), not getDayOfWeek(): that
         // initializes java.time.Year, whose date parser costs the first log line ~80 classes.
