@@ -44,17 +44,34 @@ public final class Main {
     }
 
     /**
-     * One-time costs paid on another core while the main thread reads the configuration: the
-     * lambda machinery's first use (the engine's start needs it), the logger service lookup and
-     * the time-zone rules (the first log line needs them).
+     * One-time costs paid on another core while the main thread reads the configuration and
+     * starts the engine, in the order the main thread needs them: {@code InetAddress} (a
+     * {@code Listen} address; its first use reads the JDK's security properties), the logger
+     * service lookup (the first class with a logger, once the configuration is read), the
+     * default time zone (the first log line), then the first virtual thread: the JDK's scheduler
+     * and carrier threads, and the lambda machinery they spin classes with, which the engine's
+     * start needs too. Otherwise the first request would pay for the virtual thread it is
+     * served on. Each step only does earlier what the start does anyway; a step the main thread
+     * reaches first is not repeated (it waits for the class initialization in progress).
      */
     private static final class WarmUp implements Runnable {
         @Override
         public void run() {
-            Runnable first = () -> { };
-            first.run();
+            java.net.InetAddress.getLoopbackAddress();
             System.getLogger("org.loommpm.cli").isLoggable(System.Logger.Level.DEBUG);
-            java.time.ZoneId.systemDefault().getRules();
+            java.util.TimeZone.getDefault();
+            try {
+                Thread.ofVirtual().name("loom-warmup").start(new Noop()).join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** The warm-up virtual thread's task. */
+    private static final class Noop implements Runnable {
+        @Override
+        public void run() {
         }
     }
 
@@ -79,8 +96,7 @@ public final class Main {
         if (System.getProperty("java.util.logging.config.class") == null) {
             System.setProperty("java.util.logging.config.class", JulBridge.class.getName());
         }
-        // Some one-time costs of the first log line (the logger service lookup, time-zone rules)
-        // are paid on another core while the configuration is read.
+        // One-time costs of the first log line and the first request, paid on another core.
         Thread.ofPlatform().daemon().name("loom-warmup").start(new WarmUp());
         CommandLine cl;
         try {

@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.loommpm.api.Handler;
 import org.loommpm.api.LoomServer;
+import org.loommpm.api.Request;
+import org.loommpm.api.Response;
 import org.loommpm.cli.config.ConfigException;
 import org.loommpm.cli.config.LocationSettings;
 import org.loommpm.cli.config.LoomConfig;
@@ -124,17 +126,24 @@ final class ServerProcess {
      * them answers 404 and says why in the error log.
      */
     private Handler metricsHandler(LoomConfig initial) {
-        boolean wanted = initial.site().locations().stream().anyMatch(l -> "metrics".equals(l.handler()));
-        if (!wanted) {
-            return (req, res) -> {
-                LOG.log(Level.WARNING, "LM1005 SetHandler metrics needs a restart of the process: metrics were "
-                        + "not enabled by the configuration it started with");
-                res.status(404).header("Content-Type", "text/plain; charset=UTF-8").send("Not Found\n");
-            };
+        for (LocationSettings l : initial.site().locations()) {
+            if ("metrics".equals(l.handler())) {
+                PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+                builder.meterRegistry(registry);
+                return new MetricsHandler(registry);
+            }
         }
-        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        builder.meterRegistry(registry);
-        return new MetricsHandler(registry);
+        return new MetricsNotEnabled();
+    }
+
+    /** {@code SetHandler metrics} added by a restart: 404, and LM1005 says why. */
+    private static final class MetricsNotEnabled implements Handler {
+        @Override
+        public void handle(Request req, Response res) throws IOException {
+            LOG.log(Level.WARNING, "LM1005 SetHandler metrics needs a restart of the process: metrics were "
+                    + "not enabled by the configuration it started with");
+            res.status(404).header("Content-Type", "text/plain; charset=UTF-8").send("Not Found\n");
+        }
     }
 
     private static void warn(LoomConfig cfg) {

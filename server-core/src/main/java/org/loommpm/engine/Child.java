@@ -69,7 +69,7 @@ public final class Child implements ChildStats {
         int n = config.effectivePollersPerChild();
         this.pollers = new Poller[n];
         this.pollersLeft = new AtomicInteger(n);
-        this.pool = new WorkerPool(config.threadsPerChild(), this::slotFreed);
+        this.pool = new WorkerPool(config.threadsPerChild(), new SlotFreed());
         try {
             for (int i = 0; i < n; i++) {
                 pollers[i] = new Poller(this, i);
@@ -329,9 +329,17 @@ public final class Child implements ChildStats {
         contextsHeld.decrementAndGet();
     }
 
-    private void slotFreed() {
-        if (!admission.accepting()) {
-            pollers[0].wakeIfSleeping();
+    /**
+     * The pool's slot-freed callback: wakes the listener poller if admission control had
+     * stopped accepting. A class rather than a method reference, which would spin a class
+     * while the first child starts.
+     */
+    private final class SlotFreed implements Runnable {
+        @Override
+        public void run() {
+            if (!admission.accepting()) {
+                pollers[0].wakeIfSleeping();
+            }
         }
     }
 

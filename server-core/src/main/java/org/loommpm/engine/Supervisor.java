@@ -169,7 +169,7 @@ public final class Supervisor implements EngineStats {
             bound.clear();
             throw e;
         }
-        thread = Thread.ofPlatform().name("loom-supervisor").daemon(false).start(this::maintain);
+        thread = Thread.ofPlatform().name("loom-supervisor").daemon(false).start(new Maintainer());
         LOG.log(Level.INFO, "LM0001 loom-mpm started: {0} child(ren) x {1} worker slots, {2} poller(s) each, "
                 + "listening on {3}", config.startServers(), config.threadsPerChild(),
                 config.effectivePollersPerChild(), boundAddresses());
@@ -402,8 +402,10 @@ public final class Supervisor implements EngineStats {
     }
 
     private void startChild(Generation g) throws IOException {
-        if (startFaults.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-            throw new IOException("injected start-up failure (test hook)");
+        for (int n = startFaults.get(); n > 0; n = startFaults.get()) {
+            if (startFaults.compareAndSet(n, n - 1)) {
+                throw new IOException("injected start-up failure (test hook)");
+            }
         }
         Child c = new Child(childIds.incrementAndGet(), g.number(), g.config(), g.handler(), this, g.listeners());
         children.add(c);
@@ -411,6 +413,18 @@ public final class Supervisor implements EngineStats {
             l.childStarted(c);
         }
         c.start();
+    }
+
+    /**
+     * The supervisor thread's task. A class rather than {@code this::maintain}, like the other
+     * one-time tasks of the start: each method reference spins a class at its first use, which
+     * the first request waits for.
+     */
+    private final class Maintainer implements Runnable {
+        @Override
+        public void run() {
+            maintain();
+        }
     }
 
     /** The supervisor thread: events as they come, maintenance once per interval. */

@@ -46,10 +46,16 @@ final class TimerRing {
         }
     }
 
-    static final Comparator<Timer> BY_DEADLINE_THEN_ID = (a, b) -> {
-        int c = Long.compare(a.deadline, b.deadline);
-        return c != 0 ? c : Long.compare(a.timerId, b.timerId);
-    };
+    /** Deadline order, ties by id. A class, not a lambda, which would spin one as the first poller starts. */
+    static final Comparator<Timer> BY_DEADLINE_THEN_ID = new ByDeadlineThenId();
+
+    private static final class ByDeadlineThenId implements Comparator<Timer> {
+        @Override
+        public int compare(Timer a, Timer b) {
+            int c = Long.compare(a.deadline, b.deadline);
+            return c != 0 ? c : Long.compare(a.timerId, b.timerId);
+        }
+    }
 
     private final List<Lane> lanes = new ArrayList<>(4);
     private final TreeSet<Timer> sorted = new TreeSet<>(BY_DEADLINE_THEN_ID);

@@ -103,7 +103,26 @@ public final class WorkerPool {
         // this store before the worker's own), so the letter has one writer at a time.
         scoreboard.set(slot, Scoreboard.STARTING);
         active.incrementAndGet();
-        threads.start(() -> runLoop(slot, task));
+        threads.start(new Worker(slot, task));
+    }
+
+    /**
+     * A worker thread's body. A class rather than a lambda: the capturing lambda's first use
+     * spun a class and a method-handle form while the first request waited (~3 ms).
+     */
+    private final class Worker implements Runnable {
+        private final int slot;
+        private final Task first;
+
+        Worker(int slot, Task first) {
+            this.slot = slot;
+            this.first = first;
+        }
+
+        @Override
+        public void run() {
+            runLoop(slot, first);
+        }
     }
 
     private void runLoop(int slot, Task first) {

@@ -62,12 +62,15 @@ public final class HttpDate {
      * @throws IllegalArgumentException outside the years 0000-9999 the format can express
      */
     public static String format(long epochMillis) {
-        LocalDateTime t = LocalDateTime.ofEpochSecond(Math.floorDiv(epochMillis, 1000), 0, ZoneOffset.UTC);
+        long second = Math.floorDiv(epochMillis, 1000);
+        LocalDateTime t = LocalDateTime.ofEpochSecond(second, 0, ZoneOffset.UTC);
         if (t.getYear() < 0 || t.getYear() > 9999) {
             throw new IllegalArgumentException("year out of IMF-fixdate range: " + t.getYear());
         }
-        StringBuilder sb = new StringBuilder(29)
-                .append(DAYS.get(t.getDayOfWeek().getValue() - 1)).append(", ");
+        // The weekday from the day number (1970-01-01 was a Thursday), not getDayOfWeek(): that
+        // initializes java.time.Year, whose date parser costs the first response ~80 classes.
+        int day = (int) Math.floorMod(Math.floorDiv(second, 86_400) + 3, 7);
+        StringBuilder sb = new StringBuilder(29).append(DAYS.get(day)).append(", ");
         pad(sb, t.getDayOfMonth(), 2).append(' ').append(MONTHS.get(t.getMonthValue() - 1)).append(' ');
         pad(sb, t.getYear(), 4).append(' ');
         pad(sb, t.getHour(), 2).append(':');

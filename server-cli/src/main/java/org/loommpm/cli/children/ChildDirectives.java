@@ -1,8 +1,11 @@
 package org.loommpm.cli.children;
 
 import org.loommpm.cli.config.Args;
+import org.loommpm.cli.config.ConfigException;
+import org.loommpm.cli.config.ConfigLine;
 import org.loommpm.cli.config.DirectiveTable;
 import org.loommpm.cli.config.LoomConfig;
+import org.loommpm.cli.config.ParseState;
 
 /**
  * {@code ChildProcesses On|Off} (default Off): whether the jar runs each child as its own JVM
@@ -22,10 +25,22 @@ public final class ChildDirectives {
     private ChildDirectives() {
     }
 
+    /**
+     * The directive's action: an enum like the other directive modules', not a lambda, which
+     * would cost every start a spun class while the table is built.
+     */
+    private enum D implements DirectiveTable.Action {
+        CHILD_PROCESSES;
+
+        @Override
+        public void apply(ParseState state, ConfigLine line) throws ConfigException {
+            state.extension(KEY, Settings::new).processes = Args.onOff(line);
+        }
+    }
+
     /** Adds {@code ChildProcesses} to {@code table}. */
     public static void register(DirectiveTable table) {
-        table.register("ChildProcesses", 1, 1, DirectiveTable.SERVER, "On|Off",
-                (state, line) -> state.extension(KEY, Settings::new).processes = Args.onOff(line));
+        table.register("ChildProcesses", 1, 1, DirectiveTable.SERVER, "On|Off", D.CHILD_PROCESSES);
     }
 
     /** Whether {@code config} asks for child processes. */

@@ -1,9 +1,8 @@
 package org.loommpm.cli.logging;
 
-import java.time.Instant;
-import java.time.ZoneId;
+import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
+import java.util.TimeZone;
 
 /**
  * {@code %t}: the Common Log Format time, {@code [10/Oct/2000:13:55:36 -0700]}, in the local
@@ -32,16 +31,17 @@ final class ClfTime {
         return s.text();
     }
 
-    private static String render(long second) {
-        ZonedDateTime t = Instant.ofEpochSecond(second).atZone(ZoneId.systemDefault());
+    static String render(long second) {
+        // java.util.TimeZone's offset, not java.time's ZoneId: see ErrorLog.timestamp.
+        int offsetMillis = TimeZone.getDefault().getOffset(second * 1000);
+        LocalDateTime t = LocalDateTime.ofEpochSecond(second + offsetMillis / 1000, 0, ZoneOffset.UTC);
         StringBuilder sb = new StringBuilder(28).append('[');
         pad(sb, t.getDayOfMonth()).append('/').append(MONTHS[t.getMonthValue() - 1]).append('/')
                 .append(t.getYear()).append(':');
         pad(sb, t.getHour()).append(':');
         pad(sb, t.getMinute()).append(':');
         pad(sb, t.getSecond()).append(' ');
-        ZoneOffset off = t.getOffset();
-        int mins = off.getTotalSeconds() / 60;
+        int mins = offsetMillis / 60_000;
         sb.append(mins < 0 ? '-' : '+');
         mins = Math.abs(mins);
         pad(sb, mins / 60);

@@ -3,7 +3,8 @@ package org.loommpm.cli.logging;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.LocalDateTime;
-import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.TimeZone;
 
 /**
  * The error log: every {@link System.Logger} and {@code java.util.logging} message of the
@@ -68,9 +69,17 @@ public final class ErrorLog {
         }
     }
 
-    private static void timestamp(StringBuilder sb, long millis) {
-        LocalDateTime t = LocalDateTime.ofInstant(java.time.Instant.ofEpochMilli(millis), ZoneId.systemDefault());
-        sb.append('[').append(DAYS[t.getDayOfWeek().getValue() - 1]).append(' ')
+    /** Appends {@code [Sun Nov 22 16:46:10.123 2026]}: {@code millis} in the default time zone. */
+    static void timestamp(StringBuilder sb, long millis) {
+        // The offset from java.util.TimeZone, not java.time's ZoneId: both read the same tz
+        // database, but the first use of java.time's zone-rules provider reads it a second time
+        // (~30 ms before the JIT has started, which the first log line paid).
+        long localSecond = Math.floorDiv(millis + TimeZone.getDefault().getOffset(millis), 1000);
+        LocalDateTime t = LocalDateTime.ofEpochSecond(localSecond, 0, ZoneOffset.UTC);
+        // The weekday from the day number (1970-01-01 was a Thursday), not getDayOfWeek(): that
+        // initializes java.time.Year, whose date parser costs the first log line ~80 classes.
+        int day = (int) Math.floorMod(Math.floorDiv(localSecond, 86_400) + 3, 7);
+        sb.append('[').append(DAYS[day]).append(' ')
                 .append(MONTHS[t.getMonthValue() - 1]).append(' ');
         ClfTime.pad(sb, t.getDayOfMonth()).append(' ');
         ClfTime.pad(sb, t.getHour()).append(':');

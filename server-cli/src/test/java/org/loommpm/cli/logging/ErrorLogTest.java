@@ -6,7 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Locale;
+import java.util.TimeZone;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,6 +48,48 @@ class ErrorLogTest {
         assertTrue(log.contains("[cli:error]") && log.contains("LM9003 shown\njava.lang.IllegalStateException: boom"), log);
         assertTrue(log.contains("[lib:warn]") && log.contains("LM9004 from JUL"), log);
         assertFalse(log.contains("LM9005"));
+    }
+
+    /** Instants around DST changes (2026 in the zones below), the epoch and before it. */
+    private static final long[] INSTANTS = {
+        0, -1, -86_400_000L * 400 + 5, 951_825_909_123L,
+        Instant.parse("2026-03-08T06:59:59.999Z").toEpochMilli(), Instant.parse("2026-03-08T07:00:00Z").toEpochMilli(),
+        Instant.parse("2026-03-29T00:59:59Z").toEpochMilli(), Instant.parse("2026-03-29T01:00:00.500Z").toEpochMilli(),
+        Instant.parse("2026-04-04T14:59:59Z").toEpochMilli(), Instant.parse("2026-04-04T15:00:00Z").toEpochMilli(),
+        Instant.parse("2026-10-25T00:59:59Z").toEpochMilli(), Instant.parse("2026-10-25T01:00:00Z").toEpochMilli(),
+        Instant.parse("2026-11-01T05:59:59Z").toEpochMilli(), Instant.parse("2026-11-01T06:00:00Z").toEpochMilli(),
+        Instant.parse("2026-12-31T23:59:59.999Z").toEpochMilli(), 4_102_444_800_000L + 86_400_000L * 200};
+    private static final String[] ZONES = {
+        "UTC", "America/New_York", "Europe/Berlin", "Asia/Kolkata", "Australia/Lord_Howe", "America/St_Johns"};
+
+    @Test
+    void timestampAgreesWithJavaTimeInEveryZone() {
+        TimeZone saved = TimeZone.getDefault();
+        try {
+            for (String zone : ZONES) {
+                TimeZone.setDefault(TimeZone.getTimeZone(zone));
+                DateTimeFormatter httpd = DateTimeFormatter.ofPattern("'['EEE MMM dd HH:mm:ss.SSS yyyy']'", Locale.ENGLISH)
+                        .withZone(ZoneId.of(zone));
+                DateTimeFormatter clf = DateTimeFormatter.ofPattern("'['dd/MMM/yyyy:HH:mm:ss xx']'", Locale.ENGLISH)
+                        .withZone(ZoneId.of(zone));
+                for (long millis : INSTANTS) {
+                    StringBuilder sb = new StringBuilder();
+                    ErrorLog.timestamp(sb, millis);
+                    assertEquals(httpd.format(Instant.ofEpochMilli(millis)), sb.toString(), zone + " at " + millis);
+                    long second = Math.floorDiv(millis, 1000);
+                    assertEquals(clf.format(Instant.ofEpochSecond(second)), ClfTime.render(second), zone + " at " + second);
+                }
+                // Every weekday, across a year boundary.
+                for (long day = -3; day < 10; day++) {
+                    long millis = Instant.parse("2026-12-28T12:00:00Z").toEpochMilli() + day * 86_400_000L;
+                    StringBuilder sb = new StringBuilder();
+                    ErrorLog.timestamp(sb, millis);
+                    assertEquals(httpd.format(Instant.ofEpochMilli(millis)), sb.toString(), zone + " at " + millis);
+                }
+            }
+        } finally {
+            TimeZone.setDefault(saved);
+        }
     }
 
     @Test
