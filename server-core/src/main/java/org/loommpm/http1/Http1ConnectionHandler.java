@@ -29,10 +29,22 @@ import org.loommpm.protocol.Http2Protocol;
  * absolute deadline (ASYNC_WAITIO): a slow client holds no worker. A complete head is parsed and
  * the handler runs on this worker; a body is read through decoders that stop exactly at the
  * body's end, so what follows in the buffer is the next pipelined request. After the response:
- * serve what is already buffered, else try a non-blocking read (again after one yield of the
- * carrier), else hand the connection back
- * for KEEPALIVE with its context released. After 16 requests in one dispatch the connection is
+ * serve what is already buffered, else the grace read below, else hand the connection back for
+ * KEEPALIVE with its context released. After 16 requests in one dispatch the connection is
  * re-dispatched as a new task so one pipelining client cannot hold a slot indefinitely.
+ *
+ * <p><b>Grace read.</b> When other workers hold slots, the worker yields its carrier once and
+ * then tries one non-blocking read before handing the connection back: the other runnable
+ * workers run in between, and a keep-alive client has usually sent its next request by then,
+ * which then costs no poller round trip and no new virtual thread (measured at c50 on one core:
+ * server CPU per request 13.5 µs without it, 7.5-9.7 µs with one yield; more yields did not
+ * help). There is no read before the yield: a request/response client cannot have answered a
+ * response written microseconds ago, so that read almost always finds nothing. And no grace at
+ * all when this worker is the only one: the yield would return at once and the read find
+ * nothing, a system call per request for nothing at moderate load. A yielded virtual thread
+ * goes back on its carrier's local queue, which the scheduler drains before external
+ * submissions (the poller's dispatches): hence the bound of 16 requests per dispatch, after
+ * which the task ends and the poller takes over.
  *
  * <p>Every path ends with exactly one hand-back (see {@link ConnectionHandler}), carrying the
  * {@link CloseReason} when it closes.
@@ -59,17 +71,6 @@ import org.loommpm.protocol.Http2Protocol;
 public final class Http1ConnectionHandler implements ConnectionHandler {
     private static final System.Logger LOG = System.getLogger("org.loommpm.http1");
     private static final int MAX_REQUESTS_PER_DISPATCH = 16;
-    /**
-     * After a response with nothing buffered, the worker yields its carrier once and reads again
-     * before handing the connection back: on a busy carrier the other runnable workers run in
-     * between, and a keep-alive client has usually sent its next request by then, which then
-     * costs no poller round trip and no new virtual thread. Measured at c50 on one core: server
-     * CPU per request 13.5 µs without it, 7.5-9.7 µs with one yield; more yields did not help.
-     * A yielded virtual thread goes back on its carrier's local queue, which the scheduler drains
-     * before external submissions (the poller's dispatches): hence the bound of
-     * {@link #MAX_REQUESTS_PER_DISPATCH}, after which the task ends and the poller takes over.
-     */
-    private static final int GRACE_YIELDS = 1;
     /** Unread request body we discard to keep a connection alive; more than that closes it. */
     private static final long MAX_DISCARD = 256 * 1024;
 
@@ -170,8 +171,8 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
                         c.handBackKeepAlive();
                         return;
                     }
-                    int n = fill(c, ctx.in());
-                    for (int i = 0; n == 0 && i < GRACE_YIELDS; i++) {
+                    int n = 0;
+                    if (c.child().pool().active() > 1) {
                         Thread.yield();
                         n = fill(c, ctx.in());
                     }
