@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * A poller: one platform thread around one {@link Selector} (motorz's poll thread).
  *
- * <p>Each loop iteration: sleep in {@code select} until the next deadline (at most 500 ms) or a
+ * <p>Each loop iteration: sleep in {@code select} until the next deadline (at most 100 ms) or a
  * hand-off, apply the hand-offs in the inbox, handle ready keys (accept, claim and dispatch,
  * wake parked workers, drain lingering closes), expire timers, and, on the listener-owning
  * poller, apply the admission rule. A poller never runs handler code and never blocks on a

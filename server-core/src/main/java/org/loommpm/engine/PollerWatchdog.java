@@ -4,7 +4,7 @@ import java.lang.System.Logger.Level;
 
 /**
  * Liveness of pollers (spamd's ping, for threads): a poller stores a heartbeat at the top of
- * every loop iteration, and its loop wakes at least every 500 ms, so a heartbeat older than
+ * every loop iteration, and its loop wakes at least every 100 ms, so a heartbeat older than
  * {@code ChildWatchdogTimeout} means the poller is stuck (a blocking call that should not
  * block, a runaway loop, a deadlock). The watchdog then marks the poller's child sick: the child
  * stops accepting, its connections get the graceful-stop treatment, and the supervisor starts a

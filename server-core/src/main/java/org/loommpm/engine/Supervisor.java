@@ -65,7 +65,7 @@ public final class Supervisor implements EngineStats {
     static final int START_ATTEMPTS = 5;
     private static final long FIRST_BACKOFF_NANOS = 100_000_000L;
     private static final long MAX_BACKOFF_NANOS = 10_000_000_000L;
-    /** How long a stop waits for children after ending them by force (pollers end within 500 ms). */
+    /** How long a stop waits for children after ending them by force (pollers end within 100 ms). */
     private static final long FORCED_EXIT_WAIT_MILLIS = 5_000;
 
     /** What a generation's children run with, and the addresses its listeners resolved to. */

@@ -128,24 +128,14 @@ class FileCacheTest {
     @Test
     void aSymlinkSwappedToLeaveTheRootNeverServesWhatItNowLeadsTo() throws Exception {
         start(LONG);
-        Files.writeString(dir.resolve("secret.txt"), "secret");
-        Files.writeString(root.resolve("inside.txt"), "inside");
-        Path link = root.resolve("page.txt");
-        Files.createSymbolicLink(link, root.resolve("inside.txt"));
-        assertEquals("inside", get("/page.txt").body());
-        swapLink(link, dir.resolve("secret.txt"));
+        servePageThenLinkItOutside();
         assertEquals("inside", get("/page.txt").body(), "the bytes read while it led inside");
     }
 
     @Test
     void aSymlinkSwappedToLeaveTheRootIsRefusedAfterTheWindow() throws Exception {
         start(SHORT);
-        Files.writeString(dir.resolve("secret.txt"), "secret");
-        Files.writeString(root.resolve("inside.txt"), "inside");
-        Path link = root.resolve("page.txt");
-        Files.createSymbolicLink(link, root.resolve("inside.txt"));
-        assertEquals("inside", get("/page.txt").body());
-        swapLink(link, dir.resolve("secret.txt"));
+        servePageThenLinkItOutside();
         afterTheWindow();
         assertEquals(403, get("/page.txt").statusCode());
     }
@@ -177,6 +167,16 @@ class FileCacheTest {
     }
 
     /** Replaces {@code link} (a file or a link) by a symlink to {@code target} in one rename. */
+    /** /page.txt, a symlink to a file inside the root, is served once; then it is re-pointed outside. */
+    private void servePageThenLinkItOutside() throws Exception {
+        Files.writeString(dir.resolve("secret.txt"), "secret");
+        Files.writeString(root.resolve("inside.txt"), "inside");
+        Path link = root.resolve("page.txt");
+        Files.createSymbolicLink(link, root.resolve("inside.txt"));
+        assertEquals("inside", get("/page.txt").body());
+        swapLink(link, dir.resolve("secret.txt"));
+    }
+
     private void swapLink(Path link, Path target) throws Exception {
         Path tmp = link.resolveSibling("swap.tmp");
         Files.createSymbolicLink(tmp, target);
