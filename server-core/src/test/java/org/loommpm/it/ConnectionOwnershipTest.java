@@ -77,4 +77,32 @@ class ConnectionOwnershipTest {
             assertTrue(child.timersFired() > 0, "the deadlines did fire in this test");
         }
     }
+
+    /**
+     * An idle hand-back that does not wake its poller (the read interest is still armed) is
+     * still applied when nothing else happens: with no other traffic and no timer pending, the
+     * poller's bounded sleep takes it in, the connection is counted parked, and the keep-alive
+     * deadline closes it. Sequential requests on one connection (each handed back idle) are all
+     * answered.
+     */
+    @Test
+    void idleHandBackWithoutWakeUpIsAppliedAndTimedOut() throws Exception {
+        try (LoomServer server = TestServers.start((req, res) -> res.send("x"),
+                c -> c.keepAliveTimeout(Duration.ofMillis(300)).pollersPerChild(1))) {
+            ChildStats child = server.stats().children().get(0);
+            try (RawHttp c = new RawHttp(server.port(), 10_000)) {
+                for (int i = 0; i < 50; i++) { // below MaxKeepAliveRequests (100)
+                    c.send("GET /a HTTP/1.1\r\nHost: x\r\n\r\n");
+                    assertEquals(200, c.read().status(), "request " + i);
+                }
+                TestServers.waitFor("the idle connection counted parked", 5, () -> child.keepAliveConnections() == 1);
+                long idleSince = System.nanoTime();
+                assertTrue(c.closedByServer(), "the keep-alive deadline closed it");
+                long waitedMs = (System.nanoTime() - idleSince) / 1_000_000;
+                assertTrue(waitedMs < 3_000, "closed " + waitedMs + " ms after being parked");
+            }
+            TestServers.waitFor("the connection ended", 5, () -> server.stats().connectionsOpen() == 0);
+            assertEquals(0, child.contextsHeld(), "its context returned");
+        }
+    }
 }
