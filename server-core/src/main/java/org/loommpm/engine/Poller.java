@@ -78,7 +78,9 @@ public final class Poller implements Runnable, PollerStats {
      * their bytes still unread reports them again, which costs dropping the read interest, a
      * wake-up at the hand-back and the re-arm ({@code epoll_ctl} twice). With a core to spare the
      * yield returns at once. Not under load, where workers are already busy and batching works:
-     * there a yield only lets the poller fall behind.
+     * there a yield only lets the poller fall behind. Not while the child drains either: a closed
+     * listener stays queueing connections in the kernel (which its close then resets) until this
+     * poller's next select deregisters it, and a yield on a contended core delays that select.
      */
     private boolean yieldToWorkers;
     private volatile boolean exit;
@@ -275,7 +277,9 @@ public final class Poller implements Runnable, PollerStats {
         while (!exit) {
             if (yieldToWorkers) {
                 yieldToWorkers = false;
-                Thread.yield();
+                if (!child.isDraining()) {
+                    Thread.yield();
+                }
             }
             long now = System.nanoTime();
             heartbeat = now;
