@@ -11,15 +11,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 N=${1:-4}
 W=${2:-2000}
-JAR=$PWD/server-cli/target/loom-mpm.jar
-[ -f "$JAR" ] || { echo "build the jar first: ./loom mvn -q -pl server-cli -am package -DskipTests" >&2; exit 1; }
-JAVA=$(./loom java -XshowSettings:properties -version 2>&1 | sed -n 's/ *java.home = //p')/bin/java
-WORK=$(mktemp -d)
-PIDS=()
-cleanup() { for p in "${PIDS[@]:-}"; do [ -n "$p" ] && kill "$p" 2>/dev/null || true; done; rm -rf "$WORK"; }
-trap cleanup EXIT
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+# shellcheck source=common.sh
+. server-cli/bench/common.sh
 rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
 start() {  # $1 = port, $2 = StartServers; prints the pid
   local dir="$WORK/$1"
