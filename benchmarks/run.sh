@@ -223,8 +223,9 @@ if has_workload h; then
   for i in $(seq "$H_RUNS"); do
     for server in $SERVERS; do
       port=$(port_of "$server")
+      # The probe on the load tool's core, like every client (the server re-pins itself).
       # shellcheck disable=SC2086
-      "$JAVA" -cp "$JAR" org.loommpm.bench.StartupTime "$port" \
+      taskset -c "$CLIENT_CPU" "$JAVA" -cp "$JAR" org.loommpm.bench.StartupTime "$port" \
         taskset -c "$SERVER_CPU" "$JAVA" $JVM_FLAGS -jar "$JAR" "$port" "$(server_impl "$server")" \
         >"$RES/startup/${server}_r$i.txt" 2>&1 || true
     done

@@ -374,7 +374,23 @@ public final class Router implements Handler {
             this.handler = handler;
             this.params = params;
             this.rest = rest;
-            this.names = Arrays.stream(params).filter(Objects::nonNull).toArray(String[]::new);
+            this.names = names(params);
+        }
+
+        /** A plain loop: a stream here would load the stream framework into every server's start. */
+        private static String[] names(String[] params) {
+            int n = 0;
+            for (String p : params) {
+                n += p != null ? 1 : 0;
+            }
+            String[] out = new String[n];
+            int k = 0;
+            for (String p : params) {
+                if (p != null) {
+                    out[k++] = p;
+                }
+            }
+            return out;
         }
 
         /** The variables' values in {@link #names} order, for a path this route matched. */

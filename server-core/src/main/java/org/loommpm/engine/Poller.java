@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 
 /**
  * A poller: one platform thread around one {@link Selector} (motorz's poll thread).
@@ -57,6 +58,8 @@ public final class Poller implements Runnable, PollerStats {
     private final AtomicBoolean sleeping = new AtomicBoolean();
     private final ByteBuffer lingerScratch = ByteBuffer.allocate(4096);
     private final Runnable waker = this::wakeSelector;
+    /** One instance for every select (a method reference at the call would allocate one per loop). */
+    private final Consumer<SelectionKey> readyAction = this::onReady;
     private final List<SelectionKey> listenerKeys = new ArrayList<>(2);
     /** Connections reported ready while a worker owned them, settled after the inbox (see {@link #onReady}). */
     private final List<Connection> readyWhileOwned = new ArrayList<>();
@@ -294,9 +297,9 @@ public final class Poller implements Runnable, PollerStats {
             sleeping.set(true);
             if (!inbox.isEmpty() || !pokes.isEmpty() || exit || sleepMs == 0) {
                 sleeping.set(false);
-                selector.selectNow(this::onReady);
+                selector.selectNow(readyAction);
             } else {
-                selector.select(this::onReady, sleepMs);
+                selector.select(readyAction, sleepMs);
                 sleeping.set(false);
             }
             wakeups++;

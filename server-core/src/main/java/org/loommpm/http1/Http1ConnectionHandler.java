@@ -19,6 +19,7 @@ import org.loommpm.engine.ConnectionHandler;
 import org.loommpm.engine.ExchangeObserver;
 import org.loommpm.engine.PeerIOException;
 import org.loommpm.engine.Scoreboard;
+import org.loommpm.protocol.Http2Lookup;
 import org.loommpm.protocol.Http2Protocol;
 
 /**
@@ -79,23 +80,26 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
     private final ExchangeObserver observer;
     private final long headerTimeoutNanos;
     private final int maxHeadBytes;
-    /** Where cleartext HTTP/2 goes, or {@code null} (h2c off or server-h2 absent). */
-    private final Http2Protocol h2c;
-    /** Where ALPN {@code h2} goes, or {@code null} (h2 off or server-h2 absent: never offered then). */
-    private final Http2Protocol h2Alpn;
+    /** HTTP/2, looked up on first need; {@code null} when neither h2 nor h2c is enabled. */
+    private final Http2Lookup h2;
+    /** Whether cleartext HTTP/2 (prior knowledge, {@code Upgrade: h2c}) is enabled. */
+    private final boolean h2cOn;
+    /** Whether ALPN may offer {@code h2} (only when server-h2 is present, too). */
+    private final boolean h2AlpnOn;
 
     /**
      * @param config the settings (limits, timeouts, keep-alive)
      * @param app the application's handler (router, filters)
      * @param observer told about every completed exchange, or {@code null} (metrics off)
-     * @param h2 HTTP/2, or {@code null} when it is not available
+     * @param h2 HTTP/2 (which may turn out absent), or {@code null} when neither h2 nor h2c is enabled
      */
-    public Http1ConnectionHandler(ServerConfig config, Handler app, ExchangeObserver observer, Http2Protocol h2) {
+    public Http1ConnectionHandler(ServerConfig config, Handler app, ExchangeObserver observer, Http2Lookup h2) {
         this.config = config;
         this.app = app;
         this.observer = observer;
-        this.h2c = h2 != null && config.protocols().contains("h2c") ? h2 : null;
-        this.h2Alpn = h2 != null && config.protocols().contains("h2") ? h2 : null;
+        this.h2 = h2;
+        this.h2cOn = h2 != null && config.protocols().contains("h2c");
+        this.h2AlpnOn = h2 != null && config.protocols().contains("h2");
         this.headerTimeoutNanos = config.requestHeaderTimeout().toNanos();
         this.maxHeadBytes = config.limitRequestLine() + 2
                 + config.limitRequestFields() * (config.limitRequestFieldSize() + 2) + 1024;
@@ -116,7 +120,7 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
     public List<String> applicationProtocols() {
         List<String> names = new ArrayList<>();
         for (String p : config.protocols()) {
-            if (p.equals("http/1.1") || (p.equals("h2") && h2Alpn != null)) {
+            if (p.equals("http/1.1") || (p.equals("h2") && h2AlpnOn && h2.get() != null)) {
                 names.add(p);
             }
         }
@@ -150,10 +154,12 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
                     switchToH2(c, slot); // the handshake ended in this dispatch; the preface is buffered
                     return;
                 }
-                if (h2c != null && c.requests() == 0 && startsWithPreface(ctx.in())) {
-                    // Prior knowledge: ownership passes to HTTP/2 with the preface unread.
-                    c.switchProtocol(h2c);
-                    h2c.serve(c, slot);
+                Http2Protocol priorKnowledge = h2cOn && c.requests() == 0 && startsWithPreface(ctx.in())
+                        ? h2.get() : null;
+                if (priorKnowledge != null) {
+                    // Ownership passes to HTTP/2 with the preface unread.
+                    c.switchProtocol(priorKnowledge);
+                    priorKnowledge.serve(c, slot);
                     return;
                 }
                 board.set(slot, Scoreboard.WRITING);
@@ -285,14 +291,15 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
             return false;
         }
         in.position(headEnd);
-        if (h2c != null && c.requests() == 0 && H2cUpgrade.requested(head)) {
+        Http2Protocol upgrade = h2cOn && c.requests() == 0 && H2cUpgrade.requested(head) ? h2.get() : null;
+        if (upgrade != null) {
             byte[] settings = H2cUpgrade.settings(head);
             if (settings != null) {
                 c.countRequest();
                 c.write(ByteBuffer.wrap(H2cUpgrade.SWITCHING_PROTOCOLS));
                 // Ownership passes to HTTP/2: it answers this request on stream 1.
-                c.switchProtocol(h2c);
-                h2c.serveUpgrade(c, slot, head, settings);
+                c.switchProtocol(upgrade);
+                upgrade.serveUpgrade(c, slot, head, settings);
                 return false;
             }
         }
@@ -387,13 +394,15 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
 
     /** Whether TLS ALPN chose {@code h2} on a fresh connection and HTTP/2 is here to serve it. */
     private boolean alpnChoseH2(Connection c) {
-        return h2Alpn != null && c.requests() == 0 && "h2".equals(c.applicationProtocol());
+        // ALPN offered h2 only if server-h2 is present (applicationProtocols), so get() finds it.
+        return h2AlpnOn && c.requests() == 0 && "h2".equals(c.applicationProtocol());
     }
 
     /** Ownership passes to HTTP/2, with whatever the client sent so far still in the read buffer. */
     private void switchToH2(Connection c, int slot) {
-        c.switchProtocol(h2Alpn);
-        h2Alpn.serve(c, slot);
+        Http2Protocol alpn = h2.get();
+        c.switchProtocol(alpn);
+        alpn.serve(c, slot);
     }
 
     /** Whether the buffered head is the HTTP/2 preface's first line ({@code PRI * HTTP/2.0}). */

@@ -9,6 +9,7 @@ import org.loommpm.config.ServerConfig;
 import org.loommpm.engine.ExchangeObserver;
 import org.loommpm.engine.Supervisor;
 import org.loommpm.http1.Http1ConnectionHandler;
+import org.loommpm.protocol.Http2Lookup;
 import org.loommpm.http2.Http2ConnectionHandler;
 import org.loommpm.engine.ProtocolCounters;
 
@@ -43,7 +44,7 @@ final class H2Server implements AutoCloseable {
                 .gracefulShutdownTimeout(Duration.ofSeconds(10))
                 .http2(limits.apply(Http2Settings.DEFAULTS))).build();
         Http2ConnectionHandler h2 = new Http2ConnectionHandler(config, app, observer);
-        Supervisor s = new Supervisor(config, new Http1ConnectionHandler(config, app, observer, h2));
+        Supervisor s = new Supervisor(config, new Http1ConnectionHandler(config, app, observer, Http2Lookup.of(h2)));
         s.start();
         return new H2Server(s, h2);
     }
