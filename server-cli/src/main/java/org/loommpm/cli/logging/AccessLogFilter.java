@@ -12,9 +12,9 @@ import org.loommpm.api.Response;
  * returns it completes the response (as the server would), so the status and byte counts are
  * final, formats one line per log on the worker, straight into the bytes the file gets
  * ({@link LogLine}), and hands it to that log's {@link AsyncLogWriter} (never blocking). The
- * clock is read only for what the formats print: the wall clock for {@code %t}, and a
- * monotonic start only when a format prints the duration. A handler that throws is logged with the status
- * the server will answer with ({@link HttpException}'s, else 500) and no byte count.
+ * monotonic clock is read only when a format prints the duration. A handler that throws is
+ * logged with the status the server will answer with ({@link HttpException}'s, else 500) and no
+ * byte count.
  */
 public final class AccessLogFilter implements Filter {
     /** One {@code CustomLog}: a format and its writer. */

@@ -1,7 +1,9 @@
 package org.loommpm.cli.logging;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -32,6 +34,14 @@ class AccessLogFormatTest {
                 line("%D %T %{ms}T %U %q %m %p %v %% %I %O %{Content-Type}o", rq, rs));
         // Constant codes folded into the literal text around them.
         assertEquals("[--" + Pid.TEXT + "%] 200", line("[%l%u%P%%] %s", rq, rs));
+    }
+
+    /** Only a format that prints the duration makes the filter read the monotonic clock. */
+    @Test
+    void timedOnlyWithADuration() {
+        assertFalse(AccessLogFormat.compile("%h %l %u %t \"%r\" %>s %b").timed());
+        assertTrue(AccessLogFormat.compile("%h %D").timed());
+        assertTrue(AccessLogFormat.compile("%{ms}T").timed());
     }
 
     @Test
