@@ -324,9 +324,17 @@ final class Http1Response extends ResponseState {
         b.put((byte) '\r').put((byte) '\n');
     }
 
+    /**
+     * The low byte of each character, as one bulk copy into the head buffer's array (a heap
+     * buffer): names and values are Latin-1 once {@link org.loommpm.protocol.HeaderValidation}
+     * has passed them, and the per-character {@code put} this replaces cost a static file's
+     * head (four more fields than a hello answer) ~0.5 us.
+     */
+    @SuppressWarnings("deprecation") // String.getBytes(int, int, byte[], int): exactly the low bytes, no charset
     private static void putAscii(ByteBuffer b, String s) {
-        for (int i = 0, n = s.length(); i < n; i++) {
-            b.put((byte) s.charAt(i));
-        }
+        int n = s.length();
+        int p = b.position();
+        s.getBytes(0, n, b.array(), b.arrayOffset() + p);
+        b.position(p + n);
     }
 }

@@ -69,6 +69,7 @@ class ResponseModesTest {
                     res.header("Content-Length", "1234");
                     res.send(new byte[0]);
                 })
+                .get("/latin1", (req, res) -> res.header("X-Name", "caf\u00e9 \u00ff").send("ok"))
                 .get("/204", (req, res) -> res.status(204).send("must not be sent"))
                 .get("/204stream", (req, res) -> {
                     res.status(204);
@@ -150,6 +151,17 @@ class ResponseModesTest {
         String date = r.header("Date");
         assertTrue(date != null && IMF_FIXDATE.matcher(date).matches(), "Date: " + date);
         assertEquals("loom-mpm", r.header("Server"));
+    }
+
+    /** A Latin-1 field value goes out as its one byte per character (the head is copied in bulk). */
+    @Test
+    void latin1FieldValueGoesOutByteForByte() throws Exception {
+        try (RawHttp c = new RawHttp(server.port())) {
+            RawHttp.Response r = get(c, "/latin1");
+            assertEquals(200, r.status());
+            assertEquals("caf\u00e9 \u00ff", r.header("X-Name"));
+            assertEquals("ok", r.text());
+        }
     }
 
     @Test

@@ -10,9 +10,11 @@ import org.loommpm.api.Response;
 /**
  * The access log ({@code CustomLog}): a {@link Filter} around the whole site. After the handler
  * returns it completes the response (as the server would), so the status and byte counts are
- * final, formats one line per log on the worker (cheap string building) and hands it to that
- * log's {@link AsyncLogWriter} (never blocking). A handler that throws is logged with the status
- * the server will answer with ({@link HttpException}'s, else 500) and no byte count.
+ * final, formats one line per log on the worker, straight into the bytes the file gets
+ * ({@link LogLine}), and hands it to that log's {@link AsyncLogWriter} (never blocking). The
+ * monotonic clock is read only when a format prints the duration. A handler that throws is
+ * logged with the status the server will answer with ({@link HttpException}'s, else 500) and no
+ * byte count.
  */
 public final class AccessLogFilter implements Filter {
     /** One {@code CustomLog}: a format and its writer. */
@@ -21,6 +23,8 @@ public final class AccessLogFilter implements Filter {
 
     private final Sink[] sinks;
     private final String serverName;
+    /** Whether any format prints the duration ({@code %D}, {@code %T}). */
+    private final boolean timed;
 
     /**
      * @param sinks where to log
@@ -29,6 +33,11 @@ public final class AccessLogFilter implements Filter {
     public AccessLogFilter(List<Sink> sinks, String serverName) {
         this.sinks = sinks.toArray(new Sink[0]);
         this.serverName = serverName;
+        boolean t = false;
+        for (Sink s : this.sinks) {
+            t |= s.format().timed();
+        }
+        this.timed = t;
     }
 
     /** This filter around {@code handler}, as one handler. */
@@ -45,7 +54,7 @@ public final class AccessLogFilter implements Filter {
     @Override
     public void filter(Request request, Response response, Handler next) throws Exception {
         long startMillis = System.currentTimeMillis();
-        long start = System.nanoTime();
+        long start = timed ? System.nanoTime() : 0;
         try {
             next.handle(request, response);
             if (!response.isCommitted()) {
@@ -63,12 +72,12 @@ public final class AccessLogFilter implements Filter {
 
     private void log(Request request, Response response, int status, long startMillis, long start) {
         AccessLogFormat.Exchange x = new AccessLogFormat.Exchange(request, response, status, startMillis,
-                System.nanoTime() - start, serverName);
-        StringBuilder sb = new StringBuilder(160);
+                timed ? System.nanoTime() - start : 0, serverName);
         for (Sink s : sinks) {
-            sb.setLength(0);
-            s.format().format(sb, x);
-            s.writer().offer(sb.toString());
+            // A line of its own per log: it is handed over to the writer.
+            LogLine line = new LogLine(s.format().expectedLength());
+            s.format().format(line, x);
+            s.writer().offer(line);
         }
     }
 }

@@ -1,7 +1,6 @@
 package org.loommpm.cli.logging;
 
-import java.net.Inet4Address;
-import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -20,51 +19,53 @@ import org.loommpm.api.Response;
  */
 public final class AccessLogFormat {
     /**
-     * One piece of a line: literal text, or a % code with its argument. A switch on the code
-     * rather than a lambda per code keeps reading the configuration free of class spinning.
+     * One piece of a line: literal text (its UTF-8 bytes in {@code literal}), or a % code with its
+     * argument. A switch on the code rather than a lambda per code keeps reading the configuration
+     * free of class spinning.
      */
-    private record Item(char code, String arg) {
-        void append(StringBuilder sb, Exchange x) {
+    private record Item(char code, String arg, byte[] literal) {
+        void append(LogLine line, Exchange x) {
             Request rq = x.request();
             switch (code) {
-                case 0 -> sb.append(arg);
-                case 'a', 'h' -> ip(sb, rq.remoteAddress());
-                case 'A' -> ip(sb, rq.localAddress());
+                case 0 -> line.bytes(literal);
+                case 'a', 'h' -> line.ip(rq.remoteAddress());
+                case 'A' -> line.ip(rq.localAddress());
                 case 'b' -> {
                     long b = x.response().bodyBytesSent();
-                    sb.append(b <= 0 ? "-" : Long.toString(b));
-                }
-                case 'B' -> sb.append(Math.max(0, x.response().bodyBytesSent()));
-                case 'D' -> sb.append(x.nanos() / 1000);
-                case 'T' -> sb.append(x.nanos() / (arg.equals("ms") ? 1_000_000L : arg.equals("us") ? 1000L
-                        : 1_000_000_000L));
-                case 'H' -> sb.append(rq.protocol());
-                case 'i' -> escaped(sb, rq.header(arg));
-                case 'o' -> escaped(sb, x.response().headers().first(arg));
-                case 'I' -> sb.append(Math.max(0, rq.bytesReceived()));
-                case 'O' -> sb.append(Math.max(0, x.response().bytesSent()));
-                case 'l', 'u' -> sb.append('-');
-                case 'm' -> escaped(sb, rq.method());
-                case 'p' -> sb.append(rq.localAddress().getPort());
-                case 'P' -> sb.append(Pid.TEXT);
-                case 'q' -> {
-                    if (rq.query() != null) {
-                        sb.append('?');
-                        escaped(sb, rq.query());
+                    if (b <= 0) {
+                        line.ascii('-');
+                    } else {
+                        line.number(b);
                     }
                 }
-                case 'r' -> {
-                    escaped(sb, rq.method());
-                    sb.append(' ');
-                    escaped(sb, rq.rawTarget());
-                    sb.append(' ').append(rq.protocol());
+                case 'B' -> line.number(Math.max(0, x.response().bodyBytesSent()));
+                case 'D' -> line.number(x.nanos() / 1000);
+                case 'T' -> line.number(x.nanos() / (arg.equals("ms") ? 1_000_000L : arg.equals("us") ? 1000L
+                        : 1_000_000_000L));
+                case 'H' -> line.text(rq.protocol());
+                case 'i' -> line.escaped(rq.header(arg));
+                case 'o' -> line.escaped(x.response().headers().first(arg));
+                case 'I' -> line.number(Math.max(0, rq.bytesReceived()));
+                case 'O' -> line.number(Math.max(0, x.response().bytesSent()));
+                case 'm' -> line.escaped(rq.method());
+                case 'p' -> line.number(rq.localAddress().getPort());
+                case 'q' -> {
+                    if (rq.query() != null) {
+                        line.ascii('?').escaped(rq.query());
+                    }
                 }
-                case 's' -> sb.append(x.status());
-                case 't' -> sb.append(ClfTime.format(x.startMillis()));
-                case 'U' -> escaped(sb, rq.path());
-                case 'v', 'V' -> sb.append(x.serverName() != null ? x.serverName() : "-");
+                case 'r' -> line.escaped(rq.method()).ascii(' ').escaped(rq.rawTarget()).ascii(' ')
+                        .text(rq.protocol());
+                case 's' -> line.number(x.status());
+                case 't' -> line.bytes(ClfTime.bytes(x.startMillis()));
+                case 'U' -> line.escaped(rq.path());
+                case 'v', 'V' -> line.text(x.serverName() != null ? x.serverName() : "-");
                 default -> throw new IllegalStateException("unchecked code %" + code);
             }
+        }
+
+        static Item literal(String text) {
+            return new Item((char) 0, null, text.getBytes(StandardCharsets.UTF_8));
         }
     }
 
@@ -75,7 +76,7 @@ public final class AccessLogFormat {
      * @param response the response (status and byte counts read after the handler returned)
      * @param status the final status
      * @param startMillis when the request arrived (wall clock)
-     * @param nanos how long it took
+     * @param nanos how long it took (0 when no format prints it)
      * @param serverName {@code ServerName}, or null
      */
     public record Exchange(Request request, Response response, int status, long startMillis, long nanos,
@@ -83,6 +84,9 @@ public final class AccessLogFormat {
     }
 
     private final Item[] items;
+    private static final int MAX_EXPECTED = 512;
+    /** See {@link #expectedLength()}. */
+    private int expected = 96;
 
     private AccessLogFormat(Item[] items) {
         this.items = items;
@@ -121,18 +125,19 @@ public final class AccessLogFormat {
                 throw new IllegalArgumentException("format ends inside a % code");
             }
             char code = format.charAt(i++);
-            if (code == '%') {
-                literal.append('%');
+            // Codes whose text never changes join the literal around them: fewer pieces per line.
+            if (code == '%' || code == 'l' || code == 'u' || code == 'P') {
+                literal.append(code == '%' ? "%" : code == 'P' ? Pid.TEXT : "-");
                 continue;
             }
             if (!literal.isEmpty()) {
-                items.add(new Item((char) 0, literal.toString()));
+                items.add(Item.literal(literal.toString()));
                 literal.setLength(0);
             }
             items.add(item(code, arg));
         }
         if (!literal.isEmpty()) {
-            items.add(new Item((char) 0, literal.toString()));
+            items.add(Item.literal(literal.toString()));
         }
         return new AccessLogFormat(items.toArray(new Item[0]));
     }
@@ -140,87 +145,59 @@ public final class AccessLogFormat {
     /** Checks a code and its argument. */
     private static Item item(char code, String arg) {
         switch (code) {
-            case 'a', 'h', 'A', 'b', 'B', 'D', 'H', 'I', 'O', 'l', 'u', 'm', 'p', 'P', 'q', 'r', 's', 'U', 'v', 'V' -> {
-                return new Item(code, arg);
+            case 'a', 'h', 'A', 'b', 'B', 'D', 'H', 'I', 'O', 'm', 'p', 'q', 'r', 's', 'U', 'v', 'V' -> {
+                return new Item(code, arg, null);
             }
             case 'i', 'o' -> {
                 if (arg == null || arg.isEmpty()) {
                     throw new IllegalArgumentException("%" + code + " needs a header name: %{Name}" + code);
                 }
-                return new Item(code, arg);
+                return new Item(code, arg, null);
             }
             case 'T' -> {
                 String unit = arg == null ? "s" : arg.toLowerCase(Locale.ROOT);
                 if (!unit.equals("s") && !unit.equals("ms") && !unit.equals("us")) {
                     throw new IllegalArgumentException("%{" + arg + "}T: the unit must be s, ms or us");
                 }
-                return new Item(code, unit);
+                return new Item(code, unit, null);
             }
             case 't' -> {
                 if (arg != null) {
                     throw new IllegalArgumentException("%{" + arg + "}t: custom time formats are not supported");
                 }
-                return new Item(code, null);
+                return new Item(code, null, null);
             }
             default -> throw new IllegalArgumentException("unrecognized LogFormat directive %" + code);
         }
     }
 
-    /** The address as text; an IPv4 one digit by digit, without the string the JDK would build. */
-    static void ip(StringBuilder sb, InetSocketAddress a) {
-        if (a == null) {
-            sb.append('-');
-        } else if (a.getAddress() instanceof Inet4Address v4) {
-            byte[] b = v4.getAddress();
-            sb.append(b[0] & 0xFF).append('.').append(b[1] & 0xFF).append('.').append(b[2] & 0xFF).append('.')
-                    .append(b[3] & 0xFF);
-        } else {
-            sb.append(a.getAddress() != null ? a.getAddress().getHostAddress() : a.getHostString());
-        }
-    }
-
-    /** httpd's escaping of client-supplied text; {@code -} for an absent value. */
-    static void escaped(StringBuilder sb, String s) {
-        if (s == null) {
-            sb.append('-');
-            return;
-        }
-        int clean = 0;
-        while (clean < s.length() && plain(s.charAt(clean))) {
-            clean++;
-        }
-        if (clean == s.length()) {
-            sb.append(s); // the usual case: one copy rather than an append per character
-            return;
-        }
-        sb.append(s, 0, clean);
-        for (int i = clean; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '"' || c == '\\') {
-                sb.append('\\').append(c);
-            } else if (c >= 0x20 && c < 0x7f) {
-                sb.append(c);
-            } else if (c == '\n') {
-                sb.append("\\n");
-            } else if (c == '\t') {
-                sb.append("\\t");
-            } else {
-                for (byte b : String.valueOf(c).getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
-                    sb.append("\\x").append(Character.forDigit((b >> 4) & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
-                }
+    /** Whether a line needs the request's duration ({@code %D}, {@code %T}). */
+    public boolean timed() {
+        for (Item it : items) {
+            if (it.code() == 'D' || it.code() == 'T') {
+                return true;
             }
         }
+        return false;
     }
 
-    /** Printable ASCII other than the two characters escaped with a backslash. */
-    private static boolean plain(char c) {
-        return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+    /**
+     * The bytes a line is expected to take: the longest seen so far up to {@value #MAX_EXPECTED}
+     * (one odd request with a huge header must not make every later line take as much), so a line
+     * rarely grows its array. Read and written by any worker without synchronization: a stale value only costs a
+     * growth.
+     */
+    public int expectedLength() {
+        return expected;
     }
 
     /** Appends one line (without its newline) for a finished exchange. */
-    public void format(StringBuilder sb, Exchange x) {
+    public void format(LogLine line, Exchange x) {
         for (Item it : items) {
-            it.append(sb, x);
+            it.append(line, x);
+        }
+        if (line.length() > expected && line.length() <= MAX_EXPECTED) {
+            expected = line.length();
         }
     }
 }

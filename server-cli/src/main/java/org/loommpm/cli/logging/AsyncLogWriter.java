@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CountDownLatch;
@@ -98,6 +99,20 @@ public final class AsyncLogWriter implements AutoCloseable {
      * @return false if it was dropped (queue full or writer closed)
      */
     public boolean offer(String line) {
+        return queue(line);
+    }
+
+    /**
+     * Queues one line already in bytes (a newline is added); the caller hands it over and no
+     * longer touches it. Never blocks.
+     *
+     * @return false if it was dropped (queue full or writer closed)
+     */
+    public boolean offer(LogLine line) {
+        return queue(line);
+    }
+
+    private boolean queue(Object line) {
         if (closed || !queue.offer(line)) {
             dropped.incrementAndGet();
             return false;
@@ -174,8 +189,11 @@ public final class AsyncLogWriter implements AutoCloseable {
                     continue;
                 }
                 for (Object o : batch) {
-                    if (o instanceof String s) {
-                        write(s);
+                    if (o instanceof LogLine l) {
+                        write(l.array(), l.length());
+                    } else if (o instanceof String s) {
+                        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+                        write(b, b.length);
                     } else if (o instanceof CountDownLatch latch) {
                         flushStream();
                         latch.countDown();
@@ -210,16 +228,19 @@ public final class AsyncLogWriter implements AutoCloseable {
     }
 
     /** Buffers whole lines only: a line is never split over two write calls (see the class comment). */
-    private void write(String line) throws IOException {
-        byte[] b = (line + "\n").getBytes(StandardCharsets.UTF_8);
-        if (buffered + b.length > buffer.length) {
+    private void write(byte[] line, int length) throws IOException {
+        int n = length + 1; // and its newline
+        if (buffered + n > buffer.length) {
             flushStream();
         }
-        if (b.length > buffer.length) {
-            out.write(b);
+        if (n > buffer.length) {
+            byte[] whole = Arrays.copyOf(line, n);
+            whole[length] = '\n';
+            out.write(whole);
         } else {
-            System.arraycopy(b, 0, buffer, buffered, b.length);
-            buffered += b.length;
+            System.arraycopy(line, 0, buffer, buffered, length);
+            buffer[buffered + length] = '\n';
+            buffered += n;
         }
     }
 

@@ -1,5 +1,6 @@
 package org.loommpm.cli.logging;
 
+import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.TimeZone;
@@ -13,22 +14,23 @@ final class ClfTime {
     private static final String[] MONTHS = {
         "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
 
-    private record Stamp(long second, String text) {
+    private record Stamp(long second, byte[] bytes) {
     }
 
-    private static volatile Stamp last = new Stamp(Long.MIN_VALUE, "");
+    private static volatile Stamp last = new Stamp(Long.MIN_VALUE, new byte[0]);
 
     private ClfTime() {
     }
 
-    static String format(long epochMillis) {
+    /** The text for the second of {@code epochMillis}, as ASCII bytes (shared: callers only read them). */
+    static byte[] bytes(long epochMillis) {
         long second = Math.floorDiv(epochMillis, 1000);
         Stamp s = last;
         if (s.second() != second) {
-            s = new Stamp(second, render(second));
+            s = new Stamp(second, render(second).getBytes(StandardCharsets.US_ASCII));
             last = s;
         }
-        return s.text();
+        return s.bytes();
     }
 
     static String render(long second) {

@@ -1,7 +1,9 @@
 package org.loommpm.cli.logging;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -16,9 +18,9 @@ import org.loommpm.api.Response;
 
 class AccessLogFormatTest {
     private static String line(String format, Request rq, Response rs) {
-        StringBuilder sb = new StringBuilder();
-        AccessLogFormat.compile(format).format(sb, new AccessLogFormat.Exchange(rq, rs, 200, 0, 2_500_000, "example"));
-        return sb.toString();
+        LogLine line = new LogLine(0);
+        AccessLogFormat.compile(format).format(line, new AccessLogFormat.Exchange(rq, rs, 200, 0, 2_500_000, "example"));
+        return line.toString();
     }
 
     @Test
@@ -30,19 +32,25 @@ class AccessLogFormatTest {
         assertEquals("curl/8 \\\"quoted\\\"\\x01|http://r/|-", line("%{User-Agent}i|%{Referer}i|%{X-None}i", rq, rs));
         assertEquals("2500 0 2 /a b ?x=1 GET 8080 example % 100 142 text/plain",
                 line("%D %T %{ms}T %U %q %m %p %v %% %I %O %{Content-Type}o", rq, rs));
+        // Constant codes folded into the literal text around them.
+        assertEquals("[--" + Pid.TEXT + "%] 200", line("[%l%u%P%%] %s", rq, rs));
+    }
+
+    /** Only a format that prints the duration makes the filter read the monotonic clock. */
+    @Test
+    void timedOnlyWithADuration() {
+        assertFalse(AccessLogFormat.compile("%h %l %u %t \"%r\" %>s %b").timed());
+        assertTrue(AccessLogFormat.compile("%h %D").timed());
+        assertTrue(AccessLogFormat.compile("%{ms}T").timed());
     }
 
     @Test
     void addresses() {
         for (String ip : new String[] {"0.0.0.0", "127.0.0.1", "255.254.128.9", "::1", "2001:db8::ff00:42:8329"}) {
-            StringBuilder sb = new StringBuilder();
             InetSocketAddress a = new InetSocketAddress(ip, 80);
-            AccessLogFormat.ip(sb, a);
-            assertEquals(a.getAddress().getHostAddress(), sb.toString());
+            assertEquals(a.getAddress().getHostAddress(), new LogLine(0).ip(a).toString());
         }
-        StringBuilder none = new StringBuilder();
-        AccessLogFormat.ip(none, null);
-        assertEquals("-", none.toString());
+        assertEquals("-", new LogLine(0).ip(null).toString());
     }
 
     @Test

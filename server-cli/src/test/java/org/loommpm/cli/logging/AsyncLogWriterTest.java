@@ -28,6 +28,18 @@ class AsyncLogWriterTest {
     }
 
     @Test
+    void linesInBytesAndStringsKeepTheirOrderAndGetANewlineEach() throws Exception {
+        Path f = dir.resolve("bytes.log");
+        AsyncLogWriter w = new AsyncLogWriter(f.toString(), 100, m -> { });
+        w.offer(new LogLine(0).text("first ").escaped("é"));
+        w.offer("second");
+        w.offer(new LogLine(0).number(3));
+        w.offer(new LogLine(0).text("x".repeat(70_000))); // longer than the writer's buffer
+        w.close();
+        assertEquals(List.of("first \\xc3\\xa9", "second", "3", "x".repeat(70_000)), Files.readAllLines(f));
+    }
+
+    @Test
     void dropsAndCountsWhenFullButNeverBlocks() throws Exception {
         Path f = dir.resolve("b.log");
         List<String> reports = new CopyOnWriteArrayList<>();
