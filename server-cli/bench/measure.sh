@@ -2,12 +2,13 @@
 # Measures loom-mpm.jar (not a test; prints figures):
 #   1. start-up: median time from `java -jar loom-mpm.jar` to the first served request, over
 #      RUNS runs, without and with an AppCDS archive (-XX:SharedArchiveFile);
-#   2. throughput: wrk req/s for a 13-byte static file (access log to a file, then to /dev/null)
-#      and for the core's hello route (HelloServer.java) in the same run, -c50 keep-alive,
-#      each after a warm-up (WARMUP seconds, default 10, then 2 s on new connections: until the
+#   2. throughput: wrk req/s for a 13-byte static file (access log to a file, and to /dev/null)
+#      and for the core's hello route (HelloServer.java), -c50 keep-alive, measured in turns
+#      over ROUNDS rounds (the ratio is taken per round; its median is printed), each server
+#      after a warm-up (WARMUP seconds, default 10, then 2 s on new connections: until the
 #      JIT settles), with server CPU time per request (utime+stime from /proc/PID/stat /
 #      requests) and the JIT compiler threads' share of it.
-# Needs curl and wrk. Usage: [WARMUP=10] server-cli/bench/measure.sh [RUNS=10] [SECONDS=10]
+# Needs curl and wrk. Usage: [WARMUP=10] [ROUNDS=3] server-cli/bench/measure.sh [RUNS=10] [SECONDS=10]
 # Build the jar first: ./loom mvn -q -pl server-cli -am package -DskipTests
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -18,9 +19,9 @@ SECS=${2:-10}
 PORT=$(free_port)
 mkdir -p "$WORK/htdocs"
 printf 'Hello, World!' > "$WORK/htdocs/hello.txt"
-conf() {  # $1 = CustomLog target
-  cat > "$WORK/loom.conf" <<CONF
-Listen 127.0.0.1:$PORT
+conf() {  # $1 = CustomLog target, $2 = port, $3 = directory for loom.conf
+  cat > "$3/loom.conf" <<CONF
+Listen 127.0.0.1:$2
 DocumentRoot htdocs
 MaxKeepAliveRequests 0
 CustomLog $1 common
@@ -56,7 +57,7 @@ startup_runs() {  # $@ = extra JVM options; prints the median wall time and CPU 
 }
 
 echo "== start-up: java -jar loom-mpm.jar -> first served request ($RUNS runs) =="
-conf access.log
+conf access.log "$PORT" "$WORK"
 echo "plain:          $(startup_runs)"
 # AppCDS: the first run writes the archive at exit, later runs map it.
 CDS="$WORK/loom.jsa"
@@ -81,31 +82,63 @@ jit_ticks() {  # utime+stime of the JIT compiler threads (their names hold a spa
 # then recompilation): a second, short warm-up run pays that before the measured run does. The
 # JIT CPU left in the window is printed so a reader can see it settled.
 WARMUP=${WARMUP:-10}
-bench() {  # $1 = label, $2 = pid, $3 = url
-  local before after jb ja out reqs rps
-  wrk -t2 -c50 -d"${WARMUP}s" "$3" >/dev/null
-  wrk -t2 -c50 -d2s "$3" >/dev/null
+ROUNDS=${ROUNDS:-3}
+TCK=$(getconf CLK_TCK)
+warm() {  # $1 = url
+  wrk -t2 -c50 -d"${WARMUP}s" "$1" >/dev/null
+  wrk -t2 -c50 -d2s "$1" >/dev/null
+}
+bench() {  # $1 = label, $2 = pid, $3 = url; prints "label rps us_per_request" and a readable line to stderr
+  local before after jb ja out reqs rps cpu jit
   before=$(cpu_ticks "$2"); jb=$(jit_ticks "$2")
   out=$(wrk -t2 -c50 -d"${SECS}s" "$3")
   after=$(cpu_ticks "$2"); ja=$(jit_ticks "$2")
   reqs=$(echo "$out" | awk '/requests in/ {print $1}')
   rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
-  local tck; tck=$(getconf CLK_TCK)
-  per() { awk -v t="$1" -v n="$reqs" -v k="$tck" 'BEGIN {printf "%.1f", t / k * 1e6 / n}'; }
-  echo "$1: $rps req/s, $reqs requests, server CPU $(per $((after - before))) us/request (JIT $(per $((ja - jb)))), errors: $(echo "$out" | grep -c 'Non-2xx\|Socket errors' || true)"
+  per() { awk -v t="$1" -v n="$reqs" -v k="$TCK" 'BEGIN {printf "%.1f", t / k * 1e6 / n}'; }
+  cpu=$(per $((after - before))); jit=$(per $((ja - jb)))
+  echo "  $1: $rps req/s, server CPU $cpu us/request (JIT $jit), errors: $(echo "$out" | grep -c 'Non-2xx\|Socket errors' || true)" >&2
+  echo "$1 $rps $cpu"
 }
 
-echo "== throughput: wrk -t2 -c50 -d${SECS}s, keep-alive =="
+# All three servers run at once and are measured in turns (file with its access log, file with
+# CustomLog /dev/null, hello), ROUNDS times: req/s on two shared cores swings by ±20 % between
+# runs, so the ratio is taken within each round and the median of the rounds is reported.
+echo "== throughput: wrk -t2 -c50 -d${SECS}s, keep-alive, $ROUNDS interleaved rounds after a ${WARMUP}+2 s warm-up each =="
+declare -A URL SPID
 for target in access.log /dev/null; do
-  conf "$target"
-  (cd "$WORK" && exec "$JAVA" -jar "$JAR" -f loom.conf >/dev/null 2>&1) & pid=$!; PIDS+=("$pid")
-  until curl -fs -o /dev/null "http://127.0.0.1:$PORT/hello.txt"; do sleep 0.01; done
-  bench "static 13-byte file (CustomLog $target)" "$pid" "http://127.0.0.1:$PORT/hello.txt"
-  kill -TERM "$pid"; wait "$pid" || true
+  label=$([ "$target" = /dev/null ] && echo file-devnull || echo file)
+  p=$(free_port)
+  mkdir -p "$WORK/$label"; ln -sfn "$WORK/htdocs" "$WORK/$label/htdocs"
+  conf "$target" "$p" "$WORK/$label"
+  (cd "$WORK/$label" && exec "$JAVA" -jar "$JAR" -f loom.conf >/dev/null 2>&1) & SPID[$label]=$!; PIDS+=("${SPID[$label]}")
+  URL[$label]="http://127.0.0.1:$p/hello.txt"
 done
 HPORT=$(free_port)
-"$JAVA" -cp "$JAR" server-cli/bench/HelloServer.java "$HPORT" >/dev/null 2>&1 & hpid=$!; PIDS+=("$hpid")
-until curl -fs -o /dev/null "http://127.0.0.1:$HPORT/hello"; do sleep 0.05; done
-bench "core hello route (no access log)" "$hpid" "http://127.0.0.1:$HPORT/hello"
-kill -TERM "$hpid"; wait "$hpid" || true
+"$JAVA" -cp "$JAR" server-cli/bench/HelloServer.java "$HPORT" >/dev/null 2>&1 & SPID[hello]=$!; PIDS+=("${SPID[hello]}")
+URL[hello]="http://127.0.0.1:$HPORT/hello"
+for s in file file-devnull hello; do
+  until curl -fs -o /dev/null "${URL[$s]}"; do sleep 0.05; done
+  warm "${URL[$s]}"
+done
+RESULTS=$WORK/throughput.txt
+for r in $(seq "$ROUNDS"); do
+  echo " round $r"
+  for s in file file-devnull hello; do bench "$s" "${SPID[$s]}" "${URL[$s]}" >>"$RESULTS"; done
+done
+echo "static 13-byte file (access log to a file) / core hello route (no access log), and with CustomLog /dev/null:"
+awk '{rps[$1]=rps[$1] " " $2; cpu[$1]=cpu[$1] " " $3}
+     END {
+       n = split(rps["file"], f); split(rps["file-devnull"], d); split(rps["hello"], h)
+       split(cpu["file"], fc); split(cpu["file-devnull"], dc); split(cpu["hello"], hc)
+       for (i = 1; i <= n; i++) {
+         printf "  round %d: req/s file/hello %.2f (devnull %.2f); CPU per request hello/file %.2f (devnull %.2f)\n", i, f[i]/h[i], d[i]/h[i], hc[i]/fc[i], hc[i]/dc[i]
+         r[i] = f[i]/h[i]; rd[i] = d[i]/h[i]; c[i] = hc[i]/fc[i]; cd[i] = hc[i]/dc[i]
+       }
+       printf "  median of rounds: req/s file/hello %.2f (devnull %.2f); CPU hello/file %.2f (devnull %.2f)\n", med(r, n), med(rd, n), med(c, n), med(cd, n)
+     }
+     function med(a, n,   i, j, t) {
+       for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+       return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+     }' "$RESULTS"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) (other work on this machine skews req/s; CPU/request is steadier)"
