@@ -162,6 +162,11 @@ public final class Child implements ChildStats {
         }
     }
 
+    /** Has the listener-owning poller deregister the listeners (see {@link Poller#releaseListeners}). */
+    CompletableFuture<Void> releaseListeners() {
+        return pollers[0].releaseListeners();
+    }
+
     /**
      * A socket accepted by a thread other than poller 0: the last sweep of a listener that
      * {@link Supervisor#drain} makes right before closing it, so connections the kernel queued

@@ -10,6 +10,7 @@ import java.nio.channels.SocketChannel;
 import java.net.StandardSocketOptions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
@@ -41,7 +42,6 @@ public final class Poller implements Runnable, PollerStats {
     private static final System.Logger LOG = System.getLogger("org.loommpm.engine");
     /** The longest select: also bounds how late a lazy KEEPALIVE hand-back is applied ({@link #handoffIdle}). */
     private static final long MAX_SLEEP_MS = 100;
-    private static final long ACCEPT_BACKOFF_NANOS = 100_000_000L;
 
     private final Child child;
     private final int index;
@@ -60,7 +60,8 @@ public final class Poller implements Runnable, PollerStats {
     private final Runnable waker = this::wakeSelector;
     /** One instance for every select (a method reference at the call would allocate one per loop). */
     private final Consumer<SelectionKey> readyAction = this::onReady;
-    private final List<SelectionKey> listenerKeys = new ArrayList<>(2);
+    /** Accepting, for the listener-owning poller (the others never register a listener). */
+    private final Acceptor acceptor;
     /** Connections reported ready while a worker owned them, settled after the inbox (see {@link #onReady}). */
     private final List<Connection> readyWhileOwned = new ArrayList<>();
     private final long keepAliveNanos;
@@ -69,8 +70,6 @@ public final class Poller implements Runnable, PollerStats {
     private final long lingerNanos;
     private final int bufferSize;
     private Thread thread;
-    private boolean listenersArmed;
-    private long acceptPausedUntil;
     private boolean idleClosedForStop;
     /** Connections dispatched in the current loop iteration. */
     private int dispatchedThisRound;
@@ -119,6 +118,7 @@ public final class Poller implements Runnable, PollerStats {
         this.selector = Selector.open();
         var cfg = child.config();
         this.recycleList = new RecycleList<>(cfg.recycleListSize());
+        this.acceptor = new Acceptor(child);
         this.keepAliveNanos = cfg.keepAliveTimeout().toNanos();
         this.firstRequestNanos = cfg.requestHeaderTimeout().toNanos();
         this.timeoutNanos = cfg.timeout().toNanos();
@@ -128,10 +128,7 @@ public final class Poller implements Runnable, PollerStats {
 
     /** Registers the shared listeners with this poller (the listener-owning one). Before start. */
     void ownListeners(List<Listener> listeners) throws IOException {
-        for (Listener l : listeners) {
-            listenerKeys.add(l.channel().register(selector, SelectionKey.OP_ACCEPT, l));
-        }
-        listenersArmed = true;
+        acceptor.own(listeners, selector);
     }
 
     void start() {
@@ -242,6 +239,19 @@ public final class Poller implements Runnable, PollerStats {
         selector.wakeup();
     }
 
+    /**
+     * Deregisters the listeners from this poller's selector, leaving them open, and completes once
+     * that is done, so the supervisor can sweep and close them itself: a registered channel's
+     * close waits for the next select, and with SO_REUSEPORT the kernel keeps queueing (then
+     * resets) connections on it until then. Any thread; the loop does the work.
+     */
+    CompletableFuture<Void> releaseListeners() {
+        CompletableFuture<Void> done = acceptor.requestRelease();
+        sleeping.set(false);
+        selector.wakeup();
+        return done;
+    }
+
     /** Asks the loop to end after closing what it still holds. */
     void requestExit() {
         exit = true;
@@ -294,8 +304,9 @@ public final class Poller implements Runnable, PollerStats {
             long next = timers.nextDeadline();
             long sleepMs = next == Long.MAX_VALUE ? MAX_SLEEP_MS
                     : Math.min(MAX_SLEEP_MS, Math.max(0, (next - now + 999_999) / 1_000_000));
+            CompletableFuture<Void> release = acceptor.cancelIfReleasing(); // the select deregisters
             sleeping.set(true);
-            if (!inbox.isEmpty() || !pokes.isEmpty() || exit || sleepMs == 0) {
+            if (!inbox.isEmpty() || !pokes.isEmpty() || exit || sleepMs == 0 || release != null) {
                 sleeping.set(false);
                 selector.selectNow(readyAction);
             } else {
@@ -303,12 +314,15 @@ public final class Poller implements Runnable, PollerStats {
                 sleeping.set(false);
             }
             wakeups++;
+            if (release != null) {
+                acceptor.released(release);
+            }
             drainInbox();
             settleReadyWhileOwned();
             drainPokes();
             expireTimers(System.nanoTime());
             if (child.isListenerPoller(this)) {
-                updateAdmission();
+                acceptor.updateAdmission();
                 child.checkExit();
             }
             if (child.isStopping() && !idleClosedForStop) {
@@ -442,7 +456,7 @@ public final class Poller implements Runnable, PollerStats {
     private void onReady(SelectionKey key) {
         Object att = key.attachment();
         if (att instanceof Listener listener) {
-            acceptDrain(listener);
+            acceptor.acceptReady(listener);
             return;
         }
         Connection c = (Connection) att;
@@ -664,29 +678,7 @@ public final class Poller implements Runnable, PollerStats {
         }
     }
 
-    // ---- accept and admission (listener-owning poller only) ----
-
-    private void acceptDrain(Listener listener) {
-        while (listenersArmed && !child.isDraining()) {
-            SocketChannel ch;
-            try {
-                ch = listener.channel().accept();
-            } catch (IOException e) {
-                // Typically EMFILE: back off instead of spinning on a listener that stays ready.
-                LOG.log(Level.WARNING, "LM0105 accept failed, pausing accepts for 100 ms: {0}", e.toString());
-                acceptPausedUntil = System.nanoTime() + ACCEPT_BACKOFF_NANOS;
-                armListeners(false);
-                return;
-            }
-            if (ch == null) {
-                return;
-            }
-            child.accepted(ch, listener.tls());
-            if (!child.admission().evaluate(child.pool()) || child.isDraining()) {
-                armListeners(false);
-            }
-        }
-    }
+    // ---- accepted connections ----
 
     /** Sets a new connection up and binds it, round-robin, to one of the child's pollers. */
     void adopt(SocketChannel ch, Connection c) {
@@ -707,24 +699,6 @@ public final class Poller implements Runnable, PollerStats {
         } else {
             c.poller().handoff(c);
         }
-    }
-
-    private void updateAdmission() {
-        boolean want = child.admission().evaluate(child.pool())
-                && !child.isDraining()
-                && System.nanoTime() - acceptPausedUntil >= 0;
-        if (want != listenersArmed) {
-            armListeners(want);
-        }
-    }
-
-    private void armListeners(boolean on) {
-        for (SelectionKey k : listenerKeys) {
-            if (k.isValid()) {
-                k.interestOps(on ? SelectionKey.OP_ACCEPT : 0);
-            }
-        }
-        listenersArmed = on;
     }
 
     // ---- graceful stop ----

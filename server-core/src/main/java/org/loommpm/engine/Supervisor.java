@@ -589,6 +589,19 @@ public final class Supervisor implements EngineStats {
             }
         }
         List<ServerSocketChannel> listeners = new ArrayList<>(bound.values());
+        // The pollers let go of the listeners first (they stay open, connections keep queueing),
+        // so the sweep below takes everything queued and its close ends the socket at once.
+        List<CompletableFuture<Void>> released = new ArrayList<>();
+        for (Child c : now) {
+            released.add(c.releaseListeners());
+        }
+        try {
+            CompletableFuture.allOf(released.toArray(new CompletableFuture<?>[0])).get(1, TimeUnit.SECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            LOG.log(Level.DEBUG, "LM0812 a poller did not release its listeners within 1 s: closing them anyway");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         for (Listener l : current.listeners()) {
             sweepAndClose(l, taker);
         }
@@ -617,10 +630,11 @@ public final class Supervisor implements EngineStats {
     }
 
     /**
-     * Accepts what the kernel has queued on {@code l} (poller 0 may be accepting too: both get
-     * distinct sockets or null), then closes it at once: with SO_REUSEPORT, connections still in
-     * a closing socket's queue are reset, so the sweep leaves only those that arrive between the
-     * last accept and the kernel's close (see {@link #awaitDeregistered}).
+     * Accepts what the kernel has queued on {@code l}, then closes it: with SO_REUSEPORT,
+     * connections still in a closing socket's queue are reset, so the sweep leaves only those that
+     * arrive between the last accept and the close, microseconds once the pollers have released
+     * the listener (if one did not, the kernel's close waits for its next select: see
+     * {@link #awaitDeregistered}).
      */
     private static void sweepAndClose(Listener l, Child taker) {
         try {

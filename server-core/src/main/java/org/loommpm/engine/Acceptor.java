@@ -1,0 +1,119 @@
+package org.loommpm.engine;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The listener-owning poller's accept duty: its listener keys, the admission rule that arms and
+ * disarms them, the back-off after a failed accept, and the release of the listeners before a
+ * drain closes them.
+ *
+ * <p><b>Thread confinement:</b> poller-confined (its poller's thread only), except
+ * {@link #requestRelease}, which any thread may call: it publishes a future through an
+ * {@link AtomicReference} that the poller takes at its next loop iteration.
+ */
+final class Acceptor {
+    private static final System.Logger LOG = System.getLogger("org.loommpm.engine");
+    private static final long ACCEPT_BACKOFF_NANOS = 100_000_000L;
+
+    private final Child child;
+    private final List<SelectionKey> keys = new ArrayList<>(2);
+    /** Set by {@link #requestRelease}; the poller deregisters the keys, completes and clears it. */
+    private final AtomicReference<CompletableFuture<Void>> release = new AtomicReference<>();
+    private boolean armed;
+    private long pausedUntil;
+
+    Acceptor(Child child) {
+        this.child = child;
+    }
+
+    /** Registers the shared listeners with the poller's selector. Before the poller starts. */
+    void own(List<Listener> listeners, Selector selector) throws IOException {
+        for (Listener l : listeners) {
+            keys.add(l.channel().register(selector, SelectionKey.OP_ACCEPT, l));
+        }
+        armed = true;
+    }
+
+    /** Accepts what {@code listener} has queued while admission allows it. */
+    void acceptReady(Listener listener) {
+        while (armed && !child.isDraining()) {
+            SocketChannel ch;
+            try {
+                ch = listener.channel().accept();
+            } catch (IOException e) {
+                // Typically EMFILE: back off instead of spinning on a listener that stays ready.
+                LOG.log(Level.WARNING, "LM0105 accept failed, pausing accepts for 100 ms: {0}", e.toString());
+                pausedUntil = System.nanoTime() + ACCEPT_BACKOFF_NANOS;
+                arm(false);
+                return;
+            }
+            if (ch == null) {
+                return;
+            }
+            child.accepted(ch, listener.tls());
+            if (!child.admission().evaluate(child.pool()) || child.isDraining()) {
+                arm(false);
+            }
+        }
+    }
+
+    /** Applies the admission rule (and the back-off) to the listener keys. Once per loop. */
+    void updateAdmission() {
+        boolean want = child.admission().evaluate(child.pool())
+                && !child.isDraining()
+                && System.nanoTime() - pausedUntil >= 0;
+        if (want != armed) {
+            arm(want);
+        }
+    }
+
+    private void arm(boolean on) {
+        for (SelectionKey k : keys) {
+            if (k.isValid()) {
+                k.interestOps(on ? SelectionKey.OP_ACCEPT : 0);
+            }
+        }
+        armed = on;
+    }
+
+    /**
+     * Asks for the listeners to be deregistered from the poller's selector, leaving them open;
+     * completes once that is done (the caller wakes the poller). Any thread.
+     */
+    CompletableFuture<Void> requestRelease() {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        release.set(done);
+        return done;
+    }
+
+    /**
+     * Before the poller's select: cancels the keys if a release was asked for.
+     *
+     * @return the release to complete after that select (which deregisters the keys), or null
+     */
+    CompletableFuture<Void> cancelIfReleasing() {
+        CompletableFuture<Void> r = release.get();
+        if (r != null) {
+            for (SelectionKey k : keys) {
+                k.cancel();
+            }
+            keys.clear();
+            armed = false;
+        }
+        return r;
+    }
+
+    /** After the select that deregistered the keys. */
+    void released(CompletableFuture<Void> r) {
+        r.complete(null);
+        release.compareAndSet(r, null);
+    }
+}
