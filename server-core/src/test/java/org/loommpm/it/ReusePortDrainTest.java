@@ -111,6 +111,7 @@ class ReusePortDrainTest {
             a.close();
         }
     }
+
     /**
      * New connections keep arriving while one of two servers sharing the port drains: its poller
      * lets go of the listener, the drain accepts what the kernel queued there and closes it at
