@@ -2,10 +2,12 @@ package org.loommpm.engine;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
+import java.nio.channels.CancelledKeyException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
@@ -76,9 +78,14 @@ final class Acceptor {
     }
 
     private void arm(boolean on) {
-        for (SelectionKey k : keys) {
-            if (k.isValid()) {
+        for (Iterator<SelectionKey> it = keys.iterator(); it.hasNext(); ) {
+            SelectionKey k = it.next();
+            try {
                 k.interestOps(on ? SelectionKey.OP_ACCEPT : 0);
+            } catch (CancelledKeyException e) {
+                // Its listener was closed by another thread (a restart that dropped its address),
+                // possibly after a validity check here: it has nothing left to arm.
+                it.remove();
             }
         }
         armed = on;
