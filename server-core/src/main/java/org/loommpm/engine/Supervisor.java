@@ -606,7 +606,8 @@ public final class Supervisor implements EngineStats {
             sweepAndClose(l, taker);
         }
         closeListeners(listeners); // any left from an older generation
-        // Retiring wakes each child's poller 0, whose next select deregisters the closed listeners.
+        // Retiring wakes each child's poller 0; its next select deregisters any closed listener it
+        // still held (one it did not release in time, or an older generation's).
         for (Child c : now) {
             c.retire(ChildState.FINISHING, reason);
         }
