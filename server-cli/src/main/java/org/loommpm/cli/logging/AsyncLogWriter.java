@@ -5,10 +5,7 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -17,9 +14,9 @@ import java.util.function.Consumer;
 
 /**
  * Writes log lines to one destination from a background thread, so a slow disk never blocks a
- * request. Callers hand lines to a bounded queue and return at once; when the queue is full the
- * line is dropped and counted (never a blocked worker), and the writer reports the count once it
- * catches up. {@link #reopen} closes and reopens the file in order with the lines (log rotation
+ * request. Callers hand lines to a bounded lock-free queue ({@link LineQueue}) and return at
+ * once; when the queue is full the line is dropped and counted (never a blocked worker), and the
+ * writer reports the count once it catches up. {@link #reopen} closes and reopens the file in order with the lines (log rotation
  * on graceful restart).
  *
  * <p>The writer is not woken per line: it drains the queue, writes and flushes the batch, then
@@ -37,7 +34,6 @@ import java.util.function.Consumer;
 public final class AsyncLogWriter implements AutoCloseable {
     /** Lines a writer holds before it starts dropping. */
     public static final int DEFAULT_CAPACITY = 16384;
-    private static final int BATCH = 512;
     /** How long the writer sleeps when the queue is empty. */
     static final long PERIOD_MS = 20;
 
@@ -45,7 +41,7 @@ public final class AsyncLogWriter implements AutoCloseable {
     private static final Object STOP = new Object();
 
     private final String target;
-    private final ArrayBlockingQueue<Object> queue;
+    private final LineQueue queue;
     private final AtomicLong dropped = new AtomicLong();
     private final Consumer<String> dropReport;
     private final Thread thread;
@@ -69,7 +65,7 @@ public final class AsyncLogWriter implements AutoCloseable {
     public AsyncLogWriter(String target, int capacity, Consumer<String> dropReport) throws IOException {
         this.target = target;
         this.capacity = capacity;
-        this.queue = new ArrayBlockingQueue<>(capacity);
+        this.queue = new LineQueue(capacity);
         this.dropReport = dropReport;
         this.out = open(target);
         this.thread = Thread.ofPlatform().daemon().name("loom-log " + target).start(new Runnable() {
@@ -128,7 +124,7 @@ public final class AsyncLogWriter implements AutoCloseable {
     /** Closes and reopens the file after the lines queued so far are written (log rotation). */
     public void reopen() {
         if (!closed) {
-            putQuietly(REOPEN);
+            queue.push(REOPEN);
             LockSupport.unpark(thread);
         }
     }
@@ -143,7 +139,7 @@ public final class AsyncLogWriter implements AutoCloseable {
             return true;
         }
         CountDownLatch done = new CountDownLatch(1);
-        putQuietly(done);
+        queue.push(done);
         LockSupport.unpark(thread);
         try {
             return done.await(millis, TimeUnit.MILLISECONDS);
@@ -160,7 +156,7 @@ public final class AsyncLogWriter implements AutoCloseable {
             return;
         }
         closed = true;
-        putQuietly(STOP);
+        queue.push(STOP);
         LockSupport.unpark(thread);
         try {
             thread.join(5000);
@@ -169,26 +165,16 @@ public final class AsyncLogWriter implements AutoCloseable {
         }
     }
 
-    /** Control items wait for room: only shutdown, flush and reload paths use them, never a worker. */
-    private void putQuietly(Object item) {
-        try {
-            if (!queue.offer(item, 5, TimeUnit.SECONDS)) {
-                dropped.incrementAndGet();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     private void drain() {
-        List<Object> batch = new ArrayList<>(BATCH);
         try {
             for (;;) {
-                if (queue.drainTo(batch, BATCH) == 0) {
+                LineQueue.Node n = queue.takeAll();
+                if (n == null) {
                     LockSupport.parkNanos(this, PERIOD_MS * 1_000_000L);
                     continue;
                 }
-                for (Object o : batch) {
+                for (; n != null; n = n.next) {
+                    Object o = n.item;
                     if (o instanceof LogLine l) {
                         write(l.array(), l.length());
                     } else if (o instanceof String s) {
@@ -214,7 +200,6 @@ public final class AsyncLogWriter implements AutoCloseable {
                         return;
                     }
                 }
-                batch.clear();
                 if (queue.isEmpty()) {
                     reportDrops();
                     flushStream();

@@ -1,6 +1,7 @@
 package org.loommpm.cli.logging;
 
 import java.net.Inet4Address;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -15,6 +16,16 @@ public final class LogLine {
     private static final byte[] DIGITS = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
     /** The decimal text of every IPv4 octet: an address is four copies, no division. */
     private static final byte[][] OCTETS = new byte[256][];
+    /**
+     * Recent clients' address texts, direct-mapped by the address's hash: a keep-alive client's
+     * every line after its first is one lookup and one copy. Shared by every worker without
+     * locks: an entry is immutable and replaced whole, so a racing reader sees an old entry or
+     * a new one, and a lookup trusts an entry only when its address equals the one asked for.
+     */
+    private static final Address[] ADDRESSES = new Address[256];
+
+    private record Address(InetAddress address, byte[] text) {
+    }
 
     static {
         for (int i = 0; i < 256; i++) {
@@ -63,16 +74,32 @@ public final class LogLine {
 
     /** Trusted text (configuration, protocol names) as UTF-8, without escaping. */
     public LogLine text(String s) {
+        int done = copyClean(s, false);
+        return done == s.length() ? this : bytes(s.substring(done).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Copies the leading ASCII characters of {@code s}, for client text only those that need no
+     * escaping, with one bounds check for the run rather than one per character: most values
+     * are clean.
+     *
+     * @return how many characters were copied
+     */
+    private int copyClean(String s, boolean client) {
         int n = s.length();
         room(n);
-        for (int i = 0; i < n; i++) {
+        byte[] b = bytes;
+        int at = length;
+        int i = 0;
+        for (; i < n; i++) {
             char c = s.charAt(i);
-            if (c >= 0x80) {
-                return bytes(s.substring(i).getBytes(StandardCharsets.UTF_8));
+            if (c >= 0x80 || client && (c < 0x20 || c == 0x7f || c == '"' || c == '\\')) {
+                break;
             }
-            bytes[length++] = (byte) c;
+            b[at + i] = (byte) c;
         }
-        return this;
+        length = at + i;
+        return i;
     }
 
     /** A decimal number. */
@@ -108,7 +135,7 @@ public final class LogLine {
             return ascii('-');
         }
         int n = s.length();
-        for (int i = 0; i < n; i++) {
+        for (int i = copyClean(s, true); i < n; i++) {
             char c = s.charAt(i);
             if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
                 room(1);
@@ -134,17 +161,33 @@ public final class LogLine {
         return this;
     }
 
-    /** The address as text (an IPv4 one digit by digit); {@code -} when there is none. */
+    /** The address as text; {@code -} when there is none. */
     public LogLine ip(InetSocketAddress a) {
         if (a == null) {
             return ascii('-');
         }
-        if (a.getAddress() instanceof Inet4Address v4) {
-            byte[] b = v4.getAddress();
-            return bytes(OCTETS[b[0] & 0xFF]).ascii('.').bytes(OCTETS[b[1] & 0xFF]).ascii('.')
-                    .bytes(OCTETS[b[2] & 0xFF]).ascii('.').bytes(OCTETS[b[3] & 0xFF]);
+        InetAddress addr = a.getAddress();
+        if (addr == null) {
+            return text(a.getHostString());
         }
-        return text(a.getAddress() != null ? a.getAddress().getHostAddress() : a.getHostString());
+        int i = addr.hashCode() & (ADDRESSES.length - 1);
+        Address known = ADDRESSES[i];
+        if (known == null || !known.address().equals(addr)) {
+            known = new Address(addr, addressText(addr));
+            ADDRESSES[i] = known;
+        }
+        return bytes(known.text());
+    }
+
+    private static byte[] addressText(InetAddress addr) {
+        if (addr instanceof Inet4Address) {
+            byte[] b = addr.getAddress();
+            LogLine t = new LogLine(15);
+            t.bytes(OCTETS[b[0] & 0xFF]).ascii('.').bytes(OCTETS[b[1] & 0xFF]).ascii('.')
+                    .bytes(OCTETS[b[2] & 0xFF]).ascii('.').bytes(OCTETS[b[3] & 0xFF]);
+            return Arrays.copyOf(t.bytes, t.length);
+        }
+        return addr.getHostAddress().getBytes(StandardCharsets.US_ASCII);
     }
 
     /** The line as text (UTF-8), for tests and diagnostics. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
@@ -51,6 +52,20 @@ class AccessLogFormatTest {
             assertEquals(a.getAddress().getHostAddress(), new LogLine(0).ip(a).toString());
         }
         assertEquals("-", new LogLine(0).ip(null).toString());
+        assertEquals("client.example", new LogLine(0).ip(InetSocketAddress.createUnresolved("client.example", 80))
+                .toString());
+    }
+
+    /** Texts are cached by address: many clients sharing cache entries each still get their own. */
+    @Test
+    void manyAddressesThroughTheCache() throws Exception {
+        for (int round = 0; round < 3; round++) {
+            for (int i = 0; i < 3000; i++) {
+                byte[] b = {10, (byte) (i >> 8), (byte) i, (byte) (round * 7 + i)};
+                InetSocketAddress a = new InetSocketAddress(InetAddress.getByAddress(b), 80);
+                assertEquals(a.getAddress().getHostAddress(), new LogLine(0).ip(a).toString());
+            }
+        }
     }
 
     @Test
