@@ -4,7 +4,7 @@
 #   nice -n -15 benchmarks/run.sh                          # full run: 4 servers x 8 workloads x 3 rounds
 #   SERVERS="loom helidon" ROUNDS=1 DURATION=5 WORKLOADS="a c" benchmarks/run.sh   # quick run
 #
-# Environment: SERVERS (loom helidon jetty netty), ROUNDS (3), DURATION (10 s measured),
+# Environment: SERVERS (loom helidon jetty netty; jdk, the JDK's own httpserver, on request), ROUNDS (3), DURATION (10 s measured),
 # WARMUP (5 s wrk warm-up before each of a-d), FIRST_WARMUP (WARMUP; the warm-up of the first
 # wrk workload after a server starts, when the JIT does most of its work), WORKLOADS (a b c d e f g h i), JVM_FLAGS, SERVER_CPU (0), CLIENT_CPU (1),
 # PORT_BASE (18080), BUILD=1 to rebuild the jar, OUT (docs/benchmarks/results-DATE.md),

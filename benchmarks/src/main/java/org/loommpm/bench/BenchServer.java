@@ -6,7 +6,8 @@ import java.util.Locale;
 
 /**
  * Starts one plaintext server for the side-by-side load harness:
- * {@code java -jar loom-mpm-bench.jar PORT [loom|helidon|jetty|netty]}.
+ * {@code java -jar loom-mpm-bench.jar PORT [loom|helidon|jetty|netty|jdk]} ({@code jdk}: the JDK's
+ * own {@code com.sun.net.httpserver}, a reference rather than a contender).
  *
  * <p>Every implementation answers {@code GET /plaintext} and {@code GET /} with
  * {@code 200 text/plain "Hello, World!"} (POST alike, the request body read and discarded),
@@ -47,7 +48,7 @@ public final class BenchServer {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 1 || args.length > 2) {
-            System.err.println("usage: java -jar loom-mpm-bench.jar PORT [loom|helidon|jetty|netty]");
+            System.err.println("usage: java -jar loom-mpm-bench.jar PORT [loom|helidon|jetty|netty|jdk]");
             System.exit(2);
         }
         int port = Integer.parseInt(args[0]);
@@ -57,8 +58,9 @@ public final class BenchServer {
             case "helidon" -> HelidonBench.start(port);
             case "jetty" -> JettyBench.start(port);
             case "netty" -> NettyBench.start(port);
+            case "jdk" -> JdkBench.start(port);
             default -> {
-                System.err.println("unknown server '" + impl + "': loom, helidon, jetty or netty");
+                System.err.println("unknown server '" + impl + "': loom, helidon, jetty, netty or jdk");
                 System.exit(2);
                 yield null;
             }
