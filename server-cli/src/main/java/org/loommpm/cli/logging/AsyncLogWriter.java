@@ -16,8 +16,8 @@ import java.util.function.Consumer;
  * Writes log lines to one destination from a background thread, so a slow disk never blocks a
  * request. Callers hand lines to a bounded lock-free queue ({@link LineQueue}) and return at
  * once; when the queue is full the line is dropped and counted (never a blocked worker), and the
- * writer reports the count once it catches up. {@link #reopen} closes and reopens the file in order with the lines (log rotation
- * on graceful restart).
+ * writer reports the count once it catches up. {@link #reopen} closes and reopens the file in
+ * order with the lines (log rotation on graceful restart).
  *
  * <p>The writer is not woken per line: it drains the queue, writes and flushes the batch, then
  * sleeps {@value #PERIOD_MS} ms. Waking it for every line would cost each request a futex wake,

@@ -1,6 +1,5 @@
 package org.loommpm.cli.logging;
 
-import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -14,8 +13,6 @@ import java.util.Arrays;
  */
 public final class LogLine {
     private static final byte[] DIGITS = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
-    /** The decimal text of every IPv4 octet: an address is four copies, no division. */
-    private static final byte[][] OCTETS = new byte[256][];
     /**
      * Recent clients' address texts, direct-mapped by the address's hash: a keep-alive client's
      * every line after its first is one lookup and one copy. Shared by every worker without
@@ -25,12 +22,6 @@ public final class LogLine {
     private static final Address[] ADDRESSES = new Address[256];
 
     private record Address(InetAddress address, byte[] text) {
-    }
-
-    static {
-        for (int i = 0; i < 256; i++) {
-            OCTETS[i] = Integer.toString(i).getBytes(StandardCharsets.US_ASCII);
-        }
     }
 
     private byte[] bytes;
@@ -173,21 +164,10 @@ public final class LogLine {
         int i = addr.hashCode() & (ADDRESSES.length - 1);
         Address known = ADDRESSES[i];
         if (known == null || !known.address().equals(addr)) {
-            known = new Address(addr, addressText(addr));
+            known = new Address(addr, addr.getHostAddress().getBytes(StandardCharsets.UTF_8));
             ADDRESSES[i] = known;
         }
         return bytes(known.text());
-    }
-
-    private static byte[] addressText(InetAddress addr) {
-        if (addr instanceof Inet4Address) {
-            byte[] b = addr.getAddress();
-            LogLine t = new LogLine(15);
-            t.bytes(OCTETS[b[0] & 0xFF]).ascii('.').bytes(OCTETS[b[1] & 0xFF]).ascii('.')
-                    .bytes(OCTETS[b[2] & 0xFF]).ascii('.').bytes(OCTETS[b[3] & 0xFF]);
-            return Arrays.copyOf(t.bytes, t.length);
-        }
-        return addr.getHostAddress().getBytes(StandardCharsets.US_ASCII);
     }
 
     /** The line as text (UTF-8), for tests and diagnostics. */
