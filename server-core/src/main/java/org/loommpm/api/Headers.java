@@ -9,22 +9,23 @@ import java.util.function.BiConsumer;
 /**
  * An ordered, case-insensitive multi-map of HTTP header fields.
  *
- * <p>Kept as two parallel arrays rather than a map: a request carries a dozen fields, so a
- * linear scan with an ASCII case-insensitive compare beats hashing and allocates nothing per
- * lookup. Names keep the spelling they were added with. Not thread-safe: a request's and a
+ * <p>Kept as one array of name, value, name, value … rather than a map: a request carries a
+ * dozen fields, so a linear scan with an ASCII case-insensitive compare beats hashing and
+ * allocates nothing per lookup; one array of eight fields to start with, because every exchange
+ * makes two header sets (its request's and its response's). Names keep the spelling they were
+ * added with. Not thread-safe: a request's and a
  * response's headers belong to the worker handling the exchange.
  */
 public final class Headers {
-    private String[] names;
-    private String[] values;
+    /** Field {@code i}'s name at {@code 2i}, its value at {@code 2i + 1}. */
+    private String[] fields;
     private int size;
     /** Fields ever added (see {@link #additions()}). */
     private int additions;
 
     /** An empty header set. */
     public Headers() {
-        names = new String[16];
-        values = new String[16];
+        fields = new String[16];
     }
 
     /** Number of fields (a name repeated counts once per occurrence). */
@@ -34,22 +35,21 @@ public final class Headers {
 
     /** Field name at {@code i}, as it was added. */
     public String name(int i) {
-        return names[i];
+        return fields[2 * i];
     }
 
     /** Field value at {@code i}. */
     public String value(int i) {
-        return values[i];
+        return fields[2 * i + 1];
     }
 
     /** Adds a field, keeping any existing field of the same name. */
     public Headers add(String name, String value) {
-        if (size == names.length) {
-            names = Arrays.copyOf(names, size * 2);
-            values = Arrays.copyOf(values, size * 2);
+        if (2 * size == fields.length) {
+            fields = Arrays.copyOf(fields, fields.length * 2);
         }
-        names[size] = name;
-        values[size] = value;
+        fields[2 * size] = name;
+        fields[2 * size + 1] = value;
         size++;
         additions++;
         return this;
@@ -73,26 +73,23 @@ public final class Headers {
     public boolean remove(String name) {
         int w = 0;
         for (int r = 0; r < size; r++) {
-            if (!equalsIgnoreCase(names[r], name)) {
-                names[w] = names[r];
-                values[w] = values[r];
+            if (!equalsIgnoreCase(fields[2 * r], name)) {
+                fields[2 * w] = fields[2 * r];
+                fields[2 * w + 1] = fields[2 * r + 1];
                 w++;
             }
         }
         boolean removed = w != size;
-        for (int i = w; i < size; i++) {
-            names[i] = null;
-            values[i] = null;
-        }
+        Arrays.fill(fields, 2 * w, 2 * size, null);
         size = w;
         return removed;
     }
 
     /** The first value of this field, or {@code null}. */
     public String first(String name) {
-        for (int i = 0; i < size; i++) {
-            if (equalsIgnoreCase(names[i], name)) {
-                return values[i];
+        for (int i = 0; i < 2 * size; i += 2) {
+            if (equalsIgnoreCase(fields[i], name)) {
+                return fields[i + 1];
             }
         }
         return null;
@@ -106,8 +103,8 @@ public final class Headers {
     /** How many fields carry this name. */
     public int count(String name) {
         int n = 0;
-        for (int i = 0; i < size; i++) {
-            if (equalsIgnoreCase(names[i], name)) {
+        for (int i = 0; i < 2 * size; i += 2) {
+            if (equalsIgnoreCase(fields[i], name)) {
                 n++;
             }
         }
@@ -117,12 +114,12 @@ public final class Headers {
     /** Every value of this field, in order; empty when absent. */
     public List<String> all(String name) {
         List<String> out = null;
-        for (int i = 0; i < size; i++) {
-            if (equalsIgnoreCase(names[i], name)) {
+        for (int i = 0; i < 2 * size; i += 2) {
+            if (equalsIgnoreCase(fields[i], name)) {
                 if (out == null) {
                     out = new ArrayList<>(2);
                 }
-                out.add(values[i]);
+                out.add(fields[i + 1]);
             }
         }
         return out == null ? List.of() : Collections.unmodifiableList(out);
@@ -130,8 +127,8 @@ public final class Headers {
 
     /** Whether a comma-separated field of this name lists {@code token} (case-insensitive). */
     public boolean hasToken(String name, String token) {
-        for (int i = 0; i < size; i++) {
-            if (equalsIgnoreCase(names[i], name) && listContains(values[i], token)) {
+        for (int i = 0; i < 2 * size; i += 2) {
+            if (equalsIgnoreCase(fields[i], name) && listContains(fields[i + 1], token)) {
                 return true;
             }
         }
@@ -140,15 +137,14 @@ public final class Headers {
 
     /** Calls {@code action} for every field in order. */
     public void forEach(BiConsumer<String, String> action) {
-        for (int i = 0; i < size; i++) {
-            action.accept(names[i], values[i]);
+        for (int i = 0; i < 2 * size; i += 2) {
+            action.accept(fields[i], fields[i + 1]);
         }
     }
 
     /** Removes every field. */
     public void clear() {
-        Arrays.fill(names, 0, size, null);
-        Arrays.fill(values, 0, size, null);
+        Arrays.fill(fields, 0, 2 * size, null);
         size = 0;
     }
 
@@ -200,8 +196,8 @@ public final class Headers {
     @Override
     public String toString() {
         StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < size; i++) {
-            sb.append(names[i]).append(": ").append(values[i]).append('\n');
+        for (int i = 0; i < 2 * size; i += 2) {
+            sb.append(fields[i]).append(": ").append(fields[i + 1]).append('\n');
         }
         return sb.toString();
     }
