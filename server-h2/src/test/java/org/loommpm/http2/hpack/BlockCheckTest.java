@@ -9,6 +9,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** The HPACK checks the decoding library does not make (RFC 7541 §4.2, §5.2). */
@@ -29,6 +30,23 @@ class BlockCheckTest {
             e.encodeHeader(out, s.getBytes(StandardCharsets.US_ASCII), "value~!".getBytes(StandardCharsets.US_ASCII), false);
         }
         assertNull(BlockCheck.violation(out.toByteArray(), out.size()));
+    }
+
+    /** Every byte value, in strings of every length the encoder Huffman-codes, passes the check. */
+    @Test
+    void everyHuffmanCodedStringPasses() throws IOException {
+        Random random = new Random(7);
+        for (int i = 0; i < 3000; i++) {
+            byte[] value = new byte[1 + random.nextInt(40)];
+            for (int j = 0; j < value.length; j++) {
+                // Mostly text (Huffman-coded when shorter), sometimes any byte (long codes).
+                value[j] = (byte) (random.nextInt(4) == 0 ? random.nextInt(256) : 32 + random.nextInt(95));
+            }
+            Encoder e = new Encoder(0); // no table: every field a literal
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            e.encodeHeader(out, "x-field".getBytes(StandardCharsets.US_ASCII), value, false);
+            assertNull(BlockCheck.violation(out.toByteArray(), out.size()), () -> HexFormat.of().formatHex(value));
+        }
     }
 
     @Test
