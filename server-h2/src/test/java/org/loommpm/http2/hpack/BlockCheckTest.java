@@ -3,6 +3,7 @@ package org.loommpm.http2.hpack;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.twitter.hpack.Encoder;
 import java.io.ByteArrayOutputStream;
@@ -32,21 +33,29 @@ class BlockCheckTest {
         assertNull(BlockCheck.violation(out.toByteArray(), out.size()));
     }
 
+    private static final String TEXT = "abcdefghijklmnopqrstuvwxyz0123456789-_./=:;,%";
+
     /** Every byte value, in strings of every length the encoder Huffman-codes, passes the check. */
     @Test
     void everyHuffmanCodedStringPasses() throws IOException {
         Random random = new Random(7);
+        int huffman = 0;
         for (int i = 0; i < 3000; i++) {
             byte[] value = new byte[1 + random.nextInt(40)];
             for (int j = 0; j < value.length; j++) {
-                // Mostly text (Huffman-coded when shorter), sometimes any byte (long codes).
-                value[j] = (byte) (random.nextInt(4) == 0 ? random.nextInt(256) : 32 + random.nextInt(95));
+                // Mostly short-code text (so the encoder picks Huffman), now and then any byte
+                // (codes up to 30 bits, walked across several nibbles).
+                value[j] = (byte) (random.nextInt(20) == 0 ? random.nextInt(256) : TEXT.charAt(random.nextInt(TEXT.length())));
             }
             Encoder e = new Encoder(0); // no table: every field a literal
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             e.encodeHeader(out, "x-field".getBytes(StandardCharsets.US_ASCII), value, false);
             assertNull(BlockCheck.violation(out.toByteArray(), out.size()), () -> HexFormat.of().formatHex(value));
+            // The value's length byte follows the prefix byte, the name's length byte and the name.
+            byte[] block = out.toByteArray();
+            huffman += (block[2 + (block[1] & 0x7f)] & 0x80) != 0 ? 1 : 0;
         }
+        assertTrue(huffman > 1000, "the encoder Huffman-coded " + huffman + " of 3000 values");
     }
 
     @Test
