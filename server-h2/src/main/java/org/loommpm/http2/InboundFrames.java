@@ -5,140 +5,74 @@ import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import org.loommpm.http2.frame.ErrorCode;
+import org.loommpm.http2.frame.FrameListener;
+import org.loommpm.http2.frame.FrameReader;
 import org.loommpm.http2.frame.FrameType;
 import org.loommpm.http2.frame.Http2Error;
 import org.loommpm.http2.hpack.FieldBlock;
-import org.loommpm.protocol.Http2Protocol;
 
 /**
- * Parses and acts on the frames a client sends (RFC 9113 §4-§6), mapping every violation to a
- * stream error (RST_STREAM, the connection goes on) or a connection error (thrown to the frame
- * loop, which sends GOAWAY and closes), with the codes RFC 9113 assigns. Frame loop only.
+ * Acts on the frames a client sends (RFC 9113 §5-§6): the {@link FrameReader} checks each
+ * frame's layout, this listener moves stream states, windows and guards, mapping every
+ * violation to a stream error (RST_STREAM, the connection goes on) or a connection error
+ * (thrown to the frame loop, which sends GOAWAY and closes), with the codes RFC 9113 assigns.
+ * Frame loop only.
  */
-final class InboundFrames {
+final class InboundFrames implements FrameListener {
     private static final System.Logger LOG = System.getLogger("org.loommpm.http2");
 
     private final Session s;
-    /** The stream whose header block continues in CONTINUATION frames, or 0. */
-    private int blockStream;
+    private final FrameReader reader;
     private boolean blockEndStream;
     /** A stream error found in the HEADERS frame, raised once its block is decoded (HPACK stays in step). */
     private Http2Error blockError;
+    /** Whether the client's first SETTINGS (part of its preface, not counted by the guard) was seen. */
     private boolean settingsSeen;
 
     InboundFrames(Session s) {
         this.s = s;
+        this.reader = new FrameReader(this, s.limits.maxFrameSize());
+    }
+
+    /** Whether the client connection preface has been read. */
+    boolean prefaceDone() {
+        return reader.prefaceDone();
     }
 
     /** Whether a header block awaits CONTINUATION frames. */
     boolean inHeaderBlock() {
-        return blockStream != 0;
+        return reader.inHeaderBlock();
     }
 
     /**
      * Processes the client preface and every whole frame in {@code in} (read mode; consumed
-     * bytes are skipped, a partial frame is left).
+     * bytes are skipped, a partial frame is left, and the buffer grows if it cannot hold it).
      *
      * @return whether anything was processed
      * @throws Http2Error a connection error
      */
     boolean process(ByteBuffer in) throws Http2Error {
-        boolean any = false;
-        if (!s.prefaceDone) {
-            byte[] preface = Http2Protocol.PREFACE;
-            int n = Math.min(in.remaining(), preface.length);
-            for (int i = 0; i < n; i++) {
-                if (in.get(in.position() + i) != preface[i]) {
-                    throw Http2Error.connection(ErrorCode.PROTOCOL_ERROR, "invalid connection preface");
-                }
-            }
-            if (n < preface.length) {
-                return false;
-            }
-            in.position(in.position() + preface.length);
-            s.prefaceDone = true;
-            any = true;
-        }
-        byte[] a = in.array();
-        int base = in.arrayOffset();
-        while (in.remaining() >= FrameType.HEADER_LENGTH) {
-            int p = base + in.position();
-            int length = (a[p] & 0xff) << 16 | (a[p + 1] & 0xff) << 8 | (a[p + 2] & 0xff);
-            int type = a[p + 3] & 0xff;
-            int flags = a[p + 4] & 0xff;
-            int streamId = int31(a, p + 5);
-            if (length > s.limits.maxFrameSize()) {
-                throw Http2Error.connection(ErrorCode.FRAME_SIZE_ERROR, FrameType.name(type) + " frame of "
-                        + length + " bytes exceeds SETTINGS_MAX_FRAME_SIZE");
-            }
-            if (in.remaining() < FrameType.HEADER_LENGTH + length) {
-                if (in.capacity() < FrameType.HEADER_LENGTH + length) {
-                    s.c.context().growIn(FrameType.HEADER_LENGTH + s.limits.maxFrameSize());
-                }
-                break;
-            }
-            in.position(in.position() + FrameType.HEADER_LENGTH + length);
-            try {
-                frame(type, flags, streamId, a, p + FrameType.HEADER_LENGTH, length);
-            } catch (Http2Error e) {
-                if (e.isConnectionError()) {
-                    throw e;
-                }
-                LOG.log(Level.DEBUG, "LM0707 {0} stream {1} reset {2}: {3}", s, e.streamId(), e.code(),
-                        e.getMessage());
-                s.resetStream(e.streamId(), e.code());
-            }
-            s.frameCompleted();
-            any = true;
+        boolean any = reader.read(in);
+        if (reader.partialFrameSize() > in.capacity()) {
+            s.c.context().growIn(FrameType.HEADER_LENGTH + s.limits.maxFrameSize());
         }
         return any;
     }
 
-    private void frame(int type, int flags, int sid, byte[] a, int p, int len) throws Http2Error {
-        if (!settingsSeen && type != FrameType.SETTINGS) {
-            throw Http2Error.connection(ErrorCode.PROTOCOL_ERROR, "the client preface must start with SETTINGS");
-        }
-        if (blockStream != 0 && (type != FrameType.CONTINUATION || sid != blockStream)) {
-            throw Http2Error.connection(ErrorCode.PROTOCOL_ERROR, FrameType.name(type)
-                    + " inside the header block of stream " + blockStream);
-        }
-        switch (type) {
-            case FrameType.DATA -> data(flags, sid, a, p, len);
-            case FrameType.HEADERS -> headers(flags, sid, a, p, len);
-            case FrameType.PRIORITY -> priority(sid, a, p, len);
-            case FrameType.RST_STREAM -> rstStream(sid, a, p, len);
-            case FrameType.SETTINGS -> settings(flags, sid, a, p, len);
-            case FrameType.PUSH_PROMISE -> throw Http2Error.connection(ErrorCode.PROTOCOL_ERROR,
-                    "a client must not send PUSH_PROMISE");
-            case FrameType.PING -> ping(flags, sid, a, p, len);
-            case FrameType.GOAWAY -> goAway(sid, a, p, len);
-            case FrameType.WINDOW_UPDATE -> windowUpdate(sid, a, p, len);
-            case FrameType.CONTINUATION -> continuation(flags, sid, a, p, len);
-            default -> {
-                // Unknown frame types are ignored (RFC 9113 §4.1).
-            }
-        }
+    @Override
+    public void streamError(Http2Error e) {
+        LOG.log(Level.DEBUG, "LM0707 {0} stream {1} reset {2}: {3}", s, e.streamId(), e.code(), e.getMessage());
+        s.resetStream(e.streamId(), e.code());
     }
 
-    private void data(int flags, int sid, byte[] a, int p, int len) throws Http2Error {
-        if (sid == 0) {
-            throw Http2Error.connection(ErrorCode.PROTOCOL_ERROR, "DATA on stream 0");
-        }
-        int off = p;
-        int n = len;
-        int padding = 0;
-        if ((flags & FrameType.FLAG_PADDED) != 0) {
-            if (len < 1) {
-                throw Http2Error.connection(ErrorCode.FRAME_SIZE_ERROR, "padded DATA without pad length");
-            }
-            int padLength = a[p] & 0xff;
-            if (padLength >= len) {
-                throw Http2Error.connection(ErrorCode.PROTOCOL_ERROR, "DATA padding longer than the frame");
-            }
-            padding = padLength + 1;
-            off = p + 1;
-            n = len - padding;
-        }
+    @Override
+    public void frameCompleted() {
+        s.frameCompleted();
+    }
+
+    @Override
+    public void data(int sid, byte[] a, int off, int n, int len, boolean end) throws Http2Error {
+        int padding = len - n;
         // The connection window covers every DATA frame, whatever happens to its stream.
         if (len > s.connRecvWindow) {
             throw Http2Error.connection(ErrorCode.FLOW_CONTROL_ERROR, "DATA beyond the connection window");
@@ -170,7 +104,6 @@ final class InboundFrames {
         if (declared >= 0 && st.received > declared) {
             throw Http2Error.stream(sid, ErrorCode.PROTOCOL_ERROR, "more DATA than content-length");
         }
-        boolean end = (flags & FrameType.FLAG_END_STREAM) != 0;
         if (n == 0 && !end) {
             s.empty.emptyFrame(System.nanoTime());
         }
@@ -206,56 +139,30 @@ final class InboundFrames {
         throw Http2Error.stream(sid, ErrorCode.STREAM_CLOSED, what + " on closed stream " + sid);
     }
 
-    private void headers(int flags, int sid, byte[] a, int p, int len) throws Http2Error {
-        if (sid == 0 || (sid & 1) == 0) {
-            throw Http2Error.connection(ErrorCode.PROTOCOL_ERROR, "HEADERS on stream " + sid);
-        }
-        int off = p;
-        int end = p + len;
-        if ((flags & FrameType.FLAG_PADDED) != 0) {
-            if (len < 1) {
-                throw Http2Error.connection(ErrorCode.FRAME_SIZE_ERROR, "padded HEADERS without pad length");
-            }
-            end -= a[p] & 0xff;
-            off++;
-        }
-        blockError = null;
-        if ((flags & FrameType.FLAG_PRIORITY) != 0) {
-            if (end - off < 5) {
-                throw Http2Error.connection(ErrorCode.FRAME_SIZE_ERROR, "HEADERS too short for its priority");
-            }
-            if (int31(a, off) == sid) {
-                blockError = Http2Error.stream(sid, ErrorCode.PROTOCOL_ERROR, "stream depends on itself");
-            }
-            off += 5;
-        }
-        if (end < off) {
-            throw Http2Error.connection(ErrorCode.PROTOCOL_ERROR, "HEADERS padding longer than the frame");
-        }
-        s.block.start(a, off, end - off);
-        blockStream = sid;
-        blockEndStream = (flags & FrameType.FLAG_END_STREAM) != 0;
-        if ((flags & FrameType.FLAG_END_HEADERS) != 0) {
-            headerBlockDone();
+    @Override
+    public void headers(int sid, byte[] a, int off, int len, int dependency, boolean endStream, boolean endHeaders)
+            throws Http2Error {
+        blockError = dependency == sid
+                ? Http2Error.stream(sid, ErrorCode.PROTOCOL_ERROR, "stream depends on itself") : null;
+        s.block.start(a, off, len);
+        blockEndStream = endStream;
+        if (endHeaders) {
+            headerBlockDone(sid);
         }
     }
 
-    private void continuation(int flags, int sid, byte[] a, int p, int len) throws Http2Error {
-        if (blockStream == 0) {
-            throw Http2Error.connection(ErrorCode.PROTOCOL_ERROR, "CONTINUATION without a header block");
-        }
+    @Override
+    public void continuation(int sid, byte[] a, int off, int len, boolean endHeaders) throws Http2Error {
         if (len == 0) {
             s.empty.emptyFrame(System.nanoTime());
         }
-        s.block.continuation(a, p, len);
-        if ((flags & FrameType.FLAG_END_HEADERS) != 0) {
-            headerBlockDone();
+        s.block.continuation(a, off, len);
+        if (endHeaders) {
+            headerBlockDone(sid);
         }
     }
 
-    private void headerBlockDone() throws Http2Error {
-        int sid = blockStream;
-        blockStream = 0;
+    private void headerBlockDone(int sid) throws Http2Error {
         Stream st = s.streams.get(sid);
         FieldBlock f;
         try {
@@ -316,27 +223,17 @@ final class InboundFrames {
         endRequest(st);
     }
 
-    private void priority(int sid, byte[] a, int p, int len) throws Http2Error {
-        if (sid == 0) {
-            throw Http2Error.connection(ErrorCode.PROTOCOL_ERROR, "PRIORITY on stream 0");
-        }
-        if (len != 5) {
-            throw Http2Error.stream(sid, ErrorCode.FRAME_SIZE_ERROR, "PRIORITY of " + len + " bytes");
-        }
+    @Override
+    public void priority(int sid, int dependency) throws Http2Error {
         s.control.controlFrame("PRIORITY", System.nanoTime());
-        if (int31(a, p) == sid) {
+        if (dependency == sid) {
             throw Http2Error.stream(sid, ErrorCode.PROTOCOL_ERROR, "stream depends on itself");
         }
         // Accepted and ignored (RFC 9113 §5.3.2): responses are scheduled round-robin.
     }
 
-    private void rstStream(int sid, byte[] a, int p, int len) throws Http2Error {
-        if (sid == 0) {
-            throw Http2Error.connection(ErrorCode.PROTOCOL_ERROR, "RST_STREAM on stream 0");
-        }
-        if (len != 4) {
-            throw Http2Error.connection(ErrorCode.FRAME_SIZE_ERROR, "RST_STREAM of " + len + " bytes");
-        }
+    @Override
+    public void rstStream(int sid, int code) throws Http2Error {
         Stream st = s.streams.get(sid);
         if (st == null) {
             if (sid > s.lastClientStreamId || (sid & 1) == 0) {
@@ -344,8 +241,7 @@ final class InboundFrames {
             }
             return;
         }
-        LOG.log(Level.DEBUG, "LM0707 {0} stream {1} reset by the client: {2}", s, sid,
-                ErrorCode.describe(int31(a, p)));
+        LOG.log(Level.DEBUG, "LM0707 {0} stream {1} reset by the client: {2}", s, sid, ErrorCode.describe(code));
         boolean answered = st.responseEnded;
         s.closeStream(st, false);
         s.counters.streamReset();
@@ -354,20 +250,13 @@ final class InboundFrames {
         }
     }
 
-    private void settings(int flags, int sid, byte[] a, int p, int len) throws Http2Error {
-        if (sid != 0) {
-            throw Http2Error.connection(ErrorCode.PROTOCOL_ERROR, "SETTINGS on stream " + sid);
-        }
-        if ((flags & FrameType.FLAG_ACK) != 0) {
-            if (len != 0) {
-                throw Http2Error.connection(ErrorCode.FRAME_SIZE_ERROR, "SETTINGS ack with a payload");
-            }
-            s.settingsAcked = true;
-            return;
-        }
-        if (len % 6 != 0) {
-            throw Http2Error.connection(ErrorCode.FRAME_SIZE_ERROR, "SETTINGS of " + len + " bytes");
-        }
+    @Override
+    public void settingsAck() {
+        s.settingsAcked = true;
+    }
+
+    @Override
+    public void settings(byte[] a, int p, int len) throws Http2Error {
         if (settingsSeen) {
             s.control.controlFrame("SETTINGS", System.nanoTime());
         }
@@ -408,38 +297,25 @@ final class InboundFrames {
         }
     }
 
-    private void ping(int flags, int sid, byte[] a, int p, int len) throws Http2Error {
-        if (sid != 0) {
-            throw Http2Error.connection(ErrorCode.PROTOCOL_ERROR, "PING on stream " + sid);
-        }
-        if (len != 8) {
-            throw Http2Error.connection(ErrorCode.FRAME_SIZE_ERROR, "PING of " + len + " bytes");
-        }
-        if ((flags & FrameType.FLAG_ACK) != 0) {
+    @Override
+    public void ping(byte[] a, int p, boolean ack) throws Http2Error {
+        if (ack) {
             return; // we send no PINGs of our own
         }
         s.control.controlFrame("PING", System.nanoTime());
         s.batch.pingAck(Arrays.copyOfRange(a, p, p + 8));
     }
 
-    private void goAway(int sid, byte[] a, int p, int len) throws Http2Error {
-        if (sid != 0) {
-            throw Http2Error.connection(ErrorCode.PROTOCOL_ERROR, "GOAWAY on stream " + sid);
-        }
-        if (len < 8) {
-            throw Http2Error.connection(ErrorCode.FRAME_SIZE_ERROR, "GOAWAY of " + len + " bytes");
-        }
+    @Override
+    public void goAway(int lastStreamId, int code) {
         s.goAwayReceived = true;
         s.counters.goawayReceived();
         LOG.log(Level.DEBUG, "LM0704 {0} GOAWAY from the client: {1}, last stream {2}", s,
-                ErrorCode.describe(int31(a, p + 4)), int31(a, p));
+                ErrorCode.describe(code), lastStreamId);
     }
 
-    private void windowUpdate(int sid, byte[] a, int p, int len) throws Http2Error {
-        if (len != 4) {
-            throw Http2Error.connection(ErrorCode.FRAME_SIZE_ERROR, "WINDOW_UPDATE of " + len + " bytes");
-        }
-        int increment = int31(a, p);
+    @Override
+    public void windowUpdate(int sid, int increment) throws Http2Error {
         if (sid == 0) {
             if (increment == 0) {
                 throw Http2Error.connection(ErrorCode.PROTOCOL_ERROR, "WINDOW_UPDATE of 0 on the connection");
@@ -465,9 +341,5 @@ final class InboundFrames {
             throw Http2Error.stream(sid, ErrorCode.FLOW_CONTROL_ERROR, "stream window above 2^31-1");
         }
         s.wake(st);
-    }
-
-    private static int int31(byte[] a, int p) {
-        return (a[p] & 0x7f) << 24 | (a[p + 1] & 0xff) << 16 | (a[p + 2] & 0xff) << 8 | (a[p + 3] & 0xff);
     }
 }

@@ -49,8 +49,7 @@ final class OutputBatch {
         if (bytes == 0) {
             return;
         }
-        cut();
-        ByteBuffer[] all = segments.toArray(new ByteBuffer[0]);
+        ByteBuffer[] all = gather();
         try {
             if (all.length == 1) {
                 c.write(all[0]);
@@ -60,6 +59,12 @@ final class OutputBatch {
         } finally {
             discard();
         }
+    }
+
+    /** The gathered bytes as the buffers of one gathering write; valid until {@link #discard}. */
+    ByteBuffer[] gather() {
+        cut();
+        return segments.toArray(new ByteBuffer[0]);
     }
 
     /** Drops what is gathered (the connection is ending) and releases the streams' lent bytes. */
@@ -137,6 +142,25 @@ final class OutputBatch {
         acked[acks] = owner;
         ackedBytes[acks] = len;
         acks++;
+    }
+
+    /**
+     * Appends a header block as one HEADERS frame and as many CONTINUATION frames as
+     * {@code maxFrameSize} (the peer's) needs; END_STREAM goes on the HEADERS frame.
+     */
+    void headerBlock(int streamId, byte[] block, int len, boolean endStream, int maxFrameSize) {
+        int off = 0;
+        boolean first = true;
+        do {
+            int n = Math.min(len - off, maxFrameSize);
+            boolean endHeaders = off + n == len;
+            int flags = (endHeaders ? FrameType.FLAG_END_HEADERS : 0)
+                    | (first && endStream ? FrameType.FLAG_END_STREAM : 0);
+            header(n, first ? FrameType.HEADERS : FrameType.CONTINUATION, flags, streamId);
+            copy(block, off, n);
+            off += n;
+            first = false;
+        } while (off < len);
     }
 
     void rstStream(int streamId, int code) {

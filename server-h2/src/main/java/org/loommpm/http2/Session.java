@@ -100,7 +100,6 @@ final class Session {
     int peerMaxFrameSize = FrameType.DEFAULT_MAX_FRAME_SIZE;
     long connSendWindow = FrameType.DEFAULT_WINDOW;
     long connRecvWindow = CONNECTION_WINDOW;
-    boolean prefaceDone;
     boolean settingsAcked;
     private final long settingsDeadline;
     boolean goAwaySent;
@@ -330,7 +329,7 @@ final class Session {
     private void handBack(Scoreboard board, int slot) {
         ByteBuffer in = c.context().in();
         boolean idle = streams.isEmpty() && outbound.isEmpty() && !in.hasRemaining() && settingsAcked
-                && prefaceDone && !inbound.inHeaderBlock();
+                && inbound.prefaceDone() && !inbound.inHeaderBlock();
         mark(board, slot, Scoreboard.KEEPALIVE);
         if (idle) {
             partialSince = 0;
@@ -597,20 +596,7 @@ final class Session {
     /** Encodes a response head into HEADERS and as many CONTINUATION frames as the peer's frame size needs. */
     private void writeHeaders(Stream s, Out o) throws IOException {
         HpackCodec.Encoded encoded = hpack.encode(o.value, o.headers);
-        byte[] b = encoded.array();
-        int len = encoded.size();
-        int off = 0;
-        boolean first = true;
-        do {
-            int n = Math.min(len - off, peerMaxFrameSize);
-            boolean endHeaders = off + n == len;
-            int flags = (endHeaders ? FrameType.FLAG_END_HEADERS : 0)
-                    | (first && o.endStream ? FrameType.FLAG_END_STREAM : 0);
-            batch.header(n, first ? FrameType.HEADERS : FrameType.CONTINUATION, flags, s.id());
-            batch.copy(b, off, n);
-            off += n;
-            first = false;
-        } while (off < len);
+        batch.headerBlock(s.id(), encoded.array(), encoded.size(), o.endStream, peerMaxFrameSize);
     }
 
     /** The response's END_STREAM is in the batch: the stream closes on our side. */
