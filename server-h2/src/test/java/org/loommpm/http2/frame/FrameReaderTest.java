@@ -92,18 +92,7 @@ class FrameReaderTest {
     }
 
     private static byte[] frame(int type, int flags, int sid, byte[] payload) {
-        byte[] f = new byte[9 + payload.length];
-        f[0] = (byte) (payload.length >>> 16);
-        f[1] = (byte) (payload.length >>> 8);
-        f[2] = (byte) payload.length;
-        f[3] = (byte) type;
-        f[4] = (byte) flags;
-        f[5] = (byte) (sid >>> 24);
-        f[6] = (byte) (sid >>> 16);
-        f[7] = (byte) (sid >>> 8);
-        f[8] = (byte) sid;
-        System.arraycopy(payload, 0, f, 9, payload.length);
-        return f;
+        return TestFrames.frame(type, flags, sid, payload);
     }
 
     private static byte[] bytes(int... v) {

@@ -13,6 +13,7 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.loommpm.http2.frame.TestFrames;
 
 /**
  * A test-only HTTP/2 client speaking raw frames over a socket, to provoke every error case: it
@@ -104,18 +105,7 @@ final class FrameClient implements AutoCloseable {
     }
 
     void frame(int type, int flags, int stream, byte[] payload) throws IOException {
-        byte[] f = new byte[9 + payload.length];
-        f[0] = (byte) (payload.length >>> 16);
-        f[1] = (byte) (payload.length >>> 8);
-        f[2] = (byte) payload.length;
-        f[3] = (byte) type;
-        f[4] = (byte) flags;
-        f[5] = (byte) (stream >>> 24);
-        f[6] = (byte) (stream >>> 16);
-        f[7] = (byte) (stream >>> 8);
-        f[8] = (byte) stream;
-        System.arraycopy(payload, 0, f, 9, payload.length);
-        out.write(f);
+        out.write(TestFrames.frame(type, flags, stream, payload));
         out.flush();
     }
 
