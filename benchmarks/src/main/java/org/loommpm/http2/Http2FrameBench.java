@@ -102,7 +102,7 @@ public class Http2FrameBench {
         }
 
         @Override
-        public void settings(byte[] a, int off, int len) {
+        public void settings(byte[] a, int off, int len, boolean preface) {
             bh.consume(off + len);
         }
 

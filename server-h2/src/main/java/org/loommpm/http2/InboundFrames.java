@@ -26,8 +26,6 @@ final class InboundFrames implements FrameListener {
     private boolean blockEndStream;
     /** A stream error found in the HEADERS frame, raised once its block is decoded (HPACK stays in step). */
     private Http2Error blockError;
-    /** Whether the client's first SETTINGS (part of its preface, not counted by the guard) was seen. */
-    private boolean settingsSeen;
 
     InboundFrames(Session s) {
         this.s = s;
@@ -256,11 +254,10 @@ final class InboundFrames implements FrameListener {
     }
 
     @Override
-    public void settings(byte[] a, int p, int len) throws Http2Error {
-        if (settingsSeen) {
+    public void settings(byte[] a, int p, int len, boolean preface) throws Http2Error {
+        if (!preface) {
             s.control.controlFrame("SETTINGS", System.nanoTime());
         }
-        settingsSeen = true;
         apply(a, p, len);
         s.batch.settingsAck();
     }

@@ -34,8 +34,11 @@ public interface FrameListener {
     /** RST_STREAM from the client with its error code (any 32-bit value). */
     void rstStream(int streamId, int code) throws Http2Error;
 
-    /** SETTINGS (not an ack): {@code len / 6} parameters at {@code off}. */
-    void settings(byte[] a, int off, int len) throws Http2Error;
+    /**
+     * SETTINGS (not an ack): {@code len / 6} parameters at {@code off}; {@code preface} for the
+     * client's first, which is part of its connection preface (RFC 9113 §3.4).
+     */
+    void settings(byte[] a, int off, int len, boolean preface) throws Http2Error;
 
     /** The client acknowledged our SETTINGS. */
     void settingsAck() throws Http2Error;

@@ -263,8 +263,9 @@ public final class FrameReader {
         if (len % 6 != 0) {
             throw Http2Error.connection(ErrorCode.FRAME_SIZE_ERROR, "SETTINGS of " + len + " bytes");
         }
+        boolean preface = !settingsSeen;
         settingsSeen = true;
-        listener.settings(a, p, len);
+        listener.settings(a, p, len, preface);
     }
 
     private static void streamFrame(String what, int sid) throws Http2Error {

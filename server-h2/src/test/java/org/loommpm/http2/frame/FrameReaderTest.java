@@ -56,8 +56,8 @@ class FrameReaderTest {
         }
 
         @Override
-        public void settings(byte[] a, int off, int len) {
-            calls.add("settings " + len / 6);
+        public void settings(byte[] a, int off, int len, boolean preface) {
+            calls.add("settings " + len / 6 + (preface ? " preface" : ""));
         }
 
         @Override
@@ -150,6 +150,7 @@ class FrameReaderTest {
                 "window 0 1000", "|",
                 "goaway 7 2", "|",
                 "settingsAck", "|",
+                "settings 1", "|",
                 "|"),
                 read(frame(FrameType.HEADERS, 0, 1, "abc".getBytes()),
                         frame(FrameType.CONTINUATION, FrameType.FLAG_END_HEADERS, 1, "de".getBytes()),
@@ -163,6 +164,7 @@ class FrameReaderTest {
                         frame(FrameType.WINDOW_UPDATE, 0, 0, bytes(0x80, 0, 0x03, 0xe8)),
                         frame(FrameType.GOAWAY, 0, 0, bytes(0, 0, 0, 7, 0, 0, 0, 2)),
                         frame(FrameType.SETTINGS, FrameType.FLAG_ACK, 0, new byte[0]),
+                        SETTINGS,
                         frame(0x42, 0xff, 9, "unknown types are skipped".getBytes())));
     }
 
@@ -191,7 +193,7 @@ class FrameReaderTest {
         assertTrue(reader.prefaceDone());
         assertEquals(109, reader.partialFrameSize());
         assertEquals(all.length - data.length, in.position());
-        assertEquals(List.of("settings 1", "|"), r.calls);
+        assertEquals(List.of("settings 1 preface", "|"), r.calls);
         in.limit(all.length);
         assertTrue(reader.read(in));
         assertEquals(0, reader.partialFrameSize());
