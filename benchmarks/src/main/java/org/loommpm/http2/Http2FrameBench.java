@@ -50,7 +50,7 @@ import org.openjdk.jmh.infra.Blackhole;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @State(Scope.Thread)
 public class Http2FrameBench {
-    static final int STREAMS = 32;
+    private static final int STREAMS = 32;
     private static final int FRAME = FrameType.DEFAULT_MAX_FRAME_SIZE;
     private static final int UPLOAD_FRAMES = 64;
 
@@ -143,22 +143,23 @@ public class Http2FrameBench {
         reader = new FrameReader(consumer, FRAME);
         reader.read(ByteBuffer.wrap(opening()));
 
-        Encoder client = new Encoder(4096);
-        block(client, 1);
-        ByteArrayOutputStream round = new ByteArrayOutputStream();
+        // The client's frames, serialised by the server's own frame writer.
+        OutputBatch client = new OutputBatch();
+        Encoder encoder = new Encoder(4096);
+        block(encoder); // stream 1's block: the literal one that fills the table, sent before this round
         for (int i = 0; i < STREAMS; i++) {
-            int sid = 3 + 2 * i;
-            frame(round, FrameType.HEADERS, FrameType.FLAG_END_STREAM | FrameType.FLAG_END_HEADERS, sid,
-                    block(client, sid));
+            byte[] block = block(encoder);
+            client.headerBlock(3 + 2 * i, block, block.length, true, FRAME);
         }
-        frame(round, FrameType.WINDOW_UPDATE, 0, 0, new byte[] {0, 0, 0x40, 0});
-        requests = ByteBuffer.wrap(round.toByteArray());
+        client.windowUpdate(0, FRAME);
+        requests = ByteBuffer.wrap(wire(client));
 
-        ByteArrayOutputStream data = new ByteArrayOutputStream();
+        byte[] chunk = new byte[FRAME];
         for (int i = 0; i < UPLOAD_FRAMES; i++) {
-            frame(data, FrameType.DATA, i == UPLOAD_FRAMES - 1 ? FrameType.FLAG_END_STREAM : 0, 1, new byte[FRAME]);
+            client.header(FRAME, FrameType.DATA, i == UPLOAD_FRAMES - 1 ? FrameType.FLAG_END_STREAM : 0, 1);
+            client.copy(chunk, 0, FRAME);
         }
-        upload = ByteBuffer.wrap(data.toByteArray());
+        upload = ByteBuffer.wrap(wire(client));
 
         for (int i = 0; i < STREAMS; i++) {
             streams[i] = new Stream(null, 3 + 2 * i, null, FrameType.DEFAULT_WINDOW, FrameType.DEFAULT_WINDOW, -1);
@@ -183,14 +184,24 @@ public class Http2FrameBench {
     }
 
     private static byte[] opening() {
+        OutputBatch client = new OutputBatch();
+        client.copy(Http2Protocol.PREFACE, 0, Http2Protocol.PREFACE.length);
+        client.settings();
+        return wire(client);
+    }
+
+    /** What a batch gathered, as one array (and the batch emptied). */
+    private static byte[] wire(OutputBatch b) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.writeBytes(Http2Protocol.PREFACE);
-        frame(out, FrameType.SETTINGS, 0, 0, new byte[0]);
+        for (ByteBuffer x : b.gather()) {
+            out.write(x.array(), x.arrayOffset() + x.position(), x.remaining());
+        }
+        b.discard();
         return out.toByteArray();
     }
 
     /** A request block as h2load's encoder sends it for {@code /plaintext}. */
-    private static byte[] block(Encoder e, int sid) throws IOException {
+    private static byte[] block(Encoder e) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         String[][] fields = {{":method", "GET"}, {":path", "/plaintext"}, {":scheme", "http"},
             {":authority", "127.0.0.1:8080"}, {"accept", "*/*"}, {"accept-encoding", "gzip, deflate"},
@@ -200,20 +211,6 @@ public class Http2FrameBench {
                     false);
         }
         return out.toByteArray();
-    }
-
-    private static void frame(ByteArrayOutputStream out, int type, int flags, int sid, byte[] payload) {
-        int n = payload.length;
-        out.write(n >>> 16);
-        out.write(n >>> 8);
-        out.write(n);
-        out.write(type);
-        out.write(flags);
-        out.write(sid >>> 24);
-        out.write(sid >>> 16);
-        out.write(sid >>> 8);
-        out.write(sid);
-        out.writeBytes(payload);
     }
 
     @Benchmark
