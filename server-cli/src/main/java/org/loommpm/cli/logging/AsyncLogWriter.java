@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -25,6 +26,15 @@ import java.util.function.Consumer;
  * at the price of lines reaching the file up to that much later. {@link #flush} and
  * {@link #close} wake it at once.
  *
+ * <p><b>Idle.</b> A period that brought no line puts the writer to sleep without a timeout, so
+ * an idle server's log threads do not wake 50 times a second each (they were most of an idle
+ * jar's wake-ups). The hand-off is a Dekker pair on two volatiles: the writer sets
+ * {@code asleep}, then looks at the queue once more before it parks; a producer links its line,
+ * then reads {@code asleep} and, if set, clears it and unparks the writer. Either the writer sees
+ * the line or the producer sees the flag, so no line waits for the next one. Only the first line
+ * after a quiet period pays the wake-up (and reaches the file at once); the lines that follow it
+ * within the period ride on the batch.
+ *
  * <p>Each batch goes to the destination in write calls that hold whole lines only (a line is
  * never split across two), and files are opened with {@code O_APPEND}. So several processes
  * appending to one file (the child processes of {@code ChildProcesses On} writing one access
@@ -34,7 +44,7 @@ import java.util.function.Consumer;
 public final class AsyncLogWriter implements AutoCloseable {
     /** Lines a writer holds before it starts dropping. */
     public static final int DEFAULT_CAPACITY = 16384;
-    /** How long the writer sleeps when the queue is empty. */
+    /** How long the writer sleeps after a batch before it looks for the next. */
     static final long PERIOD_MS = 20;
 
     private static final Object REOPEN = new Object();
@@ -46,6 +56,11 @@ public final class AsyncLogWriter implements AutoCloseable {
     private final Consumer<String> dropReport;
     private final Thread thread;
     private final int capacity;
+    private final long periodNanos;
+    /** Set by the writer before it parks without a timeout; cleared by the producer that wakes it. */
+    private final AtomicBoolean asleep = new AtomicBoolean();
+    /** Times the writer thread came back from a park (written by it alone; read by tests). */
+    private volatile long wakeups;
     private volatile boolean closed;
     /** Drops already reported; written by the writer thread only. */
     private volatile long totalDropped;
@@ -63,8 +78,14 @@ public final class AsyncLogWriter implements AutoCloseable {
      * @throws IOException if the file cannot be opened
      */
     public AsyncLogWriter(String target, int capacity, Consumer<String> dropReport) throws IOException {
+        this(target, capacity, dropReport, PERIOD_MS);
+    }
+
+    /** With another batching period: tests make the writer fall idle between nearly every line. */
+    AsyncLogWriter(String target, int capacity, Consumer<String> dropReport, long periodMillis) throws IOException {
         this.target = target;
         this.capacity = capacity;
+        this.periodNanos = periodMillis * 1_000_000L;
         this.queue = new LineQueue(capacity);
         this.dropReport = dropReport;
         this.out = open(target);
@@ -113,7 +134,17 @@ public final class AsyncLogWriter implements AutoCloseable {
             dropped.incrementAndGet();
             return false;
         }
+        // After the link (see "Idle" in the class comment); a plain read first, so a busy
+        // writer's producers do not all write the flag's cache line.
+        if (asleep.get() && asleep.compareAndSet(true, false)) {
+            LockSupport.unpark(thread);
+        }
         return true;
+    }
+
+    /** How many times the writer thread has woken (for tests of the idle sleep). */
+    long wakeups() {
+        return wakeups;
     }
 
     /** Lines dropped since start. */
@@ -167,12 +198,20 @@ public final class AsyncLogWriter implements AutoCloseable {
 
     private void drain() {
         try {
+            boolean wrote = false;
             for (;;) {
                 LineQueue.Node n = queue.takeAll();
                 if (n == null) {
-                    LockSupport.parkNanos(this, PERIOD_MS * 1_000_000L);
+                    if (wrote) {
+                        LockSupport.parkNanos(this, periodNanos); // lines coming: batch the next ones
+                        wrote = false;
+                    } else {
+                        sleepUntilALine();
+                    }
+                    wakeups++;
                     continue;
                 }
+                wrote = true;
                 for (; n != null; n = n.next) {
                     Object o = n.item;
                     if (o instanceof LogLine l) {
@@ -210,6 +249,15 @@ public final class AsyncLogWriter implements AutoCloseable {
             System.err.println("LM1203 log writer for " + target + " stopped: " + e);
             closed = true;
         }
+    }
+
+    /** Parks without a timeout unless a line arrived after all (see "Idle" in the class comment). */
+    private void sleepUntilALine() {
+        asleep.set(true);
+        if (queue.isEmpty()) {
+            LockSupport.park(this);
+        }
+        asleep.set(false);
     }
 
     /** Buffers whole lines only: a line is never split over two write calls (see the class comment). */

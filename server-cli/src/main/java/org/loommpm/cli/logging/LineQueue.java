@@ -73,7 +73,10 @@ final class LineQueue {
         } while (!HEAD.compareAndSet(this, h, n));
     }
 
-    /** Whether anything waits (a racy hint). */
+    /**
+     * Whether anything waits: a volatile read, so the writer's check before it sleeps is ordered
+     * after its sleep flag is set (the Dekker pair in {@link AsyncLogWriter}).
+     */
     boolean isEmpty() {
         return HEAD.getVolatile(this) == null;
     }

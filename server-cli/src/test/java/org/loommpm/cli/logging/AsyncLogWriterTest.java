@@ -113,4 +113,75 @@ class AsyncLogWriterTest {
         // Closing a stream on FileDescriptor.err closes the process's descriptor 2 and marks it invalid.
         assertTrue(java.io.FileDescriptor.err.valid(), "stderr was closed by reopen");
     }
+
+    /**
+     * An idle writer sleeps until a line comes (no wake-up every period), and that line reaches
+     * the file without a flush.
+     */
+    @Test
+    void anIdleWriterSleepsUntilALineComes() throws Exception {
+        Path f = dir.resolve("idle.log");
+        try (AsyncLogWriter w = new AsyncLogWriter(f.toString(), 100, m -> { })) {
+            w.offer("first");
+            awaitLines(f, 1);
+            Thread.sleep(3 * AsyncLogWriter.PERIOD_MS); // the batch window after "first" passes
+            long before = w.wakeups();
+            Thread.sleep(10 * AsyncLogWriter.PERIOD_MS);
+            assertTrue(w.wakeups() - before <= 1, "woke " + (w.wakeups() - before) + " times while idle");
+            w.offer("second");
+            awaitLines(f, 2);
+        }
+        assertEquals(List.of("first", "second"), Files.readAllLines(f));
+    }
+
+    /**
+     * The sleep/wake hand-off loses no line: with a 0 ms batching period the writer falls asleep
+     * between nearly every line, while four producers offer in bursts with pauses; every line must
+     * reach the file without a flush (a lost wake-up would strand the last ones).
+     */
+    @Test
+    void noLineIsStrandedWhileTheWriterFallsAsleepAndWakes() throws Exception {
+        Path f = dir.resolve("stress.log");
+        int producers = 4;
+        int rounds = 2000;
+        try (AsyncLogWriter w = new AsyncLogWriter(f.toString(), producers * rounds * 3, m -> { }, 0)) {
+            List<Thread> threads = new java.util.ArrayList<>();
+            java.util.concurrent.atomic.AtomicInteger offered = new java.util.concurrent.atomic.AtomicInteger();
+            for (int p = 0; p < producers; p++) {
+                int id = p;
+                threads.add(Thread.ofPlatform().start(() -> {
+                    java.util.Random random = new java.util.Random(id);
+                    for (int r = 0; r < rounds; r++) {
+                        for (int k = random.nextInt(3); k >= 0; k--) {
+                            w.offer(id + " " + r + " " + k);
+                            offered.incrementAndGet();
+                        }
+                        if (random.nextInt(8) == 0) {
+                            java.util.concurrent.locks.LockSupport.parkNanos(random.nextInt(200_000));
+                        }
+                    }
+                }));
+            }
+            for (Thread t : threads) {
+                t.join();
+            }
+            awaitLines(f, offered.get());
+            assertEquals(0, w.droppedTotal());
+            assertTrue(w.wakeups() > rounds, "the writer should have slept and woken often: " + w.wakeups());
+        }
+    }
+
+    /** Waits (up to 5 s, no flush) until the file holds {@code n} lines. */
+    private static void awaitLines(Path f, int n) throws Exception {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        int seen = 0;
+        while (System.nanoTime() < deadline) {
+            seen = Files.exists(f) ? Files.readAllLines(f).size() : 0;
+            if (seen >= n) {
+                return;
+            }
+            Thread.sleep(5);
+        }
+        throw new AssertionError("the file has " + seen + " of " + n + " lines after 5 s without a flush");
+    }
 }
