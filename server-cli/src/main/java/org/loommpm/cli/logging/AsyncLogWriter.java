@@ -59,11 +59,11 @@ public final class AsyncLogWriter implements AutoCloseable {
     private final long periodNanos;
     /** Set by the writer before it parks without a timeout; cleared by the producer that wakes it. */
     private final AtomicBoolean asleep = new AtomicBoolean();
-    /** Times the writer thread came back from a park (written by it alone; read by tests). */
-    private volatile long wakeups;
+    /** Times the writer went to sleep with nothing to do (written by it alone; read by tests). */
+    private volatile long sleeps;
     private volatile boolean closed;
-    /** Drops already reported; written by the writer thread only. */
-    private volatile long totalDropped;
+    /** Of {@link #dropped}, how many were reported; writer thread only. */
+    private long reportedDrops;
     private OutputStream out;
     /** Whole lines waiting for one write; writer thread only. */
     private final byte[] buffer = new byte[64 * 1024];
@@ -142,14 +142,14 @@ public final class AsyncLogWriter implements AutoCloseable {
         return true;
     }
 
-    /** How many times the writer thread has woken (for tests of the idle sleep). */
-    long wakeups() {
-        return wakeups;
+    /** How many times the writer has gone to sleep with nothing to do (for tests of the idle sleep). */
+    long sleeps() {
+        return sleeps;
     }
 
     /** Lines dropped since start. */
     public long droppedTotal() {
-        return totalDropped + dropped.get();
+        return dropped.get();
     }
 
     /** Closes and reopens the file after the lines queued so far are written (log rotation). */
@@ -208,7 +208,6 @@ public final class AsyncLogWriter implements AutoCloseable {
                     } else {
                         sleepUntilALine();
                     }
-                    wakeups++;
                     continue;
                 }
                 wrote = true;
@@ -255,6 +254,7 @@ public final class AsyncLogWriter implements AutoCloseable {
     private void sleepUntilALine() {
         asleep.set(true);
         if (queue.isEmpty()) {
+            sleeps++;
             LockSupport.park(this);
         }
         asleep.set(false);
@@ -285,9 +285,12 @@ public final class AsyncLogWriter implements AutoCloseable {
     }
 
     private void reportDrops() {
-        long n = dropped.getAndSet(0);
+        // The count only grows, and the writer keeps what it has reported: a reader of
+        // droppedTotal never sees lines in transit between two counters.
+        long total = dropped.get();
+        long n = total - reportedDrops;
         if (n > 0) {
-            totalDropped += n;
+            reportedDrops = total;
             dropReport.accept("LM1202 " + n + " log line(s) for " + target + " dropped: the writer could not keep up "
                     + "(queue of " + capacity + " lines full)");
         }
