@@ -1,5 +1,6 @@
 package org.loommpm.cli.logging;
 
+import java.net.InetSocketAddress;
 import java.util.List;
 import org.loommpm.api.Filter;
 import org.loommpm.api.Handler;
@@ -10,8 +11,8 @@ import org.loommpm.api.Response;
 /**
  * The access log ({@code CustomLog}): a {@link Filter} around the whole site. After the handler
  * returns it completes the response (as the server would), so the status and byte counts are
- * final, formats one line per log on the worker, straight into the bytes the file gets
- * ({@link LogLine}), and hands it to that log's {@link AsyncLogWriter} (never blocking). The
+ * final, and formats one line per log on the worker, straight into that log's
+ * {@link AsyncLogWriter}'s buffer as the bytes the file gets (never blocking). The
  * monotonic clock is read only when a format prints the duration. A handler that throws is
  * logged with the status the server will answer with ({@link HttpException}'s, else 500) and no
  * byte count.
@@ -73,11 +74,11 @@ public final class AccessLogFilter implements Filter {
     private void log(Request request, Response response, int status, long startMillis, long start) {
         AccessLogFormat.Exchange x = new AccessLogFormat.Exchange(request, response, status, startMillis,
                 timed ? System.nanoTime() - start : 0, serverName);
+        // Keyed by the client connection, so that one connection's lines keep their order.
+        InetSocketAddress client = request.remoteAddress();
+        int key = client != null ? client.hashCode() : 0;
         for (Sink s : sinks) {
-            // A line of its own per log: it is handed over to the writer.
-            LogLine line = new LogLine(s.format().expectedLength());
-            s.format().format(line, x);
-            s.writer().offer(line);
+            s.writer().offer(key, s.format(), x);
         }
     }
 }

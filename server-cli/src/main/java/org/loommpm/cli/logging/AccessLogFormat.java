@@ -17,7 +17,7 @@ import org.loommpm.api.Response;
  * Values from the request are escaped as httpd does ({@code "} and {@code \} with a backslash,
  * control and non-ASCII bytes as {@code \xhh}), so a client cannot forge log lines.
  */
-public final class AccessLogFormat {
+public final class AccessLogFormat implements AsyncLogWriter.LineFormat<AccessLogFormat.Exchange> {
     /**
      * One piece of a line: literal text (its UTF-8 bytes in {@code literal}), or a % code with its
      * argument. A switch on the code rather than a lambda per code keeps reading the configuration
@@ -84,9 +84,6 @@ public final class AccessLogFormat {
     }
 
     private final Item[] items;
-    private static final int MAX_EXPECTED = 512;
-    /** See {@link #expectedLength()}. */
-    private int expected = 96;
 
     private AccessLogFormat(Item[] items) {
         this.items = items;
@@ -181,23 +178,11 @@ public final class AccessLogFormat {
         return false;
     }
 
-    /**
-     * The bytes a line is expected to take: the longest seen so far up to {@value #MAX_EXPECTED}
-     * (one odd request with a huge header must not make every later line take as much), so a line
-     * rarely grows its array. Read and written by any worker without synchronization: a stale value only costs a
-     * growth.
-     */
-    public int expectedLength() {
-        return expected;
-    }
-
     /** Appends one line (without its newline) for a finished exchange. */
+    @Override
     public void format(LogLine line, Exchange x) {
         for (Item it : items) {
             it.append(line, x);
-        }
-        if (line.length() > expected && line.length() <= MAX_EXPECTED) {
-            expected = line.length();
         }
     }
 }

@@ -4,8 +4,7 @@ import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -15,47 +14,68 @@ import java.util.function.Consumer;
 
 /**
  * Writes log lines to one destination from a background thread, so a slow disk never blocks a
- * request. Callers hand lines to a bounded lock-free queue ({@link LineQueue}) and return at
- * once; when the queue is full the line is dropped and counted (never a blocked worker), and the
- * writer reports the count once it catches up. {@link #reopen} closes and reopens the file in
- * order with the lines (log rotation on graceful restart).
+ * request. Callers format their line straight into one of a few shared buffers
+ * ({@link LogStripes}) and return at once; when the buffers are full the line is dropped and
+ * counted (never a blocked worker), and the writer reports the count once it catches up.
+ * {@link #reopen} closes and reopens the file after the lines written so far (log rotation on
+ * graceful restart).
  *
- * <p>The writer is not woken per line: it drains the queue, writes and flushes the batch, then
- * sleeps {@value #PERIOD_MS} ms. Waking it for every line would cost each request a futex wake,
- * a context switch and a write(2) of its own; batching makes that once per period under load,
- * at the price of lines reaching the file up to that much later. {@link #flush} and
+ * <p>The writer is not woken per line: it takes every stripe's buffer (swapping in an empty
+ * one) and writes it, then sleeps {@value #PERIOD_MS} ms. Waking it for every line would cost
+ * each request a futex wake, a context switch and a write(2) of its own; batching makes that
+ * once per period under load, at the price of lines reaching the file up to that much later.
+ * A stripe filling past half its share wakes the writer early; {@link #flush} and
  * {@link #close} wake it at once.
  *
  * <p><b>Idle.</b> A period that brought no line puts the writer to sleep without a timeout, so
  * an idle server's log threads do not wake 50 times a second each (they were most of an idle
- * jar's wake-ups). The hand-off is a Dekker pair on two volatiles: the writer sets
- * {@code asleep}, then looks at the queue once more before it parks; a producer links its line,
- * then reads {@code asleep} and, if set, clears it and unparks the writer. Either the writer sees
- * the line or the producer sees the flag, so no line waits for the next one. Only the first line
- * after a quiet period pays the wake-up (and reaches the file at once); the lines that follow it
- * within the period ride on the batch.
+ * jar's wake-ups). The hand-off is a Dekker pair of volatiles: the writer sets {@code asleep},
+ * then looks at every stripe once more (taking each one's lock) before it parks; a producer
+ * releases its stripe, then reads {@code asleep} and, if set, clears it and unparks the writer.
+ * Either the writer sees the line or the producer sees the flag, so no line waits for the next
+ * one. Only the first line after a quiet period pays the wake-up (and reaches the file at
+ * once); the lines that follow it within the period ride on the batch.
  *
- * <p>Each batch goes to the destination in write calls that hold whole lines only (a line is
- * never split across two), and files are opened with {@code O_APPEND}. So several processes
- * appending to one file (the child processes of {@code ChildProcesses On} writing one access
- * log) never tear each other's lines: on a local file system each append write lands whole at
- * the end of the file. A line longer than the 64 KiB buffer gets a write call of its own.
+ * <p>Each write call holds whole lines only (a stripe's buffer is whole lines), and files are
+ * opened with {@code O_APPEND}. So several processes appending to one file (the child processes
+ * of {@code ChildProcesses On} writing one access log) never tear each other's lines: on a local
+ * file system each append write lands whole at the end of the file.
  */
 public final class AsyncLogWriter implements AutoCloseable {
-    /** Lines a writer holds before it starts dropping. */
-    public static final int DEFAULT_CAPACITY = 16384;
+    /** Formats one line (without its newline) into a writer's buffer. */
+    @FunctionalInterface
+    public interface LineFormat<T> {
+        /**
+         * Appends the line for {@code value}. It runs holding one of the writer's buffers, so it
+         * must be quick and must not block.
+         */
+        void format(LogLine line, T value);
+    }
+
+    /** Bytes a writer buffers before it starts dropping lines (shared out among its stripes). */
+    public static final int DEFAULT_CAPACITY = 1 << 20;
     /** How long the writer sleeps after a batch before it looks for the next. */
     static final long PERIOD_MS = 20;
 
-    private static final Object REOPEN = new Object();
+    /** A reopen request; {@code done} is counted down once the file is open again (or failed to). */
+    private record Reopen(CountDownLatch done) {
+    }
+
     private static final Object STOP = new Object();
+    private static final LineFormat<String> TEXT = LogLine::text;
 
     private final String target;
-    private final LineQueue queue;
+    private final LogStripes stripes;
+    /**
+     * Each stripe's share of the capacity, in bytes: a line is taken while its stripe holds
+     * less, so a stripe holds at most this and one line.
+     */
+    private final int stripeBytes;
+    /** Flushes, reopens and the stop, in order; never dropped. */
+    private final ConcurrentLinkedQueue<Object> controls = new ConcurrentLinkedQueue<>();
     private final AtomicLong dropped = new AtomicLong();
     private final Consumer<String> dropReport;
     private final Thread thread;
-    private final int capacity;
     private final long periodNanos;
     /** Set by the writer before it parks without a timeout; cleared by the producer that wakes it. */
     private final AtomicBoolean asleep = new AtomicBoolean();
@@ -65,15 +85,14 @@ public final class AsyncLogWriter implements AutoCloseable {
     /** Of {@link #dropped}, how many were reported; writer thread only. */
     private long reportedDrops;
     private OutputStream out;
-    /** Whole lines waiting for one write; writer thread only. */
-    private final byte[] buffer = new byte[64 * 1024];
-    private int buffered;
+    /** The empty buffer the writer gives the next stripe it takes; writer thread only. */
+    private LogLine spare;
 
     /**
      * Opens {@code target} (appending) and starts the writer thread.
      *
      * @param target a file path, {@code /dev/stdout} or {@code /dev/stderr}
-     * @param capacity lines held before dropping
+     * @param capacity bytes buffered before dropping
      * @param dropReport told, from the writer thread, how many lines were dropped when it catches up
      * @throws IOException if the file cannot be opened
      */
@@ -84,9 +103,13 @@ public final class AsyncLogWriter implements AutoCloseable {
     /** With another batching period: tests make the writer fall idle between nearly every line. */
     AsyncLogWriter(String target, int capacity, Consumer<String> dropReport, long periodMillis) throws IOException {
         this.target = target;
-        this.capacity = capacity;
         this.periodNanos = periodMillis * 1_000_000L;
-        this.queue = new LineQueue(capacity);
+        // More stripes than threads that can run at once, so a key rarely finds its stripe held.
+        int count = Math.min(64, 4 * Runtime.getRuntime().availableProcessors());
+        int initial = Math.max(16, Math.min(4096, capacity / count));
+        this.stripes = new LogStripes(count, initial);
+        this.stripeBytes = Math.max(1, capacity / stripes.count());
+        this.spare = new LogLine(initial);
         this.dropReport = dropReport;
         this.out = open(target);
         this.thread = Thread.ofPlatform().daemon().name("loom-log " + target).start(new Runnable() {
@@ -111,32 +134,57 @@ public final class AsyncLogWriter implements AutoCloseable {
     }
 
     /**
-     * Queues one line (a newline is added). Never blocks.
+     * Writes one line of text (a newline is added), keyed by the calling thread. Never blocks.
      *
-     * @return false if it was dropped (queue full or writer closed)
+     * @return false if it was dropped (buffers full or writer closed)
      */
     public boolean offer(String line) {
-        return queue(line);
+        return offer((int) Thread.currentThread().threadId(), TEXT, line);
     }
 
     /**
-     * Queues one line already in bytes (a newline is added); the caller hands it over and no
-     * longer touches it. Never blocks.
+     * Formats one line straight into the writer's buffers (a newline is added). Lines offered
+     * with the same {@code key} (a client connection's, say) reach the file in the order they
+     * were offered, unless its buffer stayed busy (see {@link LogStripes}). Never blocks. If
+     * {@code format} throws, nothing of the line is kept and the exception propagates.
      *
-     * @return false if it was dropped (queue full or writer closed)
+     * @return false if it was dropped (buffers full or busy, or writer closed)
      */
-    public boolean offer(LogLine line) {
-        return queue(line);
-    }
-
-    private boolean queue(Object line) {
-        if (closed || !queue.offer(line)) {
+    public <T> boolean offer(int key, LineFormat<? super T> format, T value) {
+        int i = closed ? -1 : stripes.acquire(key);
+        if (i < 0) {
             dropped.incrementAndGet();
             return false;
         }
-        // After the link (see "Idle" in the class comment); a plain read first, so a busy
-        // writer's producers do not all write the flag's cache line.
-        if (asleep.get() && asleep.compareAndSet(true, false)) {
+        int start;
+        int end;
+        try {
+            LogLine buffer = stripes.line(i);
+            start = buffer.length();
+            end = start;
+            if (start < stripeBytes) { // else full: the line is dropped without being formatted
+                try {
+                    format.format(buffer, value);
+                    buffer.ascii('\n');
+                } catch (RuntimeException | Error e) {
+                    buffer.truncate(start);
+                    throw e;
+                }
+                end = buffer.length();
+            }
+        } finally {
+            stripes.release(i);
+        }
+        if (end == start) {
+            dropped.incrementAndGet();
+            return false;
+        }
+        int half = stripeBytes / 2;
+        if (start < half && end >= half) {
+            LockSupport.unpark(thread); // filling up: write it before the period ends
+        } else if (asleep.get() && asleep.compareAndSet(true, false)) {
+            // After the release (see "Idle" in the class comment); a plain read first, so a
+            // busy writer's producers do not all write the flag's cache line.
             LockSupport.unpark(thread);
         }
         return true;
@@ -152,16 +200,26 @@ public final class AsyncLogWriter implements AutoCloseable {
         return dropped.get();
     }
 
-    /** Closes and reopens the file after the lines queued so far are written (log rotation). */
+    /**
+     * Closes and reopens the file after the lines offered before this call are written (log
+     * rotation); returns when it has (waiting up to 5 s), so lines offered after it go to the
+     * new file.
+     */
     public void reopen() {
         if (!closed) {
-            queue.push(REOPEN);
+            Reopen r = new Reopen(new CountDownLatch(1));
+            controls.add(r);
             LockSupport.unpark(thread);
+            try {
+                r.done().await(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
     /**
-     * Waits (up to {@code millis}) until every line queued before this call is written and flushed.
+     * Waits (up to {@code millis}) until every line offered before this call is written.
      *
      * @return whether it finished in time
      */
@@ -170,7 +228,7 @@ public final class AsyncLogWriter implements AutoCloseable {
             return true;
         }
         CountDownLatch done = new CountDownLatch(1);
-        queue.push(done);
+        controls.add(done);
         LockSupport.unpark(thread);
         try {
             return done.await(millis, TimeUnit.MILLISECONDS);
@@ -180,14 +238,14 @@ public final class AsyncLogWriter implements AutoCloseable {
         }
     }
 
-    /** Writes what is queued, flushes and closes (within 5 s); later lines are dropped. */
+    /** Writes what was offered and closes (within 5 s); later lines are dropped. */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
-        queue.push(STOP);
+        controls.add(STOP);
         LockSupport.unpark(thread);
         try {
             thread.join(5000);
@@ -198,49 +256,38 @@ public final class AsyncLogWriter implements AutoCloseable {
 
     private void drain() {
         try {
-            boolean wrote = false;
             for (;;) {
-                LineQueue.Node n = queue.takeAll();
-                if (n == null) {
-                    if (wrote) {
-                        LockSupport.parkNanos(this, periodNanos); // lines coming: batch the next ones
-                        wrote = false;
-                    } else {
-                        sleepUntilALine();
-                    }
-                    continue;
-                }
-                wrote = true;
-                for (; n != null; n = n.next) {
-                    Object o = n.item;
-                    if (o instanceof LogLine l) {
-                        write(l.array(), l.length());
-                    } else if (o instanceof String s) {
-                        byte[] b = s.getBytes(StandardCharsets.UTF_8);
-                        write(b, b.length);
-                    } else if (o instanceof CountDownLatch latch) {
-                        flushStream();
-                        latch.countDown();
-                    } else if (o == REOPEN) {
-                        flushStream();
-                        // stdout and stderr are the process's own descriptors: closing them would
-                        // lose every later line, and there is nothing to rotate.
+                Object control = controls.poll();
+                // A flush, reopen or stop covers every line offered before it.
+                boolean wrote = writeStripes();
+                if (control instanceof CountDownLatch latch) {
+                    latch.countDown();
+                } else if (control instanceof Reopen r) {
+                    // stdout and stderr are the process's own descriptors: closing them would
+                    // lose every later line, and there is nothing to rotate.
+                    try {
                         if (!target.startsWith("/dev/std")) {
                             out.close();
                             out = open(target);
                         }
-                    } else if (o == STOP) {
-                        reportDrops();
-                        flushStream();
-                        if (!target.startsWith("/dev/std")) {
-                            out.close();
-                        }
-                        return;
+                    } finally {
+                        r.done().countDown();
                     }
-                }
-                if (queue.isEmpty()) {
+                } else if (control == STOP) {
                     reportDrops();
-                    flushStream();
+                    if (!target.startsWith("/dev/std")) {
+                        out.close();
+                    }
+                    return;
+                }
+                if (control != null) {
+                    continue;
+                }
+                reportDrops();
+                if (wrote) {
+                    LockSupport.parkNanos(this, periodNanos); // lines coming: batch the next ones
+                } else {
+                    sleepUntilALine();
                 }
             }
         } catch (IOException e) {
@@ -250,38 +297,58 @@ public final class AsyncLogWriter implements AutoCloseable {
         }
     }
 
+    /**
+     * Takes and writes every stripe's lines, one write call per stripe. A stripe held by a
+     * producer is waited for (it is formatting one line): skipping it would leave a busy
+     * stripe to fill up and drop lines for a whole period, and a flush must cover it.
+     *
+     * @return whether anything was written
+     */
+    private boolean writeStripes() throws IOException {
+        boolean wrote = false;
+        for (int i = 0; i < stripes.count(); i++) {
+            for (int tries = 0; !stripes.tryAcquire(i); tries++) {
+                if (tries < 64) {
+                    Thread.onSpinWait();
+                } else {
+                    Thread.yield(); // its holder may be waiting for this core
+                }
+            }
+            LogLine full = stripes.line(i).length() > 0 ? stripes.swap(i, spare) : null;
+            stripes.release(i);
+            if (full != null) {
+                out.write(full.array(), 0, full.length());
+                full.truncate(0);
+                spare = full;
+                wrote = true;
+            }
+        }
+        return wrote;
+    }
+
     /** Parks without a timeout unless a line arrived after all (see "Idle" in the class comment). */
     private void sleepUntilALine() {
         asleep.set(true);
-        if (queue.isEmpty()) {
+        if (controls.isEmpty() && stripesEmpty()) {
             sleeps++;
             LockSupport.park(this);
         }
         asleep.set(false);
     }
 
-    /** Buffers whole lines only: a line is never split over two write calls (see the class comment). */
-    private void write(byte[] line, int length) throws IOException {
-        int n = length + 1; // and its newline
-        if (buffered + n > buffer.length) {
-            flushStream();
+    /** Whether no stripe holds a line; a held stripe counts as not empty. */
+    private boolean stripesEmpty() {
+        for (int i = 0; i < stripes.count(); i++) {
+            if (!stripes.tryAcquire(i)) {
+                return false;
+            }
+            boolean empty = stripes.line(i).length() == 0;
+            stripes.release(i);
+            if (!empty) {
+                return false;
+            }
         }
-        if (n > buffer.length) {
-            byte[] whole = Arrays.copyOf(line, n);
-            whole[length] = '\n';
-            out.write(whole);
-        } else {
-            System.arraycopy(line, 0, buffer, buffered, length);
-            buffer[buffered + length] = '\n';
-            buffered += n;
-        }
-    }
-
-    private void flushStream() throws IOException {
-        if (buffered > 0) {
-            out.write(buffer, 0, buffered);
-            buffered = 0;
-        }
+        return true;
     }
 
     private void reportDrops() {
@@ -292,7 +359,7 @@ public final class AsyncLogWriter implements AutoCloseable {
         if (n > 0) {
             reportedDrops = total;
             dropReport.accept("LM1202 " + n + " log line(s) for " + target + " dropped: the writer could not keep up "
-                    + "(queue of " + capacity + " lines full)");
+                    + "(" + stripes.count() + " buffers of " + stripeBytes + " bytes full or busy)");
         }
     }
 }

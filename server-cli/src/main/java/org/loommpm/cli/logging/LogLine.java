@@ -6,10 +6,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * One access-log line built as the bytes the file gets (UTF-8), so a line costs one growable
- * array rather than a string builder, a string and its encoding. Built by one worker, then handed
- * whole to an {@link AsyncLogWriter} (which only reads it): the worker must not touch it after
- * {@link AsyncLogWriter#offer(LogLine)}.
+ * Log lines built as the bytes the file gets (UTF-8): a growable array rather than a string
+ * builder, a string and its encoding. An {@link AsyncLogWriter}'s buffers are LogLines that many
+ * lines are appended to in turn ({@link LogStripes}); not thread-safe: only the thread holding
+ * one touches it.
  */
 public final class LogLine {
     private static final byte[] DIGITS = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
@@ -46,6 +46,11 @@ public final class LogLine {
         if (length + n > bytes.length) {
             bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + n));
         }
+    }
+
+    /** Cuts the line back to its first {@code length} bytes (a line that must not be kept). */
+    void truncate(int length) {
+        this.length = length;
     }
 
     /** One ASCII character. */

@@ -1,6 +1,7 @@
 package org.loommpm.cli.logging;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -9,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
@@ -21,7 +23,7 @@ class AsyncLogWriterTest {
     @Test
     void writesInOrderAndFlushesOnClose() throws Exception {
         Path f = dir.resolve("a.log");
-        AsyncLogWriter w = new AsyncLogWriter(f.toString(), 1000, m -> { });
+        AsyncLogWriter w = new AsyncLogWriter(f.toString(), 1 << 16, m -> { });
         for (int i = 0; i < 500; i++) {
             assertTrue(w.offer("line " + i));
         }
@@ -32,15 +34,32 @@ class AsyncLogWriterTest {
     }
 
     @Test
-    void linesInBytesAndStringsKeepTheirOrderAndGetANewlineEach() throws Exception {
+    void linesOfOneKeyKeepTheirOrderAndGetANewlineEach() throws Exception {
         Path f = dir.resolve("bytes.log");
-        AsyncLogWriter w = new AsyncLogWriter(f.toString(), 100, m -> { });
-        w.offer(new LogLine(0).text("first ").escaped("é"));
-        w.offer("second");
-        w.offer(new LogLine(0).number(3));
-        w.offer(new LogLine(0).text("x".repeat(70_000))); // longer than the writer's buffer
+        AsyncLogWriter w = new AsyncLogWriter(f.toString(), 1 << 16, m -> { });
+        w.offer(7, (line, v) -> line.text("first ").escaped(v), "é");
+        w.offer(7, LogLine::text, "second");
+        w.offer(7, LogLine::number, 3L);
+        w.offer(7, LogLine::text, "x".repeat(70_000)); // longer than a buffer's share: taken while it has room
         w.close();
         assertEquals(List.of("first \\xc3\\xa9", "second", "3", "x".repeat(70_000)), Files.readAllLines(f));
+        assertEquals(0, w.droppedTotal());
+    }
+
+    /** A format that throws leaves nothing of its line behind, and the buffer is free again. */
+    @Test
+    void aFormatThatThrowsLeavesNoPartOfItsLine() throws Exception {
+        Path f = dir.resolve("throws.log");
+        AsyncLogWriter w = new AsyncLogWriter(f.toString(), 1 << 16, m -> { });
+        w.offer(7, LogLine::text, "before");
+        assertThrows(IllegalStateException.class, () -> w.offer(7, (line, v) -> {
+            line.text("half a line");
+            throw new IllegalStateException(v);
+        }, "bug"));
+        w.offer(7, LogLine::text, "after");
+        w.close();
+        assertEquals(List.of("before", "after"), Files.readAllLines(f));
+        assertEquals(0, w.droppedTotal());
     }
 
     @Test
@@ -58,15 +77,51 @@ class AsyncLogWriterTest {
         assertEquals(100_000 - accepted, w.droppedTotal());
         w.close();
         assertEquals(accepted, Files.readAllLines(f).size());
-        if (accepted < 100_000) {
-            assertTrue(reports.stream().anyMatch(r -> r.startsWith("LM1202")), reports.toString());
+        // 4 bytes: a buffer takes one line, then drops until the writer takes it (every 20 ms).
+        assertTrue(accepted > 0 && accepted < 1000, accepted + " of 100,000 taken");
+        assertTrue(reports.stream().anyMatch(r -> r.startsWith("LM1202")), reports.toString());
+    }
+
+    /**
+     * A flush covers every line offered before it, also one in a buffer that a producer is
+     * appending its next line to at that moment (the writer waits for it rather than skip it).
+     */
+    @Test
+    void flushCoversEveryLineOfferedBeforeIt() throws Exception {
+        Path f = dir.resolve("flush.log");
+        try (AsyncLogWriter w = new AsyncLogWriter(f.toString(), 1 << 24, m -> { })) {
+            AtomicInteger done = new AtomicInteger(-1);
+            AtomicBoolean stop = new AtomicBoolean();
+            Thread producer = Thread.ofPlatform().start(() -> {
+                for (int n = 0; !stop.get(); n++) {
+                    if (w.offer(7, LogLine::number, (long) n)) { // (a full buffer drops it)
+                        done.set(n);
+                    }
+                    if (n % 64 == 0) {
+                        LockSupport.parkNanos(10_000);
+                    }
+                }
+            });
+            try {
+                for (int round = 0; round < 20; round++) {
+                    Thread.sleep(2);
+                    int d = done.get();
+                    assertTrue(w.flush(5000));
+                    // One key's lines stay in order, so the file ends at d or a later line.
+                    long last = lastNumber(f);
+                    assertTrue(last >= d, "line " + d + " was offered before the flush; the file ends at " + last);
+                }
+            } finally {
+                stop.set(true);
+                producer.join();
+            }
         }
     }
 
     @Test
     void reopenStartsAnewFileInOrder() throws Exception {
         Path f = dir.resolve("c.log");
-        AsyncLogWriter w = new AsyncLogWriter(f.toString(), 100, m -> { });
+        AsyncLogWriter w = new AsyncLogWriter(f.toString(), 1 << 16, m -> { });
         w.offer("before");
         w.flush(5000);
         Files.move(f, dir.resolve("c.log.1"));
@@ -86,8 +141,8 @@ class AsyncLogWriterTest {
         Path f = dir.resolve("shared.log");
         String pad = "x".repeat(97);
         int n = 20_000;
-        try (AsyncLogWriter a = new AsyncLogWriter(f.toString(), n, m -> { });
-             AsyncLogWriter b = new AsyncLogWriter(f.toString(), n, m -> { })) {
+        try (AsyncLogWriter a = new AsyncLogWriter(f.toString(), 1 << 24, m -> { });
+             AsyncLogWriter b = new AsyncLogWriter(f.toString(), 1 << 24, m -> { })) {
             Thread ta = Thread.ofPlatform().start(() -> {
                 for (int i = 0; i < n; i++) {
                     a.offer("a" + pad + i);
@@ -125,7 +180,7 @@ class AsyncLogWriterTest {
     @Test
     void anIdleWriterSleepsUntilALineComes() throws Exception {
         Path f = dir.resolve("idle.log");
-        try (AsyncLogWriter w = new AsyncLogWriter(f.toString(), 100, m -> { })) {
+        try (AsyncLogWriter w = new AsyncLogWriter(f.toString(), 1 << 16, m -> { })) {
             w.offer("first");
             awaitLines(f, 1);
             Thread.sleep(3 * AsyncLogWriter.PERIOD_MS); // the batch window after "first" passes
@@ -148,7 +203,7 @@ class AsyncLogWriterTest {
         Path f = dir.resolve("stress.log");
         int producers = 4;
         int rounds = 2000;
-        try (AsyncLogWriter w = new AsyncLogWriter(f.toString(), producers * rounds * 3, m -> { }, 0)) {
+        try (AsyncLogWriter w = new AsyncLogWriter(f.toString(), 1 << 20, m -> { }, 0)) {
             List<Thread> threads = new ArrayList<>();
             AtomicInteger offered = new AtomicInteger();
             for (int p = 0; p < producers; p++) {
@@ -172,6 +227,19 @@ class AsyncLogWriterTest {
             awaitLines(f, offered.get());
             assertEquals(0, w.droppedTotal());
             assertTrue(w.sleeps() > 100, "the writer should have fallen asleep often: " + w.sleeps());
+        }
+    }
+
+    /** The number on the file's last line (-1 when there is none). */
+    private static long lastNumber(Path f) throws Exception {
+        try (java.io.RandomAccessFile r = new java.io.RandomAccessFile(f.toFile(), "r")) {
+            long end = r.length();
+            int n = (int) Math.min(end, 64);
+            byte[] tail = new byte[n];
+            r.seek(end - n);
+            r.readFully(tail);
+            String[] lines = new String(tail, java.nio.charset.StandardCharsets.US_ASCII).strip().split("\n");
+            return lines[lines.length - 1].isEmpty() ? -1 : Long.parseLong(lines[lines.length - 1]);
         }
     }
 
