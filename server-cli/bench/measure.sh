@@ -4,11 +4,12 @@
 #      RUNS runs, without and with an AppCDS archive (-XX:SharedArchiveFile);
 #   2. throughput: wrk req/s for a 13-byte static file (access log to a file, and to /dev/null)
 #      and for the core's hello route (HelloServer.java), -c50 keep-alive, measured in turns
-#      over ROUNDS rounds (the ratio is taken per round; its median is printed), each server
+#      over ROUNDS rounds (the ratio is taken per round; its median is printed), in SETS sets
+#      of new server JVMs (default 1), each server
 #      after a warm-up (WARMUP seconds, default 10, then 2 s on new connections: until the
 #      JIT settles), with server CPU time per request (utime+stime from /proc/PID/stat /
 #      requests) and the JIT compiler threads' share of it.
-# Needs curl and wrk. Usage: [WARMUP=10] [ROUNDS=3] server-cli/bench/measure.sh [RUNS=10] [SECONDS=10]
+# Needs curl and wrk. Usage: [WARMUP=10] [ROUNDS=3] [SETS=1] server-cli/bench/measure.sh [RUNS=10] [SECONDS=10]
 # Build the jar first: ./loom mvn -q -pl server-cli -am package -DskipTests
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -103,28 +104,37 @@ bench() {  # $1 = label, $2 = pid, $3 = url; prints "label rps us_per_request" a
 
 # All three servers run at once and are measured in turns (file with its access log, file with
 # CustomLog /dev/null, hello), ROUNDS times: req/s on two shared cores swings by ±20 % between
-# runs, so the ratio is taken within each round and the median of the rounds is reported.
-echo "== throughput: wrk -t2 -c50 -d${SECS}s, keep-alive, $ROUNDS interleaved rounds after a ${WARMUP}+2 s warm-up each =="
-declare -A URL SPID
-for target in access.log /dev/null; do
-  label=$([ "$target" = /dev/null ] && echo file-devnull || echo file)
-  p=$(free_port)
-  mkdir -p "$WORK/$label"; ln -sfn "$WORK/htdocs" "$WORK/$label/htdocs"
-  conf "$target" "$p" "$WORK/$label"
-  (cd "$WORK/$label" && exec "$JAVA" -jar "$JAR" -f loom.conf >/dev/null 2>&1) & SPID[$label]=$!; PIDS+=("${SPID[$label]}")
-  URL[$label]="http://127.0.0.1:$p/hello.txt"
-done
-HPORT=$(free_port)
-"$JAVA" -cp "$JAR" server-cli/bench/HelloServer.java "$HPORT" >/dev/null 2>&1 & SPID[hello]=$!; PIDS+=("${SPID[hello]}")
-URL[hello]="http://127.0.0.1:$HPORT/hello"
-for s in file file-devnull hello; do
-  until curl -fs -o /dev/null "${URL[$s]}"; do sleep 0.05; done
-  warm "${URL[$s]}"
-done
+# runs, so the ratio is taken within each round and the median of the rounds is reported. And
+# SETS times over, each set with three new JVMs: one JVM can run a few per cent faster or slower
+# than the next for as long as it lives (the same jar measured 14.0-14.8 us per request in one
+# set and 15.2-16.3 in the next), so one set's rounds share its JVMs' luck.
+SETS=${SETS:-1}
+echo "== throughput: wrk -t2 -c50 -d${SECS}s, keep-alive, $SETS set(s) of new servers, $ROUNDS interleaved rounds each after a ${WARMUP}+2 s warm-up =="
 RESULTS=$WORK/throughput.txt
-for r in $(seq "$ROUNDS"); do
-  echo " round $r"
-  for s in file file-devnull hello; do bench "$s" "${SPID[$s]}" "${URL[$s]}" >>"$RESULTS"; done
+declare -A URL SPID
+for set in $(seq "$SETS"); do
+  for target in access.log /dev/null; do
+    label=$([ "$target" = /dev/null ] && echo file-devnull || echo file)
+    p=$(free_port)
+    mkdir -p "$WORK/$label"; ln -sfn "$WORK/htdocs" "$WORK/$label/htdocs"
+    conf "$target" "$p" "$WORK/$label"
+    (cd "$WORK/$label" && exec "$JAVA" -jar "$JAR" -f loom.conf >/dev/null 2>&1) & SPID[$label]=$!; PIDS+=("${SPID[$label]}")
+    URL[$label]="http://127.0.0.1:$p/hello.txt"
+  done
+  HPORT=$(free_port)
+  "$JAVA" -cp "$JAR" server-cli/bench/HelloServer.java "$HPORT" >/dev/null 2>&1 & SPID[hello]=$!; PIDS+=("${SPID[hello]}")
+  URL[hello]="http://127.0.0.1:$HPORT/hello"
+  for s in file file-devnull hello; do
+    until curl -fs -o /dev/null "${URL[$s]}"; do sleep 0.05; done
+    warm "${URL[$s]}"
+  done
+  for r in $(seq "$ROUNDS"); do
+    echo " set $set, round $r"
+    for s in file file-devnull hello; do bench "$s" "${SPID[$s]}" "${URL[$s]}" >>"$RESULTS"; done
+  done
+  for s in file file-devnull hello; do kill "${SPID[$s]}"; wait "${SPID[$s]}" 2>/dev/null || true; done
+  PIDS=() # ended: the exit trap must not kill whatever reuses their PIDs
+  rm -f "$WORK/file/access.log"
 done
 echo "static 13-byte file (access log to a file) / core hello route (no access log), and with CustomLog /dev/null:"
 awk '{rps[$1]=rps[$1] " " $2; cpu[$1]=cpu[$1] " " $3}
