@@ -67,8 +67,8 @@ public final class AsyncLogWriter implements AutoCloseable {
     private final String target;
     private final LogStripes stripes;
     /**
-     * Each stripe's share of the capacity, in bytes: a line is taken while its stripe holds
-     * less, so a stripe holds at most this and one line.
+     * Each stripe's share of the capacity, in bytes: a stripe takes a line while it holds less,
+     * so it holds at most this and one line; a line whose stripe is full goes to another.
      */
     private final int stripeBytes;
     /** Flushes, reopens and the stop, in order; never dropped. */
@@ -145,13 +145,14 @@ public final class AsyncLogWriter implements AutoCloseable {
     /**
      * Formats one line straight into the writer's buffers (a newline is added). Lines offered
      * with the same {@code key} (a client connection's, say) reach the file in the order they
-     * were offered, unless its buffer stayed busy (see {@link LogStripes}). Never blocks. If
-     * {@code format} throws, nothing of the line is kept and the exception propagates.
+     * were offered, unless its buffer stayed busy or filled up (see {@link LogStripes}); the
+     * line is dropped only when every buffer is full or busy. Never blocks. If {@code format}
+     * throws, nothing of the line is kept and the exception propagates.
      *
      * @return false if it was dropped (buffers full or busy, or writer closed)
      */
     public <T> boolean offer(int key, LineFormat<? super T> format, T value) {
-        int i = closed ? -1 : stripes.acquire(key);
+        int i = closed ? -1 : stripes.acquireRoom(key, stripeBytes);
         if (i < 0) {
             dropped.incrementAndGet();
             return false;
@@ -161,23 +162,16 @@ public final class AsyncLogWriter implements AutoCloseable {
         try {
             LogLine buffer = stripes.line(i);
             start = buffer.length();
-            end = start;
-            if (start < stripeBytes) { // else full: the line is dropped without being formatted
-                try {
-                    format.format(buffer, value);
-                    buffer.ascii('\n');
-                } catch (RuntimeException | Error e) {
-                    buffer.truncate(start);
-                    throw e;
-                }
-                end = buffer.length();
+            try {
+                format.format(buffer, value);
+                buffer.ascii('\n');
+            } catch (RuntimeException | Error e) {
+                buffer.truncate(start);
+                throw e;
             }
+            end = buffer.length();
         } finally {
             stripes.release(i);
-        }
-        if (end == start) {
-            dropped.incrementAndGet();
-            return false;
         }
         int half = stripeBytes / 2;
         if (start < half && end >= half) {

@@ -27,8 +27,10 @@ import java.lang.invoke.VarHandle;
  * yielding: a key's lines go to one stripe, so they keep their order. Only when that stripe
  * stays held through all of that (its holder's thread was descheduled) does the producer try the
  * others in turn, and after {@value #PASSES} passes over all of them it gives up: the caller
- * drops the line and counts it, so a producer never blocks. Lines of different keys reach the
- * file in stripe order within a batch, not in the order they were made.
+ * drops the line and counts it, so a producer never blocks. A key whose stripe is full
+ * ({@link #acquireRoom}) overflows into another with room, so the line is dropped only when
+ * all are full. Lines of different keys reach the file in stripe order within a batch, not in
+ * the order they were made.
  */
 final class LogStripes {
     /** Tries of a held preferred stripe with a spin between them, then with a yield. */
@@ -110,6 +112,31 @@ final class LogStripes {
                 return i;
             }
             Thread.onSpinWait();
+        }
+        return -1;
+    }
+
+    /**
+     * Acquires the stripe for {@code key} as {@link #acquire} does, if it holds fewer than
+     * {@code limit} bytes; else one of the others that does (a key's lines leave their order only
+     * then, when its stripe overflows before the writer comes). Never blocks.
+     *
+     * @return the stripe's index, or -1 when none could be had or every free one is full
+     */
+    int acquireRoom(int key, int limit) {
+        int i = acquire(key);
+        if (i < 0 || stripes[i].line.length() < limit) {
+            return i;
+        }
+        release(i);
+        for (int n = 1; n < stripes.length; n++) {
+            int j = (i + n) & mask;
+            if (tryAcquire(j)) {
+                if (stripes[j].line.length() < limit) {
+                    return j;
+                }
+                release(j);
+            }
         }
         return -1;
     }

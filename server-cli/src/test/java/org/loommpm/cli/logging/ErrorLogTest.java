@@ -28,7 +28,7 @@ class ErrorLogTest {
     @Test
     void systemLoggerAndJulReachTheErrorLogFilteredPerModule() throws Exception {
         Path f = dir.resolve("error.log");
-        AsyncLogWriter w = new AsyncLogWriter(f.toString(), 100, m -> { });
+        AsyncLogWriter w = new AsyncLogWriter(f.toString(), 1 << 16, m -> { });
         ErrorLog.configure(LogLevels.parse(LogLevels.DEFAULT, List.of("warn", "engine:debug")), w);
         System.Logger engine = System.getLogger("org.loommpm.engine");
         System.Logger cli = System.getLogger("org.loommpm.cli");

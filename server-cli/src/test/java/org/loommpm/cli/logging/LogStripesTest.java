@@ -26,6 +26,28 @@ class LogStripesTest {
         s.release(j);
     }
 
+    /** A full stripe sends its key's line to another with room; all full: none. */
+    @Test
+    void aFullStripeOverflowsIntoAnother() {
+        LogStripes s = new LogStripes(4, 16);
+        int own = s.acquire(7);
+        s.line(own).text("0123456789").ascii('\n');
+        s.release(own);
+        assertEquals(own, s.acquireRoom(7, 64), "room left in its own");
+        s.release(own);
+        int other = s.acquireRoom(7, 8);
+        assertTrue(other >= 0 && other != own, "overflowed into " + other);
+        s.release(other);
+        for (int i = 0; i < s.count(); i++) {
+            if (i != own) {
+                int j = s.acquireRoom(7, 8);
+                s.line(j).text("0123456789");
+                s.release(j);
+            }
+        }
+        assertEquals(-1, s.acquireRoom(7, 8), "every stripe full");
+    }
+
     @Test
     void givesUpWhenEveryStripeStaysHeld() {
         LogStripes s = new LogStripes(2, 16);
