@@ -33,8 +33,9 @@ import java.lang.invoke.VarHandle;
  * the order they were made.
  */
 final class LogStripes {
-    /** Tries of a held preferred stripe with a spin between them, then with a yield. */
+    /** Tries of a held preferred stripe with a spin between them (a few ns each). */
     private static final int SPINS = 64;
+    /** Then tries with a yield between them, in case the holder waits for this core. */
     private static final int YIELDS = 16;
     /** Passes over all stripes before a producer gives up. */
     private static final int PASSES = 4;
@@ -43,8 +44,7 @@ final class LogStripes {
     static final class Stripe {
         @SuppressWarnings("unused")
         private long p0, p1, p2, p3, p4, p5, p6;
-        /** 0 free, 1 held; through {@link #HELD}. */
-        @SuppressWarnings("unused")
+        /** 0 free, 1 held; read directly, written through {@link #HELD}. */
         private volatile int held;
         /** Whole lines waiting for the writer; touched only by the stripe's holder. */
         private LogLine line;
