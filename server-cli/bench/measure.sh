@@ -2,8 +2,8 @@
 # Measures loom-mpm.jar (not a test; prints figures):
 #   1. start-up: median time from `java -jar loom-mpm.jar` to the first served request, over
 #      RUNS runs, without and with an AppCDS archive (-XX:SharedArchiveFile);
-#   2. throughput: wrk req/s for a 13-byte static file (access log to a file, and to /dev/null)
-#      and for the core's hello route (HelloServer.java), -c50 keep-alive, measured in turns
+#   2. throughput: wrk req/s for a 13-byte static file (with its access log written to a file, and
+#      without one: CustomLog /dev/null, which is not formatted at all) and for the core's hello route (HelloServer.java), -c50 keep-alive, measured in turns
 #      over ROUNDS rounds (the ratio is taken per round; its median is printed), in SETS sets
 #      of new server JVMs (default 1), each server
 #      after a warm-up (WARMUP seconds, default 10, then 2 s on new connections: until the
@@ -102,8 +102,8 @@ bench() {  # $1 = label, $2 = pid, $3 = url; prints "label rps us_per_request" a
   echo "$1 $rps $cpu"
 }
 
-# All three servers run at once and are measured in turns (file with its access log, file with
-# CustomLog /dev/null, hello), ROUNDS times: req/s on two shared cores swings by ±20 % between
+# All three servers run at once and are measured in turns (file with its access log, file without
+# one (CustomLog /dev/null), hello), ROUNDS times: req/s on two shared cores swings by ±20 % between
 # runs, so the ratio is taken within each round and the median of the rounds is reported. And
 # SETS times over, each set with three new JVMs: one JVM can run a few per cent faster or slower
 # than the next for as long as it lives (the same jar measured 14.0-14.8 us per request in one
@@ -114,7 +114,7 @@ RESULTS=$WORK/throughput.txt
 declare -A URL SPID
 for set in $(seq "$SETS"); do
   for target in access.log /dev/null; do
-    label=$([ "$target" = /dev/null ] && echo file-devnull || echo file)
+    label=$([ "$target" = /dev/null ] && echo file-nolog || echo file)
     p=$(free_port)
     mkdir -p "$WORK/$label"; ln -sfn "$WORK/htdocs" "$WORK/$label/htdocs"
     conf "$target" "$p" "$WORK/$label"
@@ -124,28 +124,28 @@ for set in $(seq "$SETS"); do
   HPORT=$(free_port)
   "$JAVA" -cp "$JAR" server-cli/bench/HelloServer.java "$HPORT" >/dev/null 2>&1 & SPID[hello]=$!; PIDS+=("${SPID[hello]}")
   URL[hello]="http://127.0.0.1:$HPORT/hello"
-  for s in file file-devnull hello; do
+  for s in file file-nolog hello; do
     until curl -fs -o /dev/null "${URL[$s]}"; do sleep 0.05; done
     warm "${URL[$s]}"
   done
   for r in $(seq "$ROUNDS"); do
     echo " set $set, round $r"
-    for s in file file-devnull hello; do bench "$s" "${SPID[$s]}" "${URL[$s]}" >>"$RESULTS"; done
+    for s in file file-nolog hello; do bench "$s" "${SPID[$s]}" "${URL[$s]}" >>"$RESULTS"; done
   done
-  for s in file file-devnull hello; do kill "${SPID[$s]}"; wait "${SPID[$s]}" 2>/dev/null || true; done
+  for s in file file-nolog hello; do kill "${SPID[$s]}"; wait "${SPID[$s]}" 2>/dev/null || true; done
   PIDS=() # ended: the exit trap must not kill whatever reuses their PIDs
   rm -f "$WORK/file/access.log"
 done
-echo "static 13-byte file (access log to a file) / core hello route (no access log), and with CustomLog /dev/null:"
+echo "static 13-byte file / core hello route (which logs nothing): with the file's access log written to a file, and without (CustomLog /dev/null):"
 awk '{rps[$1]=rps[$1] " " $2; cpu[$1]=cpu[$1] " " $3}
      END {
-       n = split(rps["file"], f); split(rps["file-devnull"], d); split(rps["hello"], h)
-       split(cpu["file"], fc); split(cpu["file-devnull"], dc); split(cpu["hello"], hc)
+       n = split(rps["file"], f); split(rps["file-nolog"], d); split(rps["hello"], h)
+       split(cpu["file"], fc); split(cpu["file-nolog"], dc); split(cpu["hello"], hc)
        for (i = 1; i <= n; i++) {
-         printf "  round %d: req/s file/hello %.2f (devnull %.2f); CPU per request hello/file %.2f (devnull %.2f)\n", i, f[i]/h[i], d[i]/h[i], hc[i]/fc[i], hc[i]/dc[i]
+         printf "  round %d: req/s file/hello %.2f (no log %.2f); CPU per request hello/file %.2f (no log %.2f)\n", i, f[i]/h[i], d[i]/h[i], hc[i]/fc[i], hc[i]/dc[i]
          r[i] = f[i]/h[i]; rd[i] = d[i]/h[i]; c[i] = hc[i]/fc[i]; cd[i] = hc[i]/dc[i]
        }
-       printf "  median of rounds: req/s file/hello %.2f (devnull %.2f); CPU hello/file %.2f (devnull %.2f)\n", med(r, n), med(rd, n), med(c, n), med(cd, n)
+       printf "  median of rounds: req/s file/hello %.2f (no log %.2f); CPU hello/file %.2f (no log %.2f)\n", med(r, n), med(rd, n), med(c, n), med(cd, n)
      }
      function med(a, n,   i, j, t) {
        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }

@@ -112,12 +112,12 @@ final class ServerProcess {
         return server;
     }
 
-    /** The handler chain for a configuration: access log around the site. */
+    /** The handler chain for a configuration: access log (if any is kept) around the site. */
     private Handler site(LoomConfig cfg, List<AccessLogFilter.Sink> sinks) {
         Handler welcome = cfg.site().welcomePage() ? new WelcomePage() : null;
         StaticFileHandler files = new StaticFileHandler(cfg.site(), welcome);
         Handler site = new SiteHandler(cfg.site(), files, status, metrics);
-        return new AccessLogFilter(sinks, cfg.site().serverName()).around(site);
+        return sinks.isEmpty() ? site : new AccessLogFilter(sinks, cfg.site().serverName()).around(site);
     }
 
     /**

@@ -19,5 +19,15 @@ public record LogSettings(String errorLog, LogLevels levels, List<AccessLogSpec>
      * @param format the format string (nicknames already resolved)
      */
     public record AccessLogSpec(String target, String format) {
+        /** Where a log goes that nobody keeps. */
+        public static final String DISCARD = "/dev/null";
+
+        /**
+         * Whether this log goes to {@value #DISCARD}: the way to turn the access log off (naming
+         * it replaces the default log to stdout). Such a log is never formatted or written.
+         */
+        public boolean discarded() {
+            return target.equals(DISCARD);
+        }
     }
 }

@@ -24,7 +24,8 @@ public final class LogTargets implements AutoCloseable {
 
     /**
      * Opens what {@code logs} names and points the error log at its destination; returns the
-     * access-log sinks to build the filter from.
+     * access-log sinks to build the filter from (none for a {@code CustomLog} to
+     * {@code /dev/null}, which is dropped here rather than formatted and written).
      *
      * @param reopen whether destinations already open are reopened (a restart), or kept as they are
      * @param retired receives writers no longer named, for the caller to close later
@@ -35,7 +36,9 @@ public final class LogTargets implements AutoCloseable {
         Set<String> wanted = new HashSet<>();
         wanted.add(logs.errorLog());
         for (LogSettings.AccessLogSpec a : logs.accessLogs()) {
-            wanted.add(a.target());
+            if (!a.discarded()) {
+                wanted.add(a.target());
+            }
         }
         Map<String, AsyncLogWriter> fresh = new HashMap<>();
         try {
@@ -64,6 +67,9 @@ public final class LogTargets implements AutoCloseable {
         ErrorLog.configure(logs.levels(), open.get(logs.errorLog()));
         List<AccessLogFilter.Sink> sinks = new ArrayList<>();
         for (LogSettings.AccessLogSpec a : logs.accessLogs()) {
+            if (a.discarded()) {
+                continue; // formatting lines for /dev/null cost ~8 % of a small file's req/s
+            }
             sinks.add(new AccessLogFilter.Sink(AccessLogFormat.compile(a.format()), open.get(a.target())));
         }
         return sinks;

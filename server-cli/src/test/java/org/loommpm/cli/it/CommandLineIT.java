@@ -1,6 +1,7 @@
 package org.loommpm.cli.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -119,6 +120,21 @@ class CommandLineIT {
             assertTrue(status.body().contains("ParentServerConfigGeneration: 1\n"), status.body());
             p.signal("TERM");
             assertEquals(0, p.waitExit(Duration.ofSeconds(20)));
+            assertTrue(p.stdout().contains("\"GET /hello.txt HTTP/1.1\" 200 13\n"), "access log on stdout: " + p.stdout());
+        }
+    }
+
+    @Test
+    void customLogToDevNullTurnsTheAccessLogOff() throws Exception {
+        Files.createDirectories(dir.resolve("htdocs"));
+        Files.writeString(dir.resolve("htdocs/hello.txt"), "Hello, World!");
+        int port = JarProcess.freePort();
+        try (JarProcess p = JarProcess.start(dir, "-c", "Listen 127.0.0.1:" + port,
+                "-c", "CustomLog /dev/null common")) {
+            assertEquals("Hello, World!", Curl.run("http://127.0.0.1:" + port + "/hello.txt").body());
+            p.signal("TERM");
+            assertEquals(0, p.waitExit(Duration.ofSeconds(20)));
+            assertFalse(p.stdout().contains("GET /hello.txt"), p.stdout());
         }
     }
 }
