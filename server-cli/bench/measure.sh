@@ -2,13 +2,13 @@
 # Measures loom-mpm.jar (not a test; prints figures):
 #   1. start-up: median time from `java -jar loom-mpm.jar` to the first served request, over
 #      RUNS runs, without and with an AppCDS archive (-XX:SharedArchiveFile);
-#   2. throughput: wrk req/s for a 13-byte static file (with its access log written to a file, and
-#      without one: CustomLog /dev/null, which is not formatted at all) and for the core's hello route (HelloServer.java), -c50 keep-alive, measured in turns
-#      over ROUNDS rounds (the ratio is taken per round; its median is printed), in SETS sets
-#      of new server JVMs (default 1), each server
-#      after a warm-up (WARMUP seconds, default 10, then 2 s on new connections: until the
-#      JIT settles), with server CPU time per request (utime+stime from /proc/PID/stat /
-#      requests) and the JIT compiler threads' share of it.
+#   2. throughput: wrk req/s for a 13-byte static file (with its access log written to a file,
+#      and without one: CustomLog /dev/null, which is not formatted at all) and for the core's
+#      hello route (HelloServer.java), -c50 keep-alive, measured in turns over ROUNDS rounds
+#      (the ratio is taken per round; its median is printed), in SETS sets of new server JVMs
+#      (default 1), each server after a warm-up (WARMUP seconds, default 10, then 2 s on new
+#      connections: until the JIT settles), with server CPU time per request (utime+stime from
+#      /proc/PID/stat / requests) and the JIT compiler threads' share of it.
 # Needs curl and wrk. Usage: [WARMUP=10] [ROUNDS=3] [SETS=1] server-cli/bench/measure.sh [RUNS=10] [SECONDS=10]
 # Build the jar first: ./loom mvn -q -pl server-cli -am package -DskipTests
 set -euo pipefail
