@@ -31,13 +31,18 @@ import java.time.Duration;
  *        payload nor END_STREAM, and empty CONTINUATION frames, per second on average
  * @param maxContinuationFrames {@code H2MaxContinuationFrames}: CONTINUATION frames one header
  *        block may span (CVE-2024-27316)
+ * @param stallTimeout {@code H2StallTimeout}: how long a stream may wait on the client without
+ *        progress, for flow-control window to send its response (then RST_STREAM CANCEL: a
+ *        zero-window stall holds a stream, never a worker), or, its response sent, for the rest
+ *        of a request nobody reads (then RST_STREAM NO_ERROR)
  */
 public record Http2Settings(int maxConcurrentStreams, int windowSize, int maxFrameSize, int maxHeaderListSize,
                             int headerTableSize, Duration settingsTimeout, int maxResetsPerSecond,
-                            int maxControlFramesPerSecond, int maxEmptyFramesPerSecond, int maxContinuationFrames) {
+                            int maxControlFramesPerSecond, int maxEmptyFramesPerSecond, int maxContinuationFrames,
+                            Duration stallTimeout) {
     /** The defaults. */
     public static final Http2Settings DEFAULTS = new Http2Settings(100, 65_535, 16_384, 65_536, 4_096,
-            Duration.ofSeconds(10), 100, 200, 100, 32);
+            Duration.ofSeconds(10), 100, 200, 100, 32, Duration.ofSeconds(60));
 
     /** Checks every bound (RFC 9113 §6.5.2 for the announced settings). */
     public Http2Settings {
@@ -53,6 +58,9 @@ public record Http2Settings(int maxConcurrentStreams, int windowSize, int maxFra
         range("H2MaxControlFramesPerSecond", maxControlFramesPerSecond, 1, Integer.MAX_VALUE);
         range("H2MaxEmptyFramesPerSecond", maxEmptyFramesPerSecond, 1, Integer.MAX_VALUE);
         range("H2MaxContinuationFrames", maxContinuationFrames, 1, 100_000);
+        if (stallTimeout == null || stallTimeout.isNegative() || stallTimeout.isZero()) {
+            throw new IllegalArgumentException("H2StallTimeout must be a positive duration, got " + stallTimeout);
+        }
     }
 
     private static void range(String name, long v, long min, long max) {
@@ -64,64 +72,76 @@ public record Http2Settings(int maxConcurrentStreams, int windowSize, int maxFra
     /** A copy with {@code H2MaxConcurrentStreams} changed. */
     public Http2Settings withMaxConcurrentStreams(int v) {
         return new Http2Settings(v, windowSize, maxFrameSize, maxHeaderListSize, headerTableSize, settingsTimeout,
-                maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond, maxContinuationFrames);
+                maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond, maxContinuationFrames,
+                stallTimeout);
     }
 
     /** A copy with {@code H2WindowSize} changed. */
     public Http2Settings withWindowSize(int v) {
         return new Http2Settings(maxConcurrentStreams, v, maxFrameSize, maxHeaderListSize, headerTableSize,
                 settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond,
-                maxContinuationFrames);
+                maxContinuationFrames, stallTimeout);
     }
 
     /** A copy with {@code H2MaxFrameSize} changed. */
     public Http2Settings withMaxFrameSize(int v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, v, maxHeaderListSize, headerTableSize,
                 settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond,
-                maxContinuationFrames);
+                maxContinuationFrames, stallTimeout);
     }
 
     /** A copy with {@code H2MaxHeaderListSize} changed. */
     public Http2Settings withMaxHeaderListSize(int v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, v, headerTableSize,
                 settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond,
-                maxContinuationFrames);
+                maxContinuationFrames, stallTimeout);
     }
 
     /** A copy with {@code H2HeaderTableSize} changed. */
     public Http2Settings withHeaderTableSize(int v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, maxHeaderListSize, v,
                 settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond,
-                maxContinuationFrames);
+                maxContinuationFrames, stallTimeout);
     }
 
     /** A copy with {@code H2SettingsTimeout} changed. */
     public Http2Settings withSettingsTimeout(Duration v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, maxHeaderListSize, headerTableSize,
-                v, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond, maxContinuationFrames);
+                v, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond, maxContinuationFrames,
+                stallTimeout);
     }
 
     /** A copy with {@code H2MaxResetsPerSecond} changed. */
     public Http2Settings withMaxResetsPerSecond(int v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, maxHeaderListSize, headerTableSize,
-                settingsTimeout, v, maxControlFramesPerSecond, maxEmptyFramesPerSecond, maxContinuationFrames);
+                settingsTimeout, v, maxControlFramesPerSecond, maxEmptyFramesPerSecond, maxContinuationFrames,
+                stallTimeout);
     }
 
     /** A copy with {@code H2MaxControlFramesPerSecond} changed. */
     public Http2Settings withMaxControlFramesPerSecond(int v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, maxHeaderListSize, headerTableSize,
-                settingsTimeout, maxResetsPerSecond, v, maxEmptyFramesPerSecond, maxContinuationFrames);
+                settingsTimeout, maxResetsPerSecond, v, maxEmptyFramesPerSecond, maxContinuationFrames,
+                stallTimeout);
     }
 
     /** A copy with {@code H2MaxEmptyFramesPerSecond} changed. */
     public Http2Settings withMaxEmptyFramesPerSecond(int v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, maxHeaderListSize, headerTableSize,
-                settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, v, maxContinuationFrames);
+                settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, v, maxContinuationFrames, stallTimeout);
     }
 
     /** A copy with {@code H2MaxContinuationFrames} changed. */
     public Http2Settings withMaxContinuationFrames(int v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, maxHeaderListSize, headerTableSize,
-                settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond, v);
+                settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond, v,
+                stallTimeout);
+    }
+
+    /** A copy with {@code H2StallTimeout} changed. */
+    public Http2Settings withStallTimeout(Duration v) {
+        return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, maxHeaderListSize, headerTableSize,
+                settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond,
+                maxContinuationFrames, v);
     }
 }

@@ -255,6 +255,15 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
     }
 
     /**
+     * The owner found nothing to end: the dispatch with {@link #closeRequested()} set came from
+     * a {@link #handBackWatch} deadline that only asked it to look (HTTP/2: a stream waiting on
+     * the client too long), not from an idle timeout or a stop. Owner only.
+     */
+    public void withdrawCloseRequest() {
+        closeRequested = false;
+    }
+
+    /**
      * Asks for the owner's attention: a MULTIPLEXED connection is dispatched soon; a connection
      * being served keeps the flag for its owner's next {@link #takeSignal}. Any thread; cheap
      * when repeated (one poke per poller look).

@@ -21,6 +21,7 @@ public final class ProtocolCounters {
     private final LongAdder responsesCompleted = new LongAdder();
     private final LongAdder streamsReset = new LongAdder();
     private final LongAdder streamsRefused = new LongAdder();
+    private final LongAdder streamsStalled = new LongAdder();
     private final LongAdder goawaysSent = new LongAdder();
     private final LongAdder goawaysReceived = new LongAdder();
     private final LongAdder guardsTripped = new LongAdder();
@@ -41,6 +42,8 @@ public final class ProtocolCounters {
     public void streamReset() { streamsReset.increment(); }
     /** An HTTP/2 stream was refused by H2MaxConcurrentStreams. */
     public void streamRefused() { streamsRefused.increment(); }
+    /** An HTTP/2 stream was reset after waiting H2StallTimeout for the client's window. */
+    public void streamStalled() { streamsStalled.increment(); }
     /** The server sent GOAWAY (stop, idle timeout, connection error). */
     public void goawaySent() { goawaysSent.increment(); }
     /** The client sent GOAWAY. */
@@ -64,6 +67,8 @@ public final class ProtocolCounters {
     public long streamsReset() { return streamsReset.sum(); }
     /** HTTP/2 streams refused. */
     public long streamsRefused() { return streamsRefused.sum(); }
+    /** HTTP/2 streams reset for a stalled flow-control window. */
+    public long streamsStalled() { return streamsStalled.sum(); }
     /** GOAWAY frames sent. */
     public long goawaysSent() { return goawaysSent.sum(); }
     /** GOAWAY frames received. */

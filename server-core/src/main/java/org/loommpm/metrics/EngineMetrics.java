@@ -75,6 +75,8 @@ public final class EngineMetrics implements ChildListener {
                 ProtocolCounters::streamsReset, Tags.empty());
         counter("loom.http2.streams.refused", "HTTP/2 streams refused by H2MaxConcurrentStreams", p,
                 ProtocolCounters::streamsRefused, Tags.empty());
+        counter("loom.http2.streams.stalled", "HTTP/2 streams reset after H2StallTimeout without flow-control window",
+                p, ProtocolCounters::streamsStalled, Tags.empty());
         String goaway = "HTTP/2 GOAWAY frames by direction (sent: stop, idle timeout, error)";
         counter("loom.http2.goaway", goaway, p, ProtocolCounters::goawaysSent, Tags.of("direction", "sent"));
         counter("loom.http2.goaway", goaway, p, ProtocolCounters::goawaysReceived, Tags.of("direction", "received"));

@@ -110,6 +110,32 @@ final class Http2Response extends ResponseState {
     }
 
     /**
+     * Queues the head and the file region; the frame loop reads the file as the client's windows
+     * open, after the handler has returned ({@link FileBody}), so a client that grants no window
+     * holds no worker slot and no buffer. The file must stay as it is until the stream ends: one
+     * that becomes shorter resets the stream (INTERNAL_ERROR).
+     */
+    @Override
+    public void sendFile(Path file, long position, long count) throws IOException {
+        checkNotComplete();
+        checkNotCommitted();
+        if (position < 0 || count < 0) {
+            throw new IllegalArgumentException("negative range: " + position + "+" + count);
+        }
+        if (Files.size(file) < position + count) {
+            throw new IOException(file + " is shorter than " + (position + count) + " bytes");
+        }
+        boolean noBody = head || bodyForbidden() || count == 0;
+        commit(count, noBody);
+        complete = true;
+        if (!noBody) {
+            bodyBytes += count;
+            frames += 1 + count / 16_384;
+            stream.enqueue(Out.file(stream, new FileBody(file, position, count)));
+        }
+    }
+
+    /**
      * Queues the response head.
      *
      * @param contentLength the body length, -1 when unknown, -2 to keep a Content-Length the

@@ -9,6 +9,7 @@ import org.loommpm.http2.frame.FrameListener;
 import org.loommpm.http2.frame.FrameReader;
 import org.loommpm.http2.frame.FrameType;
 import org.loommpm.http2.frame.Http2Error;
+import org.loommpm.http2.guard.ControlFrameGuard;
 import org.loommpm.http2.hpack.FieldBlock;
 
 /**
@@ -57,10 +58,12 @@ final class InboundFrames implements FrameListener {
         return any;
     }
 
+    /** Resets the stream; each reset the client provoked counts like one it sent (MadeYouReset). */
     @Override
-    public void streamError(Http2Error e) {
+    public void streamError(Http2Error e) throws Http2Error {
         LOG.log(Level.DEBUG, "LM0707 {0} stream {1} reset {2}: {3}", s, e.streamId(), e.code(), e.getMessage());
         s.resetStream(e.streamId(), e.code());
+        s.resets.streamCancelled(System.nanoTime());
     }
 
     @Override
@@ -105,6 +108,16 @@ final class InboundFrames implements FrameListener {
         if (n == 0 && !end) {
             s.empty.emptyFrame(System.nanoTime());
         }
+        if (st.responseEnded) {
+            // The response is out and nobody reads this body: its end closes the stream, more of
+            // it is answered RST_STREAM(NO_ERROR) (RFC 9113 §8.1).
+            if (end) {
+                endRequest(st);
+            } else {
+                s.resetStream(sid, ErrorCode.NO_ERROR);
+            }
+            return;
+        }
         if (n > 0) {
             st.body.offer(Arrays.copyOfRange(a, off, off + n));
         }
@@ -122,7 +135,7 @@ final class InboundFrames implements FrameListener {
         st.on(StreamState.Event.RECV_END_STREAM);
         st.body.end();
         if (st.state == StreamState.CLOSED) {
-            s.closeStream(st, false);
+            s.closeStream(st, Session.Closed.ENDED);
         }
     }
 
@@ -131,7 +144,7 @@ final class InboundFrames implements FrameListener {
         if (sid > s.lastClientStreamId || (sid & 1) == 0) {
             throw Http2Error.connection(ErrorCode.PROTOCOL_ERROR, what + " on idle stream " + sid);
         }
-        if (Boolean.TRUE.equals(s.closed.get(sid))) {
+        if (s.closed.get(sid) == Session.Closed.BY_OUR_RESET) {
             return; // we reset it: frames already in flight are ignored (RFC 9113 §5.1)
         }
         throw Http2Error.stream(sid, ErrorCode.STREAM_CLOSED, what + " on closed stream " + sid);
@@ -179,11 +192,13 @@ final class InboundFrames implements FrameListener {
             return;
         }
         if (sid <= s.lastClientStreamId) {
-            Boolean ours = s.closed.get(sid);
-            if (Boolean.TRUE.equals(ours)) {
-                return; // trailers of a stream we reset
+            Session.Closed how = s.closed.get(sid);
+            if (how == Session.Closed.BY_OUR_RESET) {
+                // Trailers of a stream we reset; each costs a decode, so a stream of them is a flood.
+                s.control.controlFrame("HEADERS on a reset stream", System.nanoTime());
+                return;
             }
-            if (ours != null) {
+            if (how != null) {
                 throw Http2Error.connection(ErrorCode.STREAM_CLOSED, "HEADERS on closed stream " + sid);
             }
             throw Http2Error.connection(ErrorCode.PROTOCOL_ERROR, "stream " + sid + " below the last one opened");
@@ -200,7 +215,6 @@ final class InboundFrames implements FrameListener {
         }
         if (!s.limit.tryOpen()) {
             s.counters.streamRefused();
-            s.resets.streamCancelled(System.nanoTime());
             throw Http2Error.stream(sid, ErrorCode.REFUSED_STREAM, "more than " + s.limit.max() + " streams");
         }
         Stream created = new Stream(s, sid, f, s.peerInitialWindow, s.initialRecvWindow(),
@@ -237,11 +251,15 @@ final class InboundFrames implements FrameListener {
             if (sid > s.lastClientStreamId || (sid & 1) == 0) {
                 throw Http2Error.connection(ErrorCode.PROTOCOL_ERROR, "RST_STREAM on idle stream " + sid);
             }
+            s.control.controlFrame("RST_STREAM on a closed stream", System.nanoTime());
+            if (s.closed.containsKey(sid)) {
+                s.closed.put(sid, Session.Closed.BY_CLIENT_RESET);
+            }
             return;
         }
         LOG.log(Level.DEBUG, "LM0707 {0} stream {1} reset by the client: {2}", s, sid, ErrorCode.describe(code));
         boolean answered = st.responseEnded;
-        s.closeStream(st, false);
+        s.closeStream(st, Session.Closed.BY_CLIENT_RESET);
         s.counters.streamReset();
         if (!answered) {
             s.resets.streamCancelled(System.nanoTime());
@@ -317,6 +335,7 @@ final class InboundFrames implements FrameListener {
             if (increment == 0) {
                 throw Http2Error.connection(ErrorCode.PROTOCOL_ERROR, "WINDOW_UPDATE of 0 on the connection");
             }
+            smallUpdate(increment);
             s.connSendWindow += increment;
             if (s.connSendWindow > FrameType.MAX_WINDOW) {
                 throw Http2Error.connection(ErrorCode.FLOW_CONTROL_ERROR, "connection window above 2^31-1");
@@ -328,15 +347,31 @@ final class InboundFrames implements FrameListener {
             if (sid > s.lastClientStreamId || (sid & 1) == 0) {
                 throw Http2Error.connection(ErrorCode.PROTOCOL_ERROR, "WINDOW_UPDATE on idle stream " + sid);
             }
-            return; // closed: a late update is harmless
+            if (increment == 0) {
+                throw Http2Error.stream(sid, ErrorCode.PROTOCOL_ERROR, "WINDOW_UPDATE of 0");
+            }
+            if (s.closed.get(sid) == Session.Closed.BY_CLIENT_RESET) {
+                throw Http2Error.stream(sid, ErrorCode.STREAM_CLOSED, "WINDOW_UPDATE after RST_STREAM");
+            }
+            // A late update crossing our END_STREAM is harmless; a stream of them is a flood.
+            s.control.controlFrame("WINDOW_UPDATE on a closed stream", System.nanoTime());
+            return;
         }
         if (increment == 0) {
             throw Http2Error.stream(sid, ErrorCode.PROTOCOL_ERROR, "WINDOW_UPDATE of 0");
         }
+        smallUpdate(increment);
         st.sendWindow += increment;
         if (st.sendWindow > FrameType.MAX_WINDOW) {
             throw Http2Error.stream(sid, ErrorCode.FLOW_CONTROL_ERROR, "stream window above 2^31-1");
         }
         s.wake(st);
+    }
+
+    /** A WINDOW_UPDATE of a few bytes does the client no good and costs us a frame each: a +1 flood. */
+    private void smallUpdate(int increment) throws Http2Error {
+        if (increment < ControlFrameGuard.SMALL_WINDOW_UPDATE) {
+            s.control.controlFrame("WINDOW_UPDATE", System.nanoTime());
+        }
     }
 }

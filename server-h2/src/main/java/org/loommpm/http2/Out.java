@@ -4,12 +4,13 @@ import org.loommpm.api.Headers;
 
 /**
  * One item a stream task hands to the frame loop through the session's outbound queue: a
- * response head, a piece of body, a body-window credit, or a reset. The task fills it before
+ * response head, a piece of body, a file region as the body, a body-window credit, or a reset.
+ * The task fills it before
  * the queue's publication and never touches it again (DATA payload memory stays untouched until
  * {@link Stream#written} released it); the frame loop consumes it.
  */
 final class Out {
-    enum Kind { HEADERS, DATA, WINDOW_UPDATE, RST }
+    enum Kind { HEADERS, DATA, FILE, WINDOW_UPDATE, RST }
 
     final Kind kind;
     final Stream stream;
@@ -21,10 +22,13 @@ final class Out {
     final byte[] data;
     int off;
     int len;
-    /** HEADERS or DATA: the last item of the response. */
+    /** FILE: the region, read by the frame loop as the windows open (always the last item). */
+    final FileBody file;
+    /** HEADERS, DATA or FILE: the last item of the response. */
     final boolean endStream;
 
-    private Out(Kind kind, Stream stream, int value, Headers headers, byte[] data, int off, int len, boolean end) {
+    private Out(Kind kind, Stream stream, int value, Headers headers, byte[] data, int off, int len, boolean end,
+                FileBody file) {
         this.kind = kind;
         this.stream = stream;
         this.value = value;
@@ -33,21 +37,26 @@ final class Out {
         this.off = off;
         this.len = len;
         this.endStream = end;
+        this.file = file;
     }
 
     static Out headers(Stream s, int status, Headers fields, boolean endStream) {
-        return new Out(Kind.HEADERS, s, status, fields, null, 0, 0, endStream);
+        return new Out(Kind.HEADERS, s, status, fields, null, 0, 0, endStream, null);
     }
 
     static Out data(Stream s, byte[] data, int off, int len, boolean endStream) {
-        return new Out(Kind.DATA, s, 0, null, data, off, len, endStream);
+        return new Out(Kind.DATA, s, 0, null, data, off, len, endStream, null);
+    }
+
+    static Out file(Stream s, FileBody body) {
+        return new Out(Kind.FILE, s, 0, null, null, 0, 0, true, body);
     }
 
     static Out windowUpdate(Stream s, int increment) {
-        return new Out(Kind.WINDOW_UPDATE, s, increment, null, null, 0, 0, false);
+        return new Out(Kind.WINDOW_UPDATE, s, increment, null, null, 0, 0, false, null);
     }
 
     static Out rst(Stream s, int code) {
-        return new Out(Kind.RST, s, code, null, null, 0, 0, false);
+        return new Out(Kind.RST, s, code, null, null, 0, 0, false, null);
     }
 }

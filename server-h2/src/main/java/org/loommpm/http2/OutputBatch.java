@@ -127,14 +127,7 @@ final class OutputBatch {
 
     /** Appends one DATA frame whose payload belongs to {@code owner}'s queued bytes. */
     void data(Stream owner, byte[] src, int off, int len, boolean endStream) {
-        header(len, FrameType.DATA, endStream ? FrameType.FLAG_END_STREAM : 0, owner.id());
-        if (len < COPY_LIMIT) {
-            copy(src, off, len);
-        } else {
-            cut();
-            segments.add(ByteBuffer.wrap(src, off, len));
-            bytes += len;
-        }
+        ownData(owner.id(), src, off, len, endStream);
         if (acks == acked.length) {
             acked = Arrays.copyOf(acked, acks * 2);
             ackedBytes = Arrays.copyOf(ackedBytes, acks * 2);
@@ -142,6 +135,21 @@ final class OutputBatch {
         acked[acks] = owner;
         ackedBytes[acks] = len;
         acks++;
+    }
+
+    /**
+     * Appends one DATA frame whose payload the frame loop owns (a chunk it read of a file body):
+     * no task waits for it, so nothing is acknowledged.
+     */
+    void ownData(int streamId, byte[] src, int off, int len, boolean endStream) {
+        header(len, FrameType.DATA, endStream ? FrameType.FLAG_END_STREAM : 0, streamId);
+        if (len < COPY_LIMIT) {
+            copy(src, off, len);
+        } else {
+            cut();
+            segments.add(ByteBuffer.wrap(src, off, len));
+            bytes += len;
+        }
     }
 
     /**

@@ -75,10 +75,20 @@ final class Session {
     private final ConcurrentLinkedQueue<Out> outbound = new ConcurrentLinkedQueue<>();
     final OutputBatch batch = new OutputBatch();
     final HashMap<Integer, Stream> streams = new HashMap<>();
-    /** Recently closed streams: {@code true} when we reset them (their late frames are ignored). */
-    final Map<Integer, Boolean> closed = new LinkedHashMap<>(64, 0.75f, false) {
+    /** How a recently closed stream ended: late frames for it are answered by that (RFC 9113 §5.1). */
+    enum Closed {
+        /** We reset it: frames the client sent before it saw our RST_STREAM are ignored. */
+        BY_OUR_RESET,
+        /** The client reset it: any frame but PRIORITY is STREAM_CLOSED. */
+        BY_CLIENT_RESET,
+        /** Both sides ended it: WINDOW_UPDATE and RST_STREAM may still cross; DATA and HEADERS may not. */
+        ENDED
+    }
+
+    /** Recently closed streams and how they ended. */
+    final Map<Integer, Closed> closed = new LinkedHashMap<>(64, 0.75f, false) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<Integer, Boolean> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<Integer, Closed> eldest) {
             return size() > CLOSED_MEMORY;
         }
     };
@@ -106,6 +116,10 @@ final class Session {
     boolean goAwayReceived;
     /** When the current partial frame began to wait for its rest (0 = none). */
     private long partialSince;
+    /** {@code H2StallTimeout}. */
+    private final long stallTimeoutNanos;
+    /** The earliest time a stream's wait on the client may expire (0 = none waits); may be early. */
+    private long nextWaitDeadline;
 
     Session(Connection c, Http2ConnectionHandler protocol) {
         this.c = c;
@@ -124,6 +138,7 @@ final class Session {
         this.secure = c.isSecure();
         this.counters = c.child().protocolCounters();
         this.settingsDeadline = now + limits.settingsTimeout().toNanos();
+        this.stallTimeoutNanos = limits.stallTimeout().toNanos();
         // The server's connection preface: SETTINGS first, then the larger connection window.
         batch.settings(FrameType.SETTINGS_MAX_CONCURRENT_STREAMS, limits.maxConcurrentStreams(),
                 FrameType.SETTINGS_INITIAL_WINDOW_SIZE, limits.windowSize(),
@@ -203,6 +218,7 @@ final class Session {
                 }
                 progress |= drainOutbound();
                 schedule();
+                expireWaits(System.nanoTime());
                 if (!batch.isEmpty()) {
                     mark(board, slot, Scoreboard.WRITING);
                     batch.flush(c);
@@ -281,6 +297,9 @@ final class Session {
                 return true;
             }
         }
+        if (!stopping) {
+            c.withdrawCloseRequest(); // a stream's wait expired (see expireWaits): the connection goes on
+        }
         return false;
     }
 
@@ -292,6 +311,52 @@ final class Session {
             counters.goawaySent();
             LOG.log(Level.DEBUG, "LM0704 {0} GOAWAY {1} last stream {2}, {3} streams to finish", this, code,
                     lastClientStreamId, streams.size());
+        }
+    }
+
+    /**
+     * Resets the streams that have waited on the client for {@code H2StallTimeout} without
+     * progress: for window to send their pending output (CANCEL: the client stalled them), or,
+     * their response sent, for the rest of a request nobody reads (NO_ERROR, RFC 9113 §8.1).
+     * Scans only when the earliest such deadline has passed.
+     */
+    private void expireWaits(long now) {
+        if (nextWaitDeadline == 0 || now - nextWaitDeadline < 0) {
+            return;
+        }
+        nextWaitDeadline = 0;
+        for (Stream st : new ArrayList<>(streams.values())) {
+            if (st.waitingSince == 0) {
+                continue;
+            }
+            long deadline = st.waitingSince + stallTimeoutNanos;
+            if (now - deadline < 0) {
+                waitUntil(deadline);
+            } else if (st.responseEnded) {
+                LOG.log(Level.DEBUG, "LM0707 {0} stream {1} reset: the request was not finished after the response",
+                        this, st.id());
+                resetStream(st.id(), ErrorCode.NO_ERROR);
+            } else {
+                LOG.log(Level.DEBUG, "LM0711 {0} stream {1} reset: no flow-control window for H2StallTimeout, {2} "
+                        + "response items waiting", this, st.id(), st.pending.size());
+                counters.streamStalled();
+                resetStream(st.id(), ErrorCode.CANCEL);
+            }
+        }
+    }
+
+    /** Makes sure the loop looks again by {@code deadline} (the hand-back's watch includes it). */
+    private void waitUntil(long deadline) {
+        if (nextWaitDeadline == 0 || deadline - nextWaitDeadline < 0) {
+            nextWaitDeadline = deadline;
+        }
+    }
+
+    /** A stream starts waiting on the client (if it was not already). */
+    void waiting(Stream st, long now) {
+        if (st.waitingSince == 0) {
+            st.waitingSince = now;
+            waitUntil(now + stallTimeoutNanos);
         }
     }
 
@@ -347,6 +412,9 @@ final class Session {
         } else {
             partialSince = 0;
         }
+        if (nextWaitDeadline != 0 && (deadline == 0 || nextWaitDeadline - deadline < 0)) {
+            deadline = nextWaitDeadline;
+        }
         c.handBackWatch(deadline);
     }
 
@@ -386,7 +454,7 @@ final class Session {
     /** Cancels every stream's task (their reads and writes fail; nothing more is sent). */
     private void cancelAll() {
         for (Stream s : new ArrayList<>(streams.values())) {
-            closeStream(s, true);
+            closeStream(s, Closed.BY_OUR_RESET);
         }
         Out o;
         while ((o = outbound.poll()) != null) {
@@ -416,29 +484,31 @@ final class Session {
         batch.rstStream(id, code.code());
         Stream s = streams.get(id);
         if (s != null) {
-            closeStream(s, true);
-        } else {
-            closed.put(id, Boolean.TRUE);
+            closeStream(s, Closed.BY_OUR_RESET);
+        } else if (closed.get(id) != Closed.BY_CLIENT_RESET) {
+            closed.put(id, Closed.BY_OUR_RESET);
         }
     }
 
     /**
-     * Removes a stream: its place in the limit is given back, output not yet framed is dropped
-     * (releasing its task), and a task still producing is cancelled.
+     * Removes a stream: the loop lets go of its place in the limit (the task keeps it until its
+     * handler returns), output not yet framed is dropped (releasing its task), and a task still
+     * producing is cancelled.
      *
-     * @param resetByUs whether we reset it (then late frames from the client are ignored)
+     * @param how how it ended (decides what late frames from the client get)
      */
-    void closeStream(Stream s, boolean resetByUs) {
+    void closeStream(Stream s, Closed how) {
         if (streams.remove(s.id()) == null) {
             return;
         }
-        closed.put(s.id(), resetByUs);
+        closed.put(s.id(), how);
+        control.streamClosed();
         if (s.state != StreamState.CLOSED) {
             s.on(StreamState.Event.RESET);
         }
         if (s.counted) {
             s.counted = false;
-            limit.closed();
+            s.letGo();
         }
         for (Out o : s.pending) {
             if (o.kind == Out.Kind.DATA) {
@@ -552,8 +622,9 @@ final class Session {
                 resetStream(s.id(), codeOf(o.value));
                 return MOVED;
             }
-            case DATA -> {
-                if (o.len == 0) {
+            case DATA, FILE -> {
+                long left = o.kind == Out.Kind.DATA ? o.len : o.file.remaining();
+                if (left == 0) {
                     s.pending.poll();
                     if (o.endStream) {
                         batch.data(s, EMPTY, 0, 0, true);
@@ -563,18 +634,26 @@ final class Session {
                 }
                 long window = Math.min(s.sendWindow, connSendWindow);
                 if (window <= 0) {
+                    waiting(s, System.nanoTime());
                     return s.sendWindow <= 0 ? BLOCKED_STREAM : BLOCKED_CONNECTION;
                 }
-                int n = (int) Math.min(Math.min(o.len, window), peerMaxFrameSize);
-                boolean last = n == o.len && o.endStream;
-                batch.data(s, o.data, o.off, n, last);
-                o.off += n;
-                o.len -= n;
+                s.waitingSince = 0;
+                int n = (int) Math.min(Math.min(left, window), peerMaxFrameSize);
+                if (o.kind == Out.Kind.DATA) {
+                    batch.data(s, o.data, o.off, n, n == left && o.endStream);
+                    o.off += n;
+                    o.len -= n;
+                } else {
+                    n = frameFile(s, o.file, n);
+                    if (n < 0) {
+                        return MOVED;
+                    }
+                }
                 s.sendWindow -= n;
                 connSendWindow -= n;
-                if (o.len == 0) {
+                if (n == left) {
                     s.pending.poll();
-                    if (last) {
+                    if (o.endStream) {
                         endLocal(s);
                     }
                 }
@@ -582,6 +661,27 @@ final class Session {
             }
             default -> throw new IllegalStateException("unexpected item " + o.kind);
         }
+    }
+
+    /**
+     * Frames up to {@code max} bytes of a file body (the last frame carries END_STREAM), reading
+     * its next chunk if needed; a file that cannot be read any more resets the stream (its head
+     * promised a length).
+     *
+     * @return the bytes framed, or -1 when the stream was reset
+     */
+    private int frameFile(Stream s, FileBody file, int max) {
+        int n;
+        try {
+            n = file.take(max);
+        } catch (IOException e) {
+            LOG.log(Level.ERROR, "LM0712 {0} stream {1}: file body failed: {2}", this, s.id(), e.toString());
+            resetStream(s.id(), ErrorCode.INTERNAL_ERROR);
+            return -1;
+        }
+        batch.ownData(s.id(), file.array(), file.offset(), n, n == file.remaining());
+        file.advance(n);
+        return n;
     }
 
     private static ErrorCode codeOf(int code) {
@@ -599,18 +699,24 @@ final class Session {
         batch.headerBlock(s.id(), encoded.array(), encoded.size(), o.endStream, peerMaxFrameSize);
     }
 
-    /** The response's END_STREAM is in the batch: the stream closes on our side. */
+    /**
+     * The response's END_STREAM is in the batch: the stream closes on our side. If the request is
+     * still open it stays half-closed (local) rather than being reset at once, so the client's
+     * late frames on it are still checked (a window overflow, a WINDOW_UPDATE of 0, more DATA
+     * than its content-length each get their own error, not a silent drop after our reset): its
+     * END_STREAM closes it; its next DATA, a body nobody will read, is answered with
+     * RST_STREAM(NO_ERROR) (RFC 9113 §8.1); {@code H2StallTimeout} bounds the wait.
+     */
     private void endLocal(Stream s) {
         s.responseEnded = true;
         counters.responseCompleted();
         boolean requestOpen = s.state.remoteOpen();
         s.on(StreamState.Event.SEND_END_STREAM);
         if (requestOpen) {
-            // The client is still sending a body nobody will read (RFC 9113 §8.1).
-            batch.rstStream(s.id(), ErrorCode.NO_ERROR.code());
-            closeStream(s, true);
+            s.body.cancel();
+            waiting(s, System.nanoTime());
         } else {
-            closeStream(s, false);
+            closeStream(s, Closed.ENDED);
         }
     }
 

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
 import java.util.ArrayDeque;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.loommpm.http2.hpack.FieldBlock;
@@ -26,7 +27,10 @@ import org.loommpm.http2.hpack.FieldBlock;
  *       then reads {@link #writer});</li>
  *   <li>{@link #cancelled}: set by the loop when the stream is reset or the connection ends;
  *       the task sees it in every body read and write ({@link StreamResetException});</li>
- *   <li>the request {@link #body}, which has its own lock.</li>
+ *   <li>the request {@link #body}, which has its own lock;</li>
+ *   <li>{@link #holders}: the stream's place in the session's {@link
+ *       org.loommpm.http2.guard.StreamLimit}, held by the loop until the stream is closed and by
+ *       the task until its handler returned; whoever lets go last gives the place back.</li>
  * </ul>
  */
 final class Stream {
@@ -51,12 +55,18 @@ final class Stream {
     final ArrayDeque<Out> pending = new ArrayDeque<>(4);
     /** loop: whether the stream is in the session's ready list. */
     boolean scheduled;
-    /** loop: whether it holds a place in the concurrency limit. */
+    /** loop: whether the loop still holds the stream's place in the concurrency limit. */
     boolean counted;
     /** loop: whether the response's last frame (END_STREAM) was handed to the batch. */
     boolean responseEnded;
+    /**
+     * loop: since when the stream waits on the client without progress (0: it does not): for
+     * window to send its pending output, or, its response sent, for the rest of a request.
+     */
+    long waitingSince;
 
     private final AtomicLong queued = new AtomicLong();
+    private final AtomicInteger holders = new AtomicInteger(2);
     private volatile Thread writer;
     private volatile boolean cancelled;
 
@@ -118,6 +128,16 @@ final class Stream {
             writer = null;
         }
         checkCancelled();
+    }
+
+    /**
+     * One of the stream's two holders (the frame loop once the stream is closed, the task once
+     * its handler returned) lets go of its place in the concurrency limit. Each calls it once.
+     */
+    void letGo() {
+        if (holders.decrementAndGet() == 0) {
+            session.limit.release();
+        }
     }
 
     /** Throws when the stream was reset or the connection ended. Task side. */

@@ -33,9 +33,17 @@ final class StreamTask implements WorkerPool.Task {
 
     @Override
     public void run(int slot) {
-        if (stream.isCancelled()) {
-            return;
+        try {
+            if (!stream.isCancelled()) {
+                serve(slot);
+            }
+        } finally {
+            // The handler has returned: its stream may now stop counting against the limit.
+            stream.letGo();
         }
+    }
+
+    private void serve(int slot) {
         Session session = stream.session();
         Scoreboard board = session.connection().child().scoreboard();
         Http2Response res = new Http2Response(stream, stream.request.method(), protocol.config().serverHeader(),

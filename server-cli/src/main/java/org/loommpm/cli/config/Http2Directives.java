@@ -29,7 +29,8 @@ final class Http2Directives {
         MAX_RESETS_PER_SECOND("H2MaxResetsPerSecond"),
         MAX_CONTROL_FRAMES_PER_SECOND("H2MaxControlFramesPerSecond"),
         MAX_EMPTY_FRAMES_PER_SECOND("H2MaxEmptyFramesPerSecond"),
-        MAX_CONTINUATION_FRAMES("H2MaxContinuationFrames");
+        MAX_CONTINUATION_FRAMES("H2MaxContinuationFrames"),
+        STALL_TIMEOUT("H2StallTimeout");
 
         final String directive;
 
@@ -56,6 +57,7 @@ final class Http2Directives {
                     case MAX_EMPTY_FRAMES_PER_SECOND ->
                             h.withMaxEmptyFramesPerSecond(Args.intArg(l, 1, Integer.MAX_VALUE));
                     case MAX_CONTINUATION_FRAMES -> h.withMaxContinuationFrames(Args.intArg(l, 1, 100_000));
+                    case STALL_TIMEOUT -> h.withStallTimeout(Args.duration(l, l.args().get(0), false));
                 };
             } catch (IllegalArgumentException e) {
                 throw l.error(e.getMessage());
@@ -66,7 +68,7 @@ final class Http2Directives {
 
     static void register(DirectiveTable t) {
         for (D d : D.values()) {
-            t.register(d.directive, 1, 1, SERVER, d == D.SETTINGS_TIMEOUT ? "seconds" : "number", d);
+            t.register(d.directive, 1, 1, SERVER, d == D.SETTINGS_TIMEOUT || d == D.STALL_TIMEOUT ? "seconds" : "number", d);
         }
     }
 }

@@ -52,8 +52,11 @@ public interface FrameListener {
     /** WINDOW_UPDATE for the connection (stream 0) or a stream; the increment may be 0. */
     void windowUpdate(int streamId, int increment) throws Http2Error;
 
-    /** A frame, or a listener call, raised a stream error; the reader goes on. */
-    void streamError(Http2Error e);
+    /**
+     * A frame, or a listener call, raised a stream error; the reader goes on unless this throws
+     * a connection error (an abuse guard counting the resets).
+     */
+    void streamError(Http2Error e) throws Http2Error;
 
     /** A whole frame was consumed (whatever was partial has arrived). */
     void frameCompleted();

@@ -30,4 +30,9 @@ final class TokenBucket {
         tokens -= 1;
         return true;
     }
+
+    /** Returns {@code n} tokens (never above the burst). */
+    void giveBack(int n) {
+        tokens = Math.min(burst, tokens + n);
+    }
 }

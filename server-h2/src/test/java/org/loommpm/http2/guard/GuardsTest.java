@@ -88,8 +88,31 @@ class GuardsTest {
         assertTrue(l.tryOpen());
         assertTrue(l.tryOpen());
         assertFalse(l.tryOpen());
-        l.closed();
+        l.release();
         assertTrue(l.tryOpen());
         assertEquals(2, l.active());
+    }
+
+    @Test
+    void closedStreamsGiveBackTwoLateFramesEach() throws Http2Error {
+        ControlFrameGuard g = new ControlFrameGuard(10, 0);
+        for (int i = 0; i < 10; i++) {
+            g.controlFrame("WINDOW_UPDATE", 0);
+        }
+        // A busy client: each stream that closes may be followed by two late frames, at any rate.
+        for (int i = 0; i < 1_000; i++) {
+            g.streamClosed();
+            g.controlFrame("WINDOW_UPDATE on a closed stream", 0);
+            g.controlFrame("RST_STREAM on a closed stream", 0);
+        }
+        assertThrows(Http2Error.class, () -> g.controlFrame("WINDOW_UPDATE on a closed stream", 0));
+        // Closed streams never raise the allowance above the burst.
+        for (int i = 0; i < 100; i++) {
+            g.streamClosed();
+        }
+        for (int i = 0; i < 10; i++) {
+            g.controlFrame("RST_STREAM on a closed stream", 0);
+        }
+        assertThrows(Http2Error.class, () -> g.controlFrame("RST_STREAM on a closed stream", 0));
     }
 }

@@ -245,10 +245,7 @@ final class FrameClient implements AutoCloseable {
                 case DATA -> {
                     partialBodies.computeIfAbsent(id, k -> new ByteArrayOutputStream()).write(f.payload());
                     if (autoWindow && f.payload().length > 0) {
-                        windowUpdate(0, f.payload().length);
-                        if (!f.has(END_STREAM)) {
-                            windowUpdate(id, f.payload().length);
-                        }
+                        grant(id, f.payload().length, f.has(END_STREAM));
                     }
                     if (f.has(END_STREAM)) {
                         complete(id);
@@ -265,6 +262,28 @@ final class FrameClient implements AutoCloseable {
             }
         }
     }
+
+    /**
+     * Returns the window for received DATA as real clients do, in steps of at least 1 KiB (a
+     * WINDOW_UPDATE for a few bytes counts against the server's control-frame guard).
+     */
+    private void grant(int id, int n, boolean ended) throws IOException {
+        connectionCredit += n;
+        if (connectionCredit >= 1024) {
+            windowUpdate(0, connectionCredit);
+            connectionCredit = 0;
+        }
+        int credit = streamCredit.merge(id, n, Integer::sum);
+        if (ended) {
+            streamCredit.remove(id);
+        } else if (credit >= 1024) {
+            windowUpdate(id, credit);
+            streamCredit.remove(id);
+        }
+    }
+
+    private int connectionCredit;
+    private final Map<Integer, Integer> streamCredit = new java.util.HashMap<>();
 
     private void complete(int id) {
         Map<String, String> h = partialHeaders.remove(id);
