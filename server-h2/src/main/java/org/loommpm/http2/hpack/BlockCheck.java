@@ -5,9 +5,10 @@ import java.lang.reflect.Field;
 /**
  * Checks an HPACK header block for what {@code com.twitter:hpack}'s streaming decoder lets pass:
  * a representation cut off at the end of the block, a dynamic table size update after the first
- * field (RFC 7541 §4.2), and Huffman string padding longer than 7 bits (§5.2). Each is a
- * COMPRESSION_ERROR. A walk over the representations' lengths; the Huffman strings are decoded
- * bit by bit with the library's own code table. Stateless; any thread.
+ * field or more than two of them (RFC 7541 §4.2), and Huffman string padding longer than 7 bits
+ * (§5.2). Each is a COMPRESSION_ERROR. (An update above the announced table size, §6.3, the
+ * library refuses itself.) A walk over the representations' lengths; the Huffman strings are
+ * decoded bit by bit with the library's own code table. Stateless; any thread.
  */
 final class BlockCheck {
     /** The Huffman code tree: {@code TREE[node*2 + bit]} is a child node (> 0) or {@code -(symbol+1)}. */
@@ -37,6 +38,7 @@ final class BlockCheck {
 
     private String scan() {
         boolean fieldSeen = false;
+        int sizeUpdates = 0;
         while (p < len) {
             int first = b[p] & 0xff;
             String why;
@@ -49,6 +51,11 @@ final class BlockCheck {
             } else if ((first & 0x20) != 0) {
                 if (fieldSeen) {
                     return "dynamic table size update after a header field";
+                }
+                // The smallest size since the last block, then the final one: two is all an
+                // encoder needs; the library would apply thousands, each resizing the table.
+                if (++sizeUpdates > 2) {
+                    return "more than two dynamic table size updates";
                 }
                 why = integer(5) < 0 ? "truncated table size update" : null;
             } else {

@@ -13,7 +13,7 @@ import java.util.HexFormat;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** The HPACK checks the decoding library does not make (RFC 7541 §4.2, §5.2). */
+/** The HPACK checks the library does not make (RFC 7541 §4.2, §5.2), and its own §6.3 bound. */
 class BlockCheckTest {
     static String check(String hex) {
         byte[] b = HexFormat.of().parseHex(hex);
@@ -61,6 +61,23 @@ class BlockCheckTest {
     @Test
     void sizeUpdateAfterAFieldIsAnError() {
         assertEquals("dynamic table size update after a header field", check("823fe11f"));
+    }
+
+    @Test
+    void atMostTwoSizeUpdatesAtTheStart() {
+        assertNull(check("203fe11f82")); // the smallest size (0), then the final one (4096)
+        assertEquals("more than two dynamic table size updates", check("20203fe11f82"));
+        assertEquals("more than two dynamic table size updates", check("20".repeat(8000) + "82"));
+    }
+
+    /** RFC 7541 §6.3: enforced by the library's decoder, which knows the announced size. */
+    @Test
+    void sizeUpdateAboveTheAnnouncedTableSizeIsAnError() throws IOException {
+        HpackCodec codec = new HpackCodec(65536, 4096);
+        byte[] atLimit = HexFormat.of().parseHex("3fe11f82"); // 4096
+        codec.decode(atLimit, atLimit.length, false);
+        byte[] above = HexFormat.of().parseHex("3fe21f82"); // 4097
+        assertThrows(IOException.class, () -> codec.decode(above, above.length, false));
     }
 
     @Test
