@@ -28,6 +28,7 @@ public final class TlsContextFactory {
     public static TlsContext create(ServerConfig config, List<String> alpn,
                                     org.loommpm.engine.ProtocolCounters counters) throws KeyMaterialException {
         TlsSettings tls = config.tls();
+        RenegotiationGuard.rejectInJdk();
         SSLContext ssl = sslContext(tls);
         return new TlsContext(ssl, parameters(ssl, tls, alpn), config.requestHeaderTimeout().toNanos(),
                 config.serverHeader(), counters);

@@ -26,15 +26,18 @@ import org.loommpm.http1.HttpDate;
  *   HANDSHAKING  drive the handshake: unwrap, wrap, run delegated tasks
  *   OPEN         unwrap application data
  *   CLOSED       the peer sent close_notify or closed the socket: reads return -1
- *   FAILED       the handshake failed (logged at INFO once): reads return -1, writes fail
+ *   FAILED       the handshake failed (logged at INFO once) or a renegotiation was refused:
+ *                reads return -1, writes fail
  *
  *   NEW -> HANDSHAKING          first read: engine created on the worker
  *   NEW -> CLOSED               EOF before a single byte (a port probe: not logged)
  *   HANDSHAKING -> OPEN         handshake finished; ALPN's choice is known
  *   HANDSHAKING -> FAILED       SSLException, EOF inside the handshake, or a plaintext HTTP
  *                               request (answered with a cleartext 400 first, like httpd)
- *   OPEN -> HANDSHAKING         a post-handshake message wants an answer (TLS 1.3 KeyUpdate,
- *                               a TLS 1.2 renegotiation); back to OPEN when it is done
+ *   OPEN -> HANDSHAKING         a post-handshake message wants an answer (TLS 1.3 KeyUpdate);
+ *                               back to OPEN when it is done
+ *   OPEN -> FAILED              a TLS 1.2 client starts a renegotiation ({@link RenegotiationGuard}):
+ *                               refused before the engine reads it, logged at DEBUG
  *   OPEN | HANDSHAKING -> CLOSED close_notify or EOF from the peer
  * </pre>
  * {@link #closeOutbound()} is orthogonal: it sends close_notify (or the engine's pending alert)
@@ -71,6 +74,8 @@ public final class TlsTransport implements Transport {
     private State state = State.NEW;
     /** Whether the initial handshake finished (a later HANDSHAKING is post-handshake). */
     private boolean established;
+    /** Whether the negotiated version has renegotiation (TLS 1.2 and below), which is refused. */
+    private boolean renegotiable;
     /** Whether any byte came from the peer (tells a port probe from a cut handshake). */
     private boolean received;
     private boolean outboundClosed;
@@ -127,6 +132,9 @@ public final class TlsTransport implements Transport {
     private int unwrapData() throws IOException {
         for (;;) {
             if (netIn != null && netIn.hasRemaining()) {
+                if (renegotiable && RenegotiationGuard.handshakeRecord(netIn)) {
+                    throw refuseRenegotiation();
+                }
                 SSLEngineResult r = unwrap();
                 switch (r.getStatus()) {
                     case OK -> {
@@ -163,6 +171,18 @@ public final class TlsTransport implements Transport {
                 return 0;
             }
         }
+    }
+
+    /**
+     * A client's ClientHello on an established TLS 1.2 connection: close_notify is sent (the
+     * engine has not read the hello, so it has no alert of its own to send) and the protocol's
+     * read fails, which closes the connection.
+     */
+    private SSLException refuseRenegotiation() {
+        state = State.FAILED;
+        LOG.log(Level.DEBUG, "LM0606 {0}: client-initiated TLS renegotiation refused, closing", remote());
+        closeOutbound();
+        return new SSLException("client-initiated renegotiation refused");
     }
 
     private static boolean handshakeWanted(HandshakeStatus hs) {
@@ -307,6 +327,7 @@ public final class TlsTransport implements Transport {
     private void finished() {
         if (!established) {
             established = true;
+            renegotiable = RenegotiationGuard.renegotiable(engine.getSession().getProtocol());
             context.counters().tlsHandshakeCompleted();
             String p = engine.getApplicationProtocol();
             alpn = p == null || p.isEmpty() ? null : p;
@@ -386,8 +407,9 @@ public final class TlsTransport implements Transport {
                 }
                 return 0;
             }
-            // Only a renegotiation waiting for the peer stalls a wrap; we do not wait for it here.
-            throw new SSLException("cannot send during a TLS renegotiation");
+            // Only a handshake waiting for the peer stalls a wrap (a renegotiation, which is refused
+            // before it starts); we do not wait for it here.
+            throw new SSLException("cannot send during a TLS handshake");
         }
         return r.bytesConsumed();
     }

@@ -2,6 +2,8 @@ package org.loommpm.it;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -10,6 +12,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -19,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import javax.net.ssl.SSLContext;
@@ -92,9 +96,17 @@ class TlsTest {
     }
 
     private SSLSocket tlsSocket(int port, String... alpn) throws IOException {
+        return tlsSocket(port, null, alpn);
+    }
+
+    /** A TLS socket after its handshake, limited to {@code protocol} unless it is null. */
+    private SSLSocket tlsSocket(int port, String protocol, String[] alpn) throws IOException {
         SSLSocket s = (SSLSocket) clientTls.getSocketFactory().createSocket();
         s.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
         s.setSoTimeout(10_000);
+        if (protocol != null) {
+            s.setEnabledProtocols(new String[] {protocol});
+        }
         if (alpn.length > 0) {
             SSLParameters p = s.getSSLParameters();
             p.setApplicationProtocols(alpn);
@@ -285,6 +297,48 @@ class TlsTest {
             assertEndOfStream(half.getInputStream());
             assertTrue(System.nanoTime() - start < Duration.ofSeconds(4).toNanos());
             TestServers.waitFor("both counted", 5, () -> server.stats().connectionsClosed(CloseReason.TIMEOUT) == 2);
+        }
+    }
+
+    @Test
+    void clientInitiatedRenegotiationOnTls12IsRefused() throws Exception {
+        startTls(c -> { });
+        try (LogCapture logs = new LogCapture(); SSLSocket s = tlsSocket(server.port(), "TLSv1.2", new String[0])) {
+            assertEquals("TLSv1.2", s.getSession().getProtocol());
+            RawHttp raw = new RawHttp(s, 10_000);
+            raw.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertEquals("hello secure=true", raw.read().text());
+            AtomicInteger handshakes = new AtomicInteger();
+            s.addHandshakeCompletedListener(e -> handshakes.incrementAndGet());
+            // On an established TLS 1.2 socket this sends a ClientHello and returns; the server's
+            // answer is read with the next response.
+            s.startHandshake();
+            raw.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+            IOException refused = assertThrows(IOException.class, raw::read,
+                    "the request after a renegotiation attempt was answered");
+            assertFalse(refused instanceof SocketTimeoutException, "the server must close, not stall: " + refused);
+            assertEquals(0, handshakes.get(), "no second handshake completed");
+            TestServers.waitFor("the connection counted", 5,
+                    () -> server.stats().connectionsClosed(CloseReason.ERROR) == 1);
+            assertEquals(1, logs.find(Level.FINE, "LM0606").size());
+            assertEquals(java.util.List.of(), logs.errors());
+        }
+    }
+
+    @Test
+    void tls13KeyUpdateKeepsTheConnection() throws Exception {
+        startTls(c -> { });
+        try (SSLSocket s = tlsSocket(server.port(), "TLSv1.3", new String[0])) {
+            assertEquals("TLSv1.3", s.getSession().getProtocol());
+            RawHttp raw = new RawHttp(s, 10_000);
+            for (int i = 0; i < 3; i++) {
+                raw.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+                assertEquals("hello secure=true", raw.read().text(), "request " + i);
+                s.startHandshake(); // on an established TLS 1.3 socket: a KeyUpdate (update_requested)
+            }
+            raw.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertEquals("hello secure=true", raw.read().text());
+            assertEquals(1, server.stats().connectionsAccepted());
         }
     }
 
