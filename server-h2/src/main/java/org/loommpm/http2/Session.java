@@ -705,16 +705,21 @@ final class Session {
      * late frames on it are still checked (a window overflow, a WINDOW_UPDATE of 0, more DATA
      * than its content-length each get their own error, not a silent drop after our reset): its
      * END_STREAM closes it; its next DATA, a body nobody will read, is answered with
-     * RST_STREAM(NO_ERROR) (RFC 9113 §8.1); {@code H2StallTimeout} bounds the wait.
+     * RST_STREAM(NO_ERROR) (RFC 9113 §8.1); {@code H2StallTimeout} bounds the wait. A client that
+     * already used up the stream's window gets the RST_STREAM(NO_ERROR) at once.
      */
     private void endLocal(Stream s) {
         s.responseEnded = true;
         counters.responseCompleted();
         boolean requestOpen = s.state.remoteOpen();
         s.on(StreamState.Event.SEND_END_STREAM);
-        if (requestOpen) {
+        if (requestOpen && s.recvWindow > 0) {
             s.body.cancel();
             waiting(s, System.nanoTime());
+        } else if (requestOpen) {
+            // The client has used its whole window and waits for us: nothing it could still send
+            // may carry an error, so it is told at once that the rest is not wanted.
+            resetStream(s.id(), ErrorCode.NO_ERROR);
         } else {
             closeStream(s, Closed.ENDED);
         }
