@@ -3,6 +3,7 @@ package org.loommpm.engine;
 import java.lang.System.Logger.Level;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One child's workers: virtual threads, at most {@code ThreadsPerChild} running at once.
@@ -19,6 +20,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Lost wake-ups are avoided the usual way: a dispatcher queues and then retries a slot; a
  * releaser frees its slot and then re-checks the queue. With both steps on sequentially
  * consistent atomics at least one side sees the other.
+ *
+ * <p><b>Lending a slot.</b> A slot means code is running. A running task that has to wait for
+ * its peer for a while (an HTTP/2 stream whose response waits for the client's flow-control
+ * window) {@link #lend}s its slot for the wait: it is free for other work at once and the task
+ * is not counted as active. Before running on, the task {@link #reclaim}s a slot, any free one,
+ * parking in {@link #reclaimers} until a releaser hands one on (the same queue-then-retry pair
+ * as above); it reports the slot it ends with through {@link Task#slotAfterRun}. Pending tasks
+ * take released slots first, so a reclaimer may wait while the pool is saturated: it waits as a
+ * parked virtual thread, holding nothing.
  */
 public final class WorkerPool {
     /** Work for one slot. */
@@ -26,6 +36,14 @@ public final class WorkerPool {
     public interface Task {
         /** Runs on a virtual thread holding worker slot {@code slot}. */
         void run(int slot);
+
+        /**
+         * The slot the task holds once {@link #run} returned: {@code slot}, unless it lent its
+         * slot and reclaimed another ({@link #lend}, {@link #reclaim}).
+         */
+        default int slotAfterRun(int slot) {
+            return slot;
+        }
     }
 
     /** The slot a task started by {@link #dispatchOwner} receives when it holds none. */
@@ -39,6 +57,8 @@ public final class WorkerPool {
     private final AtomicInteger active = new AtomicInteger();
     private final AtomicInteger pending = new AtomicInteger();
     private final ConcurrentLinkedQueue<Task> queue = new ConcurrentLinkedQueue<>();
+    /** Tasks parked in {@link #reclaim}: they offer themselves, releasers poll one and unpark it. */
+    private final ConcurrentLinkedQueue<Thread> reclaimers = new ConcurrentLinkedQueue<>();
     private final Thread.Builder threads = Thread.ofVirtual();
     private final Runnable onSlotFreed;
 
@@ -70,6 +90,7 @@ public final class WorkerPool {
                 start(slot, next);
             } else {
                 free.push(slot);
+                wakeReclaimer();
             }
         }
     }
@@ -130,6 +151,7 @@ public final class WorkerPool {
         int s = slot;
         for (;;) {
             runOne(s, task);
+            s = task.slotAfterRun(s);
             task = pollPending();
             if (task != null) {
                 continue;
@@ -138,6 +160,7 @@ public final class WorkerPool {
             active.decrementAndGet();
             free.push(s);
             onSlotFreed.run();
+            wakeReclaimer();
             // Re-check: a dispatcher may have queued after our poll but before our release.
             for (;;) {
                 if (queue.isEmpty()) {
@@ -153,7 +176,69 @@ public final class WorkerPool {
                     break;
                 }
                 free.push(s);
+                wakeReclaimer();
             }
+        }
+    }
+
+    /**
+     * Gives the calling task's slot back while it waits for its peer (see the class comment); the
+     * task must {@link #reclaim} one before it runs on. Pending tasks may start on the freed slot.
+     * The worker thread running that task only.
+     */
+    public void lend(int slot) {
+        scoreboard.set(slot, Scoreboard.WAITING);
+        active.decrementAndGet();
+        free.push(slot);
+        onSlotFreed.run();
+        wakeReclaimer();
+        while (!queue.isEmpty()) {
+            int s = free.pop();
+            if (s < 0) {
+                return;
+            }
+            Task next = pollPending();
+            if (next == null) {
+                free.push(s);
+                wakeReclaimer();
+                return;
+            }
+            start(s, next);
+        }
+    }
+
+    /**
+     * Takes a slot again after {@link #lend}: a free one at once, else parks until a releaser
+     * hands one on. The task's thread only.
+     *
+     * @return the slot now held (counted active, its letter READING)
+     */
+    public int reclaim() {
+        Thread me = Thread.currentThread();
+        for (;;) {
+            int s = free.pop();
+            if (s < 0) {
+                reclaimers.offer(me);
+                // A slot released between the pop and the offer saw no reclaimer: retry once.
+                s = free.pop();
+                if (s < 0) {
+                    LockSupport.park(this);
+                    reclaimers.remove(me);
+                    continue;
+                }
+                reclaimers.remove(me);
+            }
+            active.incrementAndGet();
+            scoreboard.set(s, Scoreboard.READING);
+            return s;
+        }
+    }
+
+    /** After a slot was pushed free: unparks one task waiting in {@link #reclaim}, if any. */
+    private void wakeReclaimer() {
+        Thread t = reclaimers.poll();
+        if (t != null) {
+            LockSupport.unpark(t);
         }
     }
 

@@ -124,4 +124,101 @@ class WorkerPoolTest {
             Thread.sleep(5);
         }
     }
+    /** A lending task that reclaims and reports its slot as it changed. */
+    private static class Lender implements WorkerPool.Task {
+        final WorkerPool pool;
+        final CountDownLatch lent = new CountDownLatch(1);
+        final CountDownLatch resume;
+        final CountDownLatch done = new CountDownLatch(1);
+        volatile int slot;
+
+        Lender(WorkerPool pool, CountDownLatch resume) {
+            this.pool = pool;
+            this.resume = resume;
+        }
+
+        @Override
+        public void run(int start) {
+            slot = start;
+            pool.lend(slot);
+            lent.countDown();
+            try {
+                resume.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            slot = pool.reclaim();
+            done.countDown();
+        }
+
+        @Override
+        public int slotAfterRun(int start) {
+            return slot;
+        }
+    }
+
+    /** A task waiting on its peer lends its slot: others run on it, and it reclaims one after. */
+    @Test
+    void aLentSlotRunsOtherTasksAndIsReclaimed() throws Exception {
+        WorkerPool pool = new WorkerPool(1, () -> { });
+        CountDownLatch resume = new CountDownLatch(1);
+        Lender lender = new Lender(pool, resume);
+        pool.dispatch(lender);
+        assertTrue(lender.lent.await(5, TimeUnit.SECONDS));
+        CountDownLatch other = new CountDownLatch(1);
+        CountDownLatch otherRelease = new CountDownLatch(1);
+        pool.dispatch(slot -> {
+            other.countDown();
+            try {
+                otherRelease.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        // The only slot was lent: the second task runs on it while the first waits.
+        assertTrue(other.await(5, TimeUnit.SECONDS));
+        assertEquals(1, pool.active());
+        resume.countDown();
+        // No slot is free: the lender parks until the other task releases its slot.
+        Thread.sleep(100);
+        assertEquals(1, lender.done.getCount());
+        otherRelease.countDown();
+        assertTrue(lender.done.await(5, TimeUnit.SECONDS));
+        waitFor(() -> pool.active() == 0);
+        assertEquals(1, pool.idle());
+        assertEquals("_", pool.scoreboard().render());
+    }
+
+    /** Many lenders and ordinary tasks on few slots: every task ends, no slot is lost or doubled. */
+    @RepeatedTest(5)
+    void lendingUnderContentionLosesNoSlot() throws Exception {
+        WorkerPool pool = new WorkerPool(3, () -> { });
+        CountDownLatch all = new CountDownLatch(400);
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        for (int i = 0; i < 200; i++) {
+            pool.dispatch(slot -> {
+                most.accumulateAndGet(running.incrementAndGet(), Math::max);
+                running.decrementAndGet();
+                all.countDown();
+            });
+            CountDownLatch resume = new CountDownLatch(0);
+            pool.dispatch(new Lender(pool, resume) {
+                @Override
+                public void run(int start) {
+                    most.accumulateAndGet(running.incrementAndGet(), Math::max);
+                    running.decrementAndGet();
+                    super.run(start);
+                    most.accumulateAndGet(running.incrementAndGet(), Math::max);
+                    running.decrementAndGet();
+                    all.countDown();
+                }
+            });
+        }
+        assertTrue(all.await(20, TimeUnit.SECONDS));
+        waitFor(() -> pool.active() == 0);
+        assertTrue(most.get() <= 3, "ran at once: " + most.get());
+        assertEquals(3, pool.idle());
+        assertEquals("___", pool.scoreboard().render());
+    }
 }

@@ -36,6 +36,12 @@ import org.loommpm.http2.hpack.FieldBlock;
 final class Stream {
     /** Bytes of body a task may have queued before it parks. */
     static final long QUEUE_BOUND = 64 * 1024;
+    /**
+     * How long a parked task keeps its worker slot before lending it for the rest of the wait
+     * ({@link StreamTask#lendSlot}): a client that reads takes a queued piece in far less, one
+     * that grants no window never does.
+     */
+    static final long LEND_AFTER_NANOS = 20_000_000;
 
     private final int id;
     private final Session session;
@@ -64,6 +70,9 @@ final class Stream {
      * window to send its pending output, or, its response sent, for the rest of a request.
      */
     long waitingSince;
+
+    /** task: the task running the handler (set when it starts), which lends its slot while parked. */
+    StreamTask task;
 
     private final AtomicLong queued = new AtomicLong();
     private final AtomicInteger holders = new AtomicInteger(2);
@@ -110,14 +119,26 @@ final class Stream {
             checkCancelled();
             return;
         }
-        long deadline = System.nanoTime() + timeoutNanos;
+        long start = System.nanoTime();
+        long deadline = start + timeoutNanos;
+        long lendAt = start + LEND_AFTER_NANOS;
+        boolean lent = false;
         try {
             writer = Thread.currentThread();
             while (queued.get() > bound) {
                 checkCancelled();
-                long left = deadline - System.nanoTime();
+                long now = System.nanoTime();
+                long left = deadline - now;
                 if (left <= 0) {
                     throw new SocketTimeoutException("stream " + id + ": client took no data within Timeout");
+                }
+                if (!lent && task != null) {
+                    if (now - lendAt >= 0) {
+                        task.lendSlot();
+                        lent = true;
+                    } else {
+                        left = Math.min(left, lendAt - now);
+                    }
                 }
                 LockSupport.parkNanos(this, left);
                 if (Thread.interrupted()) {
@@ -126,6 +147,9 @@ final class Stream {
             }
         } finally {
             writer = null;
+            if (lent) {
+                task.reclaimSlot();
+            }
         }
         checkCancelled();
     }

@@ -25,6 +25,11 @@ final class StreamTask implements WorkerPool.Task {
 
     private final Stream stream;
     private final Http2ConnectionHandler protocol;
+    /** The slot held now: the one it started on, or another after lending it for a wait. Task only. */
+    private int slot;
+    private WorkerPool pool;
+    private Scoreboard board;
+    private Http2Request req;
 
     StreamTask(Stream stream, Http2ConnectionHandler protocol) {
         this.stream = stream;
@@ -32,10 +37,11 @@ final class StreamTask implements WorkerPool.Task {
     }
 
     @Override
-    public void run(int slot) {
+    public void run(int startSlot) {
+        slot = startSlot;
         try {
             if (!stream.isCancelled()) {
-                serve(slot);
+                serve();
             }
         } finally {
             // The handler has returned: its stream may now stop counting against the limit.
@@ -43,16 +49,40 @@ final class StreamTask implements WorkerPool.Task {
         }
     }
 
-    private void serve(int slot) {
+    @Override
+    public int slotAfterRun(int startSlot) {
+        return slot;
+    }
+
+    /**
+     * The response waits for the client (its flow-control window or its socket): the slot is
+     * lent for the wait, so a stalled stream holds no worker slot ({@link WorkerPool#lend}).
+     */
+    void lendSlot() {
+        pool.lend(slot);
+        slot = WorkerPool.NO_SLOT;
+    }
+
+    /** The wait is over: runs on with a slot again, the exchange shown in it. */
+    void reclaimSlot() {
+        slot = pool.reclaim();
+        if (req != null) {
+            board.requestStarted(slot, req, stream.session().remoteAddress(), stream.startNanos);
+        }
+        board.set(slot, Scoreboard.WRITING);
+    }
+
+    private void serve() {
         Session session = stream.session();
-        Scoreboard board = session.connection().child().scoreboard();
+        pool = session.connection().child().pool();
+        board = session.connection().child().scoreboard();
         Http2Response res = new Http2Response(stream, stream.request.method(), protocol.config().serverHeader(),
                 protocol.timeoutNanos());
         stream.body.timeout(protocol.timeoutNanos());
         if (stream.request.headers().hasToken("expect", "100-continue")) {
             expectContinue(res);
         }
-        Http2Request req = null;
+        stream.task = this;
         try {
             req = new Http2Request(stream, session.remoteAddress(), session.localAddress(), session.isSecure(),
                     protocol.config().limitRequestBody());

@@ -27,6 +27,13 @@ class WindowStallTest {
     final Handler app = (req, res) -> {
         if (req.path().equals("/file")) {
             res.sendFile(file);
+        } else if (req.path().equals("/stream")) {
+            try (var out = res.outputStream()) {
+                byte[] piece = new byte[16_384];
+                for (int i = 0; i < 64; i++) {
+                    out.write(piece);
+                }
+            }
         } else {
             res.send("ok");
         }
@@ -43,25 +50,38 @@ class WindowStallTest {
         Files.deleteIfExists(file);
     }
 
-    /** Opens a connection granting no window and {@code streams} requests for the 1 MiB file on it. */
-    private static FrameClient stall(int port, int streams) throws IOException {
+    /** Opens a connection granting no window and {@code streams} requests for a 1 MiB body on it. */
+    private static FrameClient stall(int port, int streams, String path) throws IOException {
         FrameClient c = FrameClient.open(port);
         c.settings(SETTINGS_INITIAL_WINDOW_SIZE, 0);
         for (int i = 0; i < streams; i++) {
-            c.headers(1 + 2 * i, true, FrameClient.get("/file"));
+            c.headers(1 + 2 * i, true, FrameClient.get(path));
         }
         return c;
     }
 
+    private static FrameClient stall(int port, int streams) throws IOException {
+        return stall(port, streams, "/file");
+    }
+
     @Test
-    void stalledStreamsHoldNoWorkerSlot() throws Exception {
+    void stalledFileStreamsHoldNoWorkerSlot() throws Exception {
+        stalledStreamsHoldNoWorkerSlot("/file");
+    }
+
+    @Test
+    void stalledStreamedResponsesHoldNoWorkerSlot() throws Exception {
+        stalledStreamsHoldNoWorkerSlot("/stream");
+    }
+
+    private void stalledStreamsHoldNoWorkerSlot(String path) throws Exception {
         // 8 slots against 3 connections of 20 stalled streams each: before the fix the first 8
         // stalled handlers held every slot and the normal client below waited for Timeout.
         try (H2Server server = H2Server.start(app, s -> s, b -> b.threadsPerChild(8))) {
             List<FrameClient> attackers = new ArrayList<>();
             try {
                 for (int i = 0; i < 3; i++) {
-                    attackers.add(stall(server.port(), 20));
+                    attackers.add(stall(server.port(), 20, path));
                 }
                 TestWait.until("60 streams started", 10, () -> server.stats().streamsStarted() >= 60);
                 try (FrameClient normal = FrameClient.open(server.port())) {
