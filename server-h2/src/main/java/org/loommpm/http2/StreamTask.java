@@ -18,7 +18,10 @@ import org.loommpm.http2.frame.ErrorCode;
  * the pool's admission control like any task). The task never touches the socket: its
  * response goes to the session's outbound queue. The exchange shows in this slot of the
  * scoreboard while it runs and is counted there, and reported to the {@link ExchangeObserver},
- * when the handler has returned. A stream reset before the task got a slot is skipped.
+ * when the handler has returned. A stream reset before the task got a slot is skipped. While its
+ * response waits for the client (the flow-control window or the socket) for more than
+ * {@link Stream#LEND_AFTER_NANOS}, the task lends its slot ({@link #lendSlot}) and runs on with
+ * whichever slot it reclaims, so the slot it holds is a field, reported to the pool at the end.
  */
 final class StreamTask implements WorkerPool.Task {
     private static final System.Logger LOG = System.getLogger("org.loommpm.http2");
