@@ -122,6 +122,7 @@ for spec in $ATTACKS; do
   # Samplers: busy/pending slots and threads every 0.5 s; heap every 2 s (jcmd GC.heap_info: with
   # ParallelGC, JDK 25's jstat shows the used columns at 0 between collections).
   (
+    set +e +o pipefail # a sample that fails (the server not answering) must not end the sampler
     while :; do
       s=$(curl -s -m 2 "http://127.0.0.1:$port/server-status?auto" 2>/dev/null |
         awk -F': ' '/^BusyWorkers/{b=$2} /^LoomPendingWorkers/{p=$2} END{if (b != "") print b, p; else print "x x"}')
@@ -132,6 +133,7 @@ for spec in $ATTACKS; do
   ) >"$TMP/slots-$run" 2>/dev/null &
   SAMPLER_PID=$!
   (
+    set +e +o pipefail
     while :; do
       timeout 5 "$JCMD" "$SERVER_PID" GC.heap_info 2>/dev/null |
         awk '/PSYoungGen|ParOldGen|garbage-first heap|def new generation|tenured generation/ {
