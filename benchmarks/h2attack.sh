@@ -16,7 +16,8 @@
 # app, BENCH_HOST=127.0.0.1, whose /slow answers after 20 ms; the normal client GETs /plaintext).
 # Environment: CONNS (10), DURATION (20), RATE (50 req/s), TIMEOUT (5 s), DELAY (3 s of attack
 # before the normal client measures; it measures DURATION - DELAY - 2 s), WARM (20000 h2load
-# requests before each run, 0 = none), JVM_FLAGS, SERVER_CPU (0), CLIENT_CPU (1),
+# requests before each run, 0 = none), UPDATES (4000 table size updates per hpack-size block;
+# 0 makes it a plain flood of GETs, 100 in flight per connection, the control), JVM_FLAGS, SERVER_CPU (0), CLIENT_CPU (1),
 # ATTACK_PORT_BASE (18390: run k listens on +k; a port already in use stops the script),
 # BUILD=1 to rebuild both jars, OUT (a markdown report; default only stdout), KEEP=1 to keep
 # the temp dir (server logs).
@@ -34,6 +35,7 @@ RATE=${RATE:-50}
 TIMEOUT=${TIMEOUT:-5}
 DELAY=${DELAY:-3}
 WARM=${WARM:-20000}
+UPDATES=${UPDATES:-4000}
 ATTACK_PORT_BASE=${ATTACK_PORT_BASE:-18390}
 OUT=${OUT:-}
 SERVER_JAR="$ROOT_DIR/server-cli/target/loom-mpm.jar"
@@ -101,6 +103,7 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$SERVER_PID/stat" 2>/dev/null || ec
 HZ=$(getconf CLK_TCK)
 kv() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2" | tail -1; }   # kv KEY LINE
 
+MACHINE=$(machine_summary)   # now, for the load average before the runs
 ROWS=()
 DETAILS=()
 run=0
@@ -113,6 +116,7 @@ for spec in $ATTACKS; do
   log="$TMP/server-$run.log"
   if [ "$target" = bench ]; then small=/plaintext; path_arg=(--path /slow); else small=/small.txt; path_arg=(); fi
   [ "$attack" = made-you-reset ] && [ "$target" = jar ] && path_arg=(--path /small.txt)
+  [ "$attack" = hpack-size ] && path_arg+=(--updates "$UPDATES")
   echo "== $attack on $target (port $port)" >&2
   start_target "$target" "$port" "$log"
   if [ "$WARM" -gt 0 ]; then
@@ -190,7 +194,7 @@ done
 {
   echo "# HTTP/2 attacks: $(date -u +%Y-%m-%d) $(git -C "$ROOT_DIR" rev-parse --short HEAD)"
   echo
-  machine_summary | sed 's/^/    /'
+  sed 's/^/    /' <<<"$MACHINE"
   echo "    attacks: CONNS=$CONNS DURATION=$DURATION s; normal client RATE=$RATE req/s over h2c, TIMEOUT=$TIMEOUT s, measuring $MEASURE s from $DELAY s into each attack"
   echo "    load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo
