@@ -37,6 +37,7 @@ public final class H2Attack {
         long goaways;
         long ended;
         long dataBytes;
+        long framesReceived;
         String lastGoaway = "";
         String error = "";
 
@@ -48,6 +49,7 @@ public final class H2Attack {
             goaways += c.goawayReceived.get();
             ended += c.streamsEnded.get();
             dataBytes += c.dataBytes.get();
+            framesReceived += c.framesReceived.get();
             if (c.goawayCode >= 0) {
                 lastGoaway = "code " + c.goawayCode + (c.goawayDebug.isEmpty() ? "" : " \"" + c.goawayDebug + "\"");
             }
@@ -153,15 +155,15 @@ public final class H2Attack {
     private static void report(Attack attack, String path, int conns, double seconds, List<Slot> slots) {
         System.out.printf(Locale.ROOT, "attack %s on %s, %d connection slots, %.1f s%n",
                 attack.label, path == null ? "-" : path, conns, seconds);
-        System.out.println("slot  conns  closes  first-close-s  frames-sent  MB-sent  streams  server-RST  GOAWAY  ended  DATA-MB  last-goaway / error");
+        System.out.println("slot  conns  closes  first-close-s  frames-sent  MB-sent  streams  server-RST  GOAWAY  ended  DATA-MB  frames-recv  last-goaway / error");
         Slot total = new Slot();
         for (int i = 0; i < slots.size(); i++) {
             Slot s = slots.get(i);
-            System.out.printf(Locale.ROOT, "%4d  %5d  %6d  %13s  %11d  %7.1f  %7d  %10d  %6d  %5d  %7.1f  %s%n",
+            System.out.printf(Locale.ROOT, "%4d  %5d  %6d  %13s  %11d  %7.1f  %7d  %10d  %6d  %5d  %7.1f  %11d  %s%n",
                     i, s.connections, s.serverCloses,
                     s.firstCloseNanos < 0 ? "-" : String.format(Locale.ROOT, "%.2f", s.firstCloseNanos / 1e9),
                     s.frames, s.bytes / 1e6, s.streams, s.rsts, s.goaways, s.ended, s.dataBytes / 1e6,
-                    (s.lastGoaway + " " + s.error).trim());
+                    s.framesReceived, (s.lastGoaway + " " + s.error).trim());
             total.connections += s.connections;
             total.serverCloses += s.serverCloses;
             total.frames += s.frames;
@@ -171,6 +173,7 @@ public final class H2Attack {
             total.goaways += s.goaways;
             total.ended += s.ended;
             total.dataBytes += s.dataBytes;
+            total.framesReceived += s.framesReceived;
             if (s.firstCloseNanos >= 0 && (total.firstCloseNanos < 0 || s.firstCloseNanos < total.firstCloseNanos)) {
                 total.firstCloseNanos = s.firstCloseNanos;
             }
@@ -183,12 +186,12 @@ public final class H2Attack {
         }
         System.out.printf(Locale.ROOT,
                 "ATTACK attack=%s conns=%d connections=%d server_closes=%d first_close_s=%s frames=%d"
-                        + " frames_per_s=%.0f streams=%d server_rst=%d goaway=%d ended=%d data_mb=%.1f"
+                        + " frames_per_s=%.0f streams=%d server_rst=%d goaway=%d ended=%d data_mb=%.1f frames_recv=%d"
                         + " last_goaway=%s error=%s%n",
                 attack.label, conns, total.connections, total.serverCloses,
                 total.firstCloseNanos < 0 ? "-" : String.format(Locale.ROOT, "%.2f", total.firstCloseNanos / 1e9),
                 total.frames, total.frames / seconds, total.streams, total.rsts, total.goaways, total.ended,
-                total.dataBytes / 1e6, total.lastGoaway.isEmpty() ? "-" : total.lastGoaway.replace(' ', '_'),
+                total.dataBytes / 1e6, total.framesReceived, total.lastGoaway.isEmpty() ? "-" : total.lastGoaway.replace(' ', '_'),
                 total.error.isEmpty() ? "-" : total.error.replace(' ', '_'));
     }
 }
