@@ -4,6 +4,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.loommpm.config.ServerConfig;
+import org.loommpm.spi.WorkerTask;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -35,7 +36,7 @@ public class DispatchBench {
     private Thread waiter;
     private WorkerPool pool;
     private AdmissionControl admission;
-    private WorkerPool.Task task;
+    private WorkerTask task;
     private Runnable runnable;
 
     @Setup

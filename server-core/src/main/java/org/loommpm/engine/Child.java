@@ -190,7 +190,7 @@ public final class Child implements ChildStats {
             c.end(CloseReason.ERROR);
             return;
         }
-        c.op = Connection.OP_REGISTER;
+        c.op = HandOff.REGISTER;
         target.handoff(c);
     }
 

@@ -11,6 +11,8 @@ import java.nio.channels.SocketChannel;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
+import org.loommpm.spi.ChildServices;
+import org.loommpm.spi.WorkerTask;
 
 /**
  * One client connection, bound to one {@link Poller} for life.
@@ -76,22 +78,7 @@ import java.util.concurrent.locks.LockSupport;
  * (ASYNC_WAITIO), so a stalled handshake ends like a stalled head. Closing hand-backs send the
  * transport's close_notify first; the poller itself writes nothing into a TLS stream.
  */
-public final class Connection extends TimerRing.Timer implements WorkerPool.Task {
-    static final int OP_NONE = 0;
-    static final int OP_REGISTER = 1;
-    static final int OP_KEEPALIVE = 2;
-    static final int OP_READ_WAIT = 3;
-    static final int OP_AWAIT_READ = 4;
-    static final int OP_AWAIT_WRITE = 5;
-    static final int OP_LINGER = 6;
-    static final int OP_CLOSE = 7;
-    static final int OP_WATCH = 8;
-
-    static final int WAKE_NONE = 0;
-    static final int WAKE_READY = 1;
-    static final int WAKE_TIMEOUT = 2;
-    static final int WAKE_CLOSED = 3;
-
+public final class Connection extends TimerRing.Timer implements WorkerTask {
     private final long id;
     private final SocketChannel channel;
     private final Poller poller;
@@ -126,7 +113,7 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
     private Object session;
     /** Set by the poller before it dispatches a connection it wants ended gracefully; owner reads. */
     boolean closeRequested;
-    /** Absolute deadline for {@link #OP_WATCH} ({@code 0} = none), in {@link System#nanoTime()} units. */
+    /** Absolute deadline for {@link HandOff#WATCH} ({@code 0} = none), in {@link System#nanoTime()} units. */
     long watchDeadline;
 
     /** Poller-confined once registered. */
@@ -138,8 +125,8 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
     /** The {@link HandoffQueue} link. */
     Connection handoffNext;
     /** The requested hand-off; written before the queue push, read by the poller after it. */
-    int op;
-    /** Absolute deadline for {@link #OP_READ_WAIT}, in {@link System#nanoTime()} units. */
+    HandOff op = HandOff.NONE;
+    /** Absolute deadline for {@link HandOff#READ_WAIT}, in {@link System#nanoTime()} units. */
     long headDeadline;
     /**
      * Whether the key's interest set is {@code OP_READ}: written by the poller whenever it sets
@@ -149,7 +136,7 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
     volatile boolean readArmed;
     /** Set while a worker is parked in {@link #await}. */
     private volatile Thread waiter;
-    private volatile int wake;
+    private volatile Wake wake = Wake.NONE;
     /** Why the connection will end, decided by its owner (see {@link CloseReason}). */
     CloseReason closeReason = CloseReason.NORMAL;
     /** Requests served on this connection; owner only. */
@@ -235,9 +222,12 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
         this.protocol = next;
     }
 
-    /** The protocol's connection-long state, or {@code null}. Owner only. */
-    public Object session() {
-        return session;
+    /**
+     * The protocol's connection-long state if it is a {@code type} (the protocol serving the
+     * connection stored it), else {@code null}. Owner only.
+     */
+    public <S> S session(Class<S> type) {
+        return type.isInstance(session) ? type.cast(session) : null;
     }
 
     /** Stores the protocol's connection-long state (kept while idle, dropped at close). Owner only. */
@@ -289,9 +279,14 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
         POKE_QUEUED.setVolatile(this, 0);
     }
 
-    /** The child serving it. */
-    public Child child() {
+    /** The child serving it (engine only: protocols use {@link #services()}). */
+    Child child() {
         return poller.child();
+    }
+
+    /** What the protocol serving this connection may use of its child. */
+    public ChildServices services() {
+        return poller.services();
     }
 
     /** The client's address (cached after the first call). */
@@ -331,7 +326,7 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
             if (n != 0 || transport.flush()) {
                 return n;
             }
-            await(OP_AWAIT_WRITE);
+            await(HandOff.AWAIT_WRITE);
         }
     }
 
@@ -348,7 +343,7 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
                 if (n != 0 || !dst.hasRemaining()) {
                     return n;
                 }
-                await(transport.flush() ? OP_AWAIT_READ : OP_AWAIT_WRITE);
+                await(transport.flush() ? HandOff.AWAIT_READ : HandOff.AWAIT_WRITE);
             }
         } catch (IOException e) {
             throw peerFailure(e);
@@ -361,7 +356,7 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
             while (src.hasRemaining()) {
                 int n = transport.write(src);
                 if (n == 0) {
-                    await(OP_AWAIT_WRITE);
+                    await(HandOff.AWAIT_WRITE);
                 }
                 bytesWritten += n;
             }
@@ -385,7 +380,7 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
                 }
                 long n = transport.write(srcs);
                 if (n == 0) {
-                    await(OP_AWAIT_WRITE);
+                    await(HandOff.AWAIT_WRITE);
                 }
                 bytesWritten += n;
             }
@@ -424,13 +419,13 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
     /** Parks until the transport has sent everything it holds (TLS records already wrapped). */
     private void flushTransport() throws IOException {
         while (!transport.flush()) {
-            await(OP_AWAIT_WRITE);
+            await(HandOff.AWAIT_WRITE);
         }
     }
 
     private void awaitWritable() throws IOException {
         try {
-            await(OP_AWAIT_WRITE);
+            await(HandOff.AWAIT_WRITE);
         } catch (IOException e) {
             throw peerFailure(e);
         }
@@ -442,11 +437,11 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
     }
 
     /** Parks the calling worker until the poller reports readiness for {@code awaitOp}. */
-    private void await(int awaitOp) throws IOException {
+    private void await(HandOff awaitOp) throws IOException {
         if (!channel.isOpen()) {
             throw new AsynchronousCloseException();
         }
-        wake = WAKE_NONE;
+        wake = Wake.NONE;
         waiter = Thread.currentThread();
         // The poller, not this worker, moves the state to SUSPENDED / WRITE_COMPLETION when it
         // arms the wait: a readiness it saw before that belongs to PROCESSING and cannot wake us.
@@ -454,24 +449,24 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
         poller.handoff(this);
         if (poller.hasExited()) {
             // The poller ended after our push may have missed its final drain: do not park.
-            wake = WAKE_CLOSED;
+            wake = Wake.CLOSED;
         }
-        int w;
-        while ((w = wake) == WAKE_NONE) {
+        Wake w;
+        while ((w = wake) == Wake.NONE) {
             LockSupport.park(this);
         }
         waiter = null;
         state = ConnState.PROCESSING;
-        if (w == WAKE_TIMEOUT) {
+        if (w == Wake.TIMEOUT) {
             throw new SocketTimeoutException("no progress within Timeout");
         }
-        if (w == WAKE_CLOSED) {
+        if (w == Wake.CLOSED) {
             throw new AsynchronousCloseException();
         }
     }
 
     /** Poller side of {@link #await}: report the outcome and unpark the worker. */
-    void wakeWorker(int outcome) {
+    void wakeWorker(Wake outcome) {
         wake = outcome;
         Thread t = waiter;
         if (t != null) {
@@ -499,11 +494,11 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
         transport.idle();
         if (transport.handshaking()) {
             headDeadline = transport.handshakeDeadline();
-            handBack(OP_READ_WAIT);
+            handBack(HandOff.READ_WAIT);
             return;
         }
         boolean buffered = transport.hasBufferedInput();
-        op = OP_KEEPALIVE;
+        op = HandOff.KEEPALIVE;
         poller.handoffIdle(this, buffered);
     }
 
@@ -513,7 +508,7 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
      */
     public void handBackReadWait(long deadlineNanos) {
         headDeadline = deadlineNanos;
-        handBack(OP_READ_WAIT);
+        handBack(HandOff.READ_WAIT);
     }
 
     /**
@@ -525,7 +520,7 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
         releaseContext();
         transport.closeOutbound();
         closeReason = reason;
-        handBack(OP_LINGER);
+        handBack(HandOff.LINGER);
     }
 
     /**
@@ -537,7 +532,7 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
         releaseContext();
         transport.closeOutbound();
         closeReason = reason;
-        handBack(OP_CLOSE);
+        handBack(HandOff.CLOSE);
     }
 
     /**
@@ -549,10 +544,10 @@ public final class Connection extends TimerRing.Timer implements WorkerPool.Task
     public void handBackWatch(long deadlineNanos) {
         transport.idle();
         watchDeadline = deadlineNanos;
-        handBack(OP_WATCH);
+        handBack(HandOff.WATCH);
     }
 
-    private void handBack(int handOp) {
+    private void handBack(HandOff handOp) {
         op = handOp;
         poller.handoff(this);
     }

@@ -54,9 +54,12 @@ public final class ConnectionContext extends RecycleList.Node<ConnectionContext>
         return out;
     }
 
-    /** The protocol's reusable per-context state (parser, scanner), or {@code null}. */
-    public Object protocolState() {
-        return protocolState;
+    /**
+     * The protocol's reusable per-context state (parser, scanner) if it is a {@code type}, else
+     * {@code null} (none yet, or another protocol's: the caller then stores its own).
+     */
+    public <S> S protocolState(Class<S> type) {
+        return type.isInstance(protocolState) ? type.cast(protocolState) : null;
     }
 
     /** Stores the protocol's reusable state; it is recycled with the context. */

@@ -44,6 +44,8 @@ public final class Poller implements Runnable, PollerStats {
     private static final long MAX_SLEEP_MS = 100;
 
     private final Child child;
+    /** What protocols may use of the child (see {@link Connection#services()}). */
+    private final ChildServicesView services;
     private final int index;
     private final Selector selector;
     private final HandoffQueue inbox = new HandoffQueue();
@@ -114,6 +116,7 @@ public final class Poller implements Runnable, PollerStats {
 
     Poller(Child child, int index) throws IOException {
         this.child = child;
+        this.services = new ChildServicesView(child);
         this.index = index;
         this.selector = Selector.open();
         var cfg = child.config();
@@ -134,6 +137,10 @@ public final class Poller implements Runnable, PollerStats {
     void start() {
         startedNanos = System.nanoTime();
         thread = Thread.ofPlatform().name("loom-c" + child.id() + "-poller-" + index).daemon(false).start(this);
+    }
+
+    ChildServicesView services() {
+        return services;
     }
 
     Child child() {
@@ -358,12 +365,12 @@ public final class Poller implements Runnable, PollerStats {
     private void apply(Connection c) {
         // Taken before acting: a hand-off may dispatch the connection again (watch, graceful
         // close), and the new owner's next hand-off writes op while this one is still returning.
-        int op = c.op;
-        c.op = Connection.OP_NONE;
+        HandOff op = c.op;
+        c.op = HandOff.NONE;
         if (c.hasEnded()) {
             // Force-closed while its worker still ran: unwind a parked worker, finalize the rest.
-            if (op == Connection.OP_AWAIT_READ || op == Connection.OP_AWAIT_WRITE) {
-                c.wakeWorker(Connection.WAKE_CLOSED);
+            if (op.parksWorker()) {
+                c.wakeWorker(Wake.CLOSED);
             } else {
                 close(c);
             }
@@ -371,8 +378,8 @@ public final class Poller implements Runnable, PollerStats {
         }
         try {
             switch (op) {
-                case Connection.OP_REGISTER -> register(c);
-                case Connection.OP_KEEPALIVE -> {
+                case REGISTER -> register(c);
+                case KEEPALIVE -> {
                     if (c.transport().hasBufferedInput()) {
                         claimAndDispatch(c); // no readiness will come for bytes already read
                     } else if (child.isStopping() && c.protocol().closesGracefully() && !c.closeRequested) {
@@ -383,7 +390,7 @@ public final class Poller implements Runnable, PollerStats {
                         arm(c, ConnState.KEEPALIVE, SelectionKey.OP_READ, keepAliveNanos);
                     }
                 }
-                case Connection.OP_READ_WAIT -> {
+                case READ_WAIT -> {
                     if (c.transport().hasBufferedInput()) {
                         claimAndDispatch(c);
                         break;
@@ -392,11 +399,11 @@ public final class Poller implements Runnable, PollerStats {
                     interest(c, SelectionKey.OP_READ);
                     timers.scheduleAt(c, c.headDeadline);
                 }
-                case Connection.OP_WATCH -> watch(c);
-                case Connection.OP_AWAIT_READ -> arm(c, ConnState.SUSPENDED, SelectionKey.OP_READ, timeoutNanos);
-                case Connection.OP_AWAIT_WRITE -> arm(c, ConnState.WRITE_COMPLETION, SelectionKey.OP_WRITE, timeoutNanos);
-                case Connection.OP_LINGER -> linger(c);
-                case Connection.OP_CLOSE -> close(c);
+                case WATCH -> watch(c);
+                case AWAIT_READ -> arm(c, ConnState.SUSPENDED, SelectionKey.OP_READ, timeoutNanos);
+                case AWAIT_WRITE -> arm(c, ConnState.WRITE_COMPLETION, SelectionKey.OP_WRITE, timeoutNanos);
+                case LINGER -> linger(c);
+                case CLOSE -> close(c);
                 default -> throw new IllegalStateException("unknown hand-off " + op + " for " + c);
             }
         } catch (RuntimeException | IOException e) {
@@ -468,7 +475,7 @@ public final class Poller implements Runnable, PollerStats {
             case SUSPENDED, WRITE_COMPLETION -> {
                 interest(c, 0);
                 timers.cancel(c);
-                c.wakeWorker(Connection.WAKE_READY);
+                c.wakeWorker(Wake.READY);
             }
             case LINGER -> drainLinger(c);
             default -> readyWhileOwned.add(c); // its hand-back may be in the inbox: decided after it
@@ -557,7 +564,7 @@ public final class Poller implements Runnable, PollerStats {
                 case ASYNC_WAITIO -> headTimedOut(c);
                 case SUSPENDED, WRITE_COMPLETION -> {
                     interest(c, 0);
-                    c.wakeWorker(Connection.WAKE_TIMEOUT);
+                    c.wakeWorker(Wake.TIMEOUT);
                 }
                 case LINGER -> close(c);
                 default -> LOG.log(Level.WARNING, "LM0104 timer fired for {0} in a state that has none", c);
@@ -669,10 +676,10 @@ public final class Poller implements Runnable, PollerStats {
     }
 
     /** A hand-off that could not be applied: wake a parked worker with an error, or close. */
-    private void failWaiterOrClose(Connection c, int op, CloseReason reason) {
-        if (op == Connection.OP_AWAIT_READ || op == Connection.OP_AWAIT_WRITE) {
+    private void failWaiterOrClose(Connection c, HandOff op, CloseReason reason) {
+        if (op.parksWorker()) {
             c.end(reason);
-            c.wakeWorker(Connection.WAKE_CLOSED);
+            c.wakeWorker(Wake.CLOSED);
         } else {
             close(c, reason);
         }
@@ -693,7 +700,7 @@ public final class Poller implements Runnable, PollerStats {
             finish(c);
             return;
         }
-        c.op = Connection.OP_REGISTER;
+        c.op = HandOff.REGISTER;
         if (c.poller() == this) {
             apply(c);
         } else {
@@ -733,8 +740,8 @@ public final class Poller implements Runnable, PollerStats {
             c.handoffNext = null;
             c.end(CloseReason.ABORT);
             releaseOwnedContext(c);
-            if (c.op == Connection.OP_AWAIT_READ || c.op == Connection.OP_AWAIT_WRITE) {
-                c.wakeWorker(Connection.WAKE_CLOSED);
+            if (c.op.parksWorker()) {
+                c.wakeWorker(Wake.CLOSED);
             }
             c = next;
         }
@@ -748,7 +755,7 @@ public final class Poller implements Runnable, PollerStats {
                 switch (c.state) {
                     case SUSPENDED, WRITE_COMPLETION -> {
                         c.end(exitReason);
-                        c.wakeWorker(Connection.WAKE_CLOSED);
+                        c.wakeWorker(Wake.CLOSED);
                     }
                     case PROCESSING -> c.end(exitReason); // worker-owned: its own reason is not ours to set
                     case LINGER -> close(c); // the exchange was over: keep the reason decided then

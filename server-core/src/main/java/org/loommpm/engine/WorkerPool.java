@@ -4,6 +4,7 @@ import java.lang.System.Logger.Level;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import org.loommpm.spi.WorkerTask;
 
 /**
  * One child's workers: virtual threads, at most {@code ThreadsPerChild} running at once.
@@ -26,29 +27,11 @@ import java.util.concurrent.locks.LockSupport;
  * window) {@link #lend}s its slot for the wait: it is free for other work at once and the task
  * is not counted as active. Before running on, the task {@link #reclaim}s a slot, any free one,
  * parking in {@link #reclaimers} until a releaser hands one on (the same queue-then-retry pair
- * as above); it reports the slot it ends with through {@link Task#slotAfterRun}. Pending tasks
+ * as above); it reports the slot it ends with through {@link WorkerTask#slotAfterRun}. Pending tasks
  * take released slots first, so a reclaimer may wait while the pool is saturated: it waits as a
  * parked virtual thread, holding nothing.
  */
 public final class WorkerPool {
-    /** Work for one slot. */
-    @FunctionalInterface
-    public interface Task {
-        /** Runs on a virtual thread holding worker slot {@code slot}. */
-        void run(int slot);
-
-        /**
-         * The slot the task holds once {@link #run} returned: {@code slot}, unless it lent its
-         * slot and reclaimed another ({@link #lend}, {@link #reclaim}).
-         */
-        default int slotAfterRun(int slot) {
-            return slot;
-        }
-    }
-
-    /** The slot a task started by {@link #dispatchOwner} receives when it holds none. */
-    public static final int NO_SLOT = -1;
-
     private static final System.Logger LOG = System.getLogger("org.loommpm.engine");
 
     private final int size;
@@ -56,7 +39,7 @@ public final class WorkerPool {
     private final Scoreboard scoreboard;
     private final AtomicInteger active = new AtomicInteger();
     private final AtomicInteger pending = new AtomicInteger();
-    private final ConcurrentLinkedQueue<Task> queue = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<WorkerTask> queue = new ConcurrentLinkedQueue<>();
     /** Tasks parked in {@link #reclaim}: they offer themselves, releasers poll one and unpark it. */
     private final ConcurrentLinkedQueue<Thread> reclaimers = new ConcurrentLinkedQueue<>();
     private final Thread.Builder threads = Thread.ofVirtual();
@@ -74,7 +57,7 @@ public final class WorkerPool {
     }
 
     /** Runs {@code task} on a worker now, or as soon as a slot frees up. Any thread. */
-    public void dispatch(Task task) {
+    public void dispatch(WorkerTask task) {
         int slot = free.pop();
         if (slot >= 0) {
             start(slot, task);
@@ -85,7 +68,7 @@ public final class WorkerPool {
         // A slot released between our pop and offer would not have seen the task: retry once.
         slot = free.pop();
         if (slot >= 0) {
-            Task next = pollPending();
+            WorkerTask next = pollPending();
             if (next != null) {
                 start(slot, next);
             } else {
@@ -98,13 +81,13 @@ public final class WorkerPool {
     /**
      * Runs the owner task of a multiplexed connection (HTTP/2's frame loop) now: on a free slot
      * if there is one, otherwise at once on a virtual thread holding no slot (it then gets
-     * {@link #NO_SLOT}, is not counted as active and shows on no scoreboard row). Queuing it as
+     * {@link #WorkerTask.NO_SLOT}, is not counted as active and shows on no scoreboard row). Queuing it as
      * pending could deadlock: the connection's own stream tasks may hold every slot while they
      * wait for this task to write their output and read their request bodies. The protocol
      * bounds the owner's work per dispatch, and there is at most one owner task per connection.
      * Any thread.
      */
-    public void dispatchOwner(Task task) {
+    public void dispatchOwner(WorkerTask task) {
         int slot = free.pop();
         if (slot >= 0) {
             start(slot, task);
@@ -112,14 +95,14 @@ public final class WorkerPool {
         }
         threads.start(() -> {
             try {
-                task.run(NO_SLOT);
+                task.run(WorkerTask.NO_SLOT);
             } catch (Throwable t) {
                 LOG.log(Level.ERROR, "LM0301 worker task failed", t);
             }
         });
     }
 
-    private void start(int slot, Task task) {
+    private void start(int slot, WorkerTask task) {
         // The dispatcher owns the slot it popped until the thread starts (thread start orders
         // this store before the worker's own), so the letter has one writer at a time.
         scoreboard.set(slot, Scoreboard.STARTING);
@@ -133,9 +116,9 @@ public final class WorkerPool {
      */
     private final class Worker implements Runnable {
         private final int slot;
-        private final Task first;
+        private final WorkerTask first;
 
-        Worker(int slot, Task first) {
+        Worker(int slot, WorkerTask first) {
             this.slot = slot;
             this.first = first;
         }
@@ -146,8 +129,8 @@ public final class WorkerPool {
         }
     }
 
-    private void runLoop(int slot, Task first) {
-        Task task = first;
+    private void runLoop(int slot, WorkerTask first) {
+        WorkerTask task = first;
         int s = slot;
         for (;;) {
             runOne(s, task);
@@ -197,7 +180,7 @@ public final class WorkerPool {
             if (s < 0) {
                 return;
             }
-            Task next = pollPending();
+            WorkerTask next = pollPending();
             if (next == null) {
                 free.push(s);
                 wakeReclaimer();
@@ -242,7 +225,7 @@ public final class WorkerPool {
         }
     }
 
-    private void runOne(int slot, Task task) {
+    private void runOne(int slot, WorkerTask task) {
         scoreboard.set(slot, Scoreboard.READING);
         try {
             task.run(slot);
@@ -252,8 +235,8 @@ public final class WorkerPool {
         }
     }
 
-    private Task pollPending() {
-        Task t = queue.poll();
+    private WorkerTask pollPending() {
+        WorkerTask t = queue.poll();
         if (t != null) {
             pending.decrementAndGet();
         }

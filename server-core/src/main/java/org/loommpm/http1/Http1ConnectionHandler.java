@@ -133,12 +133,12 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
     @Override
     public void serve(Connection c, int slot) {
         ConnectionContext ctx = c.context();
-        Http1State st = (Http1State) ctx.protocolState();
+        Http1State st = ctx.protocolState(Http1State.class);
         if (st == null) {
             st = new Http1State(config);
             ctx.protocolState(st);
         }
-        Scoreboard board = c.child().scoreboard();
+        Scoreboard board = c.services().scoreboard();
         try {
             for (int round = 1; ; round++) {
                 board.set(slot, Scoreboard.READING);
@@ -178,7 +178,7 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
                         return;
                     }
                     int n = 0;
-                    if (c.child().pool().active() > 1) {
+                    if (c.services().busyWorkers() > 1) {
                         Thread.yield();
                         n = fill(c, ctx.in());
                     }
@@ -198,7 +198,7 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
                     // Pipelined bytes are buffered: no readiness will come for them, so the
                     // connection continues in a new task; ownership passes to it.
                     st.flushBatch(c);
-                    c.child().pool().dispatch(c);
+                    c.services().dispatch(c);
                     return;
                 }
             }
@@ -304,7 +304,7 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
             }
         }
         int served = c.countRequest();
-        boolean keepAlive = config.keepAlive() && head.keepAlive() && !c.child().isDraining()
+        boolean keepAlive = config.keepAlive() && head.keepAlive() && !c.services().isDraining()
                 && (config.maxKeepAliveRequests() == 0 || served < config.maxKeepAliveRequests());
         board.requestStarted(slot, head, c.remoteAddress(), st.headStartNanos);
         ConnectionInputStream body = new ConnectionInputStream(c, in);

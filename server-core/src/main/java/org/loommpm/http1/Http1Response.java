@@ -268,7 +268,7 @@ final class Http1Response extends ResponseState {
         }
         // Checked at commit, not at parse: a graceful stop that began while the handler ran
         // must still tell this client that the connection ends.
-        if (hasConnection && headers.hasToken("Connection", "close") || connection.child().isDraining()) {
+        if (hasConnection && headers.hasToken("Connection", "close") || connection.services().isDraining()) {
             closeAfter = true;
         }
         // A final response before the handler read a body the client holds back for a 100: the

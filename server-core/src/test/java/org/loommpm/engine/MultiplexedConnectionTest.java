@@ -53,7 +53,7 @@ class MultiplexedConnectionTest {
 
         @Override
         public void serve(Connection c, int slot) {
-            Session s = (Session) c.session();
+            Session s = c.session(Session.class);
             if (s == null) {
                 s = new Session();
                 c.session(s);
@@ -102,7 +102,7 @@ class MultiplexedConnectionTest {
 
         private static void startJob(Connection c, Session s) {
             s.running.incrementAndGet();
-            c.child().pool().dispatch(slot -> {
+            c.services().dispatch(slot -> {
                 int micros = ThreadLocalRandom.current().nextInt(0, 300);
                 if (micros > 0) {
                     LockSupport.parkNanos(micros * 1000L);
@@ -178,10 +178,10 @@ class MultiplexedConnectionTest {
         JobProtocol protocol = new JobProtocol(Duration.ofMillis(100).toNanos()) {
             @Override
             public void serve(Connection c, int slot) {
-                if (!c.closeRequested() && c.session() == null) {
+                if (!c.closeRequested() && c.session(Session.class) == null) {
                     // A job that never finishes: only the watch deadline can bring the connection back.
                     c.session(new Session());
-                    ((Session) c.session()).running.incrementAndGet();
+                    c.session(Session.class).running.incrementAndGet();
                 }
                 super.serve(c, slot);
             }

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
+import org.loommpm.spi.WorkerTask;
 
 class WorkerPoolTest {
     @Test
@@ -61,7 +62,7 @@ class WorkerPoolTest {
             ownerRan.countDown();
         });
         assertTrue(ownerRan.await(10, TimeUnit.SECONDS), "the owner ran although no slot was free");
-        assertEquals(WorkerPool.NO_SLOT, ownerSlot.get());
+        assertEquals(WorkerTask.NO_SLOT, ownerSlot.get());
         assertTrue(tasksDone.await(10, TimeUnit.SECONDS));
         waitFor(() -> pool.active() == 0);
         // With a free slot the owner takes it like any task.
@@ -125,7 +126,7 @@ class WorkerPoolTest {
         }
     }
     /** A lending task that reclaims and reports its slot as it changed. */
-    private static class Lender implements WorkerPool.Task {
+    private static class Lender implements WorkerTask {
         final WorkerPool pool;
         final CountDownLatch lent = new CountDownLatch(1);
         final CountDownLatch resume;

@@ -39,7 +39,7 @@ public final class Http2ConnectionHandler implements Http2Protocol {
 
     @Override
     public void serve(Connection c, int slot) {
-        Session s = (Session) c.session();
+        Session s = c.session(Session.class);
         if (s == null) {
             s = new Session(c, this);
             c.session(s);

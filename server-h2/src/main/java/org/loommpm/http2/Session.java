@@ -18,7 +18,7 @@ import org.loommpm.engine.Connection;
 import org.loommpm.engine.ProtocolCounters;
 import org.loommpm.engine.PeerIOException;
 import org.loommpm.engine.Scoreboard;
-import org.loommpm.engine.WorkerPool;
+import org.loommpm.spi.WorkerTask;
 import org.loommpm.http2.frame.ErrorCode;
 import org.loommpm.http2.frame.FrameType;
 import org.loommpm.http2.frame.Http2Error;
@@ -136,7 +136,7 @@ final class Session {
         this.remote = c.remoteAddress();
         this.local = c.localAddress();
         this.secure = c.isSecure();
-        this.counters = c.child().protocolCounters();
+        this.counters = c.services().counters();
         this.settingsDeadline = now + limits.settingsTimeout().toNanos();
         this.stallTimeoutNanos = limits.stallTimeout().toNanos();
         // The server's connection preface: SETTINGS first, then the larger connection window.
@@ -195,13 +195,13 @@ final class Session {
 
     /** One dispatch of the connection: see the class comment. Ends with exactly one hand-back. */
     void serve(int slot) {
-        Scoreboard board = c.child().scoreboard();
+        Scoreboard board = c.services().scoreboard();
         mark(board, slot, Scoreboard.READING);
         try {
             if (c.closeRequested() && closeRequested()) {
                 return;
             }
-            if (!goAwaySent && c.child().isDraining()) {
+            if (!goAwaySent && c.services().isDraining()) {
                 startGoAway(ErrorCode.NO_ERROR);
             }
             int yields = 0;
@@ -241,7 +241,7 @@ final class Session {
                 if (round >= MAX_ROUNDS) {
                     // Busy: go on as a new task instead of holding the carrier (never queued
                     // behind our own stream tasks, which may hold every slot waiting for us).
-                    c.child().pool().dispatchOwner(c);
+                    c.services().dispatchOwner(c);
                     return;
                 }
             }
@@ -262,7 +262,7 @@ final class Session {
 
     /** Shows the frame loop's activity in its slot (none when it runs without one). */
     private static void mark(Scoreboard board, int slot, byte state) {
-        if (slot != WorkerPool.NO_SLOT) {
+        if (slot != WorkerTask.NO_SLOT) {
             board.set(slot, state);
         }
     }
@@ -283,7 +283,7 @@ final class Session {
             abort(CloseReason.TIMEOUT);
             return true;
         }
-        boolean stopping = c.child().isStopping() || c.child().isDraining();
+        boolean stopping = c.services().isStopping() || c.services().isDraining();
         if (stopping || streams.isEmpty()) {
             startGoAway(ErrorCode.NO_ERROR);
             if (streams.isEmpty() && outbound.isEmpty()) {
@@ -476,7 +476,7 @@ final class Session {
         s.counted = true;
         streams.put(s.id(), s);
         counters.streamStarted();
-        c.child().pool().dispatch(new StreamTask(s, protocol));
+        c.services().dispatch(new StreamTask(s, protocol));
     }
 
     /** Sends RST_STREAM with {@code code} and forgets the stream (its task is cancelled). */

@@ -9,7 +9,8 @@ import org.loommpm.api.Headers;
 import org.loommpm.api.HttpException;
 import org.loommpm.engine.ExchangeObserver;
 import org.loommpm.engine.Scoreboard;
-import org.loommpm.engine.WorkerPool;
+import org.loommpm.spi.ChildServices;
+import org.loommpm.spi.WorkerTask;
 import org.loommpm.http1.StatusReasons;
 import org.loommpm.http2.frame.ErrorCode;
 
@@ -23,14 +24,14 @@ import org.loommpm.http2.frame.ErrorCode;
  * {@link Stream#LEND_AFTER_NANOS}, the task lends its slot ({@link #lendSlot}) and runs on with
  * whichever slot it reclaims, so the slot it holds is a field, reported to the pool at the end.
  */
-final class StreamTask implements WorkerPool.Task {
+final class StreamTask implements WorkerTask {
     private static final System.Logger LOG = System.getLogger("org.loommpm.http2");
 
     private final Stream stream;
     private final Http2ConnectionHandler protocol;
     /** The slot held now: the one it started on, or another after lending it for a wait. Task only. */
     private int slot;
-    private WorkerPool pool;
+    private ChildServices services;
     private Scoreboard board;
     private Http2Request req;
 
@@ -59,16 +60,16 @@ final class StreamTask implements WorkerPool.Task {
 
     /**
      * The response waits for the client (its flow-control window or its socket): the slot is
-     * lent for the wait, so a stalled stream holds no worker slot ({@link WorkerPool#lend}).
+     * lent for the wait, so a stalled stream holds no worker slot ({@link ChildServices#lend}).
      */
     void lendSlot() {
-        pool.lend(slot);
-        slot = WorkerPool.NO_SLOT;
+        services.lend(slot);
+        slot = WorkerTask.NO_SLOT;
     }
 
     /** The wait is over: runs on with a slot again, the exchange shown in it. */
     void reclaimSlot() {
-        slot = pool.reclaim();
+        slot = services.reclaim();
         if (req != null) {
             board.requestStarted(slot, req, stream.session().remoteAddress(), stream.startNanos);
         }
@@ -77,8 +78,8 @@ final class StreamTask implements WorkerPool.Task {
 
     private void serve() {
         Session session = stream.session();
-        pool = session.connection().child().pool();
-        board = session.connection().child().scoreboard();
+        services = session.connection().services();
+        board = services.scoreboard();
         Http2Response res = new Http2Response(stream, stream.request.method(), protocol.config().serverHeader(),
                 protocol.timeoutNanos());
         stream.body.timeout(protocol.timeoutNanos());

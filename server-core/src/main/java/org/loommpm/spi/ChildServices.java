@@ -1,0 +1,46 @@
+package org.loommpm.spi;
+
+import org.loommpm.engine.ProtocolCounters;
+import org.loommpm.engine.Scoreboard;
+
+/**
+ * What a protocol may use of the child its connection belongs to, and nothing more: running
+ * work on the child's workers, the worker slots' scoreboard, whether the child is finishing, and
+ * the server-wide protocol counters. The child itself, its pool and its pollers stay the
+ * engine's. Any thread (each method says what it needs).
+ */
+public interface ChildServices {
+    /** Runs {@code task} on a worker now, or as soon as a slot frees up (admission-counted). */
+    void dispatch(WorkerTask task);
+
+    /**
+     * Runs a multiplexed connection's owner task now, on a free slot or without one
+     * ({@link WorkerTask#NO_SLOT}): never queued behind the connection's own tasks, which may
+     * hold every slot while they wait for it.
+     */
+    void dispatchOwner(WorkerTask task);
+
+    /**
+     * Gives a running task's slot back while it waits for its peer; it must {@link #reclaim}
+     * one before running on. The task's own thread.
+     */
+    void lend(int slot);
+
+    /** Takes a slot again after {@link #lend}, parking until one is free. The task's own thread. */
+    int reclaim();
+
+    /** Tasks holding a slot now (running or parked on I/O). */
+    int busyWorkers();
+
+    /** The worker slots' states and current requests (mod_status's scoreboard). */
+    Scoreboard scoreboard();
+
+    /** Whether the child accepts nothing more and finishes its connections (retiring, restart). */
+    boolean isDraining();
+
+    /** Whether the server is stopping: connections end as soon as they are idle. */
+    boolean isStopping();
+
+    /** Server-wide counts the protocols keep (TLS handshakes, HTTP/2 streams and guards). */
+    ProtocolCounters counters();
+}

@@ -1,0 +1,22 @@
+package org.loommpm.spi;
+
+/**
+ * Work for one worker slot of a child ({@link ChildServices#dispatch}): a connection's turn on a
+ * worker, or an HTTP/2 stream's handler. It runs on a virtual thread that holds the slot.
+ */
+@FunctionalInterface
+public interface WorkerTask {
+    /** The slot a task started by {@link ChildServices#dispatchOwner} receives when it holds none. */
+    int NO_SLOT = -1;
+
+    /** Runs on a virtual thread holding worker slot {@code slot} (or {@link #NO_SLOT}). */
+    void run(int slot);
+
+    /**
+     * The slot the task holds once {@link #run} returned: {@code slot}, unless it lent its slot
+     * and reclaimed another ({@link ChildServices#lend}, {@link ChildServices#reclaim}).
+     */
+    default int slotAfterRun(int slot) {
+        return slot;
+    }
+}
