@@ -54,7 +54,7 @@ public final class Http2ConnectionHandler implements Http2Protocol {
         c.session(s);
         LOG.log(Level.DEBUG, "LM0701 {0} from {1} (Upgrade: h2c)", s, c.remoteAddress());
         try {
-            s.upgrade(settings, upgradeRequest(request, c));
+            s.upgrade(settings, upgradeRequest(request));
         } catch (Http2Error e) {
             LOG.log(Level.DEBUG, "LM0702 {0} invalid HTTP2-Settings: {1}", s, e.getMessage());
             c.handBackClose(CloseReason.ERROR);
@@ -64,7 +64,7 @@ public final class Http2ConnectionHandler implements Http2Protocol {
     }
 
     /** The upgraded HTTP/1.1 request as the fields of stream 1. */
-    private static FieldBlock upgradeRequest(RequestHead head, Connection c) {
+    private static FieldBlock upgradeRequest(RequestHead head) {
         return FieldBlock.fromHttp1(head.method(), head.rawTarget(), head.host(), head.headers());
     }
 
