@@ -91,8 +91,8 @@ public final class Supervisor implements EngineStats {
     private final ConcurrentLinkedQueue<PendingStart> retries = new ConcurrentLinkedQueue<>();
     /** Supervisor thread only. */
     private final DynamicPool dynamic = new DynamicPool();
-    /** Test hook: how many of the next child starts fail as if no selector could be opened. */
-    private final AtomicInteger startFaults = new AtomicInteger();
+    /** Creates the children ({@link ChildFactory#CHILDREN} but in tests). */
+    private final ChildFactory factory;
     /** While start()/restart() start a generation, maintenance leaves the pool size alone. */
     private volatile boolean generationStarting;
     /** Bind each listener with SO_REUSEPORT (this JVM is one of several child processes). Set before start. */
@@ -118,6 +118,12 @@ public final class Supervisor implements EngineStats {
      * @param handler the protocol every connection is served with
      */
     public Supervisor(ServerConfig config, ConnectionHandler handler) {
+        this(config, handler, ChildFactory.CHILDREN);
+    }
+
+    /** A supervisor whose children {@code factory} creates (tests: children that fail to start). */
+    Supervisor(ServerConfig config, ConnectionHandler handler, ChildFactory factory) {
+        this.factory = factory;
         this.current = new Generation(1, config, handler, List.of(), List.of());
         for (int i = 0; i < closedTotal.length; i++) {
             closedTotal[i] = new LongAdder();
@@ -398,18 +404,8 @@ public final class Supervisor implements EngineStats {
         }
     }
 
-    /** Test hook: the next {@code n} child starts fail as if no selector could be opened. */
-    void failNextChildStarts(int n) {
-        startFaults.set(n);
-    }
-
     private void startChild(Generation g) throws IOException {
-        for (int n = startFaults.get(); n > 0; n = startFaults.get()) {
-            if (startFaults.compareAndSet(n, n - 1)) {
-                throw new IOException("injected start-up failure (test hook)");
-            }
-        }
-        Child c = new Child(childIds.incrementAndGet(), g.number(), g.config(), g.handler(), this, g.listeners());
+        Child c = factory.create(childIds.incrementAndGet(), g.number(), g.config(), g.handler(), this, g.listeners());
         children.add(c);
         for (ChildListener l : listeners) {
             l.childStarted(c);

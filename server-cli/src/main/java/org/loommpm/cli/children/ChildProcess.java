@@ -23,7 +23,6 @@ final class ChildProcess {
 
     private final ChildSpec spec;
     private final Process process;
-    private final long startNanos = System.nanoTime();
     /** The last state seen in the scoreboard. Control thread. */
     ProcState seen = ProcState.STARTING;
     /** Whether it was ever READY. Control thread. */
@@ -95,11 +94,6 @@ final class ChildProcess {
         return process;
     }
 
-    /** Nanoseconds since it was started. */
-    long ageNanos() {
-        return System.nanoTime() - startNanos;
-    }
-
     /**
      * Sends one command line; a closed pipe (the child is exiting) is logged at debug and ignored.
      * Control thread.
@@ -121,7 +115,7 @@ final class ChildProcess {
         try {
             process.getOutputStream().close();
         } catch (IOException e) {
-            LOG.log(Level.DEBUG, "LM1513 closing the control pipe of child {0}: {1}", id(), e.getMessage());
+            LOG.log(Level.DEBUG, "LM1526 closing the control pipe of child {0}: {1}", id(), e.getMessage());
         }
     }
 

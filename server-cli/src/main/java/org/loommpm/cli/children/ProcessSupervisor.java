@@ -175,14 +175,14 @@ public final class ProcessSupervisor {
                     long pid = Long.parseLong(parts[2]);
                     if (ProcessHandle.of(pid).isEmpty()) {
                         Files.deleteIfExists(f);
-                        LOG.log(Level.DEBUG, "LM1510 removed the scoreboard of a supervisor that is gone: {0}", f);
+                        LOG.log(Level.DEBUG, "LM1520 removed the scoreboard of a supervisor that is gone: {0}", f);
                     }
                 } catch (NumberFormatException | ArrayIndexOutOfBoundsException | IOException e) {
-                    LOG.log(Level.DEBUG, "LM1510 left {0} alone: {1}", f, e.toString());
+                    LOG.log(Level.DEBUG, "LM1521 left {0} alone: {1}", f, e.toString());
                 }
             }
         } catch (IOException e) {
-            LOG.log(Level.DEBUG, "LM1510 could not look for stale scoreboards in {0}: {1}", tmp, e.toString());
+            LOG.log(Level.DEBUG, "LM1522 could not look for stale scoreboards in {0}: {1}", tmp, e.toString());
         }
     }
 
@@ -254,7 +254,7 @@ public final class ProcessSupervisor {
         try {
             c = ChildProcess.start(command, spec);
         } catch (IOException e) {
-            LOG.log(Level.ERROR, "LM1505 could not start a child process of generation {0}: {1}", g.number,
+            LOG.log(Level.ERROR, "LM1525 could not start a child process of generation {0}: {1}", g.number,
                     e.getMessage());
             startFailed(g);
             return null;
@@ -406,7 +406,7 @@ public final class ProcessSupervisor {
         DynamicPool.Decision d = dynamic.decide(idle, running, cfg.childLimit(), cfg.minSpareThreads(),
                 cfg.maxSpareThreads());
         if (d.retireOne() && emptiest != null) {
-            LOG.log(Level.DEBUG, "LM1518 {0} free worker slots, more than MaxSpareThreads {1}: retiring {2}", idle,
+            LOG.log(Level.DEBUG, "LM1524 {0} free worker slots, more than MaxSpareThreads {1}: retiring {2}", idle,
                     cfg.maxSpareThreads(), emptiest);
             emptiest.idleKilled = true;
             emptiest.send(Control.drain(true, idle + " free worker slots, more than MaxSpareThreads "
@@ -612,7 +612,7 @@ public final class ProcessSupervisor {
         try {
             Files.deleteIfExists(scoreboard.path());
         } catch (IOException e) {
-            LOG.log(Level.DEBUG, "LM1510 could not delete the scoreboard file: {0}", e.getMessage());
+            LOG.log(Level.DEBUG, "LM1523 could not delete the scoreboard file: {0}", e.getMessage());
         }
         LOG.log(Level.INFO, "LM0009 loom-mpm stopped");
         logs.close();

@@ -1,0 +1,31 @@
+package org.loommpm.engine;
+
+import java.io.IOException;
+import java.util.List;
+import org.loommpm.config.ServerConfig;
+
+/**
+ * How the supervisor creates an in-JVM child: {@link #CHILDREN} in production. A seam rather than
+ * a hook on the supervisor, so tests can supply a factory that fails (a child that cannot open its
+ * selectors) without the production class carrying test-only state. Called on the thread that
+ * starts the child (the embedding application's or "loom-supervisor").
+ */
+@FunctionalInterface
+interface ChildFactory {
+    /** Creates children with {@link Child}'s constructor. An anonymous class, not {@code Child::new}: a method reference spins a class at start-up. */
+    ChildFactory CHILDREN = new ChildFactory() {
+        @Override
+        public Child create(int id, int generation, ServerConfig config, ConnectionHandler handler,
+                            Supervisor supervisor, List<Listener> listeners) throws IOException {
+            return new Child(id, generation, config, handler, supervisor, listeners);
+        }
+    };
+
+    /**
+     * Opens a child's pollers and registers the listeners with its poller 0 (see {@link Child}).
+     *
+     * @throws IOException if it cannot (nothing stays open then)
+     */
+    Child create(int id, int generation, ServerConfig config, ConnectionHandler handler, Supervisor supervisor,
+                 List<Listener> listeners) throws IOException;
+}
