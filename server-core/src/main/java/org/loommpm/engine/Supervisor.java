@@ -53,7 +53,7 @@ import org.loommpm.config.ServerConfig;
  * GracefulShutdownTimeout if it is still there). A child that cannot start (no selector, no
  * thread) is retried with back-off (100 ms doubling, at most 10 s). {@link #start()} and
  * {@link #restart} start a generation synchronously: if not one of its children can start after
- * {@value #START_ATTEMPTS} attempts, they fail (LM0806) instead of leaving a server with no child.
+ * {@value Backoff#START_ATTEMPTS} attempts, they fail (LM0806) instead of leaving a server with no child.
  *
  * <p><b>Threads.</b> Replacement, maintenance and retries run on one platform thread
  * ("loom-supervisor") fed by a queue, so pollers that announce a retiring child never start
@@ -61,10 +61,6 @@ import org.loommpm.config.ServerConfig;
  */
 public final class Supervisor implements EngineStats {
     private static final System.Logger LOG = System.getLogger("org.loommpm.engine");
-    /** Attempts to start a generation's first child before {@link #start()}/{@link #restart} give up. */
-    static final int START_ATTEMPTS = 5;
-    private static final long FIRST_BACKOFF_NANOS = 100_000_000L;
-    private static final long MAX_BACKOFF_NANOS = 10_000_000_000L;
     /** How long a stop waits for children after ending them by force (pollers end within 100 ms). */
     private static final long FORCED_EXIT_WAIT_MILLIS = 5_000;
 
@@ -222,7 +218,7 @@ public final class Supervisor implements EngineStats {
         }
         for (Child c : children) {
             if (c.generation() < next.number()) {
-                c.retire(ChildState.FINISHING, "graceful restart to generation " + next.number());
+                c.drain(ChildState.FINISHING, "graceful restart to generation " + next.number());
             }
         }
         List<ServerSocketChannel> removed = new ArrayList<>();
@@ -326,7 +322,7 @@ public final class Supervisor implements EngineStats {
 
     /**
      * Starts {@code g}'s StartServers children. Those that fail are retried later, in the
-     * background, as long as one has started; if none has after {@value #START_ATTEMPTS} attempts
+     * background, as long as one has started; if none has after {@value Backoff#START_ATTEMPTS} attempts
      * (with back-off), gives up.
      *
      * @throws IOException if not one child of the generation could start (LM0806)
@@ -345,30 +341,25 @@ public final class Supervisor implements EngineStats {
                 }
             }
             for (int attempt = 2; missing == g.config().startServers(); attempt++) {
-                if (attempt > START_ATTEMPTS) {
-                    String msg = "no child of generation " + g.number() + " could start after " + START_ATTEMPTS
+                if (attempt > Backoff.START_ATTEMPTS) {
+                    String msg = "no child of generation " + g.number() + " could start after " + Backoff.START_ATTEMPTS
                             + " attempts (a resource shortage or an unrecoverable failure before any child was "
                             + "ready); last failure: " + last.getMessage();
                     LOG.log(Level.ERROR, "LM0806 " + msg);
                     throw new IOException(msg, last);
                 }
-                sleep(backoffNanos(attempt - 1));
-                last = tryStart(g, attempt, attempt < START_ATTEMPTS);
+                sleep(Backoff.nanos(attempt - 1));
+                last = tryStart(g, attempt, attempt < Backoff.START_ATTEMPTS);
                 if (last == null) {
                     missing--;
                 }
             }
             for (int i = 0; i < missing; i++) {
-                retries.add(new PendingStart(g, 2, System.nanoTime() + backoffNanos(1)));
+                retries.add(new PendingStart(g, 2, System.nanoTime() + Backoff.nanos(1)));
             }
         } finally {
             generationStarting = false;
         }
-    }
-
-    /** The wait before attempt {@code failures + 1}: 100 ms doubling, at most 10 s. */
-    static long backoffNanos(int failures) {
-        return Math.min(MAX_BACKOFF_NANOS, FIRST_BACKOFF_NANOS << Math.min(20, Math.max(0, failures - 1)));
     }
 
     private static void sleep(long nanos) throws IOException {
@@ -392,7 +383,7 @@ public final class Supervisor implements EngineStats {
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.WARNING, "LM0805 could not start a child of generation " + g.number() + " (attempt "
                     + attempt + "): " + e.getMessage()
-                    + (retry ? "; next attempt in " + backoffNanos(attempt) / 1_000_000 + " ms" : ""));
+                    + (retry ? "; next attempt in " + Backoff.nanos(attempt) / 1_000_000 + " ms" : ""));
             return e;
         }
     }
@@ -400,7 +391,7 @@ public final class Supervisor implements EngineStats {
     /** Starts a child, or retries it later if it cannot start now. Supervisor thread. */
     private void startOrRetry(Generation g) {
         if (tryStart(g, 1, true) != null) {
-            retries.add(new PendingStart(g, 2, System.nanoTime() + backoffNanos(1)));
+            retries.add(new PendingStart(g, 2, System.nanoTime() + Backoff.nanos(1)));
         }
     }
 
@@ -483,45 +474,26 @@ public final class Supervisor implements EngineStats {
             if (p.dueNanos() - now > 0) {
                 later.add(p);
             } else if (tryStart(g, p.attempt(), true) != null) {
-                later.add(new PendingStart(g, p.attempt() + 1, now + backoffNanos(p.attempt())));
+                later.add(new PendingStart(g, p.attempt() + 1, now + Backoff.nanos(p.attempt())));
             }
         }
         retries.addAll(later);
     }
 
-    /** The dynamic policy's pass over the current generation. */
+    /** The dynamic policy's pass over the current generation; starts what it decides. Supervisor thread. */
     private void adjustPool(Generation g) {
-        ServerConfig cfg = g.config();
-        int idle = 0;
-        int running = 0;
-        Child emptiest = null;
-        for (Child c : children) {
-            if (c.generation() != g.number() || c.isDraining()) {
-                continue;
-            }
-            running++;
-            idle += c.pool().idle();
-            if (emptiest == null || c.openConnections() < emptiest.openConnections()) {
-                emptiest = c;
-            }
-        }
+        int waiting = 0;
         for (PendingStart p : retries) {
             if (p.generation() == g) {
-                // A child still to start counts as free slots, as a starting one does.
-                running++;
-                idle += cfg.threadsPerChild();
+                waiting++;
             }
         }
-        DynamicPool.Decision d = dynamic.decide(idle, running, cfg.childLimit(), cfg.minSpareThreads(),
-                cfg.maxSpareThreads());
-        if (d.retireOne() && emptiest != null) {
-            emptiest.retire(ChildState.IDLE_KILLED, idle + " free worker slots, more than MaxSpareThreads "
-                    + cfg.maxSpareThreads());
-        }
-        if (d.spawn() > 0) {
+        DynamicPool.Pass pass = dynamic.adjust(children, g.number(), waiting, g.config());
+        if (pass.spawn() > 0) {
             LOG.log(Level.DEBUG, "LM0802 {0} free worker slots, fewer than MinSpareThreads {1}: starting {2} "
-                    + "child(ren) ({3} running)", idle, cfg.minSpareThreads(), d.spawn(), running);
-            for (int i = 0; i < d.spawn(); i++) {
+                    + "child(ren) ({3} running)", pass.idle(), g.config().minSpareThreads(), pass.spawn(),
+                    pass.running());
+            for (int i = 0; i < pass.spawn(); i++) {
                 startOrRetry(g);
             }
         }
@@ -605,7 +577,7 @@ public final class Supervisor implements EngineStats {
         // Retiring wakes each child's poller 0; its next select deregisters any closed listener it
         // still held (one it did not release in time, or an older generation's).
         for (Child c : now) {
-            c.retire(ChildState.FINISHING, reason);
+            c.drain(ChildState.FINISHING, reason);
         }
         awaitDeregistered(listeners);
         return CompletableFuture.allOf(now.stream().map(Child::exited).toArray(CompletableFuture[]::new));
@@ -662,7 +634,7 @@ public final class Supervisor implements EngineStats {
         closeListeners(new ArrayList<>(bound.values()));
         List<Child> now = List.copyOf(children);
         for (Child c : now) {
-            c.stopGracefully();
+            c.stop();
         }
         CompletableFuture<?> all = CompletableFuture.allOf(now.stream().map(Child::exited)
                 .toArray(CompletableFuture[]::new));

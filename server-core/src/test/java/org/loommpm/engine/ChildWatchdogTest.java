@@ -132,7 +132,7 @@ class ChildWatchdogTest {
         java.io.IOException e = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
                 () -> new SupervisorHarness((req, res) -> res.send("ok"), c -> c.startServers(2).pollersPerChild(1),
                         s -> s.starts.failNext(1000)).close());
-        assertTrue(e.getMessage().contains("no child of generation 1 could start after " + Supervisor.START_ATTEMPTS
+        assertTrue(e.getMessage().contains("no child of generation 1 could start after " + Backoff.START_ATTEMPTS
                 + " attempts"), e.getMessage());
     }
 
