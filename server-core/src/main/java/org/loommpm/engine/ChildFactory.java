@@ -1,8 +1,6 @@
 package org.loommpm.engine;
 
 import java.io.IOException;
-import java.util.List;
-import org.loommpm.config.ServerConfig;
 
 /**
  * How the supervisor creates an in-JVM child: {@link #CHILDREN} in production. A seam rather than
@@ -15,17 +13,16 @@ interface ChildFactory {
     /** Creates children with {@link Child}'s constructor. An anonymous class, not {@code Child::new}: a method reference spins a class at start-up. */
     ChildFactory CHILDREN = new ChildFactory() {
         @Override
-        public Child create(int id, int generation, ServerConfig config, ConnectionHandler handler,
-                            Supervisor supervisor, List<Listener> listeners) throws IOException {
-            return new Child(id, generation, config, handler, supervisor, listeners);
+        public Child create(int id, Generation g, Supervisor supervisor) throws IOException {
+            return new Child(id, g.number(), g.config(), g.handler(), supervisor, g.listeners());
         }
     };
 
     /**
-     * Opens a child's pollers and registers the listeners with its poller 0 (see {@link Child}).
+     * Creates child {@code id} of {@code g}: opens its pollers and registers {@code g}'s listeners
+     * with its poller 0 (see {@link Child}).
      *
      * @throws IOException if it cannot (nothing stays open then)
      */
-    Child create(int id, int generation, ServerConfig config, ConnectionHandler handler, Supervisor supervisor,
-                 List<Listener> listeners) throws IOException;
+    Child create(int id, Generation g, Supervisor supervisor) throws IOException;
 }

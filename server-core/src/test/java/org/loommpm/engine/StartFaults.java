@@ -1,9 +1,7 @@
 package org.loommpm.engine;
 
 import java.io.IOException;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.loommpm.config.ServerConfig;
 
 /** A child factory whose next {@code n} starts fail as if no selector could be opened. Any thread. */
 final class StartFaults implements ChildFactory {
@@ -15,13 +13,12 @@ final class StartFaults implements ChildFactory {
     }
 
     @Override
-    public Child create(int id, int generation, ServerConfig config, ConnectionHandler handler, Supervisor supervisor,
-                        List<Listener> listeners) throws IOException {
+    public Child create(int id, Generation g, Supervisor supervisor) throws IOException {
         for (int n = left.get(); n > 0; n = left.get()) {
             if (left.compareAndSet(n, n - 1)) {
                 throw new IOException("injected start-up failure (test fixture)");
             }
         }
-        return ChildFactory.CHILDREN.create(id, generation, config, handler, supervisor, listeners);
+        return ChildFactory.CHILDREN.create(id, g, supervisor);
     }
 }
