@@ -21,6 +21,7 @@ import org.loommpm.cli.logging.LogTargets;
 import org.loommpm.cli.signals.SignalQueue;
 import org.loommpm.config.ChildPolicy;
 import org.loommpm.engine.Backoff;
+import org.loommpm.engine.ChildHandle;
 import org.loommpm.engine.ChildState;
 import org.loommpm.engine.DynamicPool;
 
@@ -48,6 +49,17 @@ import org.loommpm.engine.DynamicPool;
  *   <li>{@code SIGTERM}/{@code SIGINT}: every child is told to stop, those still running after
  *       GracefulShutdownTimeout (plus a margin for their own forced close) are killed, exit 0.</li>
  * </ul>
+ *
+ * <p><b>Shared with the engine's {@code Supervisor}.</b> Each {@link ChildProcess} is a
+ * {@link ChildHandle} with the engine's lifecycle ({@link ChildState}); the dynamic policy's pass
+ * ({@link DynamicPool#adjust}) and the start-up back-off ({@link Backoff}) are the engine's, not
+ * copies. This stays a class of its own rather than a mode of {@code Supervisor} because the
+ * rest differs in kind, not in detail: it binds no listener (each child binds with SO_REUSEPORT),
+ * a child's start and readiness are asynchronous (a JVM that dies during start-up is a failed
+ * start, seen at its exit), a new generation serves only once every new child is ready (the
+ * in-JVM one starts synchronously), a child asks for its replacement through the scoreboard
+ * instead of a method call, and liveness is a process heartbeat, not the pollers'. One class
+ * holding both would be two classes behind a flag.
  *
  * <p>Threads: everything runs on the thread calling {@link #run} (the control thread), fed by a
  * queue: signals and process exits are posted to it, and it looks at the scoreboard every
