@@ -117,7 +117,7 @@ final class ChildServe {
                         }
                     }
                 } catch (IOException e) {
-                    LOG.log(Level.DEBUG, "LM1516 control pipe failed: {0}", e.getMessage());
+                    LOG.log(Level.DEBUG, "LM1527 control pipe failed: {0}", e.getMessage());
                 }
                 if (!stopSeen) {
                     LOG.log(Level.WARNING, "LM1514 the supervisor is gone (control pipe closed): stopping");

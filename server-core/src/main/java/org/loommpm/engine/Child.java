@@ -26,7 +26,7 @@ import org.loommpm.config.ServerConfig;
  * <p><b>Threads.</b> Counters are atomics written by pollers and workers; the lifecycle flags are
  * volatile and only ever go from false to true.
  */
-public final class Child implements ChildStats {
+public final class Child implements ChildStats, ChildHandle {
     private static final System.Logger LOG = System.getLogger("org.loommpm.engine");
 
     private final int id;
@@ -91,7 +91,8 @@ public final class Child implements ChildStats {
      * @throws IOException if a thread cannot be created (typically too many threads for the
      *         system): the pollers already started are ended and the child exits at once
      */
-    void start() throws IOException {
+    @Override
+    public void start() throws IOException {
         int started = 0;
         try {
             for (Poller p : pollers) {
@@ -158,7 +159,7 @@ public final class Child implements ChildStats {
         pollers[0].adopt(ch, c);
         long max = config.maxConnectionsPerChild();
         if (max > 0 && accepted.sum() >= max) {
-            retire(ChildState.FINISHING, "MaxConnectionsPerChild " + max + " reached");
+            drain(ChildState.FINISHING, "MaxConnectionsPerChild " + max + " reached");
         }
     }
 
@@ -198,11 +199,13 @@ public final class Child implements ChildStats {
 
     /**
      * Stops accepting, finishes the connections it has, and lets the supervisor replace it (unless
-     * {@code cause} is {@link ChildState#IDLE_KILLED}).
+     * {@code cause} is {@link ChildState#IDLE_KILLED}). Any thread: the supervisor's, poller 0 (at
+     * MaxConnectionsPerChild), or the watchdog's {@link #markSick}.
      *
      * @param cause the draining state: FINISHING, IDLE_KILLED or SICK
      */
-    void retire(ChildState cause, String reason) {
+    @Override
+    public void drain(ChildState cause, String reason) {
         if (!draining) {
             drainReason = reason;
             finishing = cause;
@@ -229,7 +232,7 @@ public final class Child implements ChildStats {
             finishing = ChildState.SICK;
             drainReason = reason;
         } else {
-            retire(ChildState.SICK, reason);
+            drain(ChildState.SICK, reason);
         }
         for (Poller p : pollers) {
             p.wakeIfSleeping();
@@ -246,7 +249,8 @@ public final class Child implements ChildStats {
     }
 
     /** Graceful stop: like retiring, and idle keep-alive connections are closed now. */
-    void stopGracefully() {
+    @Override
+    public void stop() {
         if (finishing == null) {
             drainReason = "graceful stop";
             finishing = ChildState.FINISHING;
@@ -375,6 +379,7 @@ public final class Child implements ChildStats {
 
     @Override public String drainReason() { return drainReason; }
     @Override public int openConnections() { return open.get(); }
+    @Override public int freeSlots() { return pool.idle(); }
     @Override public long connectionsAccepted() { return accepted.sum(); }
     @Override public long connectionsClosed(CloseReason reason) { return closed[reason.ordinal()].sum(); }
     @Override public long requests() { return pool.scoreboard().totalAccesses(); }

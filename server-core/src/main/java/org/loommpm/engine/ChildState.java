@@ -1,7 +1,10 @@
 package org.loommpm.engine;
 
 /**
- * Where a child is in its life, as the supervisor's policies and the status page see it.
+ * Where a child is in its life, as the supervisor's policies and the status page see it: the one
+ * lifecycle of both kinds of child ({@link ChildHandle#state()}), an in-JVM {@link Child} and a
+ * child process of the jar's {@code ChildProcesses On} (whose scoreboard record state maps onto
+ * this one; a process's {@code STOPPING} shows as FINISHING).
  *
  * <pre>
  *   STARTING --(every poller completed a loop iteration)--> READY

@@ -1,6 +1,7 @@
 package org.loommpm.engine;
 
 import java.lang.System.Logger.Level;
+import org.loommpm.config.ServerConfig;
 
 /**
  * The dynamic pool policy (the worker MPM's idle-server maintenance): given the free worker slots
@@ -18,8 +19,12 @@ import java.lang.System.Logger.Level;
  *   <li>Otherwise: rate back to 1.</li>
  * </ul>
  *
- * <p>Used by one thread only (the supervisor thread, or the jar's process supervisor for
- * {@code ChildProcesses On}); not thread-safe.
+ * <p>{@link #adjust} is the pass both supervisors run, over either kind of {@link ChildHandle}:
+ * {@link Supervisor} over in-JVM children, the jar's process supervisor over child processes
+ * ({@code ChildProcesses On}). {@link #decide} is the rule it applies.
+ *
+ * <p>Used by one thread only (the supervisor thread, or the process supervisor's control
+ * thread); not thread-safe.
  */
 public final class DynamicPool {
     private static final System.Logger LOG = System.getLogger("org.loommpm.engine");
@@ -34,9 +39,55 @@ public final class DynamicPool {
         static final Decision RETIRE = new Decision(0, true);
     }
 
+    /**
+     * What a pass did and decided.
+     *
+     * @param spawn children to start now (the caller starts them: how is its business)
+     * @param retired the child told to drain as idle-killed, or null
+     * @param idle the free worker slots counted
+     * @param running the children counted (serving, starting, or waiting for a retried start)
+     */
+    public record Pass(int spawn, ChildHandle retired, int idle, int running) {
+    }
+
     private int spawnRate = 1;
     private boolean reachedLimitReported;
     private boolean busyReported;
+
+    /**
+     * One maintenance pass over the children of generation {@code generation}: counts the free
+     * worker slots of those not draining, applies {@link #decide}, and on a retire tells the
+     * emptiest ready child (fewest open connections) to drain as {@link ChildState#IDLE_KILLED}.
+     *
+     * @param children every child the supervisor has (other generations and draining ones are skipped)
+     * @param waitingStarts children of {@code generation} whose start is being retried: each counts as
+     *                      a child with all its slots free, as a starting one does
+     * @param config the generation's settings (ThreadsPerChild, the spare thresholds, the child limit)
+     */
+    public Pass adjust(Iterable<? extends ChildHandle> children, int generation, int waitingStarts,
+                       ServerConfig config) {
+        int idle = waitingStarts * config.threadsPerChild();
+        int running = waitingStarts;
+        ChildHandle emptiest = null;
+        for (ChildHandle c : children) {
+            ChildState state = c.state();
+            if (c.generation() != generation || state.draining()) {
+                continue;
+            }
+            running++;
+            idle += c.freeSlots();
+            if (state == ChildState.READY && (emptiest == null || c.openConnections() < emptiest.openConnections())) {
+                emptiest = c;
+            }
+        }
+        Decision d = decide(idle, running, config.childLimit(), config.minSpareThreads(), config.maxSpareThreads());
+        ChildHandle retired = d.retireOne() ? emptiest : null;
+        if (retired != null) {
+            retired.drain(ChildState.IDLE_KILLED, idle + " free worker slots, more than MaxSpareThreads "
+                    + config.maxSpareThreads());
+        }
+        return new Pass(d.spawn(), retired, idle, running);
+    }
 
     /**
      * @param idle free worker slots in the current generation's children that are not draining

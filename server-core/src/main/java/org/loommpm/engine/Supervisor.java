@@ -3,17 +3,12 @@ package org.loommpm.engine;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -53,7 +48,14 @@ import org.loommpm.config.ServerConfig;
  * GracefulShutdownTimeout if it is still there). A child that cannot start (no selector, no
  * thread) is retried with back-off (100 ms doubling, at most 10 s). {@link #start()} and
  * {@link #restart} start a generation synchronously: if not one of its children can start after
- * {@value #START_ATTEMPTS} attempts, they fail (LM0806) instead of leaving a server with no child.
+ * {@value Backoff#START_ATTEMPTS} attempts, they fail (LM0806) instead of leaving a server with no child.
+ *
+ * <p><b>Parts.</b> This class runs the lifecycle (start, restart, drain, stop) and the
+ * maintenance loop; the rest is in classes of their own: {@link Listeners} (the bound sockets,
+ * kept across generations), {@link Generation} (what a generation's children run with),
+ * {@link ChildStarts} (starting children, retries with {@link Backoff}), {@link DynamicPool} (the
+ * pool pass, shared with the jar's process supervisor through {@link ChildHandle}) and
+ * {@link PollerWatchdog}. Children are created through a {@link ChildFactory}.
  *
  * <p><b>Threads.</b> Replacement, maintenance and retries run on one platform thread
  * ("loom-supervisor") fed by a queue, so pollers that announce a retiring child never start
@@ -61,20 +63,11 @@ import org.loommpm.config.ServerConfig;
  */
 public final class Supervisor implements EngineStats {
     private static final System.Logger LOG = System.getLogger("org.loommpm.engine");
-    /** Attempts to start a generation's first child before {@link #start()}/{@link #restart} give up. */
-    static final int START_ATTEMPTS = 5;
-    private static final long FIRST_BACKOFF_NANOS = 100_000_000L;
-    private static final long MAX_BACKOFF_NANOS = 10_000_000_000L;
     /** How long a stop waits for children after ending them by force (pollers end within 100 ms). */
     private static final long FORCED_EXIT_WAIT_MILLIS = 5_000;
 
-    /** What a generation's children run with, and the addresses its listeners resolved to. */
-    private record Generation(int number, ServerConfig config, ConnectionHandler handler,
-                              List<Listener> listeners, List<InetSocketAddress> addresses) {
-    }
-
-    private final Map<InetSocketAddress, ServerSocketChannel> bound = new LinkedHashMap<>();
-    /** Each listener's address as bound (ephemeral port resolved), kept so it is known after close. */
+    /** The Listen sockets. Bound and closed by the caller of start, restart, drain and stop. */
+    private final Listeners listeners = new Listeners();
     private final List<Child> children = new CopyOnWriteArrayList<>();
     private final LinkedBlockingQueue<Runnable> events = new LinkedBlockingQueue<>();
     private final AtomicLong connectionIds = new AtomicLong();
@@ -82,21 +75,14 @@ public final class Supervisor implements EngineStats {
     private final LongAdder acceptedTotal = new LongAdder();
     private final ProtocolCounters protocolCounters = new ProtocolCounters();
     private final LongAdder[] closedTotal = new LongAdder[CloseReason.values().length];
-    private final List<ChildListener> listeners = new CopyOnWriteArrayList<>();
-    /** A child whose start failed, to be tried again at {@code dueNanos}. */
-    private record PendingStart(Generation generation, int attempt, long dueNanos) {
-    }
-
-    /** Starts to retry. Contract: any thread adds (a failed start); only the supervisor thread polls. */
-    private final ConcurrentLinkedQueue<PendingStart> retries = new ConcurrentLinkedQueue<>();
+    private final List<ChildListener> childListeners = new CopyOnWriteArrayList<>();
+    private final ChildStarts starts = new ChildStarts(new Starter());
     /** Supervisor thread only. */
     private final DynamicPool dynamic = new DynamicPool();
-    /** Test hook: how many of the next child starts fail as if no selector could be opened. */
-    private final AtomicInteger startFaults = new AtomicInteger();
+    /** Creates the children ({@link ChildFactory#CHILDREN} but in tests). */
+    private final ChildFactory factory;
     /** While start()/restart() start a generation, maintenance leaves the pool size alone. */
     private volatile boolean generationStarting;
-    /** Bind each listener with SO_REUSEPORT (this JVM is one of several child processes). Set before start. */
-    private boolean reusePort;
     /** {@link #drain} was called: children are retired and never replaced or added. */
     private volatile boolean drained;
     /**
@@ -118,7 +104,13 @@ public final class Supervisor implements EngineStats {
      * @param handler the protocol every connection is served with
      */
     public Supervisor(ServerConfig config, ConnectionHandler handler) {
-        this.current = new Generation(1, config, handler, List.of(), List.of());
+        this(config, handler, ChildFactory.CHILDREN);
+    }
+
+    /** A supervisor whose children {@code factory} creates (tests: children that fail to start). */
+    Supervisor(ServerConfig config, ConnectionHandler handler, ChildFactory factory) {
+        this.factory = factory;
+        this.current = Generation.unbound(config, handler);
         for (int i = 0; i < closedTotal.length; i++) {
             closedTotal[i] = new LongAdder();
         }
@@ -133,7 +125,7 @@ public final class Supervisor implements EngineStats {
         if (startTime != null) {
             throw new IllegalStateException("add child listeners before start()");
         }
-        listeners.add(listener);
+        childListeners.add(listener);
     }
 
     /**
@@ -147,7 +139,7 @@ public final class Supervisor implements EngineStats {
         if (startTime != null) {
             throw new IllegalStateException("set reusePort before start()");
         }
-        reusePort = on;
+        listeners.reusePort(on);
     }
 
     /**
@@ -162,11 +154,10 @@ public final class Supervisor implements EngineStats {
         startTime = Instant.now();
         TransportFactory tls = tls(config, current.handler());
         try {
-            current = generation(1, config, current.handler(), bindAll(config), tls);
+            current = Generation.of(1, config, current.handler(), listeners.bind(config), tls);
             startGeneration(current);
         } catch (IOException | RuntimeException e) {
-            closeListeners(new ArrayList<>(bound.values()));
-            bound.clear();
+            listeners.keepOnly(List.of());
             throw e;
         }
         thread = Thread.ofPlatform().name("loom-supervisor").daemon(false).start(new Maintainer());
@@ -191,43 +182,24 @@ public final class Supervisor implements EngineStats {
         warnSmallPool(config);
         TransportFactory tls = tls(config, handler);
         Generation old = current;
-        Map<InetSocketAddress, ServerSocketChannel> before = new LinkedHashMap<>(bound);
-        List<ServerSocketChannel> listeners;
+        List<ServerSocketChannel> before = listeners.all();
+        List<ServerSocketChannel> channels = listeners.bind(config);
+        Generation next;
         try {
-            listeners = bindAll(config);
-        } catch (IOException | RuntimeException e) {
-            List<ServerSocketChannel> fresh = new ArrayList<>(bound.values());
-            fresh.removeAll(before.values());
-            closeListeners(fresh);
-            bound.keySet().retainAll(before.keySet());
-            throw e;
-        }
-        Generation next = generation(old.number() + 1, config, handler, listeners, tls);
-        current = next;
-        try {
+            next = Generation.of(old.number() + 1, config, handler, channels, tls);
+            current = next;
             startGeneration(next);
         } catch (IOException | RuntimeException e) {
             current = old;
-            List<ServerSocketChannel> fresh = new ArrayList<>(bound.values());
-            fresh.removeAll(before.values());
-            closeListeners(fresh);
-            bound.keySet().retainAll(before.keySet());
+            listeners.keepOnly(before);
             throw e;
         }
         for (Child c : children) {
             if (c.generation() < next.number()) {
-                c.retire(ChildState.FINISHING, "graceful restart to generation " + next.number());
+                c.drain(ChildState.FINISHING, "graceful restart to generation " + next.number());
             }
         }
-        List<ServerSocketChannel> removed = new ArrayList<>();
-        bound.entrySet().removeIf(e -> {
-            if (!listeners.contains(e.getValue())) {
-                removed.add(e.getValue());
-                return true;
-            }
-            return false;
-        });
-        closeListeners(removed);
+        listeners.keepOnly(channels);
         LOG.log(Level.INFO, "LM0012 graceful restart: generation " + next.number() + " started, listening on "
                 + boundAddresses());
     }
@@ -243,46 +215,6 @@ public final class Supervisor implements EngineStats {
             return null;
         }
         return org.loommpm.tls.TlsContextFactory.create(config, handler.applicationProtocols(), protocolCounters);
-    }
-
-    /** Every address to bind: the plain {@code Listen} ones, then the {@code https} ones. */
-    private static List<InetSocketAddress> addresses(ServerConfig config) {
-        List<InetSocketAddress> all = new ArrayList<>(config.listen());
-        all.addAll(config.tls().listen());
-        return all;
-    }
-
-    /** Binds the addresses not bound yet; returns the listeners for every address of {@code config}. */
-    private List<ServerSocketChannel> bindAll(ServerConfig config) throws IOException {
-        List<ServerSocketChannel> out = new ArrayList<>();
-        for (InetSocketAddress addr : addresses(config)) {
-            ServerSocketChannel ssc = addr.getPort() == 0 ? null : bound.get(addr);
-            if (ssc == null) {
-                ssc = ServerSocketChannel.open();
-                try {
-                    ssc.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-                    if (reusePort) {
-                        setReusePort(ssc);
-                    }
-                    ssc.bind(addr, config.listenBacklog());
-                    ssc.configureBlocking(false);
-                } catch (IOException e) {
-                    ssc.close();
-                    throw new IOException("could not bind " + addr + ": " + e.getMessage(), e);
-                }
-                bound.put(addr.getPort() == 0 ? (InetSocketAddress) ssc.getLocalAddress() : addr, ssc);
-            }
-            out.add(ssc);
-        }
-        return List.copyOf(out);
-    }
-
-    private static void setReusePort(ServerSocketChannel ssc) throws IOException {
-        if (!ssc.supportedOptions().contains(StandardSocketOptions.SO_REUSEPORT)) {
-            throw new IOException("SO_REUSEPORT is not supported on this platform (" + System.getProperty("os.name")
-                    + "): child processes cannot share a listening address");
-        }
-        ssc.setOption(StandardSocketOptions.SO_REUSEPORT, true);
     }
 
     private static void warnSmallPool(ServerConfig config) {
@@ -304,24 +236,9 @@ public final class Supervisor implements EngineStats {
         return current.addresses();
     }
 
-    /** @param channels bound in {@link #addresses} order: the plain ones first, then the https ones */
-    private static Generation generation(int number, ServerConfig config, ConnectionHandler handler,
-                                         List<ServerSocketChannel> channels, TransportFactory tls) throws IOException {
-        List<InetSocketAddress> addresses = new ArrayList<>();
-        List<Listener> listeners = new ArrayList<>();
-        int plain = config.listen().size();
-        for (int i = 0; i < channels.size(); i++) {
-            ServerSocketChannel ch = channels.get(i);
-            addresses.add((InetSocketAddress) ch.getLocalAddress());
-            listeners.add(new Listener(ch, config.tls().engine() || i >= plain ? tls : null));
-        }
-        return new Generation(number, config, handler, List.copyOf(listeners), List.copyOf(addresses));
-    }
-
     /**
-     * Starts {@code g}'s StartServers children. Those that fail are retried later, in the
-     * background, as long as one has started; if none has after {@value #START_ATTEMPTS} attempts
-     * (with back-off), gives up.
+     * Starts {@code g}'s children (see {@link ChildStarts}) with the dynamic policy's spawn rate
+     * reset and its pass held off meanwhile. Caller of {@link #start()} or {@link #restart}.
      *
      * @throws IOException if not one child of the generation could start (LM0806)
      */
@@ -329,89 +246,24 @@ public final class Supervisor implements EngineStats {
         generationStarting = true;
         dynamic.reset();
         try {
-            int missing = 0;
-            Exception last = null;
-            for (int i = 0; i < g.config().startServers(); i++) {
-                Exception e = tryStart(g, 1, true);
-                if (e != null) {
-                    missing++;
-                    last = e;
-                }
-            }
-            for (int attempt = 2; missing == g.config().startServers(); attempt++) {
-                if (attempt > START_ATTEMPTS) {
-                    String msg = "no child of generation " + g.number() + " could start after " + START_ATTEMPTS
-                            + " attempts (a resource shortage or an unrecoverable failure before any child was "
-                            + "ready); last failure: " + last.getMessage();
-                    LOG.log(Level.ERROR, "LM0806 " + msg);
-                    throw new IOException(msg, last);
-                }
-                sleep(backoffNanos(attempt - 1));
-                last = tryStart(g, attempt, attempt < START_ATTEMPTS);
-                if (last == null) {
-                    missing--;
-                }
-            }
-            for (int i = 0; i < missing; i++) {
-                retries.add(new PendingStart(g, 2, System.nanoTime() + backoffNanos(1)));
-            }
+            starts.startGeneration(g);
         } finally {
             generationStarting = false;
         }
     }
 
-    /** The wait before attempt {@code failures + 1}: 100 ms doubling, at most 10 s. */
-    static long backoffNanos(int failures) {
-        return Math.min(MAX_BACKOFF_NANOS, FIRST_BACKOFF_NANOS << Math.min(20, Math.max(0, failures - 1)));
-    }
-
-    private static void sleep(long nanos) throws IOException {
-        try {
-            Thread.sleep(nanos / 1_000_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while starting children", e);
-        }
-    }
-
-    /**
-     * Starts a child of {@code g}; returns null, or the failure (logged, LM0805).
-     *
-     * @param retry whether another attempt follows a failure (said in the log line)
-     */
-    private Exception tryStart(Generation g, int attempt, boolean retry) {
-        try {
+    /** Creates, registers and starts one child of {@code g}. A class rather than {@code this::startChild} (start-up cost). */
+    private final class Starter implements ChildStarts.Starter {
+        @Override
+        public void start(Generation g) throws IOException {
             startChild(g);
-            return null;
-        } catch (IOException | RuntimeException e) {
-            LOG.log(Level.WARNING, "LM0805 could not start a child of generation " + g.number() + " (attempt "
-                    + attempt + "): " + e.getMessage()
-                    + (retry ? "; next attempt in " + backoffNanos(attempt) / 1_000_000 + " ms" : ""));
-            return e;
         }
-    }
-
-    /** Starts a child, or retries it later if it cannot start now. Supervisor thread. */
-    private void startOrRetry(Generation g) {
-        if (tryStart(g, 1, true) != null) {
-            retries.add(new PendingStart(g, 2, System.nanoTime() + backoffNanos(1)));
-        }
-    }
-
-    /** Test hook: the next {@code n} child starts fail as if no selector could be opened. */
-    void failNextChildStarts(int n) {
-        startFaults.set(n);
     }
 
     private void startChild(Generation g) throws IOException {
-        for (int n = startFaults.get(); n > 0; n = startFaults.get()) {
-            if (startFaults.compareAndSet(n, n - 1)) {
-                throw new IOException("injected start-up failure (test hook)");
-            }
-        }
-        Child c = new Child(childIds.incrementAndGet(), g.number(), g.config(), g.handler(), this, g.listeners());
+        Child c = factory.create(childIds.incrementAndGet(), g, this);
         children.add(c);
-        for (ChildListener l : listeners) {
+        for (ChildListener l : childListeners) {
             l.childStarted(c);
         }
         c.start();
@@ -471,62 +323,21 @@ public final class Supervisor implements EngineStats {
                 c.forceExit();
             }
         }
-        retryDueStarts(g, now);
+        starts.retryDue(g, now);
         if (cfg.childPolicy() == ChildPolicy.DYNAMIC && !generationStarting && !drained) {
             adjustPool(g);
         }
     }
 
-    private void retryDueStarts(Generation g, long now) {
-        List<PendingStart> later = new ArrayList<>();
-        PendingStart p;
-        while ((p = retries.poll()) != null) {
-            if (p.generation() != g) {
-                continue; // a newer generation replaced it: nothing to start any more
-            }
-            if (p.dueNanos() - now > 0) {
-                later.add(p);
-            } else if (tryStart(g, p.attempt(), true) != null) {
-                later.add(new PendingStart(g, p.attempt() + 1, now + backoffNanos(p.attempt())));
-            }
-        }
-        retries.addAll(later);
-    }
-
-    /** The dynamic policy's pass over the current generation. */
+    /** The dynamic policy's pass over the current generation; starts what it decides. Supervisor thread. */
     private void adjustPool(Generation g) {
-        ServerConfig cfg = g.config();
-        int idle = 0;
-        int running = 0;
-        Child emptiest = null;
-        for (Child c : children) {
-            if (c.generation() != g.number() || c.isDraining()) {
-                continue;
-            }
-            running++;
-            idle += c.pool().idle();
-            if (emptiest == null || c.openConnections() < emptiest.openConnections()) {
-                emptiest = c;
-            }
-        }
-        for (PendingStart p : retries) {
-            if (p.generation() == g) {
-                // A child still to start counts as free slots, as a starting one does.
-                running++;
-                idle += cfg.threadsPerChild();
-            }
-        }
-        DynamicPool.Decision d = dynamic.decide(idle, running, cfg.childLimit(), cfg.minSpareThreads(),
-                cfg.maxSpareThreads());
-        if (d.retireOne() && emptiest != null) {
-            emptiest.retire(ChildState.IDLE_KILLED, idle + " free worker slots, more than MaxSpareThreads "
-                    + cfg.maxSpareThreads());
-        }
-        if (d.spawn() > 0) {
+        DynamicPool.Pass pass = dynamic.adjust(children, g.number(), starts.waiting(g), g.config());
+        if (pass.spawn() > 0) {
             LOG.log(Level.DEBUG, "LM0802 {0} free worker slots, fewer than MinSpareThreads {1}: starting {2} "
-                    + "child(ren) ({3} running)", idle, cfg.minSpareThreads(), d.spawn(), running);
-            for (int i = 0; i < d.spawn(); i++) {
-                startOrRetry(g);
+                    + "child(ren) ({3} running)", pass.idle(), g.config().minSpareThreads(), pass.spawn(),
+                    pass.running());
+            for (int i = 0; i < pass.spawn(); i++) {
+                starts.startOrRetry(g);
             }
         }
     }
@@ -539,7 +350,7 @@ public final class Supervisor implements EngineStats {
         events.add(() -> {
             Generation g = current;
             if (!stopping && !drained && c.generation() == g.number() && c.state() != ChildState.IDLE_KILLED) {
-                startOrRetry(g);
+                starts.startOrRetry(g);
             }
         });
     }
@@ -550,7 +361,7 @@ public final class Supervisor implements EngineStats {
             exitedBytes += c.bytesSent();
             children.remove(c);
         }
-        for (ChildListener l : listeners) {
+        for (ChildListener l : childListeners) {
             l.childExited(c);
         }
     }
@@ -580,7 +391,7 @@ public final class Supervisor implements EngineStats {
      */
     public CompletableFuture<Void> drain(String reason) {
         drained = true;
-        retries.clear();
+        starts.clear();
         List<Child> now = List.copyOf(children);
         Child taker = null;
         for (Child c : now) {
@@ -588,7 +399,7 @@ public final class Supervisor implements EngineStats {
                 taker = c;
             }
         }
-        List<ServerSocketChannel> listeners = new ArrayList<>(bound.values());
+        List<ServerSocketChannel> channels = listeners.all();
         // The pollers let go of the listeners first (they stay open, connections keep queueing),
         // so the sweep below takes everything queued and its close ends the socket at once.
         List<CompletableFuture<Void>> released = new ArrayList<>();
@@ -603,50 +414,17 @@ public final class Supervisor implements EngineStats {
             Thread.currentThread().interrupt();
         }
         for (Listener l : current.listeners()) {
-            sweepAndClose(l, taker);
+            Listeners.sweepAndClose(l, taker);
         }
-        closeListeners(listeners); // any left from an older generation
+        Listeners.close(channels); // any left from an older generation
         // Retiring wakes each child's poller 0; its next select deregisters any closed listener it
         // still held (one it did not release in time, or an older generation's).
         for (Child c : now) {
-            c.retire(ChildState.FINISHING, reason);
+            c.drain(ChildState.FINISHING, reason);
         }
-        awaitDeregistered(listeners);
+        // So that once this returns, new connections go to the other processes only.
+        Listeners.awaitDeregistered(channels);
         return CompletableFuture.allOf(now.stream().map(Child::exited).toArray(CompletableFuture[]::new));
-    }
-
-    /**
-     * A listener closed by another thread while registered with a poller's selector stays open in
-     * the kernel (still in the SO_REUSEPORT group, still queueing connections that its close will
-     * then reset) until that poller's next select deregisters it. Waits for that, at most 1 s, so
-     * that when {@link #drain} returns new connections go to the other processes only.
-     */
-    private static void awaitDeregistered(List<ServerSocketChannel> listeners) {
-        long end = System.nanoTime() + 1_000_000_000L;
-        for (ServerSocketChannel l : listeners) {
-            while (l.isRegistered() && System.nanoTime() - end < 0) {
-                java.util.concurrent.locks.LockSupport.parkNanos(50_000);
-            }
-        }
-    }
-
-    /**
-     * Accepts what the kernel has queued on {@code l}, then closes it: with SO_REUSEPORT,
-     * connections still in a closing socket's queue are reset, so the sweep leaves only those that
-     * arrive between the last accept and the close, microseconds once the pollers have released
-     * the listener (if one did not, the kernel's close waits for its next select: see
-     * {@link #awaitDeregistered}).
-     */
-    private static void sweepAndClose(Listener l, Child taker) {
-        try {
-            SocketChannel ch;
-            while (taker != null && (ch = l.channel().accept()) != null) {
-                taker.adoptSwept(ch, l.tls());
-            }
-        } catch (IOException e) {
-            LOG.log(Level.DEBUG, "LM0811 the accept sweep before closing a drained listener failed: {0}", e.toString());
-        }
-        closeListeners(List.of(l.channel()));
     }
 
     /**
@@ -660,13 +438,13 @@ public final class Supervisor implements EngineStats {
             return;
         }
         stopping = true;
-        retries.clear();
+        starts.clear();
         LOG.log(Level.INFO, "LM0006 graceful stop: finishing in-flight requests (at most {0} ms)", timeout.toMillis());
         // New clients are refused at once rather than left in a backlog nobody will drain.
-        closeListeners(new ArrayList<>(bound.values()));
+        listeners.closeAll();
         List<Child> now = List.copyOf(children);
         for (Child c : now) {
-            c.stopGracefully();
+            c.stop();
         }
         CompletableFuture<?> all = CompletableFuture.allOf(now.stream().map(Child::exited)
                 .toArray(CompletableFuture[]::new));
@@ -717,16 +495,6 @@ public final class Supervisor implements EngineStats {
             Thread.currentThread().interrupt();
         } catch (ExecutionException e) {
             LOG.log(Level.DEBUG, "LM0010 wait ended with {0}", e.getCause().toString());
-        }
-    }
-
-    private static void closeListeners(List<ServerSocketChannel> listeners) {
-        for (ServerSocketChannel l : listeners) {
-            try {
-                l.close();
-            } catch (IOException ignored) {
-                // Closing a listener cannot fail in a way we could act on.
-            }
         }
     }
 

@@ -118,7 +118,7 @@ class ChildWatchdogTest {
              SupervisorHarness h = new SupervisorHarness((req, res) -> res.send("ok"),
                      c -> c.startServers(2).threadsPerChild(4).pollersPerChild(1)
                              .maintenanceInterval(Duration.ofMillis(50)),
-                     s -> s.failNextChildStarts(3))) {
+                     s -> s.starts.failNext(3))) {
             // Attempts: child A fails, child B fails, A again (after 100 ms) fails, then succeeds; B is retried later.
             assertEquals(1, h.serving().size(), "start() returns once one child of the generation runs");
             SupervisorHarness.waitFor("the missing child started on a later attempt", 10, () -> h.serving().size() == 2);
@@ -131,8 +131,8 @@ class ChildWatchdogTest {
     void aGenerationOfWhichNoChildStartsFailsClearly() throws Exception {
         java.io.IOException e = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
                 () -> new SupervisorHarness((req, res) -> res.send("ok"), c -> c.startServers(2).pollersPerChild(1),
-                        s -> s.failNextChildStarts(1000)).close());
-        assertTrue(e.getMessage().contains("no child of generation 1 could start after " + Supervisor.START_ATTEMPTS
+                        s -> s.starts.failNext(1000)).close());
+        assertTrue(e.getMessage().contains("no child of generation 1 could start after " + Backoff.START_ATTEMPTS
                 + " attempts"), e.getMessage());
     }
 
@@ -141,13 +141,13 @@ class ChildWatchdogTest {
         try (SupervisorHarness h = new SupervisorHarness((req, res) -> res.send("ok"),
                 c -> c.startServers(1).threadsPerChild(4).pollersPerChild(1))) {
             Child old = h.serving().get(0);
-            h.supervisor.failNextChildStarts(1000);
+            h.starts.failNext(1000);
             var next = org.loommpm.config.ServerConfig.builder()
                     .listen(new java.net.InetSocketAddress("127.0.0.1", h.port)).threadsPerChild(4).pollersPerChild(1)
                     .build();
             org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class, () -> h.supervisor.restart(next,
                     org.loommpm.protocol.Protocols.connectionHandler(next, (req, res) -> res.send("new"), null)));
-            h.supervisor.failNextChildStarts(0);
+            h.starts.failNext(0);
             assertEquals(1, h.supervisor.generation());
             assertEquals(List.of(old), h.serving());
             assertTrue(SupervisorHarness.get(h.port, 5000).endsWith("ok"));

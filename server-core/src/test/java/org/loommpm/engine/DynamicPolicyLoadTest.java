@@ -29,7 +29,7 @@ class DynamicPolicyLoadTest {
                  res.send("ok");
              }, c -> c.childPolicy(ChildPolicy.DYNAMIC).startServers(1).threadsPerChild(4).pollersPerChild(1)
                      .minSpareThreads(2).maxSpareThreads(6).maxRequestWorkers(32)
-                     .maintenanceInterval(INTERVAL), s -> s.addChildListener(new ChildListener() {
+                     .maintenanceInterval(INTERVAL), s -> s.supervisor.addChildListener(new ChildListener() {
                          @Override
                          public void childStarted(ChildStats child) {
                              starts.add(System.nanoTime());

@@ -22,6 +22,8 @@ import org.loommpm.protocol.Protocols;
 /** A Supervisor on 127.0.0.1 with an ephemeral port, driven from the engine package, plus a bounded load. */
 final class SupervisorHarness implements AutoCloseable {
     final Supervisor supervisor;
+    /** Its children's factory: {@code starts.failNext(n)} makes child starts fail. */
+    final StartFaults starts = new StartFaults();
     final int port;
 
     SupervisorHarness(org.loommpm.api.Handler app, Consumer<ServerConfig.Builder> directives) throws IOException {
@@ -29,13 +31,13 @@ final class SupervisorHarness implements AutoCloseable {
     }
 
     SupervisorHarness(org.loommpm.api.Handler app, Consumer<ServerConfig.Builder> directives,
-                      Consumer<Supervisor> beforeStart) throws IOException {
+                      Consumer<SupervisorHarness> beforeStart) throws IOException {
         ServerConfig.Builder b = ServerConfig.builder().listen(new InetSocketAddress("127.0.0.1", 0))
                 .gracefulShutdownTimeout(Duration.ofSeconds(5));
         directives.accept(b);
         ServerConfig config = b.build();
-        supervisor = new Supervisor(config, Protocols.connectionHandler(config, app, null));
-        beforeStart.accept(supervisor);
+        supervisor = new Supervisor(config, Protocols.connectionHandler(config, app, null), starts);
+        beforeStart.accept(this);
         supervisor.start();
         port = supervisor.boundAddresses().get(0).getPort();
     }

@@ -1,8 +1,14 @@
 package org.loommpm.cli.children;
 
+import org.loommpm.engine.ChildState;
+
 /**
- * A child process's state as its scoreboard record shows it. The child writes it (single
- * writer); the supervisor reads it to learn that a child is ready, or wants to be replaced.
+ * A child process's state as its scoreboard record encodes it (the ordinal is the stored code).
+ * The child writes it (single writer); the supervisor reads it to learn that a child is ready, or
+ * wants to be replaced. It is not a second lifecycle: {@link #lifecycle()} maps it onto the
+ * engine's {@link ChildState}, which both supervisors and the status page reason with; the
+ * record only needs two more facts, that a serving child asks for its replacement (RETIRING),
+ * and that a record is unused (FREE).
  *
  * <pre>
  *   FREE --(supervisor assigns the record, starts the JVM)--> STARTING
@@ -34,6 +40,16 @@ public enum ProcState {
     /** The state stored as {@code code}; FREE for anything unknown (a torn or foreign record). */
     static ProcState of(int code) {
         return code >= 0 && code < ALL.length ? ALL[code] : FREE;
+    }
+
+    /** The lifecycle state this record state shows: a RETIRING child still serves (READY). */
+    public ChildState lifecycle() {
+        return switch (this) {
+            case STARTING -> ChildState.STARTING;
+            case READY, RETIRING -> ChildState.READY;
+            case IDLE_KILLED -> ChildState.IDLE_KILLED;
+            case FINISHING, STOPPING, FREE -> ChildState.FINISHING;
+        };
     }
 
     /** Whether the process still takes new connections. */

@@ -20,6 +20,9 @@ import org.loommpm.cli.logging.AsyncLogWriter;
 import org.loommpm.cli.logging.LogTargets;
 import org.loommpm.cli.signals.SignalQueue;
 import org.loommpm.config.ChildPolicy;
+import org.loommpm.engine.Backoff;
+import org.loommpm.engine.ChildHandle;
+import org.loommpm.engine.ChildState;
 import org.loommpm.engine.DynamicPool;
 
 /**
@@ -31,7 +34,7 @@ import org.loommpm.engine.DynamicPool;
  *
  * <ul>
  *   <li>Start: StartServers children of generation 1; the supervisor prints that it listens once
- *       one is ready. If none becomes ready after {@value #START_ATTEMPTS} attempts (with back-off)
+ *       one is ready. If none becomes ready after {@value Backoff#START_ATTEMPTS} attempts (with back-off)
  *       it gives up and exits 1.</li>
  *   <li>A child that exits unexpectedly is replaced one-for-one (back-off when it died before it
  *       was ready); its exit status or signal is logged (LM1502).</li>
@@ -47,17 +50,24 @@ import org.loommpm.engine.DynamicPool;
  *       GracefulShutdownTimeout (plus a margin for their own forced close) are killed, exit 0.</li>
  * </ul>
  *
+ * <p><b>Shared with the engine's {@code Supervisor}.</b> Each {@link ChildProcess} is a
+ * {@link ChildHandle} with the engine's lifecycle ({@link ChildState}); the dynamic policy's pass
+ * ({@link DynamicPool#adjust}) and the start-up back-off ({@link Backoff}) are the engine's, not
+ * copies. This stays a class of its own rather than a mode of {@code Supervisor} because the
+ * rest differs in kind, not in detail: it binds no listener (each child binds with SO_REUSEPORT),
+ * a child's start and readiness are asynchronous (a JVM that dies during start-up is a failed
+ * start, seen at its exit), a new generation serves only once every new child is ready (the
+ * in-JVM one starts synchronously), a child asks for its replacement through the scoreboard
+ * instead of a method call, and liveness is a process heartbeat, not the pollers'. One class
+ * holding both would be two classes behind a flag.
+ *
  * <p>Threads: everything runs on the thread calling {@link #run} (the control thread), fed by a
  * queue: signals and process exits are posted to it, and it looks at the scoreboard every
  * {@value #TICK_MS} ms. No other thread touches the children list.
  */
 public final class ProcessSupervisor {
     private static final System.Logger LOG = System.getLogger("org.loommpm.cli");
-    /** Start-up deaths in a row after which a generation that never became ready is given up. */
-    static final int START_ATTEMPTS = 5;
     static final long TICK_MS = 50;
-    private static final long FIRST_BACKOFF_NANOS = 100_000_000L;
-    private static final long MAX_BACKOFF_NANOS = 10_000_000_000L;
     /** Added to GracefulShutdownTimeout before a stop kills children: they close by force themselves first. */
     private static final long STOP_MARGIN_MILLIS = 3_000;
 
@@ -175,14 +185,14 @@ public final class ProcessSupervisor {
                     long pid = Long.parseLong(parts[2]);
                     if (ProcessHandle.of(pid).isEmpty()) {
                         Files.deleteIfExists(f);
-                        LOG.log(Level.DEBUG, "LM1510 removed the scoreboard of a supervisor that is gone: {0}", f);
+                        LOG.log(Level.DEBUG, "LM1520 removed the scoreboard of a supervisor that is gone: {0}", f);
                     }
                 } catch (NumberFormatException | ArrayIndexOutOfBoundsException | IOException e) {
-                    LOG.log(Level.DEBUG, "LM1510 left {0} alone: {1}", f, e.toString());
+                    LOG.log(Level.DEBUG, "LM1521 left {0} alone: {1}", f, e.toString());
                 }
             }
         } catch (IOException e) {
-            LOG.log(Level.DEBUG, "LM1510 could not look for stale scoreboards in {0}: {1}", tmp, e.toString());
+            LOG.log(Level.DEBUG, "LM1522 could not look for stale scoreboards in {0}: {1}", tmp, e.toString());
         }
     }
 
@@ -245,16 +255,16 @@ public final class ProcessSupervisor {
         if (record < 0) {
             LOG.log(Level.WARNING, "LM1512 no free scoreboard record for a new child of generation {0} ({1} "
                     + "processes still running): start deferred", g.number, children.size());
-            due.add(new DueStart(g, System.nanoTime() + FIRST_BACKOFF_NANOS));
+            due.add(new DueStart(g, System.nanoTime() + Backoff.nanos(1)));
             return null;
         }
         scoreboard.clear(record);
         ChildSpec spec = new ChildSpec(record, ++childIds, g.number, scoreboard.path());
-        ChildProcess c;
+        ChildProcess c = new ChildProcess(command, spec, g.config.engine().threadsPerChild());
         try {
-            c = ChildProcess.start(command, spec);
+            c.start();
         } catch (IOException e) {
-            LOG.log(Level.ERROR, "LM1505 could not start a child process of generation {0}: {1}", g.number,
+            LOG.log(Level.ERROR, "LM1525 could not start a child process of generation {0}: {1}", g.number,
                     e.getMessage());
             startFailed(g);
             return null;
@@ -285,19 +295,14 @@ public final class ProcessSupervisor {
         return -1;
     }
 
-    /** The wait before the next start after {@code failures} start-up deaths in a row. */
-    static long backoffNanos(int failures) {
-        return Math.min(MAX_BACKOFF_NANOS, FIRST_BACKOFF_NANOS << Math.min(20, Math.max(0, failures - 1)));
-    }
-
     /** A child of {@code g} died before it was ready (or could not be started): retry with back-off, or give up. */
     private void startFailed(Generation g) {
         g.startFailures++;
-        if (!g.everReady && g.startFailures >= START_ATTEMPTS * g.config.engine().startServers()) {
+        if (!g.everReady && g.startFailures >= Backoff.START_ATTEMPTS * g.config.engine().startServers()) {
             giveUp(g);
             return;
         }
-        long wait = backoffNanos(g.startFailures);
+        long wait = Backoff.nanos(g.startFailures);
         LOG.log(Level.WARNING, "LM1505 a child process of generation {0} died during start-up ({1} in a row); "
                 + "next attempt in {2} ms", g.number, g.startFailures, wait / 1_000_000);
         due.add(new DueStart(g, System.nanoTime() + wait));
@@ -317,7 +322,7 @@ public final class ProcessSupervisor {
                 current.number);
         for (ChildProcess c : children) {
             if (c.generation() == g.number) {
-                c.send(Control.STOP);
+                c.stop();
             }
         }
         due.removeIf(d -> d.generation() == g);
@@ -333,6 +338,7 @@ public final class ProcessSupervisor {
             if (r == null || r.pid() != c.pid()) {
                 continue; // not claimed yet by the JVM starting on it
             }
+            c.observe(r);
             ProcState s = r.state();
             if (s != c.seen) {
                 c.seen = s;
@@ -346,7 +352,7 @@ public final class ProcessSupervisor {
                     LOG.log(Level.DEBUG, "LM1504 {0} is ready", c);
                 }
             }
-            if (s == ProcState.RETIRING && !c.told) {
+            if (s == ProcState.RETIRING && !c.told()) {
                 retireForMaxConnections(c);
             }
             checkHeartbeat(c, r, now);
@@ -371,51 +377,27 @@ public final class ProcessSupervisor {
     }
 
     /**
-     * {@code ChildPolicy dynamic} over processes: the free worker slots of the current generation's
-     * serving children, from the scoreboard (a child still starting, or waiting for a retried
-     * start, counts all its slots), decide as the in-JVM pool does (see {@link DynamicPool}).
+     * {@code ChildPolicy dynamic} over processes: the engine's pass ({@link DynamicPool#adjust})
+     * over the handles, whose counts come from the scoreboard as this tick read it; a child waiting
+     * for a retried start counts all its slots. Starts what it decides.
      */
     private void adjustPool(Generation g) {
-        var cfg = g.config.engine();
-        int idle = 0;
-        int running = 0;
-        ChildProcess emptiest = null;
-        int emptiestOpen = Integer.MAX_VALUE;
-        for (ChildProcess c : children) {
-            if (c.generation() != g.number || c.told) {
-                continue;
-            }
-            running++;
-            ScoreboardFile.Child r = scoreboard.read(c.spec().record());
-            if (r == null || r.pid() != c.pid() || r.state() == ProcState.STARTING) {
-                idle += cfg.threadsPerChild();
-            } else if (r.state() == ProcState.READY) {
-                idle += r.counts().idle();
-                if (r.counts().open() < emptiestOpen) {
-                    emptiest = c;
-                    emptiestOpen = r.counts().open();
-                }
-            }
-        }
+        int waiting = 0;
         for (DueStart d : due) {
             if (d.generation() == g) {
-                running++;
-                idle += cfg.threadsPerChild();
+                waiting++;
             }
         }
-        DynamicPool.Decision d = dynamic.decide(idle, running, cfg.childLimit(), cfg.minSpareThreads(),
-                cfg.maxSpareThreads());
-        if (d.retireOne() && emptiest != null) {
-            LOG.log(Level.DEBUG, "LM1518 {0} free worker slots, more than MaxSpareThreads {1}: retiring {2}", idle,
-                    cfg.maxSpareThreads(), emptiest);
-            emptiest.idleKilled = true;
-            emptiest.send(Control.drain(true, idle + " free worker slots, more than MaxSpareThreads "
-                    + cfg.maxSpareThreads()));
+        DynamicPool.Pass pass = dynamic.adjust(children, g.number, waiting, g.config.engine());
+        if (pass.retired() != null) {
+            LOG.log(Level.DEBUG, "LM1524 {0} free worker slots, more than MaxSpareThreads {1}: retiring {2}",
+                    pass.idle(), g.config.engine().maxSpareThreads(), pass.retired());
         }
-        if (d.spawn() > 0) {
+        if (pass.spawn() > 0) {
             LOG.log(Level.DEBUG, "LM1518 {0} free worker slots, fewer than MinSpareThreads {1}: starting {2} child "
-                    + "process(es) ({3} running)", idle, cfg.minSpareThreads(), d.spawn(), running);
-            for (int i = 0; i < d.spawn(); i++) {
+                    + "process(es) ({3} running)", pass.idle(), g.config.engine().minSpareThreads(), pass.spawn(),
+                    pass.running());
+            for (int i = 0; i < pass.spawn(); i++) {
                 startChild(g);
             }
         }
@@ -452,8 +434,8 @@ public final class ProcessSupervisor {
         }
         int drained = 0;
         for (ChildProcess c : children) {
-            if (c.generation() < g.number && !c.told) {
-                c.send(Control.drain(false, "graceful restart to generation " + g.number));
+            if (c.generation() < g.number && !c.told()) {
+                c.drain(ChildState.FINISHING, "graceful restart to generation " + g.number);
                 drained++;
             }
         }
@@ -489,12 +471,12 @@ public final class ProcessSupervisor {
             Generation g = c.generation() == (current != null ? current.number : -1) ? current : null;
             c.replacement = g != null ? startChild(g) : null;
             if (c.replacement == null) {
-                c.send(Control.drain(false, "MaxConnectionsPerChild reached"));
+                c.drain(ChildState.FINISHING, "MaxConnectionsPerChild reached");
             }
             return;
         }
         if (c.replacement.wasReady || !c.replacement.process().isAlive()) {
-            c.send(Control.drain(false, "MaxConnectionsPerChild reached, replacement ready"));
+            c.drain(ChildState.FINISHING, "MaxConnectionsPerChild reached, replacement ready");
         }
     }
 
@@ -507,15 +489,15 @@ public final class ProcessSupervisor {
         // A JVM killed by a signal shows as 128 + the signal number.
         String how = status > 128 && status < 128 + 65 ? "was killed by signal " + (status - 128)
                 + signalName(status - 128) : "exited with status " + status;
-        boolean expected = c.told || stopRequested || c.killedAsStuck;
+        boolean expected = c.told() || stopRequested || c.killedAsStuck;
         LOG.log(expected && status == 0 ? Level.INFO : Level.WARNING, "LM1502 {0} {1}{2}", c, how,
                 c.killedAsStuck ? " (by the supervisor: no heartbeat)" : expected ? ""
                         : c.wasReady ? " unexpectedly" : " during start-up");
-        if (stopRequested || c.idleKilled || c.replacement != null) {
+        if (stopRequested || c.idleKilled() || c.replacement != null) {
             return;
         }
         Generation g = generationOf(c);
-        if (g == null || (c.told && c.wasReady && !c.killedAsStuck)) {
+        if (g == null || (c.told() && c.wasReady && !c.killedAsStuck)) {
             return; // an older generation, or drained on purpose
         }
         if (!c.wasReady) {
@@ -578,7 +560,7 @@ public final class ProcessSupervisor {
                 timeout / 1000);
         stopRequested = true;
         for (ChildProcess c : children) {
-            c.send(Control.STOP);
+            c.stop();
             c.closeControl();
         }
         long end = System.nanoTime() + (timeout + STOP_MARGIN_MILLIS) * 1_000_000L;
@@ -612,7 +594,7 @@ public final class ProcessSupervisor {
         try {
             Files.deleteIfExists(scoreboard.path());
         } catch (IOException e) {
-            LOG.log(Level.DEBUG, "LM1510 could not delete the scoreboard file: {0}", e.getMessage());
+            LOG.log(Level.DEBUG, "LM1523 could not delete the scoreboard file: {0}", e.getMessage());
         }
         LOG.log(Level.INFO, "LM0009 loom-mpm stopped");
         logs.close();

@@ -148,22 +148,12 @@ public final class ScoreboardStats implements EngineStats {
         }
     }
 
-    /** The engine state a process state shows as. */
-    static ChildState state(ProcState s) {
-        return switch (s) {
-            case STARTING -> ChildState.STARTING;
-            case READY, RETIRING -> ChildState.READY;
-            case IDLE_KILLED -> ChildState.IDLE_KILLED;
-            case FINISHING, STOPPING, FREE -> ChildState.FINISHING;
-        };
-    }
-
     /** One child process as {@link ChildStats}. */
     private record ProcessChild(ScoreboardFile.Child c, Scoreboard board) implements ChildStats {
         @Override public int id() { return c.id(); }
         @Override public int generation() { return c.generation(); }
         @Override public boolean accepting() { return c.counts().accepting(); }
-        @Override public ChildState state() { return ScoreboardStats.state(c.state()); }
+        @Override public ChildState state() { return c.state().lifecycle(); }
         @Override public boolean draining() { return state().draining(); }
 
         @Override
