@@ -109,11 +109,13 @@ final class InboundFrames implements FrameListener {
             s.empty.emptyFrame(System.nanoTime());
         }
         if (st.responseEnded) {
-            // The response is out and nobody reads this body: its end closes the stream, more of
-            // it is answered RST_STREAM(NO_ERROR) (RFC 9113 §8.1).
+            // The response is out and nobody reads this body: it is dropped while it fits the
+            // window the stream still has (a short body ends normally, and clients that drop a
+            // response on RST_STREAM(NO_ERROR) still see it); once the window is used up without
+            // END_STREAM the client is told the rest is not wanted (RFC 9113 §8.1).
             if (end) {
                 endRequest(st);
-            } else {
+            } else if (st.recvWindow == 0) {
                 s.resetStream(sid, ErrorCode.NO_ERROR);
             }
             return;

@@ -704,9 +704,9 @@ final class Session {
      * still open it stays half-closed (local) rather than being reset at once, so the client's
      * late frames on it are still checked (a window overflow, a WINDOW_UPDATE of 0, more DATA
      * than its content-length each get their own error, not a silent drop after our reset): its
-     * END_STREAM closes it; its next DATA, a body nobody will read, is answered with
-     * RST_STREAM(NO_ERROR) (RFC 9113 §8.1); {@code H2StallTimeout} bounds the wait. A client that
-     * already used up the stream's window gets the RST_STREAM(NO_ERROR) at once.
+     * END_STREAM closes it; the body nobody will read is dropped while it fits the stream's
+     * remaining window, and a client that used up that window without END_STREAM (at once, or
+     * later) gets RST_STREAM(NO_ERROR) (RFC 9113 §8.1); {@code H2StallTimeout} bounds the wait.
      */
     private void endLocal(Stream s) {
         s.responseEnded = true;

@@ -90,10 +90,25 @@ class LateFramesTest {
     }
 
     @Test
-    void anUnreadBodyIsStoppedWithNoError() throws Exception {
+    void anUnreadBodyIsStoppedWithNoErrorWhenItFillsTheWindow() throws Exception {
+        try (FrameClient c = answered(POST)) {
+            // Dropped while it fits the stream's window; the frame that uses the window up is answered.
+            c.data(1, new byte[16_384], false);
+            c.data(1, new byte[16_384], false);
+            c.data(1, new byte[16_384], false);
+            c.data(1, new byte[16_383], false);
+            assertEquals(NO_ERROR, nextRst(c));
+        }
+    }
+
+    @Test
+    void anUnreadBodyThatFitsTheWindowEndsTheStreamNormally() throws Exception {
         try (FrameClient c = answered(POST)) {
             c.data(1, new byte[100], false);
-            assertEquals(NO_ERROR, nextRst(c));
+            c.data(1, new byte[100], true);
+            c.headers(3, true, FrameClient.get("/"));
+            FrameClient.Frame f = c.expect(DATA);
+            assertEquals(3, f.stream());
         }
     }
 
