@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.engine.BenchFixtures;
 import org.loommpm.engine.Connection;
+import org.loommpm.http.RequestHead;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;

@@ -13,7 +13,7 @@ import org.loommpm.http2.frame.FrameReader;
 import org.loommpm.http2.frame.FrameType;
 import org.loommpm.http2.frame.Http2Error;
 import org.loommpm.http2.hpack.HpackCodec;
-import org.loommpm.protocol.Http2Protocol;
+import org.loommpm.http.Http2Protocol;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;

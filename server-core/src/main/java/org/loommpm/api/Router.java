@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.loommpm.http.syntax.HttpChars;
 
 /**
  * A {@link Handler} that picks another handler by request method and path template.
@@ -65,7 +66,6 @@ public final class Router implements Handler {
     private static final int OPTIONS = 6;
     private static final List<String> STANDARD_METHODS =
             List.of("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS");
-    private static final String TCHAR_SYMBOLS = "!#$%&'*+-.^_`|~";
     private static final byte[] NOT_FOUND_BODY = "Not Found\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] NOT_ALLOWED_BODY =
             "Method Not Allowed\n".getBytes(StandardCharsets.US_ASCII);
@@ -137,7 +137,7 @@ public final class Router implements Handler {
         Objects.requireNonNull(template, "template");
         Objects.requireNonNull(handler, "handler");
         checkNotFrozen();
-        if (!isToken(method)) {
+        if (!HttpChars.isToken(method)) {
             throw new IllegalArgumentException("Not a method token: '" + method + "'");
         }
         if (!template.startsWith("/")) {
@@ -333,18 +333,6 @@ public final class Router implements Handler {
         return name;
     }
 
-    private static boolean isToken(String s) {
-        if (s.isEmpty()) {
-            return false;
-        }
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (!((c < 128 && Character.isLetterOrDigit(c)) || TCHAR_SYMBOLS.indexOf(c) >= 0)) {
-                return false;
-            }
-        }
-        return true;
-    }
 
     /** What handle() reads after freezing; method names by index, chains by route id. */
     private record Table(String[] methods, Handler[] chains, Handler notFound, Filter[] filters) {

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.Objects;
 import org.loommpm.api.Headers;
 import org.loommpm.api.HttpException;
+import org.loommpm.http.syntax.HttpChars;
 
 /**
  * Decodes a chunked request body (RFC 9112 §7.1) from the connection's input.
@@ -153,7 +154,7 @@ public final class ChunkedInputStream extends InputStream {
                 }
                 continue;
             }
-            int d = afterWhitespace ? -1 : Http1Syntax.hexValue(b);
+            int d = afterWhitespace ? -1 : HttpChars.hexValue(b);
             if (d >= 0) {
                 if (++digits > MAX_SIZE_DIGITS) {
                     throw Http1Syntax.bad("chunk size has more than " + MAX_SIZE_DIGITS + " hex digits");

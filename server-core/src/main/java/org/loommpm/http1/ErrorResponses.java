@@ -1,10 +1,13 @@
 package org.loommpm.http1;
 
 import java.nio.charset.StandardCharsets;
+import org.loommpm.http.HttpDate;
+import org.loommpm.http.StatusReasons;
 
 /**
  * Complete error responses for requests that never reached a handler (a head we reject, a head
- * that timed out): a status line, a short text body, and {@code Connection: close}.
+ * that timed out, a plaintext request on a TLS port): a status line, a short text body, and
+ * {@code Connection: close}.
  */
 final class ErrorResponses {
     private ErrorResponses() {
@@ -28,5 +31,15 @@ final class ErrorResponses {
                 .append("Connection: close\r\n\r\n")
                 .append(body);
         return sb.toString().getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    /** The cleartext 400 for a plaintext request on a TLS port, worded like httpd's. */
+    static byte[] plaintextOnTls(String server) {
+        String body = "Bad Request\nYou're speaking plain HTTP to an SSL-enabled server port.\n"
+                + "Instead use the HTTPS scheme to access this URL, please.\n";
+        String head = "HTTP/1.1 400 Bad Request\r\nDate: " + HttpDate.now() + "\r\nServer: " + server
+                + "\r\nContent-Type: text/plain; charset=US-ASCII\r\nContent-Length: " + body.length()
+                + "\r\nConnection: close\r\n\r\n";
+        return (head + body).getBytes(StandardCharsets.US_ASCII);
     }
 }

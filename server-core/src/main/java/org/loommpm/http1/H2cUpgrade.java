@@ -3,6 +3,7 @@ package org.loommpm.http1;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import org.loommpm.api.Headers;
+import org.loommpm.http.RequestHead;
 
 /**
  * The HTTP/1.1 side of {@code Upgrade: h2c} (RFC 7540 §3.2; deprecated by RFC 9113 but still

@@ -5,9 +5,9 @@ import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import javax.net.ssl.SSLException;
 import org.loommpm.api.Handler;
 import org.loommpm.api.HttpException;
@@ -19,8 +19,10 @@ import org.loommpm.engine.ConnectionHandler;
 import org.loommpm.engine.ExchangeObserver;
 import org.loommpm.engine.PeerIOException;
 import org.loommpm.engine.Scoreboard;
-import org.loommpm.protocol.Http2Lookup;
-import org.loommpm.protocol.Http2Protocol;
+import org.loommpm.http.ExchangeRunner;
+import org.loommpm.http.Http2Protocol;
+import org.loommpm.http.RequestHead;
+import org.loommpm.tls.PlaintextRequestException;
 
 /**
  * HTTP/1.1 on the engine: what a worker does with a readable connection.
@@ -50,11 +52,12 @@ import org.loommpm.protocol.Http2Protocol;
  * <p>Every path ends with exactly one hand-back (see {@link ConnectionHandler}), carrying the
  * {@link CloseReason} when it closes.
  *
- * <p><b>Accounting.</b> Each exchange whose head was parsed is shown in the worker's scoreboard
- * slot while it runs; once its handler has returned (response complete, or failed after its
- * head was sent) it is counted there with its response bytes (plain single-writer stores) and,
- * when metrics are on, reported to the {@link ExchangeObserver} ({@code null} when they are
- * off: no further cost). An exchange cut off by the client counts only as an aborted connection.
+ * <p><b>Accounting</b> (the {@link ExchangeRunner} HTTP/2 shares). Each exchange whose head was
+ * parsed is shown in the worker's scoreboard slot while it runs; once its handler has returned
+ * (response complete, or failed after its head was sent) it is counted there with its response
+ * bytes (plain single-writer stores) and, when metrics are on, reported to the
+ * {@link ExchangeObserver} ({@code null} when they are off: no further cost). An exchange cut
+ * off by the client counts only as an aborted connection.
  *
  * <p><b>Switching to HTTP/2</b> (when {@code h2c} is enabled and server-h2 is present): a
  * connection whose first bytes are the HTTP/2 preface, or whose first request asks for
@@ -64,10 +67,12 @@ import org.loommpm.protocol.Http2Protocol;
  * its first dispatch after the handshake, before any byte is parsed as HTTP/1.1.
  *
  * <p><b>TLS.</b> The handshake runs inside the first reads ({@link Connection#readNow}); while it
- * needs input, the connection goes back to its poller like an idle one. A failed handshake (or a
- * plaintext request on a TLS port, answered 400 by the transport) is logged there at INFO and the
- * connection lingers closed under {@link CloseReason#ERROR}. Before the connection goes idle,
- * decrypted input buffered in the transport is served first ({@link Connection#hasBufferedInput}).
+ * needs input, the connection goes back to its poller like an idle one. A failed handshake is
+ * logged there at INFO and the connection lingers closed under {@link CloseReason#ERROR}; so does
+ * a plaintext request on a TLS port, after a cleartext 400 written here (the transport reports it
+ * with {@link PlaintextRequestException} and lets that answer through unencrypted). Before the
+ * connection goes idle, decrypted input buffered in the transport is served first
+ * ({@link Connection#hasBufferedInput}).
  */
 public final class Http1ConnectionHandler implements ConnectionHandler {
     private static final System.Logger LOG = System.getLogger("org.loommpm.http1");
@@ -76,12 +81,12 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
     private static final long MAX_DISCARD = 256 * 1024;
 
     private final ServerConfig config;
-    private final Handler app;
-    private final ExchangeObserver observer;
+    /** Calls the application's handler and counts each exchange. */
+    private final ExchangeRunner runner;
     private final long headerTimeoutNanos;
     private final int maxHeadBytes;
     /** HTTP/2, looked up on first need; {@code null} when neither h2 nor h2c is enabled. */
-    private final Http2Lookup h2;
+    private final Supplier<Http2Protocol> h2;
     /** Whether cleartext HTTP/2 (prior knowledge, {@code Upgrade: h2c}) is enabled. */
     private final boolean h2cOn;
     /** Whether ALPN may offer {@code h2} (only when server-h2 is present, too). */
@@ -91,12 +96,13 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
      * @param config the settings (limits, timeouts, keep-alive)
      * @param app the application's handler (router, filters)
      * @param observer told about every completed exchange, or {@code null} (metrics off)
-     * @param h2 HTTP/2 (which may turn out absent), or {@code null} when neither h2 nor h2c is enabled
+     * @param h2 HTTP/2, or {@code null} from it when server-h2 is absent; asked only when a
+     *        connection switches (it may look HTTP/2 up then); {@code null} when neither h2 nor h2c is enabled
      */
-    public Http1ConnectionHandler(ServerConfig config, Handler app, ExchangeObserver observer, Http2Lookup h2) {
+    public Http1ConnectionHandler(ServerConfig config, Handler app, ExchangeObserver observer,
+                                  Supplier<Http2Protocol> h2) {
         this.config = config;
-        this.app = app;
-        this.observer = observer;
+        this.runner = new ExchangeRunner(app, observer);
         this.h2 = h2;
         this.h2cOn = h2 != null && config.protocols().contains("h2c");
         this.h2AlpnOn = h2 != null && config.protocols().contains("h2");
@@ -202,8 +208,13 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
                     return;
                 }
             }
+        } catch (PlaintextRequestException e) {
+            // The transport counted and logged it; its writes now go out in cleartext.
+            answerPlaintext(c);
+            board.set(slot, Scoreboard.CLOSING);
+            c.handBackLinger(CloseReason.ERROR);
         } catch (SSLException e) {
-            // The transport logged it at INFO; linger so its alert (or cleartext 400) is read.
+            // The transport logged it at INFO; linger so its alert is read.
             LOG.log(Level.DEBUG, "LM0404 connection {0} ended: {1}", c.id(), e.toString());
             board.set(slot, Scoreboard.CLOSING);
             c.handBackLinger(CloseReason.ERROR);
@@ -313,19 +324,15 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
                 config.limitRequestBody(), config.limitRequestFields(), config.limitRequestFieldSize());
         // An exchange counts once its handler has run (an exception here means the client is gone
         // mid-exchange: counted only as an aborted connection).
-        boolean completed = runHandler(req, res);
+        boolean completed = runner.run(req, res);
         boolean reusable = false;
         try {
             reusable = completed && !res.closeAfter() && req.discardBody(MAX_DISCARD);
         } finally {
             // Recorded before any hand-back: the context (and st) goes back to the recycle list
             // with it, and the connection is not ours to read afterwards.
-            long bytesOut = res.bytesSent();
-            board.requestDone(slot, bytesOut);
-            if (observer != null) {
-                observer.exchangeCompleted(head.version().text(), head.method(), res.status(),
-                        req.bytesReceived(), bytesOut, System.nanoTime() - st.headStartNanos);
-            }
+            runner.completed(board, slot, res, head.version().text(), head.method(), req.bytesReceived(),
+                    st.headStartNanos);
         }
         if (!completed) {
             st.discardBatch();
@@ -340,56 +347,21 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
         return true;
     }
 
-    /**
-     * Runs the application and completes the response, answering failures with a status.
-     *
-     * @return {@code false} if the response could not be completed and the connection must be
-     *         closed at once (a committed response cannot carry an error status any more)
-     */
-    private boolean runHandler(Http1Request req, Http1Response res) throws IOException {
-        try {
-            app.handle(req, res);
-            res.finish();
-            return true;
-        } catch (HttpException e) {
-            LOG.log(Level.DEBUG, "LM0406 {0} {1} answered {2}: {3}", req.method(), req.rawTarget(), e.status(),
-                    e.getMessage());
-            return answerError(res, e.status(), CloseReason.ERROR);
-        } catch (SocketTimeoutException e) {
-            LOG.log(Level.DEBUG, "LM0407 {0} {1}: client too slow: {2}", req.method(), req.rawTarget(), e.toString());
-            return answerError(res, 408, CloseReason.TIMEOUT);
-        } catch (PeerIOException | EOFException e) {
-            throw e;
-        } catch (Exception | LinkageError | AssertionError | StackOverflowError e) {
-            LOG.log(Level.ERROR, "LM0401 handler failed for " + req.method() + " " + req.rawTarget(), e);
-            return answerError(res, 500, CloseReason.ERROR);
-        }
-    }
-
-    /**
-     * Answers a failure with {@code status} and {@code Connection: close}, if the response has
-     * not begun; either way the connection ends under {@code why}.
-     *
-     * @return whether the answer was sent
-     */
-    private static boolean answerError(Http1Response res, int status, CloseReason why) throws IOException {
-        res.requireClose(why);
-        if (res.isCommitted()) {
-            return false;
-        }
-        res.headers().clear();
-        res.status(status);
-        res.header("Content-Type", "text/plain; charset=UTF-8");
-        res.send((StatusReasons.reason(status) + "\n").getBytes(StandardCharsets.UTF_8));
-        return true;
-    }
-
     /** A head we will not serve: a precise status, then a lingering close (framing is in doubt). */
     private void rejectHead(Connection c, Http1State st, HttpException e) throws IOException {
         LOG.log(Level.DEBUG, "LM0403 bad request from {0}: {1} {2}", c.remoteAddress(), e.status(), e.getMessage());
         st.flushBatch(c);
         c.write(ByteBuffer.wrap(ErrorResponses.bytes(e.status(), config.serverHeader(), true)));
         c.handBackLinger(CloseReason.ERROR);
+    }
+
+    /** Best effort: the client that spoke plain HTTP to a TLS port is told so (like httpd). */
+    private void answerPlaintext(Connection c) {
+        try {
+            c.write(ByteBuffer.wrap(ErrorResponses.plaintextOnTls(config.serverHeader())));
+        } catch (IOException e) {
+            LOG.log(Level.DEBUG, "LM0605 {0}: the 400 could not be sent: {1}", c.remoteAddress(), e.toString());
+        }
     }
 
     /** Whether TLS ALPN chose {@code h2} on a fresh connection and HTTP/2 is here to serve it. */

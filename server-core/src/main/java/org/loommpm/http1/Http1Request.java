@@ -8,7 +8,9 @@ import java.util.Map;
 import org.loommpm.api.Headers;
 import org.loommpm.api.Request;
 import org.loommpm.engine.Connection;
-import org.loommpm.protocol.RequestBodies;
+import org.loommpm.http.RequestBodies;
+import org.loommpm.http.RequestHead;
+import org.loommpm.http.UriCodec;
 
 /**
  * A parsed HTTP/1.x request as handlers see it. The body stream is chosen from the head's framing

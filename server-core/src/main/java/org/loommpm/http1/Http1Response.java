@@ -1,7 +1,9 @@
 package org.loommpm.http1;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -9,7 +11,11 @@ import java.nio.file.StandardOpenOption;
 import org.loommpm.api.Headers;
 import org.loommpm.engine.CloseReason;
 import org.loommpm.engine.Connection;
-import org.loommpm.protocol.ResponseState;
+import org.loommpm.engine.PeerIOException;
+import org.loommpm.http.ExchangeRunner;
+import org.loommpm.http.HttpDate;
+import org.loommpm.http.RequestHead;
+import org.loommpm.http.ResponseState;
 
 /**
  * An HTTP/1.1 response. The head is encoded into the context's head scratch buffer when the
@@ -25,7 +31,8 @@ import org.loommpm.protocol.ResponseState;
  * pipelined requests costs one write, as in servers that flush per read batch. Any other write
  * (a streamed body, a file, a 100 Continue) flushes the batch first, so bytes stay in order.
  */
-final class Http1Response extends ResponseState {
+final class Http1Response extends ResponseState implements ExchangeRunner.Exchange {
+    private static final System.Logger LOG = System.getLogger("org.loommpm.http1");
     private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     private final Connection connection;
@@ -228,12 +235,45 @@ final class Http1Response extends ResponseState {
      * Completes the response after the handler returned: an untouched response becomes an empty
      * body with the status set; an open stream is closed.
      */
-    void finish() throws IOException {
+    @Override
+    public void finish() throws IOException {
         if (stream != null) {
             stream.close();
         } else if (!complete) {
             send(new byte[0]);
         }
+    }
+
+    /** A client gone mid-exchange ends the connection at once: counted only as an aborted one. */
+    @Override
+    public boolean clientGone(Exception e) throws IOException {
+        if (e instanceof PeerIOException || e instanceof EOFException) {
+            throw (IOException) e;
+        }
+        return false;
+    }
+
+    /**
+     * Answers with {@code status} and {@code Connection: close} if the head is not out yet;
+     * either way the connection ends after this exchange (a committed response cannot carry an
+     * error status any more: then it is closed at once).
+     */
+    @Override
+    public boolean fail(ExchangeRunner.Failure failure, int status, Throwable cause) throws IOException {
+        switch (failure) {
+            case STATUS -> LOG.log(Level.DEBUG, "LM0406 {0} {1} answered {2}: {3}", request.method(),
+                    request.rawTarget(), status, cause.getMessage());
+            case TIMEOUT -> LOG.log(Level.DEBUG, "LM0407 {0} {1}: client too slow: {2}", request.method(),
+                    request.rawTarget(), cause.toString());
+            case ERROR -> LOG.log(Level.ERROR, "LM0401 handler failed for " + request.method() + " "
+                    + request.rawTarget(), cause);
+        }
+        requireClose(failure == ExchangeRunner.Failure.TIMEOUT ? CloseReason.TIMEOUT : CloseReason.ERROR);
+        if (isCommitted()) {
+            return false;
+        }
+        sendStatusText(status);
+        return true;
     }
 
     /** Marks the response complete (the stream calls this when it closes). */
@@ -282,7 +322,7 @@ final class Http1Response extends ResponseState {
             closeAfter = true; // a close-delimited body
         }
         ByteBuffer b = state.headBuffer(estimate);
-        b.put(StatusReasons.statusLine(status));
+        b.put(StatusLines.statusLine(status));
         putHeader(b, "Date", HttpDate.now());
         if (!hasServer) {
             putHeader(b, "Server", serverHeader);
@@ -326,7 +366,7 @@ final class Http1Response extends ResponseState {
 
     /**
      * The low byte of each character, as one bulk copy into the head buffer's array (a heap
-     * buffer): names and values are Latin-1 once {@link org.loommpm.protocol.HeaderValidation}
+     * buffer): names and values are Latin-1 once {@link org.loommpm.http.HeaderValidation}
      * has passed them, and the per-character {@code put} this replaces cost a static file's
      * head (four more fields than a hello answer) ~0.5 us.
      */

@@ -3,51 +3,18 @@ package org.loommpm.http1;
 import java.nio.charset.StandardCharsets;
 import org.loommpm.api.Headers;
 import org.loommpm.api.HttpException;
+import org.loommpm.http.syntax.HttpChars;
 
 /**
  * Byte classes and the field-line grammar (RFC 9110 §5, RFC 9112 §5) shared by the head parser
- * and the chunked decoder's trailer section, so that headers and trailers obey one set of rules.
+ * and the chunked decoder's trailer section, so that headers and trailers obey one set of rules
+ * ({@code tchar} and hex digits come from {@link HttpChars}).
  */
 final class Http1Syntax {
     static final byte CR = '\r';
     static final byte LF = '\n';
 
-    /** {@code tchar} of RFC 9110 §5.6.2, indexed by unsigned byte. */
-    private static final boolean[] TCHAR = new boolean[256];
-
-    static {
-        for (char c = '0'; c <= '9'; c++) {
-            TCHAR[c] = true;
-        }
-        for (char c = 'a'; c <= 'z'; c++) {
-            TCHAR[c] = true;
-            TCHAR[c - 32] = true;
-        }
-        for (char c : "!#$%&'*+-.^_`|~".toCharArray()) {
-            TCHAR[c] = true;
-        }
-    }
-
     private Http1Syntax() {
-    }
-
-    /** Whether the byte is a {@code tchar}. */
-    static boolean isTchar(byte b) {
-        return TCHAR[b & 0xFF];
-    }
-
-    /** Whether the string is a non-empty {@code token}. */
-    static boolean isToken(String s) {
-        if (s.isEmpty()) {
-            return false;
-        }
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c > 0xFF || !TCHAR[c]) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** A control character other than HTAB: never allowed in a head (CR included, so bare CR fails). */
@@ -58,18 +25,6 @@ final class Http1Syntax {
     /** Optional whitespace (SP / HTAB). */
     static boolean isOws(int c) {
         return c == ' ' || c == '\t';
-    }
-
-    /** Value of a hex digit, or -1. */
-    static int hexValue(int c) {
-        if (c >= '0' && c <= '9') {
-            return c - '0';
-        }
-        int l = c | 0x20;
-        if (l >= 'a' && l <= 'f') {
-            return l - 'a' + 10;
-        }
-        return -1;
     }
 
     /** Bytes {@code [from, to)} as ISO-8859-1 text, the charset of field values' obs-text. */
@@ -89,7 +44,7 @@ final class Http1Syntax {
             throw bad("obs-fold or whitespace at the start of a field line");
         }
         int colon = from;
-        while (colon < to && TCHAR[buf[colon] & 0xFF]) {
+        while (colon < to && HttpChars.isTchar(buf[colon])) {
             colon++;
         }
         if (colon == to || buf[colon] != ':') {

@@ -1,10 +1,12 @@
 package org.loommpm.http1;
 
-import io.helidon.common.buffers.Bytes;
 import java.util.ArrayList;
 import java.util.List;
+import io.helidon.common.buffers.Bytes;
 import org.loommpm.api.Headers;
 import org.loommpm.api.HttpException;
+import org.loommpm.http.RequestHead;
+import org.loommpm.http.syntax.HttpChars;
 
 /**
  * Parses and validates a complete request head (found by {@link HeadScanner}) per RFC 9110 and
@@ -143,7 +145,7 @@ public final class RequestHeadParser {
                 }
                 int semicolon = coding.indexOf(';');
                 String name = semicolon < 0 ? coding : coding.substring(0, semicolon).stripTrailing();
-                if (!Http1Syntax.isToken(name)) {
+                if (!HttpChars.isToken(name)) {
                     throw Http1Syntax.bad("malformed transfer coding: " + coding);
                 }
                 if (semicolon >= 0 && name.equalsIgnoreCase("chunked")) {

@@ -1,6 +1,9 @@
 package org.loommpm.http1;
 
 import org.loommpm.api.HttpException;
+import org.loommpm.http.RequestHead;
+import org.loommpm.http.UriCodec;
+import org.loommpm.http.syntax.HttpChars;
 
 /**
  * A validated request line (RFC 9112 §3) with its target resolved to path, query and authority.
@@ -28,7 +31,7 @@ record RequestLine(String method, String rawTarget, String path, String query, S
      */
     static RequestLine parse(byte[] buf, int from, int to) {
         int sp = from;
-        while (sp < to && Http1Syntax.isTchar(buf[sp])) {
+        while (sp < to && HttpChars.isTchar(buf[sp])) {
             sp++;
         }
         if (sp == from || sp == to || buf[sp] != ' ') {
@@ -152,8 +155,8 @@ record RequestLine(String method, String rawTarget, String path, String query, S
             while (i < n && s.charAt(i) != ':') {
                 char c = s.charAt(i);
                 if (c == '%') {
-                    if (i + 2 >= n || Http1Syntax.hexValue(s.charAt(i + 1)) < 0
-                            || Http1Syntax.hexValue(s.charAt(i + 2)) < 0) {
+                    if (i + 2 >= n || HttpChars.hexValue(s.charAt(i + 1)) < 0
+                            || HttpChars.hexValue(s.charAt(i + 2)) < 0) {
                         return false;
                     }
                     i += 3;

@@ -3,9 +3,11 @@ package org.loommpm.protocol;
 import java.lang.System.Logger.Level;
 import java.util.ServiceLoader;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.loommpm.api.Handler;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.engine.ExchangeObserver;
+import org.loommpm.http.Http2Protocol;
 
 /**
  * HTTP/2 for one generation, found when a connection first needs it (a preface, an
@@ -17,7 +19,7 @@ import org.loommpm.engine.ExchangeObserver;
  * the first to publish (by CAS) wins and every caller uses its result. A loser's handler is
  * dropped unused: creating one has no side effects.
  */
-public final class Http2Lookup {
+public final class Http2Lookup implements Supplier<Http2Protocol> {
     private static final System.Logger LOG = System.getLogger("org.loommpm.protocol");
     /** Published when server-h2 is not on the class path. */
     private static final Object ABSENT = new Object();
@@ -46,6 +48,7 @@ public final class Http2Lookup {
     }
 
     /** HTTP/2, or {@code null} when {@code server-h2} is not on the class path. */
+    @Override
     public Http2Protocol get() {
         Object f = found.get();
         if (f == null) {

@@ -17,16 +17,14 @@ public final class TlsContext implements TransportFactory {
     private final SSLContext ssl;
     private final SSLParameters params;
     private final long handshakeTimeoutNanos;
-    private final String serverHeader;
     private final org.loommpm.engine.ProtocolCounters counters;
 
-    TlsContext(SSLContext ssl, SSLParameters params, long handshakeTimeoutNanos, String serverHeader,
+    TlsContext(SSLContext ssl, SSLParameters params, long handshakeTimeoutNanos,
                org.loommpm.engine.ProtocolCounters counters) {
         this.counters = counters;
         this.ssl = ssl;
         this.params = params;
         this.handshakeTimeoutNanos = handshakeTimeoutNanos;
-        this.serverHeader = serverHeader;
     }
 
     @Override
@@ -45,10 +43,5 @@ public final class TlsContext implements TransportFactory {
     /** Where handshake outcomes are counted (server-wide). */
     org.loommpm.engine.ProtocolCounters counters() {
         return counters;
-    }
-
-    /** The {@code Server} header of the plaintext 400 sent to HTTP clients on a TLS port. */
-    String serverHeader() {
-        return serverHeader;
     }
 }

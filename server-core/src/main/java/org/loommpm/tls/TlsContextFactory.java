@@ -30,8 +30,7 @@ public final class TlsContextFactory {
         TlsSettings tls = config.tls();
         RenegotiationGuard.rejectInJdk();
         SSLContext ssl = sslContext(tls);
-        return new TlsContext(ssl, parameters(ssl, tls, alpn), config.requestHeaderTimeout().toNanos(),
-                config.serverHeader(), counters);
+        return new TlsContext(ssl, parameters(ssl, tls, alpn), config.requestHeaderTimeout().toNanos(), counters);
     }
 
     /**

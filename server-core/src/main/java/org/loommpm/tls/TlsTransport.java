@@ -6,7 +6,6 @@ import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLEngineResult;
 import javax.net.ssl.SSLEngineResult.HandshakeStatus;
@@ -14,7 +13,6 @@ import javax.net.ssl.SSLEngineResult.Status;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLHandshakeException;
 import org.loommpm.engine.Transport;
-import org.loommpm.http1.HttpDate;
 
 /**
  * TLS over one non-blocking connection: an {@link SSLEngine} between the protocol and the socket.
@@ -33,7 +31,8 @@ import org.loommpm.http1.HttpDate;
  *   NEW -> CLOSED               EOF before a single byte (a port probe: not logged)
  *   HANDSHAKING -> OPEN         handshake finished; ALPN's choice is known
  *   HANDSHAKING -> FAILED       SSLException, EOF inside the handshake, or a plaintext HTTP
- *                               request (answered with a cleartext 400 first, like httpd)
+ *                               request ({@link PlaintextRequestException}: writes then go out
+ *                               in cleartext, so the protocol can answer it, like httpd's 400)
  *   OPEN -> HANDSHAKING         a post-handshake message wants an answer (TLS 1.3 KeyUpdate);
  *                               back to OPEN when it is done
  *   OPEN -> FAILED              a TLS 1.2 client starts a renegotiation ({@link RenegotiationGuard}):
@@ -79,6 +78,8 @@ public final class TlsTransport implements Transport {
     /** Whether any byte came from the peer (tells a port probe from a cut handshake). */
     private boolean received;
     private boolean outboundClosed;
+    /** A plaintext request came instead of a ClientHello: writes pass through unencrypted. */
+    private boolean cleartext;
     private String alpn;
     private ByteBuffer netIn;
     private ByteBuffer netOut;
@@ -303,25 +304,17 @@ public final class TlsTransport implements Transport {
         return true;
     }
 
-    /** An HTTP request where a ClientHello belongs: answer in cleartext like httpd, then fail. */
+    /**
+     * An HTTP request where a ClientHello belongs: fail, and let the protocol answer in cleartext
+     * (TLS knows nothing of HTTP; {@link #write(ByteBuffer[])} passes its answer through).
+     */
     private void plaintextRequest() throws SSLException {
         state = State.FAILED;
         outboundClosed = true; // no TLS alert after a cleartext answer
-        byte[] body = ("Bad Request\nYou're speaking plain HTTP to an SSL-enabled server port.\n"
-                + "Instead use the HTTPS scheme to access this URL, please.\n").getBytes(StandardCharsets.US_ASCII);
-        String head = "HTTP/1.1 400 Bad Request\r\nDate: " + HttpDate.now() + "\r\nServer: " + context.serverHeader()
-                + "\r\nContent-Type: text/plain; charset=US-ASCII\r\nContent-Length: " + body.length
-                + "\r\nConnection: close\r\n\r\n";
-        ByteBuffer answer = ByteBuffer.allocate(head.length() + body.length);
-        answer.put(head.getBytes(StandardCharsets.US_ASCII)).put(body).flip();
-        try {
-            channel.write(answer); // best effort: one non-blocking write of a small answer
-        } catch (IOException e) {
-            LOG.log(Level.DEBUG, "LM0605 {0}: the 400 could not be sent: {1}", remote(), e.toString());
-        }
+        cleartext = true;
         context.counters().tlsPlaintextRejected();
         LOG.log(Level.INFO, "LM0602 plain HTTP request from {0} on a TLS port: answered 400, closing", remote());
-        throw new SSLException("plain HTTP request on a TLS port");
+        throw new PlaintextRequestException();
     }
 
     private void finished() {
@@ -351,6 +344,9 @@ public final class TlsTransport implements Transport {
 
     @Override
     public long write(ByteBuffer[] srcs) throws IOException {
+        if (cleartext) {
+            return channel.write(srcs);
+        }
         requireOpen();
         if (!flush()) {
             return 0;

@@ -12,6 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.loommpm.api.HttpException;
+import org.loommpm.http.RequestHead;
 
 class HeadScannerTest {
     private static final int LINE = 32;

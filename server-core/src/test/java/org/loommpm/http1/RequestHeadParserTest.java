@@ -16,6 +16,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.loommpm.api.HttpException;
+import org.loommpm.http.RequestHead;
 
 class RequestHeadParserTest {
     private static final RequestHeadParser PARSER = new RequestHeadParser(8190, 100, 8190, 1L << 30);

@@ -17,6 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.loommpm.api.HttpException;
 import org.loommpm.api.LoomServer;
 import org.loommpm.api.Router;
+import org.loommpm.testsupport.Curl;
 
 /**
  * {@code Expect: 100-continue}: the interim response is sent when the handler starts reading the

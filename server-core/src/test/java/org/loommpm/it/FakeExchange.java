@@ -12,7 +12,7 @@ import org.loommpm.api.Handler;
 import org.loommpm.api.Headers;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
-import org.loommpm.http1.UriCodec;
+import org.loommpm.http.UriCodec;
 
 /**
  * Calls a handler in-process with a GET and captures its response: how tests read the status

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.loommpm.api.HttpException;
 import org.loommpm.api.LoomServer;
 import org.loommpm.api.Router;
+import org.loommpm.testsupport.Curl;
 
 /** The JDK's HttpClient and curl against a running server with a Router. */
 class RealClientsTest {

@@ -38,7 +38,8 @@ import org.loommpm.config.ServerConfig;
 import org.loommpm.config.TlsSettings;
 import org.loommpm.engine.ChildStats;
 import org.loommpm.engine.CloseReason;
-import org.loommpm.tls.TestCertificates;
+import org.loommpm.testsupport.Curl;
+import org.loommpm.testsupport.TestCertificates;
 
 /** HTTPS end to end: JDK HttpClient, raw TLS sockets, curl; failures and stalls on a TLS port. */
 class TlsTest {

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.loommpm.config.TlsSettings;
+import org.loommpm.testsupport.TestCertificates;
 
 class PemReaderTest {
     @TempDir

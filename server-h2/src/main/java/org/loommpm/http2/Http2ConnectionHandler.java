@@ -6,10 +6,11 @@ import org.loommpm.config.ServerConfig;
 import org.loommpm.engine.CloseReason;
 import org.loommpm.engine.Connection;
 import org.loommpm.engine.ExchangeObserver;
-import org.loommpm.http1.RequestHead;
+import org.loommpm.http.ExchangeRunner;
+import org.loommpm.http.RequestHead;
 import org.loommpm.http2.frame.Http2Error;
 import org.loommpm.http2.hpack.FieldBlock;
-import org.loommpm.protocol.Http2Protocol;
+import org.loommpm.http.Http2Protocol;
 
 /**
  * HTTP/2 for one generation of children: the engine dispatches every HTTP/2 connection here
@@ -21,8 +22,8 @@ public final class Http2ConnectionHandler implements Http2Protocol {
     private static final System.Logger LOG = System.getLogger("org.loommpm.http2");
 
     private final ServerConfig config;
-    private final Handler app;
-    private final ExchangeObserver observer;
+    /** Calls the application's handler and counts each exchange, as for HTTP/1.1. */
+    private final ExchangeRunner runner;
     private final long timeoutNanos;
 
     /**
@@ -32,8 +33,7 @@ public final class Http2ConnectionHandler implements Http2Protocol {
      */
     public Http2ConnectionHandler(ServerConfig config, Handler app, ExchangeObserver observer) {
         this.config = config;
-        this.app = app;
-        this.observer = observer;
+        this.runner = new ExchangeRunner(app, observer);
         this.timeoutNanos = config.timeout().toNanos();
     }
 
@@ -78,12 +78,8 @@ public final class Http2ConnectionHandler implements Http2Protocol {
         return config;
     }
 
-    Handler app() {
-        return app;
-    }
-
-    ExchangeObserver observer() {
-        return observer;
+    ExchangeRunner runner() {
+        return runner;
     }
 
     long timeoutNanos() {

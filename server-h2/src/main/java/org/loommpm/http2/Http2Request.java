@@ -9,9 +9,9 @@ import org.loommpm.api.Headers;
 import org.loommpm.api.HttpException;
 import org.loommpm.api.Request;
 import org.loommpm.engine.Scoreboard;
-import org.loommpm.http1.UriCodec;
+import org.loommpm.http.UriCodec;
 import org.loommpm.http2.hpack.FieldBlock;
-import org.loommpm.protocol.RequestBodies;
+import org.loommpm.http.RequestBodies;
 
 /**
  * An HTTP/2 request as handlers see it: the pseudo-header fields give method and target,

@@ -2,13 +2,16 @@ package org.loommpm.http2;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.lang.System.Logger.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import org.loommpm.api.Headers;
 import org.loommpm.api.Response;
-import org.loommpm.http1.HttpDate;
-import org.loommpm.protocol.ResponseState;
+import org.loommpm.http.ExchangeRunner;
+import org.loommpm.http.HttpDate;
+import org.loommpm.http.ResponseState;
+import org.loommpm.http2.frame.ErrorCode;
 
 /**
  * An HTTP/2 response. Nothing here touches the socket: the head becomes a HEADERS item and the
@@ -18,7 +21,8 @@ import org.loommpm.protocol.ResponseState;
  * to be written, so it is never buffered whole. Owned by the stream's task; valid during one
  * exchange.
  */
-final class Http2Response extends ResponseState {
+final class Http2Response extends ResponseState implements ExchangeRunner.Exchange {
+    private static final System.Logger LOG = System.getLogger("org.loommpm.http2");
     /** Bodies up to this size are copied (the handler may reuse its array at once); larger ones are lent. */
     private static final int COPY_LIMIT = 16 * 1024;
     /** Largest piece a lent body is cut into before the task checks the queue bound. */
@@ -38,10 +42,6 @@ final class Http2Response extends ResponseState {
         this.head = "HEAD".equals(method);
         this.serverHeader = serverHeader;
         this.timeoutNanos = timeoutNanos;
-    }
-
-    boolean isComplete() {
-        return complete;
     }
 
     /** Statuses that never carry a body (RFC 9110 §6.4.1). */
@@ -174,7 +174,8 @@ final class Http2Response extends ResponseState {
     }
 
     /** Completes the response after the handler returned. */
-    void finish() throws IOException {
+    @Override
+    public void finish() throws IOException {
         if (out != null) {
             out.close();
         } else if (!complete) {
@@ -186,6 +187,41 @@ final class Http2Response extends ResponseState {
                 send(new byte[0]);
             }
         }
+    }
+
+    /** A reset stream has nobody to answer: the exchange is over. */
+    @Override
+    public boolean clientGone(Exception e) {
+        if (e instanceof StreamResetException) {
+            LOG.log(Level.DEBUG, "LM0708 {0}: {1}", stream.session(), e.getMessage());
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * A status when nothing was sent yet; otherwise the stream is reset (the head is out). The
+     * stream may be gone meanwhile: then the answer fails and {@link StreamTask} logs it.
+     */
+    @Override
+    public boolean fail(ExchangeRunner.Failure failure, int status, Throwable cause) throws IOException {
+        Session session = stream.session();
+        switch (failure) {
+            case STATUS -> LOG.log(Level.DEBUG, "LM0709 {0} stream {1} answered {2}: {3}", session, stream.id(),
+                    status, cause.getMessage());
+            case TIMEOUT -> LOG.log(Level.DEBUG, "LM0709 {0} stream {1}: {2}", session, stream.id(),
+                    cause.getMessage());
+            case ERROR -> LOG.log(Level.ERROR, "LM0710 handler failed for " + stream.request.method() + " "
+                    + stream.request.path() + " on " + session + " stream " + stream.id(), cause);
+        }
+        if (!committed) {
+            sendStatusText(status);
+            return true;
+        }
+        if (!complete) {
+            stream.enqueue(Out.rst(stream, ErrorCode.INTERNAL_ERROR.code()));
+        }
+        return false;
     }
 
     void markComplete() {

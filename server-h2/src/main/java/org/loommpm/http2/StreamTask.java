@@ -2,27 +2,24 @@ package org.loommpm.http2;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
-import java.net.SocketTimeoutException;
-import java.nio.charset.StandardCharsets;
-import org.loommpm.api.Handler;
 import org.loommpm.api.Headers;
 import org.loommpm.api.HttpException;
 import org.loommpm.engine.ExchangeObserver;
 import org.loommpm.engine.Scoreboard;
+import org.loommpm.http.ExchangeRunner;
 import org.loommpm.spi.ChildServices;
 import org.loommpm.spi.WorkerTask;
-import org.loommpm.http1.StatusReasons;
-import org.loommpm.http2.frame.ErrorCode;
 
 /**
  * Runs one stream's handler on its own worker slot (dispatched by the frame loop, counted by
- * the pool's admission control like any task). The task never touches the socket: its
- * response goes to the session's outbound queue. The exchange shows in this slot of the
- * scoreboard while it runs and is counted there, and reported to the {@link ExchangeObserver},
- * when the handler has returned. A stream reset before the task got a slot is skipped. While its
- * response waits for the client (the flow-control window or the socket) for more than
- * {@link Stream#LEND_AFTER_NANOS}, the task lends its slot ({@link #lendSlot}) and runs on with
- * whichever slot it reclaims, so the slot it holds is a field, reported to the pool at the end.
+ * the pool's admission control like any task) through the {@link ExchangeRunner} HTTP/1.1 uses
+ * too. The task never touches the socket: its response goes to the session's outbound queue.
+ * The exchange shows in this slot of the scoreboard while it runs and is counted there, and
+ * reported to the {@link ExchangeObserver}, when the handler has returned. A stream reset before
+ * the task got a slot is skipped. While its response waits for the client (the flow-control
+ * window or the socket) for more than {@link Stream#LEND_AFTER_NANOS}, the task lends its slot
+ * ({@link #lendSlot}) and runs on with whichever slot it reclaims, so the slot it holds is a
+ * field, reported to the pool at the end.
  */
 final class StreamTask implements WorkerTask {
     private static final System.Logger LOG = System.getLogger("org.loommpm.http2");
@@ -87,38 +84,29 @@ final class StreamTask implements WorkerTask {
             expectContinue(res);
         }
         stream.task = this;
+        ExchangeRunner runner = protocol.runner();
         try {
-            req = new Http2Request(stream, session.remoteAddress(), session.localAddress(), session.isSecure(),
-                    protocol.config().limitRequestBody());
+            try {
+                req = new Http2Request(stream, session.remoteAddress(), session.localAddress(), session.isSecure(),
+                        protocol.config().limitRequestBody());
+            } catch (RuntimeException e) {
+                runner.failed(res, e); // a malformed :path (400): answered, not counted (there is no request)
+                return;
+            }
             board.requestStarted(slot, req, session.remoteAddress(), stream.startNanos);
             board.set(slot, Scoreboard.WRITING);
             if (stream.request.truncated()) {
-                throw new HttpException(431, "request header fields exceed H2MaxHeaderListSize");
+                runner.failed(res, new HttpException(431, "request header fields exceed H2MaxHeaderListSize"));
+            } else {
+                runner.run(req, res);
             }
-            protocol.app().handle(req, res);
-            res.finish();
-        } catch (StreamResetException e) {
-            LOG.log(Level.DEBUG, "LM0708 {0}: {1}", session, e.getMessage());
-        } catch (HttpException e) {
-            LOG.log(Level.DEBUG, "LM0709 {0} stream {1} answered {2}: {3}", session, stream.id(), e.status(),
-                    e.getMessage());
-            answerError(res, e.status());
-        } catch (SocketTimeoutException e) {
-            LOG.log(Level.DEBUG, "LM0709 {0} stream {1}: {2}", session, stream.id(), e.getMessage());
-            answerError(res, 408);
-        } catch (Exception | LinkageError | AssertionError | StackOverflowError e) {
-            LOG.log(Level.ERROR, "LM0710 handler failed for " + stream.request.method() + " "
-                    + stream.request.path() + " on " + session + " stream " + stream.id(), e);
-            answerError(res, 500);
+        } catch (IOException | RuntimeException e) {
+            // The handler's own failures were answered; this is the answer failing (stream gone).
+            LOG.log(Level.DEBUG, "LM0708 {0} stream {1}: could not answer: {2}", session, stream.id(), e.toString());
         } finally {
             if (req != null) {
-                long bytesOut = res.bytesSent();
-                board.requestDone(slot, bytesOut);
-                ExchangeObserver observer = protocol.observer();
-                if (observer != null) {
-                    observer.exchangeCompleted("HTTP/2.0", stream.request.method(), res.status(),
-                            req.bytesReceived(), bytesOut, System.nanoTime() - stream.startNanos);
-                }
+                runner.completed(board, slot, res, "HTTP/2.0", stream.request.method(), req.bytesReceived(),
+                        stream.startNanos);
             }
         }
     }
@@ -138,22 +126,5 @@ final class StreamTask implements WorkerTask {
                 }
             }
         });
-    }
-
-    /** A status when nothing was sent yet; otherwise the stream is reset (the head is out). */
-    private void answerError(Http2Response res, int status) {
-        try {
-            if (!res.isCommitted()) {
-                res.headers().clear();
-                res.status(status);
-                res.header("Content-Type", "text/plain; charset=UTF-8");
-                res.send((StatusReasons.reason(status) + "\n").getBytes(StandardCharsets.UTF_8));
-            } else if (!res.isComplete()) {
-                stream.enqueue(Out.rst(stream, ErrorCode.INTERNAL_ERROR.code()));
-            }
-        } catch (IOException | RuntimeException e) {
-            LOG.log(Level.DEBUG, "LM0708 {0} stream {1}: could not answer: {2}", stream.session(), stream.id(),
-                    e.toString());
-        }
     }
 }

@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.http1.HeadScanner;
-import org.loommpm.http1.RequestHead;
+import org.loommpm.http.RequestHead;
 import org.loommpm.http1.RequestHeadParser;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -1,7 +1,7 @@
 package org.loommpm.cli.staticfiles;
 
 import org.loommpm.api.Request;
-import org.loommpm.http1.HttpDate;
+import org.loommpm.http.HttpDate;
 
 /**
  * Evaluates the conditional request headers against a file's validators in the order of

@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
-import org.loommpm.http1.HttpDate;
+import org.loommpm.http.HttpDate;
 
 /**
  * The HTML page {@code Options Indexes} shows for a directory without an index file. Every name

@@ -5,7 +5,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import org.loommpm.http1.HttpDate;
+import org.loommpm.http.HttpDate;
 
 /**
  * One file as it is sent: where it is, what its attributes were when it was looked at, and the

@@ -12,16 +12,16 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.loommpm.cli.it.TlsFiles;
+import org.loommpm.testsupport.TestCertificates;
 
 class TlsDirectivesTest {
     @TempDir
     static Path dir;
-    static TlsFiles files;
+    static TestCertificates files;
 
     @BeforeAll
     static void makeKeys() throws Exception {
-        files = TlsFiles.create(dir);
+        files = TestCertificates.create(dir);
     }
 
     private static LoomConfig parse(String text) throws Exception {
@@ -40,14 +40,14 @@ class TlsDirectivesTest {
                 Listen 127.0.0.1:8443
                 SSLEngine on
                 SSLCertificateFile chain.pem
-                SSLCertificateKeyFile key.pem
+                SSLCertificateKeyFile key-pkcs8.pem
                 SSLProtocol -all +TLSv1.3
                 SSLCipherSuite TLS_AES_256_GCM_SHA384:TLS_AES_128_GCM_SHA256
                 """);
         var tls = c.engine().tls();
         assertTrue(tls.engine() && tls.active());
-        assertEquals(files.chain, tls.certificateFile());
-        assertEquals(files.key, tls.keyFile());
+        assertEquals(files.chainPem, tls.certificateFile());
+        assertEquals(files.pkcs8Key, tls.keyFile());
         assertEquals(List.of("TLSv1.3"), tls.protocols());
         assertEquals(List.of("TLS_AES_256_GCM_SHA384", "TLS_AES_128_GCM_SHA256"), tls.cipherSuites());
     }
@@ -68,7 +68,7 @@ class TlsDirectivesTest {
 
     @Test
     void sslProtocolFollowsHttpdSyntax() throws Exception {
-        String base = "SSLEngine on\nSSLCertificateFile chain.pem\nSSLCertificateKeyFile key.pem\n";
+        String base = "SSLEngine on\nSSLCertificateFile chain.pem\nSSLCertificateKeyFile key-pkcs8.pem\n";
         assertEquals(List.of("TLSv1.3", "TLSv1.2"), parse(base + "SSLProtocol all -TLSv1 -TLSv1.1\n").engine().tls().protocols());
         assertEquals(List.of("TLSv1.2"), parse(base + "SSLProtocol TLSv1.3 TLSv1.2 -TLSv1.3\n").engine().tls().protocols());
         assertEquals("SSLProtocol: SSLv3 is not supported", error(base + "SSLProtocol +SSLv3\n").getMessage());
@@ -86,14 +86,14 @@ class TlsDirectivesTest {
         assertEquals(2, noCert.line());
         assertTrue(noCert.getMessage().startsWith("SSLEngine on needs SSLCertificateFile"), noCert.getMessage());
 
-        ConfigException wrongKey = error("SSLEngine on\nSSLCertificateFile chain.pem\nSSLCertificateKeyFile other-ec-key.pem\n");
+        ConfigException wrongKey = error("SSLEngine on\nSSLCertificateFile chain.pem\nSSLCertificateKeyFile ec-key.pem\n");
         assertEquals(3, wrongKey.line());
         assertTrue(wrongKey.getMessage().contains("does not belong to the certificate"), wrongKey.getMessage());
 
         ConfigException notPem = error("Listen 8443 https\nSSLCertificateFile loom.conf\n");
         assertEquals(2, notPem.line());
 
-        ConfigException openssl = error("SSLEngine on\nSSLCertificateFile chain.pem\nSSLCertificateKeyFile key.pem\n"
+        ConfigException openssl = error("SSLEngine on\nSSLCertificateFile chain.pem\nSSLCertificateKeyFile key-pkcs8.pem\n"
                 + "SSLCipherSuite HIGH:!aNULL\n");
         assertEquals(4, openssl.line());
         assertTrue(openssl.getMessage().contains("OpenSSL names and keywords such as HIGH are not translated"),

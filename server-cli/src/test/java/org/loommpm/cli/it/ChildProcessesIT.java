@@ -30,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.loommpm.cli.children.ScoreboardFile;
 import org.loommpm.cli.children.ScoreboardStats;
 import org.loommpm.engine.ChildState;
+import org.loommpm.testsupport.Curl;
 
 /**
  * {@code ChildProcesses On} against the built jar: children are JVMs of their own (seen by PID
@@ -93,7 +94,7 @@ class ChildProcessesIT {
         long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         String last = "";
         while (System.nanoTime() < end) {
-            last = Curl.run("http://127.0.0.1:" + port + "/server-status?auto").body();
+            last = Curl.exchange("http://127.0.0.1:" + port + "/server-status?auto").body();
             if (test.test(last)) {
                 return;
             }

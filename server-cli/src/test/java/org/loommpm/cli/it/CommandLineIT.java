@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.loommpm.testsupport.Curl;
 
 /** The jar's options and {@code -t}: messages and exit codes, as an operator sees them. */
 class CommandLineIT {
@@ -112,11 +113,11 @@ class CommandLineIT {
             assertTrue(out.contains("listening on http://127.0.0.1:" + port + "/"), out);
             assertTrue(out.contains("config: embedded default"), out);
             assertTrue(out.contains("DocumentRoot " + dir.resolve("htdocs").toRealPath()), out);
-            Curl.Response welcome = Curl.run("http://127.0.0.1:" + port + "/");
+            Curl.Response welcome = Curl.exchange("http://127.0.0.1:" + port + "/");
             assertEquals(200, welcome.status());
             assertTrue(welcome.body().contains("loom-mpm is running"), welcome.body());
-            assertEquals("Hello, World!", Curl.run("http://127.0.0.1:" + port + "/hello.txt").body());
-            Curl.Response status = Curl.run("http://127.0.0.1:" + port + "/server-status?auto");
+            assertEquals("Hello, World!", Curl.exchange("http://127.0.0.1:" + port + "/hello.txt").body());
+            Curl.Response status = Curl.exchange("http://127.0.0.1:" + port + "/server-status?auto");
             assertTrue(status.body().contains("ParentServerConfigGeneration: 1\n"), status.body());
             p.signal("TERM");
             assertEquals(0, p.waitExit(Duration.ofSeconds(20)));
@@ -131,7 +132,7 @@ class CommandLineIT {
         int port = JarProcess.freePort();
         try (JarProcess p = JarProcess.start(dir, "-c", "Listen 127.0.0.1:" + port,
                 "-c", "CustomLog /dev/null common")) {
-            assertEquals("Hello, World!", Curl.run("http://127.0.0.1:" + port + "/hello.txt").body());
+            assertEquals("Hello, World!", Curl.exchange("http://127.0.0.1:" + port + "/hello.txt").body());
             p.signal("TERM");
             assertEquals(0, p.waitExit(Duration.ofSeconds(20)));
             assertFalse(p.stdout().contains("GET /hello.txt"), p.stdout());

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.loommpm.testsupport.Curl;
 
 /** {@code Options Indexes FollowSymLinks}, a second DirectoryIndex, {@code EnableSendfile Off}. */
 class ListingIT {
@@ -40,7 +41,7 @@ class ListingIT {
                 """.formatted(port));
         try (JarProcess server = JarProcess.start(dir, "-f", "loom.conf")) {
             String base = "http://127.0.0.1:" + port;
-            Curl.Response listing = Curl.run(base + "/files/");
+            Curl.Response listing = Curl.exchange(base + "/files/");
             assertEquals(200, listing.status());
             assertEquals("text/html; charset=UTF-8", listing.header("Content-Type"));
             String html = listing.body();
@@ -49,11 +50,11 @@ class ListingIT {
             assertFalse(html.contains("<script>"), "names are escaped: " + html);
             assertTrue(html.contains("href=\"%3Cscript%3Ealert%281%29%3C%5Cscript%3E.txt\""), html);
             assertTrue(html.contains("a&amp;b.txt") && html.contains("nested/") && html.contains("Parent Directory"), html);
-            assertEquals("second index", Curl.run(base + "/home/").body());
-            assertEquals("outside", Curl.run(base + "/link.txt").body(), "FollowSymLinks serves links out of the root");
-            Curl.Response copy = Curl.run(base + "/big.bin");
+            assertEquals("second index", Curl.exchange(base + "/home/").body());
+            assertEquals("outside", Curl.exchange(base + "/link.txt").body(), "FollowSymLinks serves links out of the root");
+            Curl.Response copy = Curl.exchange(base + "/big.bin");
             assertEquals(100_000, copy.body().length(), "copied without sendfile");
-            Curl.Response range = Curl.run("-H", "Range: bytes=50000-89999", base + "/big.bin");
+            Curl.Response range = Curl.exchange("-H", "Range: bytes=50000-89999", base + "/big.bin");
             assertEquals(206, range.status());
             assertEquals(40_000, range.body().length());
             server.signal("TERM");

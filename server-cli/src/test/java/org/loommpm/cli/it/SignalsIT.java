@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.loommpm.testsupport.Curl;
 
 /**
  * Signals against the running jar: SIGHUP re-reads the configuration under continuous load (no
@@ -93,9 +94,9 @@ class SignalsIT {
             }
             assertTrue(failures.isEmpty(), failures.size() + " failed requests, e.g. " + failures.peek());
             assertTrue(before > 0 && ok.get() > before, "load ran: " + before + " then " + ok.get());
-            assertEquals("B", Curl.run(base(p1) + "/").body(), "new DirectoryIndex in effect");
-            assertEquals("B", Curl.run(base(p2) + "/").body(), "new Listen address bound");
-            assertTrue(Curl.run(base(p2) + "/server-status?auto").body().contains("ParentServerConfigGeneration: 2\n"));
+            assertEquals("B", Curl.exchange(base(p1) + "/").body(), "new DirectoryIndex in effect");
+            assertEquals("B", Curl.exchange(base(p2) + "/").body(), "new Listen address bound");
+            assertTrue(Curl.exchange(base(p2) + "/server-status?auto").body().contains("ParentServerConfigGeneration: 2\n"));
             String errors = Files.readString(dir.resolve("error.log"));
             assertTrue(errors.contains("LM0012 graceful restart: generation 2"), errors);
             server.signal("TERM");
@@ -119,10 +120,10 @@ class SignalsIT {
             String err = server.stderr();
             assertTrue(err.contains("Syntax error on line 8 of " + conf.toRealPath()
                     + ": ThreadsPerChild must be at least 1, got 0"), err);
-            Curl.Response r = Curl.run(base(port) + "/");
+            Curl.Response r = Curl.exchange(base(port) + "/");
             assertEquals(200, r.status());
             assertEquals("still here", r.body());
-            assertTrue(Curl.run(base(port) + "/server-status?auto").body().contains("ParentServerConfigGeneration: 1\n"));
+            assertTrue(Curl.exchange(base(port) + "/server-status?auto").body().contains("ParentServerConfigGeneration: 1\n"));
             assertTrue(server.isAlive());
             server.signal("TERM");
             assertEquals(0, server.waitExit(Duration.ofSeconds(30)));

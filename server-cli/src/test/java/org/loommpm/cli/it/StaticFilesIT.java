@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.loommpm.testsupport.Curl;
 
 /**
  * Serving a tree with curl against the jar: types, validators and conditional requests, ranges,
@@ -98,19 +99,19 @@ class StaticFilesIT {
         String[] args = new String[extra.length + 1];
         System.arraycopy(extra, 0, args, 0, extra.length);
         args[extra.length] = base + path;
-        return Curl.run(args);
+        return Curl.exchange(args);
     }
 
     /** The jar carries server-h2 (its service registration survives the shading): h2c works. */
     @Test
     void servesHttp2WithPriorKnowledge() throws Exception {
-        Curl.Response r = Curl.run("--http2-prior-knowledge", base + "/hello.txt");
+        Curl.Response r = Curl.exchange("--http2-prior-knowledge", base + "/hello.txt");
         assertEquals(200, r.status());
         assertTrue(r.headers().isEmpty() || r.header("content-type").equals("text/plain"));
         assertEquals("Hello, World!", r.body());
-        Curl.Response b = Curl.run("--http2-prior-knowledge", base + "/big.bin");
+        Curl.Response b = Curl.exchange("--http2-prior-knowledge", base + "/big.bin");
         assertEquals(new String(big, StandardCharsets.ISO_8859_1), b.body());
-        Curl.Response range = Curl.run("--http2-prior-knowledge", "-H", "Range: bytes=10-19", base + "/big.bin");
+        Curl.Response range = Curl.exchange("--http2-prior-knowledge", "-H", "Range: bytes=10-19", base + "/big.bin");
         assertEquals(206, range.status());
         assertEquals(new String(big, 10, 10, StandardCharsets.ISO_8859_1), range.body());
     }

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.loommpm.testsupport.Curl;
 
 /** {@code SetHandler server-status} and {@code SetHandler metrics} in a configuration file. */
 class StatusAndMetricsIT {
@@ -39,21 +40,21 @@ class StatusAndMetricsIT {
         try (JarProcess server = JarProcess.start(dir, "-f", "loom.conf")) {
             String base = "http://127.0.0.1:" + port;
             for (int i = 0; i < 5; i++) {
-                assertEquals("a", Curl.run(base + "/a.txt").body());
+                assertEquals("a", Curl.exchange(base + "/a.txt").body());
             }
-            Curl.Response auto = Curl.run(base + "/server-status?auto");
+            Curl.Response auto = Curl.exchange(base + "/server-status?auto");
             assertEquals(200, auto.status());
             assertTrue(auto.body().contains("Total Accesses: "), auto.body());
             assertTrue(auto.body().contains("Scoreboard: "), auto.body());
-            Curl.Response html = Curl.run(base + "/server-status");
+            Curl.Response html = Curl.exchange(base + "/server-status");
             assertTrue(html.header("Content-Type").startsWith("text/html"), html.header("Content-Type"));
-            Curl.Response prom = Curl.run(base + "/metrics");
+            Curl.Response prom = Curl.exchange(base + "/metrics");
             assertEquals(200, prom.status());
             assertTrue(prom.header("Content-Type").startsWith("text/plain"), prom.header("Content-Type"));
             assertTrue(prom.body().contains("# TYPE "), prom.body());
             assertTrue(prom.body().lines().anyMatch(l -> l.startsWith("loom_") && !l.startsWith("#")),
                     "engine meters are exported: " + prom.body());
-            assertEquals(403, Curl.run(base + "/closed").status());
+            assertEquals(403, Curl.exchange(base + "/closed").status());
             server.signal("TERM");
             assertEquals(0, server.waitExit(Duration.ofSeconds(30)));
         }

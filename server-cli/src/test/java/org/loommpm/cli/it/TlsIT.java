@@ -9,16 +9,18 @@ import java.time.Duration;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.loommpm.testsupport.Curl;
+import org.loommpm.testsupport.TestCertificates;
 
 /** TLS through the jar: {@code -t} on TLS settings, and http and https served side by side (curl). */
 class TlsIT {
     @TempDir
     static Path dir;
-    static TlsFiles files;
+    static TestCertificates files;
 
     @BeforeAll
     static void makeKeys() throws Exception {
-        files = TlsFiles.create(dir);
+        files = TestCertificates.create(dir);
         Path root = Files.createDirectories(dir.resolve("htdocs"));
         Files.writeString(root.resolve("hello.txt"), "Hello, TLS!");
     }
@@ -28,7 +30,7 @@ class TlsIT {
         Files.writeString(dir.resolve("good.conf"), """
                 Listen 127.0.0.1:8443 https
                 SSLCertificateFile chain.pem
-                SSLCertificateKeyFile key.pem
+                SSLCertificateKeyFile key-pkcs8.pem
                 SSLProtocol -all +TLSv1.3 +TLSv1.2
                 """);
         JarProcess.Result ok = JarProcess.run(dir, "-t", "-f", "good.conf");
@@ -36,7 +38,7 @@ class TlsIT {
         assertEquals("Syntax OK", ok.out().strip());
 
         Path bad = dir.resolve("bad.conf");
-        Files.writeString(bad, "SSLEngine on\nSSLCertificateFile chain.pem\nSSLCertificateKeyFile other-ec-key.pem\n");
+        Files.writeString(bad, "SSLEngine on\nSSLCertificateFile chain.pem\nSSLCertificateKeyFile ec-key.pem\n");
         JarProcess.Result r = JarProcess.run(dir, "-t", "-f", "bad.conf");
         assertEquals(1, r.exit());
         assertTrue(r.err().startsWith("Syntax error on line 3 of " + bad.toRealPath()
@@ -58,19 +60,19 @@ class TlsIT {
                 Listen 127.0.0.1:%d https
                 DocumentRoot htdocs
                 SSLCertificateFile chain.pem
-                SSLCertificateKeyFile key.pem
+                SSLCertificateKeyFile key-pkcs8.pem
                 ErrorLog error.log
                 CustomLog access.log common
                 """.formatted(plain, tls));
         try (JarProcess server = JarProcess.start(dir, "-f", "both.conf")) {
-            Curl.Response http = Curl.run("http://127.0.0.1:" + plain + "/hello.txt");
+            Curl.Response http = Curl.exchange("http://127.0.0.1:" + plain + "/hello.txt");
             assertEquals(200, http.status());
             assertEquals("Hello, TLS!", http.body());
-            Curl.Response https = Curl.run("--cacert", files.chain.toString(), "https://127.0.0.1:" + tls + "/hello.txt");
+            Curl.Response https = Curl.exchange("--cacert", files.chainPem.toString(), "https://127.0.0.1:" + tls + "/hello.txt");
             assertEquals(0, https.exit());
             assertEquals(200, https.status());
             assertEquals("Hello, TLS!", https.body());
-            Curl.Response plainOnTls = Curl.run("http://127.0.0.1:" + tls + "/hello.txt");
+            Curl.Response plainOnTls = Curl.exchange("http://127.0.0.1:" + tls + "/hello.txt");
             assertEquals(400, plainOnTls.status());
             server.awaitFile(dir.resolve("error.log"), s -> s.contains("LM0602"), Duration.ofSeconds(10));
         }

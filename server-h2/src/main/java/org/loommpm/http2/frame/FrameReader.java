@@ -1,7 +1,7 @@
 package org.loommpm.http2.frame;
 
 import java.nio.ByteBuffer;
-import org.loommpm.protocol.Http2Protocol;
+import org.loommpm.http.Http2Protocol;
 
 /**
  * The server side of RFC 9113's frame layer: checks the client connection preface, cuts whole

@@ -1,6 +1,7 @@
 package org.loommpm.http2.hpack;
 
 import org.loommpm.api.Headers;
+import org.loommpm.http.syntax.HttpChars;
 
 /**
  * One decoded request header block (or trailer block), validated as it is decoded against
@@ -76,7 +77,7 @@ public final class FieldBlock {
                     malformed = "upper-case field name";
                     return;
                 }
-                if (!isTchar(b)) {
+                if (!HttpChars.isTchar(b)) {
                     malformed = "invalid character in field name";
                     return;
                 }
@@ -248,15 +249,5 @@ public final class FieldBlock {
         }
         int n = v.length;
         return n == 0 || (v[0] != ' ' && v[0] != '\t' && v[n - 1] != ' ' && v[n - 1] != '\t');
-    }
-
-    private static boolean isTchar(byte b) {
-        if ((b >= 'a' && b <= 'z') || (b >= '0' && b <= '9')) {
-            return true;
-        }
-        return switch (b) {
-            case '!', '#', '$', '%', '&', '\'', '*', '+', '-', '.', '^', '_', '`', '|', '~' -> true;
-            default -> false;
-        };
     }
 }

@@ -12,7 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.loommpm.protocol.Http2Protocol;
+import org.loommpm.http.Http2Protocol;
 
 /**
  * The frame layer alone: what a {@link FrameReader} hands its listener for well-formed frames

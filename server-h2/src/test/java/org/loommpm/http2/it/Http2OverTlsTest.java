@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.loommpm.api.LoomServer;
 import org.loommpm.api.Router;
+import org.loommpm.testsupport.TestCertificates;
 
 /**
  * HTTP/2 over TLS as a user gets it: the public builder with an https listener and a self-signed
@@ -32,12 +33,12 @@ class Http2OverTlsTest {
     @TempDir
     static Path dir;
     private static LoomServer server;
-    private static TestKeys keys;
+    private static TestCertificates keys;
 
     @BeforeAll
     static void start() throws Exception {
         new Random(7).nextBytes(BIG);
-        keys = TestKeys.create(dir);
+        keys = TestCertificates.create(dir);
         Router router = new Router()
                 .get("/hello", (req, res) -> res.send(req.protocol() + " secure=" + req.isSecure()))
                 .get("/big", (req, res) -> res.send(BIG))
@@ -45,7 +46,7 @@ class Http2OverTlsTest {
                         HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(req.bodyBytes()))));
         server = LoomServer.builder()
                 .https("127.0.0.1", 0)
-                .tls(t -> t.certificateFile(keys.p12()).password(TestKeys.PASSWORD))
+                .tls(t -> t.certificateFile(keys.p12).password(TestCertificates.PASSWORD))
                 .handler(router)
                 .start();
     }
@@ -62,14 +63,14 @@ class Http2OverTlsTest {
     @Test
     void curlNegotiatesH2ByAlpnAndFallsBackToHttp11() throws Exception {
         Tools.assumeInstalled("curl");
-        Tools.Result h2 = Tools.run("curl", "-s", "--http2", "--cacert", keys.certPem().toString(),
+        Tools.Result h2 = Tools.run("curl", "-s", "--http2", "--cacert", keys.chainPem.toString(),
                 "-w", "\n%{http_version}", base() + "/hello");
         assertEquals(0, h2.exitCode(), h2.stderr());
         assertEquals("HTTP/2.0 secure=true\n2", h2.stdout());
-        Tools.Result h1 = Tools.run("curl", "-s", "--http1.1", "--cacert", keys.certPem().toString(),
+        Tools.Result h1 = Tools.run("curl", "-s", "--http1.1", "--cacert", keys.chainPem.toString(),
                 "-w", "\n%{http_version}", base() + "/hello");
         assertEquals("HTTP/1.1 secure=true\n1.1", h1.stdout());
-        Tools.Result big = Tools.run("curl", "-s", "--http2", "--cacert", keys.certPem().toString(), base() + "/big",
+        Tools.Result big = Tools.run("curl", "-s", "--http2", "--cacert", keys.chainPem.toString(), base() + "/big",
                 "-o", "/dev/null", "-w", "%{size_download} %{http_version}");
         assertEquals(BIG.length + " 2", big.stdout());
     }
@@ -77,7 +78,7 @@ class Http2OverTlsTest {
     @Test
     void jdkClientSpeaksH2OverTls() throws Exception {
         try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2)
-                .sslContext(keys.clientContext()).build()) {
+                .sslContext(TestCertificates.clientContext(keys.chainPem)).build()) {
             HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(base() + "/hello")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(HttpClient.Version.HTTP_2, r.version());

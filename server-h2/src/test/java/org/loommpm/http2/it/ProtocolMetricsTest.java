@@ -2,8 +2,6 @@ package org.loommpm.http2.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
@@ -13,10 +11,13 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.loommpm.api.LoomServer;
 import org.loommpm.api.Router;
+import org.loommpm.testsupport.TestCertificates;
 
 /**
  * The TLS and HTTP/2 meters, driven by known traffic on one server with a plain and a TLS
@@ -29,12 +30,12 @@ class ProtocolMetricsTest {
 
     @Test
     void tlsAndHttp2CountsReachTheRegistry() throws Exception {
-        TestKeys keys = TestKeys.create(dir);
+        TestCertificates keys = TestCertificates.create(dir);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         LoomServer server = LoomServer.builder()
                 .listen("127.0.0.1", 0)
                 .https("127.0.0.1", 0)
-                .tls(t -> t.certificateFile(keys.p12()).password(TestKeys.PASSWORD))
+                .tls(t -> t.certificateFile(keys.p12).password(TestCertificates.PASSWORD))
                 .configure(c -> c.keepAliveTimeout(Duration.ofSeconds(30)))
                 .meterRegistry(registry)
                 .handler(new Router().get("/hello", (req, res) -> res.send("hi")))
@@ -42,7 +43,7 @@ class ProtocolMetricsTest {
         int plain = server.addresses().get(0).getPort();
         int tls = server.addresses().get(1).getPort();
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2)
-                .sslContext(keys.clientContext()).build();
+                .sslContext(TestCertificates.clientContext(keys.chainPem)).build();
         try {
             // One TLS connection, h2 by ALPN, three streams.
             for (int i = 0; i < 3; i++) {

@@ -1,4 +1,4 @@
-package org.loommpm.http1;
+package org.loommpm.http;
 
 import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;

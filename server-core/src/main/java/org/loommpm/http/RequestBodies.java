@@ -1,4 +1,4 @@
-package org.loommpm.protocol;
+package org.loommpm.http;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package org.loommpm.http1;
+package org.loommpm.http;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,8 +1,8 @@
-package org.loommpm.protocol;
+package org.loommpm.http;
 
 import org.loommpm.engine.Connection;
 import org.loommpm.engine.ConnectionHandler;
-import org.loommpm.http1.RequestHead;
+import org.loommpm.http.RequestHead;
 
 /**
  * HTTP/2 as the engine sees it: a {@link ConnectionHandler} that HTTP/1.1 switches a connection

@@ -1,4 +1,4 @@
-package org.loommpm.http1;
+package org.loommpm.http;
 
 import org.loommpm.api.Headers;
 import org.loommpm.engine.Scoreboard;
@@ -6,11 +6,13 @@ import org.loommpm.engine.Scoreboard;
 /**
  * A parsed and validated HTTP/1.x request head, with the framing and connection decisions
  * ({@link #contentLength()}, {@link #chunked()}, {@link #keepAlive()}) already made, so the
- * engine acts on them without re-reading header fields. Immutable except for its headers, which
- * belong to the worker handling the exchange.
+ * engine acts on them without re-reading header fields. Built by the HTTP/1.1 parser; shared
+ * because an {@code Upgrade: h2c} request is handed to HTTP/2 as one
+ * ({@link Http2Protocol#serveUpgrade}). Immutable except for its headers, which belong to the
+ * worker handling the exchange.
  */
 public final class RequestHead implements Scoreboard.RequestInfo {
-    /** The protocol versions this codec speaks. */
+    /** The protocol versions a request head can carry. */
     public enum Version {
         HTTP_1_0("HTTP/1.0"),
         HTTP_1_1("HTTP/1.1");
@@ -39,7 +41,13 @@ public final class RequestHead implements Scoreboard.RequestInfo {
     private final boolean expectContinue;
     private final String host;
 
-    RequestHead(String method, String rawTarget, String path, String query, Version version,
+    /**
+     * A head whose fields the parser has validated and whose framing it has decided.
+     *
+     * @param contentLength the declared length, or -1
+     * @param host see {@link #host()}
+     */
+    public RequestHead(String method, String rawTarget, String path, String query, Version version,
             Headers headers, long contentLength, boolean chunked, boolean keepAlive,
             boolean expectContinue, String host) {
         this.method = method;

@@ -1,5 +1,7 @@
-package org.loommpm.protocol;
+package org.loommpm.http;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import org.loommpm.api.Headers;
 import org.loommpm.api.Response;
 
@@ -70,6 +72,18 @@ public abstract class ResponseState implements Response {
         for (int i = 0; i < headers.size(); i++) {
             HeaderValidation.check(headers.name(i), headers.value(i));
         }
+    }
+
+    /**
+     * Answers with {@code status} and its reason phrase as a short text body, replacing whatever
+     * header fields the handler set: how either protocol answers a failed handler while the head
+     * is not committed.
+     */
+    protected final void sendStatusText(int status) throws IOException {
+        headers.clear();
+        status(status);
+        header("Content-Type", "text/plain; charset=UTF-8");
+        send((StatusReasons.reason(status) + "\n").getBytes(StandardCharsets.UTF_8));
     }
 
     /** @throws IllegalStateException once the head is committed */

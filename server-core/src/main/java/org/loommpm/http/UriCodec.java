@@ -1,4 +1,4 @@
-package org.loommpm.http1;
+package org.loommpm.http;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.loommpm.api.HttpException;
+import org.loommpm.http.syntax.HttpChars;
 
 /**
  * Percent-decoding of request paths and queries. A path is decoded strictly (a malformed escape,
@@ -27,18 +28,18 @@ public final class UriCodec {
     public static String decodePath(String raw) {
         if (raw.indexOf('%') < 0) {
             if (raw.indexOf('\0') >= 0) {
-                throw Http1Syntax.bad("NUL in path");
+                throw bad("NUL in path");
             }
             return raw;
         }
         byte[] bytes = raw.getBytes(StandardCharsets.UTF_8);
         int n = unescape(bytes, bytes.length, false, true);
         if (n < 0) {
-            throw Http1Syntax.bad("malformed percent-escape in path");
+            throw bad("malformed percent-escape in path");
         }
         for (int i = 0; i < n; i++) {
             if (bytes[i] == 0) {
-                throw Http1Syntax.bad("NUL in path");
+                throw bad("NUL in path");
             }
         }
         try {
@@ -48,7 +49,7 @@ public final class UriCodec {
                     .decode(ByteBuffer.wrap(bytes, 0, n))
                     .toString();
         } catch (CharacterCodingException e) {
-            throw Http1Syntax.bad("path is not valid UTF-8 after percent-decoding");
+            throw bad("path is not valid UTF-8 after percent-decoding");
         }
     }
 
@@ -112,8 +113,8 @@ public final class UriCodec {
         for (int r = 0; r < len; r++) {
             byte b = bytes[r];
             if (b == '%') {
-                int hi = r + 2 < len ? Http1Syntax.hexValue(bytes[r + 1]) : -1;
-                int lo = hi >= 0 ? Http1Syntax.hexValue(bytes[r + 2]) : -1;
+                int hi = r + 2 < len ? HttpChars.hexValue(bytes[r + 1]) : -1;
+                int lo = hi >= 0 ? HttpChars.hexValue(bytes[r + 2]) : -1;
                 if (lo >= 0) {
                     bytes[w++] = (byte) (hi << 4 | lo);
                     r += 2;
@@ -128,5 +129,9 @@ public final class UriCodec {
             bytes[w++] = b;
         }
         return w;
+    }
+
+    private static HttpException bad(String why) {
+        return new HttpException(400, why);
     }
 }

@@ -1,4 +1,6 @@
-package org.loommpm.protocol;
+package org.loommpm.http;
+
+import org.loommpm.http.syntax.HttpChars;
 
 /**
  * Checks header fields a handler sets, so a value taken from user input can never split the
@@ -15,7 +17,7 @@ public final class HeaderValidation {
             throw new IllegalArgumentException("empty header name");
         }
         for (int i = 0; i < name.length(); i++) {
-            if (!isTchar(name.charAt(i))) {
+            if (!HttpChars.isTchar(name.charAt(i))) {
                 throw new IllegalArgumentException("invalid header name: " + name);
             }
         }
@@ -28,24 +30,5 @@ public final class HeaderValidation {
                 throw new IllegalArgumentException("invalid character in value of header " + name);
             }
         }
-    }
-
-    /** Whether {@code c} may appear in a token (RFC 9110 §5.6.2). */
-    public static boolean isTchar(char c) {
-        return c < 128 && (TCHAR[c >> 6] & (1L << c)) != 0;
-    }
-
-    /** The token characters as a 128-bit set: one test per character instead of a search. */
-    private static final long[] TCHAR = tchars();
-
-    private static long[] tchars() {
-        long[] set = new long[2];
-        for (char c = 0; c < 128; c++) {
-            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                    || "!#$%&'*+-.^_`|~".indexOf(c) >= 0) {
-                set[c >> 6] |= 1L << c;
-            }
-        }
-        return set;
     }
 }

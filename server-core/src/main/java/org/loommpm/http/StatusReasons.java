@@ -1,24 +1,10 @@
-package org.loommpm.http1;
-
-import java.nio.charset.StandardCharsets;
+package org.loommpm.http;
 
 /**
- * Standard reason phrases (RFC 9110 §15, plus 103, 425, 429, 431 and 451 from their RFCs) and
- * pre-encoded HTTP/1.1 status lines, so writing a response head does not format the common
- * status line anew for every response.
+ * Standard reason phrases (RFC 9110 §15, plus 103, 425, 429, 431 and 451 from their RFCs): in
+ * HTTP/1.1 status lines and in the text body of an error either protocol answers itself.
  */
 public final class StatusReasons {
-    private static final byte[][] STATUS_LINES = new byte[600][];
-
-    static {
-        for (int status = 100; status < STATUS_LINES.length; status++) {
-            String reason = reason(status);
-            if (!reason.equals("Unknown")) {
-                STATUS_LINES[status] = encode(status, reason);
-            }
-        }
-    }
-
     private StatusReasons() {
     }
 
@@ -76,23 +62,5 @@ public final class StatusReasons {
             case 505 -> "HTTP Version Not Supported";
             default -> "Unknown";
         };
-    }
-
-    /**
-     * {@code HTTP/1.1 <status> <reason>\r\n} as ASCII. The array of a known status is shared:
-     * callers must not modify it.
-     *
-     * @throws IllegalArgumentException when {@code status} is not three digits
-     */
-    public static byte[] statusLine(int status) {
-        if (status < 100 || status > 999) {
-            throw new IllegalArgumentException("status must have three digits: " + status);
-        }
-        byte[] cached = status < STATUS_LINES.length ? STATUS_LINES[status] : null;
-        return cached != null ? cached : encode(status, reason(status));
-    }
-
-    private static byte[] encode(int status, String reason) {
-        return ("HTTP/1.1 " + status + ' ' + reason + "\r\n").getBytes(StandardCharsets.US_ASCII);
     }
 }

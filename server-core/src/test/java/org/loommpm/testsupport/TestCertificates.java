@@ -1,4 +1,4 @@
-package org.loommpm.tls;
+package org.loommpm.testsupport;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -17,7 +17,9 @@ import javax.net.ssl.TrustManagerFactory;
 /**
  * Key material made for a test in its own directory: keytool (of the running JVM) makes an RSA
  * PKCS#12 with SAN IP:127.0.0.1 and DNS:localhost; openssl derives the PEM chain, a PKCS#8 key
- * and a PKCS#1 key from it, and makes a self-signed EC (P-256) certificate with a SEC1 key.
+ * and a PKCS#1 key from it, and makes a self-signed EC (P-256) certificate with a SEC1 key (also
+ * a key that does not match the RSA chain). Shared by every module's tests through server-core's
+ * test-jar.
  */
 public final class TestCertificates {
     /** The PKCS#12 password. */

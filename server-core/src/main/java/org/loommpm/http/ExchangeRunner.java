@@ -1,0 +1,125 @@
+package org.loommpm.http;
+
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import org.loommpm.api.Handler;
+import org.loommpm.api.HttpException;
+import org.loommpm.api.Request;
+import org.loommpm.api.Response;
+import org.loommpm.engine.ExchangeObserver;
+import org.loommpm.engine.Scoreboard;
+
+/**
+ * The code around a handler call, the same for HTTP/1.1 and HTTP/2: call the application's
+ * handler, complete the response, map a failure to the status to answer (an
+ * {@link HttpException}'s own, 408 for a {@link SocketTimeoutException}, 500 for anything else)
+ * or to the protocol's action when its client is gone, and count the finished exchange in the
+ * worker's scoreboard slot and for the {@link ExchangeObserver}.
+ *
+ * <p>What differs between the protocols (how a failure is logged and answered, what "the client
+ * is gone" means) is asked of the {@link Exchange}, which each protocol's response implements:
+ * no object is allocated per exchange. One runner per generation, shared by every worker.
+ */
+public final class ExchangeRunner {
+    /** Why a handler's exchange failed, for the protocol's log line and close reason. */
+    public enum Failure {
+        /** The handler (or a body read) threw an {@link HttpException}: its status is answered. */
+        STATUS,
+        /** The client was too slow sending the body or taking the response: 408. */
+        TIMEOUT,
+        /** The handler threw anything else, a bug: 500. */
+        ERROR
+    }
+
+    /** The protocol's side of one exchange: its response. Used by the serving task only. */
+    public interface Exchange extends Response {
+        /** Completes the response after the handler returned normally. */
+        void finish() throws IOException;
+
+        /**
+         * Whether {@code e} means the client is gone (HTTP/1.1: its connection; HTTP/2: the
+         * stream was reset), and then ends the exchange the protocol's way: by rethrowing it, or
+         * by logging it and sending nothing.
+         *
+         * @return {@code true} when {@code e} was such a failure (and not rethrown)
+         * @throws IOException {@code e} itself, when the protocol ends the exchange that way
+         */
+        boolean clientGone(Exception e) throws IOException;
+
+        /**
+         * Logs the failure and answers it with {@code status} if the head is not out yet; once it
+         * is, the protocol ends the response its own way (HTTP/1.1: close the connection;
+         * HTTP/2: reset the stream).
+         *
+         * @return whether the response is complete (an error status answered in full)
+         */
+        boolean fail(Failure failure, int status, Throwable cause) throws IOException;
+    }
+
+    private final Handler app;
+    private final ExchangeObserver observer;
+
+    /**
+     * @param app the application's handler
+     * @param observer told about every completed exchange, or {@code null} (metrics off)
+     */
+    public ExchangeRunner(Handler app, ExchangeObserver observer) {
+        this.app = app;
+        this.observer = observer;
+    }
+
+    /**
+     * Runs the handler on {@code req} and completes {@code res}, answering a failure.
+     *
+     * @return whether the response is complete; {@code false} when a failure came after the
+     *         head was sent, or the client is gone
+     * @throws IOException when the answer could not be written, or the client is gone and the
+     *         protocol rethrows that ({@link Exchange#clientGone})
+     */
+    public boolean run(Request req, Exchange res) throws IOException {
+        try {
+            app.handle(req, res);
+            res.finish();
+            return true;
+        } catch (Exception | LinkageError | AssertionError | StackOverflowError e) {
+            return failed(res, e);
+        }
+    }
+
+    /**
+     * Answers a failure the way {@link #run} does: also for one found before the handler was
+     * called (a malformed or too large request).
+     *
+     * @return whether the response is complete
+     */
+    public boolean failed(Exchange res, Throwable e) throws IOException {
+        if (e instanceof HttpException he) {
+            return res.fail(Failure.STATUS, he.status(), e);
+        }
+        if (e instanceof SocketTimeoutException) {
+            return res.fail(Failure.TIMEOUT, 408, e);
+        }
+        if (e instanceof Exception x && res.clientGone(x)) {
+            return false;
+        }
+        return res.fail(Failure.ERROR, 500, e);
+    }
+
+    /**
+     * Counts a finished exchange: in the worker's scoreboard slot (a plain single-writer store)
+     * and, when metrics are on, for the observer.
+     *
+     * @param slot the slot the exchange holds now (HTTP/2 may have changed it while waiting)
+     * @param version the protocol as on the wire, e.g. {@code HTTP/1.1}
+     * @param startNanos when the request began ({@link System#nanoTime()})
+     */
+    public void completed(Scoreboard board, int slot, Response res, String version, String method,
+                          long bytesReceived, long startNanos) {
+        long bytesOut = res.bytesSent();
+        board.requestDone(slot, bytesOut);
+        if (observer != null) {
+            observer.exchangeCompleted(version, method, res.status(), bytesReceived, bytesOut,
+                    System.nanoTime() - startNanos);
+        }
+    }
+}
