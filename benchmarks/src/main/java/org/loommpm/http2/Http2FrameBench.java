@@ -13,7 +13,7 @@ import org.loommpm.http2.frame.FrameReader;
 import org.loommpm.http2.frame.FrameType;
 import org.loommpm.http2.frame.Http2Error;
 import org.loommpm.http2.hpack.HpackCodec;
-import org.loommpm.http.Http2Protocol;
+import org.loommpm.http2.frame.FrameReader;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -185,7 +185,8 @@ public class Http2FrameBench {
 
     private static byte[] opening() {
         OutputBatch client = new OutputBatch();
-        client.copy(Http2Protocol.PREFACE, 0, Http2Protocol.PREFACE.length);
+        byte[] preface = FrameReader.preface();
+        client.copy(preface, 0, preface.length);
         client.settings();
         return wire(client);
     }

@@ -5,9 +5,7 @@ import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Supplier;
 import javax.net.ssl.SSLException;
 import org.loommpm.api.Handler;
 import org.loommpm.api.HttpException;
@@ -20,7 +18,7 @@ import org.loommpm.engine.ExchangeObserver;
 import org.loommpm.engine.PeerIOException;
 import org.loommpm.engine.Scoreboard;
 import org.loommpm.http.ExchangeRunner;
-import org.loommpm.http.Http2Protocol;
+import org.loommpm.http.ProtocolSwitch;
 import org.loommpm.http.RequestHead;
 import org.loommpm.tls.PlaintextRequestException;
 
@@ -59,12 +57,11 @@ import org.loommpm.tls.PlaintextRequestException;
  * {@link ExchangeObserver} ({@code null} when they are off: no further cost). An exchange cut
  * off by the client counts only as an aborted connection.
  *
- * <p><b>Switching to HTTP/2</b> (when {@code h2c} is enabled and server-h2 is present): a
- * connection whose first bytes are the HTTP/2 preface, or whose first request asks for
- * {@code Upgrade: h2c} (see {@link H2cUpgrade}), is handed to the {@link Http2Protocol}; from
- * then on the connection belongs to it. On a TLS listener, when ALPN chose {@code h2} (offered
- * only when {@code h2} is enabled and server-h2 is present), the connection is handed over on
- * its first dispatch after the handshake, before any byte is parsed as HTTP/1.1.
+ * <p><b>Switching protocols.</b> HTTP/1.1 knows no other protocol: it asks its
+ * {@link ProtocolSwitch} (the generation's protocol selector) whether a fresh connection belongs
+ * to another one, on its first dispatch after the TLS handshake (ALPN) and once the first head
+ * is buffered (a preface such as HTTP/2's, which reads as a request line), and whether a
+ * request's {@code Upgrade} switches the connection. From then on it belongs to that protocol.
  *
  * <p><b>TLS.</b> The handshake runs inside the first reads ({@link Connection#readNow}); while it
  * needs input, the connection goes back to its poller like an idle one. A failed handshake is
@@ -85,27 +82,20 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
     private final ExchangeRunner runner;
     private final long headerTimeoutNanos;
     private final int maxHeadBytes;
-    /** HTTP/2, looked up on first need; {@code null} when neither h2 nor h2c is enabled. */
-    private final Supplier<Http2Protocol> h2;
-    /** Whether cleartext HTTP/2 (prior knowledge, {@code Upgrade: h2c}) is enabled. */
-    private final boolean h2cOn;
-    /** Whether ALPN may offer {@code h2} (only when server-h2 is present, too). */
-    private final boolean h2AlpnOn;
+    /** Where other protocols may take a connection over (ALPN, a preface, {@code Upgrade}). */
+    private final ProtocolSwitch protocols;
 
     /**
      * @param config the settings (limits, timeouts, keep-alive)
      * @param app the application's handler (router, filters)
      * @param observer told about every completed exchange, or {@code null} (metrics off)
-     * @param h2 HTTP/2, or {@code null} from it when server-h2 is absent; asked only when a
-     *        connection switches (it may look HTTP/2 up then); {@code null} when neither h2 nor h2c is enabled
+     * @param protocols the protocols a connection may switch to (the generation's selector)
      */
     public Http1ConnectionHandler(ServerConfig config, Handler app, ExchangeObserver observer,
-                                  Supplier<Http2Protocol> h2) {
+                                  ProtocolSwitch protocols) {
         this.config = config;
         this.runner = new ExchangeRunner(app, observer);
-        this.h2 = h2;
-        this.h2cOn = h2 != null && config.protocols().contains("h2c");
-        this.h2AlpnOn = h2 != null && config.protocols().contains("h2");
+        this.protocols = protocols;
         this.headerTimeoutNanos = config.requestHeaderTimeout().toNanos();
         this.maxHeadBytes = config.limitRequestLine() + 2
                 + config.limitRequestFields() * (config.limitRequestFieldSize() + 2) + 1024;
@@ -121,19 +111,10 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
         return ErrorResponses.bytes(408, config.serverHeader(), true);
     }
 
-    /** {@code h2} when it can be served, and {@code http/1.1}, in the {@code Protocols} order. */
+    /** What the protocol selector offers ({@code h2} when it can be served), {@code http/1.1} included. */
     @Override
     public List<String> applicationProtocols() {
-        List<String> names = new ArrayList<>();
-        for (String p : config.protocols()) {
-            if (p.equals("http/1.1") || (p.equals("h2") && h2AlpnOn && h2.get() != null)) {
-                names.add(p);
-            }
-        }
-        if (!names.contains("http/1.1")) {
-            names.add("http/1.1");
-        }
-        return List.copyOf(names);
+        return protocols.applicationProtocols();
     }
 
     @Override
@@ -148,24 +129,16 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
         try {
             for (int round = 1; ; round++) {
                 board.set(slot, Scoreboard.READING);
-                if (round == 1 && alpnChoseH2(c)) {
-                    switchToH2(c, slot); // the handshake ended in an earlier dispatch
+                // A fresh connection may belong to another protocol: by ALPN once the handshake is
+                // done (in an earlier dispatch, or in this one's reads), or by its first bytes.
+                if (round == 1 && switched(c, slot)) {
                     return;
                 }
                 int headEnd = readHead(c, ctx, st);
                 if (headEnd < 0) {
                     return; // handed back inside readHead
                 }
-                if (alpnChoseH2(c)) {
-                    switchToH2(c, slot); // the handshake ended in this dispatch; the preface is buffered
-                    return;
-                }
-                Http2Protocol priorKnowledge = h2cOn && c.requests() == 0 && startsWithPreface(ctx.in())
-                        ? h2.get() : null;
-                if (priorKnowledge != null) {
-                    // Ownership passes to HTTP/2 with the preface unread.
-                    c.switchProtocol(priorKnowledge);
-                    priorKnowledge.serve(c, slot);
+                if (round == 1 && switched(c, slot)) {
                     return;
                 }
                 board.set(slot, Scoreboard.WRITING);
@@ -302,17 +275,8 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
             return false;
         }
         in.position(headEnd);
-        Http2Protocol upgrade = h2cOn && c.requests() == 0 && H2cUpgrade.requested(head) ? h2.get() : null;
-        if (upgrade != null) {
-            byte[] settings = H2cUpgrade.settings(head);
-            if (settings != null) {
-                c.countRequest();
-                c.write(ByteBuffer.wrap(H2cUpgrade.SWITCHING_PROTOCOLS));
-                // Ownership passes to HTTP/2: it answers this request on stream 1.
-                c.switchProtocol(upgrade);
-                upgrade.serveUpgrade(c, slot, head, settings);
-                return false;
-            }
+        if (protocols.upgrade(c, slot, head)) {
+            return false; // ownership passed to the protocol the request upgraded to
         }
         int served = c.countRequest();
         boolean keepAlive = config.keepAlive() && head.keepAlive() && !c.services().isDraining()
@@ -364,29 +328,20 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
         }
     }
 
-    /** Whether TLS ALPN chose {@code h2} on a fresh connection and HTTP/2 is here to serve it. */
-    private boolean alpnChoseH2(Connection c) {
-        // ALPN offered h2 only if server-h2 is present (applicationProtocols), so get() finds it.
-        return h2AlpnOn && c.requests() == 0 && "h2".equals(c.applicationProtocol());
-    }
-
-    /** Ownership passes to HTTP/2, with whatever the client sent so far still in the read buffer. */
-    private void switchToH2(Connection c, int slot) {
-        Http2Protocol alpn = h2.get();
-        c.switchProtocol(alpn);
-        alpn.serve(c, slot);
-    }
-
-    /** Whether the buffered head is the HTTP/2 preface's first line ({@code PRI * HTTP/2.0}). */
-    private static boolean startsWithPreface(ByteBuffer in) {
-        byte[] preface = Http2Protocol.PREFACE;
-        int n = Math.min(in.limit(), 16); // "PRI * HTTP/2.0\r\n"
-        for (int i = 0; i < n; i++) {
-            if (in.get(i) != preface[i]) {
-                return false;
-            }
+    /**
+     * Hands a fresh connection to the protocol the selector picks for it, if any: ownership
+     * passes to that protocol with whatever the client sent so far still in the read buffer.
+     *
+     * @return whether the connection now belongs to another protocol
+     */
+    private boolean switched(Connection c, int slot) {
+        ConnectionHandler next = protocols.select(c, c.context().in());
+        if (next == null) {
+            return false;
         }
-        return n == 16;
+        c.switchProtocol(next);
+        next.serve(c, slot);
+        return true;
     }
 
     /** One non-blocking read appended after the buffer's data (read mode kept). */

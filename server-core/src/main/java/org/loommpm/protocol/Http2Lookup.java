@@ -7,7 +7,6 @@ import java.util.function.Supplier;
 import org.loommpm.api.Handler;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.engine.ExchangeObserver;
-import org.loommpm.http.Http2Protocol;
 
 /**
  * HTTP/2 for one generation, found when a connection first needs it (a preface, an

@@ -1,5 +1,9 @@
 package org.loommpm.protocol;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
 import org.loommpm.api.Handler;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.engine.ConnectionHandler;
@@ -7,18 +11,52 @@ import org.loommpm.engine.ExchangeObserver;
 import org.loommpm.http1.Http1ConnectionHandler;
 
 /**
- * Builds a generation's connection handler from the {@code Protocols} setting: HTTP/1.1, which
- * switches to HTTP/2 when {@code h2} or {@code h2c} is enabled and {@code server-h2} is present
- * (looked up when a connection first asks for it: {@link Http2Lookup}).
+ * Builds a generation's connection handler from the {@code Protocols} setting: HTTP/1.1, with a
+ * {@link ProtocolSelector} whose entries switch to HTTP/2 when {@code h2} (ALPN) or {@code h2c}
+ * (preface, {@code Upgrade: h2c}) is enabled and {@code server-h2} is present (looked up when a
+ * connection first asks for it: {@link Http2Lookup}).
  */
 public final class Protocols {
+    /** The request line that starts the HTTP/2 client preface (RFC 9113 §3.4); HTTP/2 checks the rest. */
+    private static final byte[] H2_PREFACE_LINE = "PRI * HTTP/2.0\r\n".getBytes(StandardCharsets.US_ASCII);
+
     private Protocols() {
     }
 
     /** The handler new connections start with. */
     public static ConnectionHandler connectionHandler(ServerConfig config, Handler app, ExchangeObserver observer) {
-        Http2Lookup h2 = config.protocols().contains("h2") || config.protocols().contains("h2c")
-                ? Http2Lookup.deferred(config, app, observer) : null;
-        return new Http1ConnectionHandler(config, app, observer, h2);
+        boolean h2 = config.protocols().contains("h2") || config.protocols().contains("h2c");
+        return new Http1ConnectionHandler(config, app, observer,
+                selector(config, h2 ? Http2Lookup.deferred(config, app, observer) : null));
+    }
+
+    /**
+     * The protocol selector for {@code config}'s {@code Protocols}: HTTP/2 by ALPN {@code h2}, and
+     * by its preface and {@code Upgrade: h2c} for {@code h2c}.
+     *
+     * @param h2 HTTP/2 (it may turn out absent), or {@code null} when neither is enabled
+     */
+    public static ProtocolSelector selector(ServerConfig config, Supplier<Http2Protocol> h2) {
+        boolean alpn = h2 != null && config.protocols().contains("h2");
+        boolean cleartext = h2 != null && config.protocols().contains("h2c");
+        if (!alpn && !cleartext) {
+            return ProtocolSelector.HTTP1_ONLY;
+        }
+        List<ProtocolSelector.ConnectionEntry> entries = List.of(
+                new Http2Entry(alpn ? "h2" : null, cleartext ? H2_PREFACE_LINE : null, h2));
+        List<ProtocolSelector.UpgradeEntry> upgrades = new ArrayList<>();
+        if (cleartext) {
+            upgrades.add(new H2cUpgrade(h2));
+        }
+        return new ProtocolSelector(entries, upgrades, config.protocols());
+    }
+
+    /** HTTP/2 as a connection's first protocol. */
+    private record Http2Entry(String alpn, byte[] preface, Supplier<Http2Protocol> h2)
+            implements ProtocolSelector.ConnectionEntry {
+        @Override
+        public ConnectionHandler protocol() {
+            return h2.get();
+        }
     }
 }

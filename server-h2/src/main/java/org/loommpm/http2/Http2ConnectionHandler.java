@@ -10,7 +10,7 @@ import org.loommpm.http.ExchangeRunner;
 import org.loommpm.http.RequestHead;
 import org.loommpm.http2.frame.Http2Error;
 import org.loommpm.http2.hpack.FieldBlock;
-import org.loommpm.http.Http2Protocol;
+import org.loommpm.protocol.Http2Protocol;
 
 /**
  * HTTP/2 for one generation of children: the engine dispatches every HTTP/2 connection here

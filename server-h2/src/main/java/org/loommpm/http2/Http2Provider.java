@@ -3,7 +3,7 @@ package org.loommpm.http2;
 import org.loommpm.api.Handler;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.engine.ExchangeObserver;
-import org.loommpm.http.Http2Protocol;
+import org.loommpm.protocol.Http2Protocol;
 import org.loommpm.protocol.Http2ProtocolProvider;
 
 /** Makes HTTP/2 available to server-core (registered in {@code META-INF/services}). */

@@ -1,7 +1,7 @@
 package org.loommpm.http2.frame;
 
 import java.nio.ByteBuffer;
-import org.loommpm.http.Http2Protocol;
+import java.nio.charset.StandardCharsets;
 
 /**
  * The server side of RFC 9113's frame layer: checks the client connection preface, cuts whole
@@ -18,6 +18,8 @@ import org.loommpm.http.Http2Protocol;
  * confined to whoever reads the connection; it allocates nothing per frame.
  */
 public final class FrameReader {
+    /** The client connection preface every HTTP/2 connection starts with (RFC 9113 §3.4). */
+    private static final byte[] PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
     private final FrameListener listener;
     private final int maxFrameSize;
     private boolean prefaceDone;
@@ -104,8 +106,13 @@ public final class FrameReader {
         return any;
     }
 
+    /** A copy of the client connection preface (RFC 9113 §3.4), for clients built in tests and benchmarks. */
+    public static byte[] preface() {
+        return PREFACE.clone();
+    }
+
     private boolean preface(ByteBuffer in) throws Http2Error {
-        byte[] preface = Http2Protocol.PREFACE;
+        byte[] preface = PREFACE;
         int n = Math.min(in.remaining(), preface.length);
         for (int i = 0; i < n; i++) {
             if (in.get(in.position() + i) != preface[i]) {

@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.loommpm.http.Http2Protocol;
 
 /**
  * The frame layer alone: what a {@link FrameReader} hands its listener for well-formed frames
@@ -115,7 +114,7 @@ class FrameReaderTest {
 
     /** The preface and the client's SETTINGS, then {@code frames}. */
     private static ByteBuffer session(byte[]... frames) {
-        return ByteBuffer.wrap(concat(Http2Protocol.PREFACE, SETTINGS, concat(frames)));
+        return ByteBuffer.wrap(concat(FrameReader.preface(), SETTINGS, concat(frames)));
     }
 
     private static List<String> read(byte[]... frames) throws Http2Error {
@@ -182,7 +181,7 @@ class FrameReaderTest {
         Recorder r = new Recorder();
         FrameReader reader = new FrameReader(r, MAX);
         byte[] data = frame(FrameType.DATA, 0, 1, new byte[100]);
-        byte[] all = concat(Http2Protocol.PREFACE, SETTINGS, data);
+        byte[] all = concat(FrameReader.preface(), SETTINGS, data);
         // The preface alone, in two pieces.
         ByteBuffer in = ByteBuffer.wrap(all, 0, 10);
         assertFalse(reader.read(in));
@@ -208,7 +207,7 @@ class FrameReaderTest {
         assertEquals(ErrorCode.PROTOCOL_ERROR, e.code());
         byte[] ping = frame(FrameType.PING, 0, 0, new byte[8]);
         e = assertThrows(Http2Error.class, () -> new FrameReader(r, MAX)
-                .read(ByteBuffer.wrap(concat(Http2Protocol.PREFACE, ping))));
+                .read(ByteBuffer.wrap(concat(FrameReader.preface(), ping))));
         assertEquals(ErrorCode.PROTOCOL_ERROR, e.code());
         assertTrue(e.getMessage().contains("must start with SETTINGS"), e.getMessage());
     }

@@ -10,6 +10,7 @@ import org.loommpm.engine.ExchangeObserver;
 import org.loommpm.engine.Supervisor;
 import org.loommpm.http1.Http1ConnectionHandler;
 import org.loommpm.protocol.Http2Lookup;
+import org.loommpm.protocol.Protocols;
 import org.loommpm.http2.Http2ConnectionHandler;
 import org.loommpm.engine.ProtocolCounters;
 
@@ -44,7 +45,8 @@ final class H2Server implements AutoCloseable {
                 .gracefulShutdownTimeout(Duration.ofSeconds(10))
                 .http2(limits.apply(Http2Settings.DEFAULTS))).build();
         Http2ConnectionHandler h2 = new Http2ConnectionHandler(config, app, observer);
-        Supervisor s = new Supervisor(config, new Http1ConnectionHandler(config, app, observer, Http2Lookup.of(h2)));
+        Supervisor s = new Supervisor(config, new Http1ConnectionHandler(config, app, observer,
+                Protocols.selector(config, Http2Lookup.of(h2))));
         s.start();
         return new H2Server(s, h2);
     }

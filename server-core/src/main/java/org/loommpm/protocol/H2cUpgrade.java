@@ -1,13 +1,18 @@
-package org.loommpm.http1;
+package org.loommpm.protocol;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.function.Supplier;
 import org.loommpm.api.Headers;
+import org.loommpm.engine.Connection;
 import org.loommpm.http.RequestHead;
 
 /**
- * The HTTP/1.1 side of {@code Upgrade: h2c} (RFC 7540 §3.2; deprecated by RFC 9113 but still
- * sent by clients such as the JDK's HttpClient for {@code http://} URIs).
+ * The {@code Upgrade: h2c} entry of the {@link ProtocolSelector} (RFC 7540 §3.2; deprecated by
+ * RFC 9113 but still sent by clients such as the JDK's HttpClient for {@code http://} URIs): it
+ * answers {@code 101} and hands the connection to HTTP/2, which answers the request on stream 1.
  *
  * <p>Accepted only on a connection's first request, when the request has no body (a body would
  * have to be read as HTTP/1.1 before any HTTP/2 frame, which ties up the connection for an
@@ -15,12 +20,36 @@ import org.loommpm.http.RequestHead;
  * when {@code Connection} names both {@code Upgrade} and {@code HTTP2-Settings}, and when exactly
  * one {@code HTTP2-Settings} carries valid base64url of whole 6-byte settings.
  */
-final class H2cUpgrade {
-    static final byte[] SWITCHING_PROTOCOLS =
+final class H2cUpgrade implements ProtocolSelector.UpgradeEntry {
+    private static final byte[] SWITCHING_PROTOCOLS =
             "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n"
                     .getBytes(StandardCharsets.US_ASCII);
 
-    private H2cUpgrade() {
+    private final Supplier<Http2Protocol> h2;
+
+    H2cUpgrade(Supplier<Http2Protocol> h2) {
+        this.h2 = h2;
+    }
+
+    /** Only a connection's first request, asking for h2c without a body. */
+    @Override
+    public boolean accepts(Connection c, RequestHead head) {
+        return c.requests() == 0 && requested(head);
+    }
+
+    @Override
+    public boolean upgrade(Connection c, int slot, RequestHead head) throws IOException {
+        byte[] settings = settings(head);
+        Http2Protocol protocol = settings == null ? null : h2.get();
+        if (protocol == null) {
+            return false;
+        }
+        c.countRequest();
+        c.write(ByteBuffer.wrap(SWITCHING_PROTOCOLS));
+        // Ownership passes to HTTP/2: it answers this request on stream 1.
+        c.switchProtocol(protocol);
+        protocol.serveUpgrade(c, slot, head, settings);
+        return true;
     }
 
     /** Whether the request asks for h2c and may be upgraded (no body, HTTP/1.1). */

@@ -1,12 +1,12 @@
-package org.loommpm.http;
+package org.loommpm.protocol;
 
 import org.loommpm.engine.Connection;
 import org.loommpm.engine.ConnectionHandler;
 import org.loommpm.http.RequestHead;
 
 /**
- * HTTP/2 as the engine sees it: a {@link ConnectionHandler} that HTTP/1.1 switches a connection
- * to. The {@code server-h2} module provides it through {@link Http2ProtocolProvider}; without
+ * HTTP/2 as the {@link ProtocolSelector} sees it: a {@link ConnectionHandler} a connection is
+ * switched to (ALPN {@code h2}, the preface, {@code Upgrade: h2c}). The {@code server-h2} module provides it through {@link Http2ProtocolProvider}; without
  * that module on the class path the server speaks HTTP/1.1 only.
  *
  * <p>Entry points, each on a worker that owns the connection and must hand it back as
@@ -29,7 +29,4 @@ public interface Http2Protocol extends ConnectionHandler {
      * @param settings the decoded {@code HTTP2-Settings} payload (a SETTINGS frame's payload)
      */
     void serveUpgrade(Connection connection, int slot, RequestHead request, byte[] settings);
-
-    /** The HTTP/2 connection preface every client sends first (RFC 9113 §3.4). */
-    byte[] PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 }

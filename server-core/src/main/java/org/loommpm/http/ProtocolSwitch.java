@@ -1,0 +1,32 @@
+package org.loommpm.http;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.loommpm.engine.Connection;
+import org.loommpm.engine.ConnectionHandler;
+
+/**
+ * The points where HTTP/1.1, which serves every connection first, lets another protocol take
+ * it over. Implemented by {@code protocol.ProtocolSelector}, whose entries are the protocols;
+ * HTTP/1.1 knows none of them. Called on the worker that owns the connection.
+ */
+public interface ProtocolSwitch {
+    /**
+     * The protocol that takes over a fresh connection (ALPN, or the first bytes in {@code in},
+     * read mode), or {@code null} for HTTP/1.1. The caller switches the connection to it and
+     * lets it serve.
+     */
+    ConnectionHandler select(Connection c, ByteBuffer in);
+
+    /**
+     * Switches the connection if {@code head} asks, with {@code Upgrade}, for a protocol that
+     * takes it; the read buffer is positioned after the head.
+     *
+     * @return whether the connection now belongs to another protocol (HTTP/1.1 must not touch it)
+     */
+    boolean upgrade(Connection c, int slot, RequestHead head) throws IOException;
+
+    /** The ALPN names TLS offers, in preference order, {@code http/1.1} included. */
+    List<String> applicationProtocols();
+}

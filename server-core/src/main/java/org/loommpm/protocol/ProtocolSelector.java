@@ -1,0 +1,155 @@
+package org.loommpm.protocol;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.loommpm.engine.Connection;
+import org.loommpm.engine.ConnectionHandler;
+import org.loommpm.http.ProtocolSwitch;
+import org.loommpm.http.RequestHead;
+
+/**
+ * Which protocol serves a connection, decided in one place: HTTP/1.1 serves every connection
+ * first and asks the selector at two points (it sees it as a {@link ProtocolSwitch}), and each
+ * protocol that can take a connection over is an entry here rather than a branch inside
+ * HTTP/1.1.
+ * <ul>
+ *   <li>{@link #select}: on a fresh connection, before its first request is served: the ALPN
+ *       name TLS negotiated, or, on a cleartext connection, the first bytes (a preface such as
+ *       HTTP/2's {@code PRI * HTTP/2.0}). A {@link ConnectionEntry} per protocol.</li>
+ *   <li>{@link #upgrade}: an HTTP/1.1 request with {@code Upgrade} (RFC 9110 §7.8): an
+ *       {@link UpgradeEntry} per token ({@code h2c} today; {@code websocket} next).</li>
+ * </ul>
+ * Its entries also give TLS its ALPN list ({@link #applicationProtocols}). The selector is
+ * immutable and shared by a generation's connections; entries are called on the worker that
+ * owns the connection. (The PROXY protocol header is not an entry: it precedes the TLS
+ * handshake, so it belongs below TLS, in the transport.)
+ */
+public final class ProtocolSelector implements ProtocolSwitch {
+    /** A protocol a connection can start with instead of HTTP/1.1. */
+    public interface ConnectionEntry {
+        /** The ALPN name that selects it on a TLS listener, or {@code null}. */
+        String alpn();
+
+        /**
+         * The first bytes that select it on a cleartext connection (at most a request head's
+         * worth, so HTTP/1.1 has read them when it asks), or {@code null}.
+         */
+        byte[] preface();
+
+        /** The protocol, or {@code null} when it is not there after all (its module is absent). */
+        ConnectionHandler protocol();
+    }
+
+    /** A protocol one HTTP/1.1 request can switch the connection to with {@code Upgrade}. */
+    public interface UpgradeEntry {
+        /** Whether {@code head} asks for this protocol and may switch to it on {@code c}. */
+        boolean accepts(Connection c, RequestHead head);
+
+        /**
+         * Switches: answers {@code 101} and hands the connection to the protocol, which then owns
+         * it (and hands it back, as {@link ConnectionHandler} requires).
+         *
+         * @return {@code false} when it declined after all (nothing was written: the request is
+         *         served as HTTP/1.1, as RFC 9110 §7.8 allows)
+         */
+        boolean upgrade(Connection c, int slot, RequestHead head) throws IOException;
+    }
+
+    /** No entries: HTTP/1.1 only. */
+    public static final ProtocolSelector HTTP1_ONLY = new ProtocolSelector(List.of(), List.of(), List.of("http/1.1"));
+
+    private final List<ConnectionEntry> entries;
+    private final List<UpgradeEntry> upgrades;
+    /** The {@code Protocols} names in the operator's order. */
+    private final List<String> order;
+
+    /**
+     * @param entries protocols a connection can start with
+     * @param upgrades protocols an HTTP/1.1 request can upgrade to
+     * @param order the {@code Protocols} setting, whose order ALPN follows
+     */
+    public ProtocolSelector(List<ConnectionEntry> entries, List<UpgradeEntry> upgrades, List<String> order) {
+        this.entries = List.copyOf(entries);
+        this.upgrades = List.copyOf(upgrades);
+        this.order = List.copyOf(order);
+    }
+
+    /**
+     * The protocol that takes over a fresh connection (no request served yet), or {@code null}
+     * for HTTP/1.1: on TLS the ALPN choice alone decides; on cleartext, the buffered first bytes
+     * ({@code in}, read mode) starting with an entry's preface. The caller switches the
+     * connection to it and lets it serve.
+     */
+    @Override
+    public ConnectionHandler select(Connection c, ByteBuffer in) {
+        if (entries.isEmpty() || c.requests() != 0) {
+            return null;
+        }
+        String alpn = c.applicationProtocol();
+        for (ConnectionEntry e : entries) {
+            if (alpn != null ? alpn.equals(e.alpn()) : startsWith(in, e.preface())) {
+                return e.protocol();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Upgrades the connection if {@code head} asks for a protocol an entry serves.
+     *
+     * @return whether the connection now belongs to another protocol (HTTP/1.1 must not touch it)
+     */
+    @Override
+    public boolean upgrade(Connection c, int slot, RequestHead head) throws IOException {
+        if (upgrades.isEmpty() || !head.headers().contains("Upgrade")) {
+            return false;
+        }
+        for (UpgradeEntry u : upgrades) {
+            if (u.accepts(c, head) && u.upgrade(c, slot, head)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The ALPN names to offer, in the {@code Protocols} order: each entry's whose protocol is
+     * really there, and {@code http/1.1} always.
+     */
+    @Override
+    public List<String> applicationProtocols() {
+        List<String> names = new ArrayList<>();
+        for (String p : order) {
+            if (p.equals("http/1.1") || offered(p)) {
+                names.add(p);
+            }
+        }
+        if (!names.contains("http/1.1")) {
+            names.add("http/1.1");
+        }
+        return List.copyOf(names);
+    }
+
+    private boolean offered(String alpn) {
+        for (ConnectionEntry e : entries) {
+            if (alpn.equals(e.alpn()) && e.protocol() != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean startsWith(ByteBuffer in, byte[] prefix) {
+        if (prefix == null || in.limit() < prefix.length) {
+            return false;
+        }
+        for (int i = 0; i < prefix.length; i++) {
+            if (in.get(i) != prefix[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
