@@ -23,9 +23,9 @@ final class DeferredStats implements EngineStats {
     @Override public long connectionsOpen() { EngineStats t = target; return t != null ? t.connectionsOpen() : 0; }
     @Override public long requests() { EngineStats t = target; return t != null ? t.requests() : 0; }
     @Override public long bytesSent() { EngineStats t = target; return t != null ? t.bytesSent() : 0; }
-    @Override public org.loommpm.engine.ProtocolCounters protocols() {
+    @Override public org.loommpm.spi.ProtocolCounters protocols() {
         EngineStats t = target;
-        return t != null ? t.protocols() : org.loommpm.engine.ProtocolCounters.NONE;
+        return t != null ? t.protocols() : org.loommpm.spi.ProtocolCounters.NONE;
     }
     @Override public List<ChildStats> children() { EngineStats t = target; return t != null ? t.children() : List.of(); }
 

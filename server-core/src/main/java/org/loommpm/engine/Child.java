@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.ToLongFunction;
 import org.loommpm.config.ServerConfig;
+import org.loommpm.spi.ProtocolCounters;
 
 /**
  * A child: one shard of the server (httpd's child process, inside the JVM). It runs

@@ -1,6 +1,8 @@
 package org.loommpm.engine;
 
 import org.loommpm.spi.ChildServices;
+import org.loommpm.spi.ProtocolCounters;
+import org.loommpm.spi.SlotBoard;
 import org.loommpm.spi.WorkerTask;
 
 /**
@@ -41,7 +43,7 @@ final class ChildServicesView implements ChildServices {
     }
 
     @Override
-    public Scoreboard scoreboard() {
+    public SlotBoard scoreboard() {
         return child.pool().scoreboard();
     }
 

@@ -2,6 +2,7 @@ package org.loommpm.engine;
 
 import java.time.Instant;
 import java.util.List;
+import org.loommpm.spi.ProtocolCounters;
 
 /**
  * The engine's counts, for metrics and the status page. Everything is read from counters the

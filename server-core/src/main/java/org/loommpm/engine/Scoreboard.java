@@ -3,6 +3,7 @@ package org.loommpm.engine;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.net.InetSocketAddress;
+import org.loommpm.spi.SlotBoard;
 
 /**
  * One child's worker slots: what each is doing (Apache's scoreboard letters), how many requests
@@ -22,35 +23,7 @@ import java.net.InetSocketAddress;
  * two busy slots run on different carriers and write on every request, so they must not share
  * a cache line.
  */
-public final class Scoreboard {
-    /** {@code _}: slot free, waiting for work. */
-    public static final byte WAITING = '_';
-    /**
-     * {@code S}: starting: the slot is taken and its virtual thread started, but the thread has
-     * not run yet (it waits for a carrier thread: many {@code S} mean the CPUs are the limit).
-     */
-    public static final byte STARTING = 'S';
-    /** {@code R}: reading a request (head or body). */
-    public static final byte READING = 'R';
-    /** {@code W}: running the handler / writing the response. */
-    public static final byte WRITING = 'W';
-    /** {@code K}: finishing a keep-alive exchange (checking for a pipelined request). */
-    public static final byte KEEPALIVE = 'K';
-    /** {@code C}: closing the connection. */
-    public static final byte CLOSING = 'C';
-
-    /** What the status page shows of the request a slot is serving. */
-    public interface RequestInfo {
-        /** The method token. */
-        String method();
-
-        /** The decoded path, without the query. */
-        String path();
-
-        /** The target host (Host header or absolute-form authority), or {@code null}. */
-        String host();
-    }
-
+public final class Scoreboard implements SlotBoard {
     /** The request a slot is serving (or served last), as a reader saw it. */
     public record CurrentRequest(RequestInfo request, InetSocketAddress client, long startNanos) {
     }
@@ -111,6 +84,7 @@ public final class Scoreboard {
     }
 
     /** Records what the worker in {@code slot} is doing. Worker owning the slot only. */
+    @Override
     public void set(int slot, byte state) {
         LONGS.setOpaque(longs, slot * LONG_STRIDE + STATE, (long) state);
     }
@@ -134,6 +108,7 @@ public final class Scoreboard {
      *
      * @param startNanos when the request began arriving, in {@link System#nanoTime()} units
      */
+    @Override
     public void requestStarted(int slot, RequestInfo request, InetSocketAddress client, long startNanos) {
         int l = slot * LONG_STRIDE;
         int r = slot * REF_STRIDE;
@@ -146,6 +121,7 @@ public final class Scoreboard {
      * Counts one completed request and the bytes its response put on the wire. Worker owning the
      * slot only: a plain single-writer increment, published opaquely.
      */
+    @Override
     public void requestDone(int slot, long bytesSent) {
         int l = slot * LONG_STRIDE;
         LONGS.setOpaque(longs, l + ACCESSES, (long) LONGS.getOpaque(longs, l + ACCESSES) + 1);

@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.loommpm.config.ChildPolicy;
 import org.loommpm.config.ServerConfig;
+import org.loommpm.spi.ProtocolCounters;
 
 /**
  * The supervisor (httpd's parent process): binds the listeners, starts {@code StartServers}

@@ -7,7 +7,7 @@ import org.loommpm.api.HttpException;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
 import org.loommpm.engine.ExchangeObserver;
-import org.loommpm.engine.Scoreboard;
+import org.loommpm.spi.SlotBoard;
 
 /**
  * The code around a handler call, the same for HTTP/1.1 and HTTP/2: call the application's
@@ -113,7 +113,7 @@ public final class ExchangeRunner {
      * @param version the protocol as on the wire, e.g. {@code HTTP/1.1}
      * @param startNanos when the request began ({@link System#nanoTime()})
      */
-    public void completed(Scoreboard board, int slot, Response res, String version, String method,
+    public void completed(SlotBoard board, int slot, Response res, String version, String method,
                           long bytesReceived, long startNanos) {
         long bytesOut = res.bytesSent();
         board.requestDone(slot, bytesOut);

@@ -1,7 +1,7 @@
 package org.loommpm.http;
 
 import org.loommpm.api.Headers;
-import org.loommpm.engine.Scoreboard;
+import org.loommpm.spi.SlotBoard;
 
 /**
  * A parsed and validated HTTP/1.x request head, with the framing and connection decisions
@@ -11,7 +11,7 @@ import org.loommpm.engine.Scoreboard;
  * ({@link Http2Protocol#serveUpgrade}). Immutable except for its headers, which belong to the
  * worker handling the exchange.
  */
-public final class RequestHead implements Scoreboard.RequestInfo {
+public final class RequestHead implements SlotBoard.RequestInfo {
     /** The protocol versions a request head can carry. */
     public enum Version {
         HTTP_1_0("HTTP/1.0"),

@@ -16,10 +16,10 @@ import org.loommpm.engine.ConnectionContext;
 import org.loommpm.engine.ConnectionHandler;
 import org.loommpm.engine.ExchangeObserver;
 import org.loommpm.engine.PeerIOException;
-import org.loommpm.engine.Scoreboard;
 import org.loommpm.http.ExchangeRunner;
 import org.loommpm.http.ProtocolSwitch;
 import org.loommpm.http.RequestHead;
+import org.loommpm.spi.SlotBoard;
 import org.loommpm.tls.PlaintextRequestException;
 
 /**
@@ -125,10 +125,10 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
             st = new Http1State(config);
             ctx.protocolState(st);
         }
-        Scoreboard board = c.services().scoreboard();
+        SlotBoard board = c.services().scoreboard();
         try {
             for (int round = 1; ; round++) {
-                board.set(slot, Scoreboard.READING);
+                board.set(slot, SlotBoard.READING);
                 // A fresh connection may belong to another protocol: by ALPN once the handshake is
                 // done (in an earlier dispatch, or in this one's reads), or by its first bytes.
                 if (round == 1 && switched(c, slot)) {
@@ -141,11 +141,11 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
                 if (round == 1 && switched(c, slot)) {
                     return;
                 }
-                board.set(slot, Scoreboard.WRITING);
+                board.set(slot, SlotBoard.WRITING);
                 if (!exchange(c, ctx, st, headEnd, board, slot)) {
                     return; // handed back inside exchange
                 }
-                board.set(slot, Scoreboard.KEEPALIVE);
+                board.set(slot, SlotBoard.KEEPALIVE);
                 ByteBuffer in = ctx.in();
                 in.compact().flip();
                 st.scanner.reset();
@@ -184,27 +184,27 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
         } catch (PlaintextRequestException e) {
             // The transport counted and logged it; its writes now go out in cleartext.
             answerPlaintext(c);
-            board.set(slot, Scoreboard.CLOSING);
+            board.set(slot, SlotBoard.CLOSING);
             c.handBackLinger(CloseReason.ERROR);
         } catch (SSLException e) {
             // The transport logged it at INFO; linger so its alert is read.
             LOG.log(Level.DEBUG, "LM0404 connection {0} ended: {1}", c.id(), e.toString());
-            board.set(slot, Scoreboard.CLOSING);
+            board.set(slot, SlotBoard.CLOSING);
             c.handBackLinger(CloseReason.ERROR);
         } catch (SocketTimeoutException e) {
             st.discardBatch();
             LOG.log(Level.DEBUG, "LM0404 connection {0} ended: {1}", c.id(), e.toString());
-            board.set(slot, Scoreboard.CLOSING);
+            board.set(slot, SlotBoard.CLOSING);
             c.handBackClose(CloseReason.TIMEOUT);
         } catch (PeerIOException | EOFException e) {
             st.discardBatch();
             LOG.log(Level.DEBUG, "LM0404 connection {0} ended: {1}", c.id(), e.toString());
-            board.set(slot, Scoreboard.CLOSING);
+            board.set(slot, SlotBoard.CLOSING);
             c.handBackClose(CloseReason.ABORT);
         } catch (IOException | RuntimeException e) {
             st.discardBatch();
             LOG.log(Level.ERROR, "LM0405 connection " + c.id() + " failed", e);
-            board.set(slot, Scoreboard.CLOSING);
+            board.set(slot, SlotBoard.CLOSING);
             c.handBackClose(CloseReason.ERROR);
         }
     }
@@ -264,7 +264,7 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
      *
      * @return {@code true} if the connection stays open for another request
      */
-    private boolean exchange(Connection c, ConnectionContext ctx, Http1State st, int headEnd, Scoreboard board,
+    private boolean exchange(Connection c, ConnectionContext ctx, Http1State st, int headEnd, SlotBoard board,
                              int slot) throws IOException {
         ByteBuffer in = ctx.in();
         RequestHead head;

@@ -15,7 +15,7 @@ import org.loommpm.engine.ChildStats;
 import org.loommpm.engine.CloseReason;
 import org.loommpm.engine.EngineStats;
 import org.loommpm.engine.PollerStats;
-import org.loommpm.engine.ProtocolCounters;
+import org.loommpm.spi.ProtocolCounters;
 
 /**
  * The engine's meters: gauges and function counters that read {@link EngineStats},

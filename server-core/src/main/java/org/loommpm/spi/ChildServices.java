@@ -1,8 +1,5 @@
 package org.loommpm.spi;
 
-import org.loommpm.engine.ProtocolCounters;
-import org.loommpm.engine.Scoreboard;
-
 /**
  * What a protocol may use of the child its connection belongs to, and nothing more: running
  * work on the child's workers, the worker slots' scoreboard, whether the child is finishing, and
@@ -33,7 +30,7 @@ public interface ChildServices {
     int busyWorkers();
 
     /** The worker slots' states and current requests (mod_status's scoreboard). */
-    Scoreboard scoreboard();
+    SlotBoard scoreboard();
 
     /** Whether the child accepts nothing more and finishes its connections (retiring, restart). */
     boolean isDraining();

@@ -17,10 +17,10 @@ public final class TlsContext implements TransportFactory {
     private final SSLContext ssl;
     private final SSLParameters params;
     private final long handshakeTimeoutNanos;
-    private final org.loommpm.engine.ProtocolCounters counters;
+    private final org.loommpm.spi.ProtocolCounters counters;
 
     TlsContext(SSLContext ssl, SSLParameters params, long handshakeTimeoutNanos,
-               org.loommpm.engine.ProtocolCounters counters) {
+               org.loommpm.spi.ProtocolCounters counters) {
         this.counters = counters;
         this.ssl = ssl;
         this.params = params;
@@ -41,7 +41,7 @@ public final class TlsContext implements TransportFactory {
     }
 
     /** Where handshake outcomes are counted (server-wide). */
-    org.loommpm.engine.ProtocolCounters counters() {
+    org.loommpm.spi.ProtocolCounters counters() {
         return counters;
     }
 }

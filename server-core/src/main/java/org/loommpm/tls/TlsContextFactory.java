@@ -26,7 +26,7 @@ public final class TlsContextFactory {
      * @throws KeyMaterialException naming the directive at fault
      */
     public static TlsContext create(ServerConfig config, List<String> alpn,
-                                    org.loommpm.engine.ProtocolCounters counters) throws KeyMaterialException {
+                                    org.loommpm.spi.ProtocolCounters counters) throws KeyMaterialException {
         TlsSettings tls = config.tls();
         RenegotiationGuard.rejectInJdk();
         SSLContext ssl = sslContext(tls);

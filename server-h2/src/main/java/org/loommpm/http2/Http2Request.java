@@ -8,17 +8,17 @@ import java.util.Map;
 import org.loommpm.api.Headers;
 import org.loommpm.api.HttpException;
 import org.loommpm.api.Request;
-import org.loommpm.engine.Scoreboard;
+import org.loommpm.http.RequestBodies;
 import org.loommpm.http.UriCodec;
 import org.loommpm.http2.hpack.FieldBlock;
-import org.loommpm.http.RequestBodies;
+import org.loommpm.spi.SlotBoard;
 
 /**
  * An HTTP/2 request as handlers see it: the pseudo-header fields give method and target,
  * {@code :authority} is also offered as {@code host} when the client sent no Host field, and the
  * body is the stream's {@link RequestBody}. Owned by the stream's task; valid during one exchange.
  */
-final class Http2Request implements Request, Scoreboard.RequestInfo {
+final class Http2Request implements Request, SlotBoard.RequestInfo {
     private final Stream stream;
     private final FieldBlock fields;
     private final String path;

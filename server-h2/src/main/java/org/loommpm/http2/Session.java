@@ -15,10 +15,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import org.loommpm.config.Http2Settings;
 import org.loommpm.engine.CloseReason;
 import org.loommpm.engine.Connection;
-import org.loommpm.engine.ProtocolCounters;
 import org.loommpm.engine.PeerIOException;
-import org.loommpm.engine.Scoreboard;
-import org.loommpm.spi.WorkerTask;
 import org.loommpm.http2.frame.ErrorCode;
 import org.loommpm.http2.frame.FrameType;
 import org.loommpm.http2.frame.Http2Error;
@@ -29,6 +26,9 @@ import org.loommpm.http2.guard.RapidResetGuard;
 import org.loommpm.http2.guard.StreamLimit;
 import org.loommpm.http2.hpack.FieldBlock;
 import org.loommpm.http2.hpack.HpackCodec;
+import org.loommpm.spi.ProtocolCounters;
+import org.loommpm.spi.SlotBoard;
+import org.loommpm.spi.WorkerTask;
 
 /**
  * One HTTP/2 connection's state and its frame loop; stored in {@link Connection#session(Object)}
@@ -195,8 +195,8 @@ final class Session {
 
     /** One dispatch of the connection: see the class comment. Ends with exactly one hand-back. */
     void serve(int slot) {
-        Scoreboard board = c.services().scoreboard();
-        mark(board, slot, Scoreboard.READING);
+        SlotBoard board = c.services().scoreboard();
+        mark(board, slot, SlotBoard.READING);
         try {
             if (c.closeRequested() && closeRequested()) {
                 return;
@@ -220,9 +220,9 @@ final class Session {
                 schedule();
                 expireWaits(System.nanoTime());
                 if (!batch.isEmpty()) {
-                    mark(board, slot, Scoreboard.WRITING);
+                    mark(board, slot, SlotBoard.WRITING);
                     batch.flush(c);
-                    mark(board, slot, Scoreboard.READING);
+                    mark(board, slot, SlotBoard.READING);
                     progress = true;
                 }
                 if (finished()) {
@@ -261,7 +261,7 @@ final class Session {
     }
 
     /** Shows the frame loop's activity in its slot (none when it runs without one). */
-    private static void mark(Scoreboard board, int slot, byte state) {
+    private static void mark(SlotBoard board, int slot, byte state) {
         if (slot != WorkerTask.NO_SLOT) {
             board.set(slot, state);
         }
@@ -391,11 +391,11 @@ final class Session {
         c.handBackClose(clean ? CloseReason.NORMAL : CloseReason.ABORT);
     }
 
-    private void handBack(Scoreboard board, int slot) {
+    private void handBack(SlotBoard board, int slot) {
         ByteBuffer in = c.context().in();
         boolean idle = streams.isEmpty() && outbound.isEmpty() && !in.hasRemaining() && settingsAcked
                 && inbound.prefaceDone() && !inbound.inHeaderBlock();
-        mark(board, slot, Scoreboard.KEEPALIVE);
+        mark(board, slot, SlotBoard.KEEPALIVE);
         if (idle) {
             partialSince = 0;
             c.handBackKeepAlive();

@@ -5,9 +5,9 @@ import java.lang.System.Logger.Level;
 import org.loommpm.api.Headers;
 import org.loommpm.api.HttpException;
 import org.loommpm.engine.ExchangeObserver;
-import org.loommpm.engine.Scoreboard;
 import org.loommpm.http.ExchangeRunner;
 import org.loommpm.spi.ChildServices;
+import org.loommpm.spi.SlotBoard;
 import org.loommpm.spi.WorkerTask;
 
 /**
@@ -29,7 +29,7 @@ final class StreamTask implements WorkerTask {
     /** The slot held now: the one it started on, or another after lending it for a wait. Task only. */
     private int slot;
     private ChildServices services;
-    private Scoreboard board;
+    private SlotBoard board;
     private Http2Request req;
 
     StreamTask(Stream stream, Http2ConnectionHandler protocol) {
@@ -70,7 +70,7 @@ final class StreamTask implements WorkerTask {
         if (req != null) {
             board.requestStarted(slot, req, stream.session().remoteAddress(), stream.startNanos);
         }
-        board.set(slot, Scoreboard.WRITING);
+        board.set(slot, SlotBoard.WRITING);
     }
 
     private void serve() {
@@ -94,7 +94,7 @@ final class StreamTask implements WorkerTask {
                 return;
             }
             board.requestStarted(slot, req, session.remoteAddress(), stream.startNanos);
-            board.set(slot, Scoreboard.WRITING);
+            board.set(slot, SlotBoard.WRITING);
             if (stream.request.truncated()) {
                 runner.failed(res, new HttpException(431, "request header fields exceed H2MaxHeaderListSize"));
             } else {

@@ -9,6 +9,7 @@ import org.loommpm.engine.CloseReason;
 import org.loommpm.engine.EngineStats;
 import org.loommpm.engine.PollerStats;
 import org.loommpm.engine.Scoreboard;
+import org.loommpm.spi.SlotBoard;
 
 /**
  * Every child process as {@link EngineStats}, read from the shared {@link ScoreboardFile}: what
@@ -120,7 +121,7 @@ public final class ScoreboardStats implements EngineStats {
         long nowNanos = System.nanoTime();
         for (int s = 0; s < n; s++) {
             ScoreboardFile.Slot slot = file.readSlot(c.record(), s);
-            Scoreboard.RequestInfo request = slot.line().isEmpty() ? null : new Line(slot.line());
+            SlotBoard.RequestInfo request = slot.line().isEmpty() ? null : new Line(slot.line());
             long start = nowNanos - Math.max(0, nowMillis - slot.startedMillis()) * 1_000_000L;
             board.load(s, slot.letter() == ' ' ? (char) Scoreboard.WAITING : slot.letter(), slot.requests(),
                     slot.bytes(), request, start);
@@ -129,7 +130,7 @@ public final class ScoreboardStats implements EngineStats {
     }
 
     /** A request line from the file: "METHOD path" (the Host is not recorded). */
-    private record Line(String line) implements Scoreboard.RequestInfo {
+    private record Line(String line) implements SlotBoard.RequestInfo {
         @Override
         public String method() {
             int sp = line.indexOf(' ');

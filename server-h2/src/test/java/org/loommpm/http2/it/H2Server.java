@@ -9,10 +9,10 @@ import org.loommpm.config.ServerConfig;
 import org.loommpm.engine.ExchangeObserver;
 import org.loommpm.engine.Supervisor;
 import org.loommpm.http1.Http1ConnectionHandler;
+import org.loommpm.http2.Http2ConnectionHandler;
 import org.loommpm.protocol.Http2Lookup;
 import org.loommpm.protocol.Protocols;
-import org.loommpm.http2.Http2ConnectionHandler;
-import org.loommpm.engine.ProtocolCounters;
+import org.loommpm.spi.ProtocolCounters;
 
 /** A server on 127.0.0.1 (ephemeral port) speaking HTTP/1.1 and h2c, with its HTTP/2 counters at hand. */
 final class H2Server implements AutoCloseable {

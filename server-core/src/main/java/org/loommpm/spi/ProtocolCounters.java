@@ -1,12 +1,12 @@
-package org.loommpm.engine;
+package org.loommpm.spi;
 
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Server-wide counts kept by the protocol layers above the engine, across every generation (so
  * they only grow, as metrics counters must): TLS handshakes by outcome and HTTP/2 connections,
- * streams, GOAWAYs and abuse guards. Owned by the {@link Supervisor}; the protocols reach it
- * through {@link Child#protocolCounters()}. Any thread increments (LongAdder cells: no contention
+ * streams, GOAWAYs and abuse guards. Owned by the engine's supervisor; the protocols reach it
+ * through {@link ChildServices#counters()}. Any thread increments (LongAdder cells: no contention
  * on the hot path); readers (metrics, status, tests) see sums that are exact once traffic stops.
  */
 public final class ProtocolCounters {
