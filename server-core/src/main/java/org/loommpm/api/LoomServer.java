@@ -50,7 +50,7 @@ public final class LoomServer implements AutoCloseable {
             throws IOException {
         this.config = config;
         this.observer = registry != null ? new RequestMetrics(registry) : null;
-        this.supervisor = new Supervisor(config, Protocols.connectionHandler(config, handler, observer));
+        this.supervisor = new Supervisor(config, Protocols.initial(config, handler, observer));
         supervisor.reusePort(reusePort);
         if (registry != null) {
             supervisor.addChildListener(new EngineMetrics(registry, supervisor));
@@ -81,7 +81,7 @@ public final class LoomServer implements AutoCloseable {
      * @throws IOException if a new address cannot be bound (the running generation keeps serving)
      */
     public void restart(ServerConfig newConfig, Handler handler) throws IOException {
-        supervisor.restart(newConfig, Protocols.connectionHandler(newConfig, handler, observer));
+        supervisor.restart(newConfig, Protocols.initial(newConfig, handler, observer));
         config = newConfig;
     }
 

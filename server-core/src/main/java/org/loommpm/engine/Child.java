@@ -33,7 +33,7 @@ public final class Child implements ChildStats, ChildHandle {
     private final int id;
     private final int generation;
     private final ServerConfig config;
-    private final ConnectionHandler handler;
+    private final ConnectionProtocol handler;
     private final Supervisor supervisor;
     private final WorkerPool pool;
     private final AdmissionControl admission;
@@ -59,7 +59,7 @@ public final class Child implements ChildStats, ChildHandle {
      *
      * @throws IOException if a selector cannot be opened or a listener registered (nothing stays open then)
      */
-    Child(int id, int generation, ServerConfig config, ConnectionHandler handler, Supervisor supervisor,
+    Child(int id, int generation, ServerConfig config, ConnectionProtocol handler, Supervisor supervisor,
           List<Listener> listeners) throws IOException {
         this.id = id;
         this.generation = generation;
@@ -124,7 +124,7 @@ public final class Child implements ChildStats, ChildHandle {
         return config;
     }
 
-    ConnectionHandler connectionHandler() {
+    ConnectionProtocol protocol() {
         return handler;
     }
 

@@ -59,7 +59,7 @@ import org.loommpm.spi.WorkerTask;
  * counted closed exactly once on every path, under the {@link CloseReason} of whoever decided the
  * end (a worker sets it before its last hand-off; the poller when it ends an owned connection).
  *
- * <p><b>Protocol and session.</b> The {@link ConnectionHandler} serving a connection starts as
+ * <p><b>Protocol and session.</b> The {@link ConnectionProtocol} serving a connection starts as
  * its child's (HTTP/1.1) and may be switched by the owner ({@link #switchProtocol}: ALPN {@code h2},
  * the HTTP/2 preface, {@code Upgrade: h2c}). A protocol that keeps state for the connection's
  * whole life (HTTP/2's HPACK tables and streams) stores it with {@link #session(Object)}; unlike
@@ -108,7 +108,7 @@ public final class Connection extends TimerRing.Timer implements WorkerTask {
     @SuppressWarnings("unused") // accessed through POKE_QUEUED
     private volatile int pokeQueued;
     /** The protocol serving it; owner only. */
-    private ConnectionHandler protocol;
+    private ConnectionProtocol protocol;
     /** The protocol's connection-long state; owner only. */
     private Object session;
     /** Set by the poller before it dispatches a connection it wants ended gracefully; owner reads. */
@@ -152,7 +152,7 @@ public final class Connection extends TimerRing.Timer implements WorkerTask {
         this.channel = channel;
         this.poller = poller;
         this.transport = tls == null ? new PlainTransport(channel) : tls.open(channel);
-        this.protocol = poller.child().connectionHandler();
+        this.protocol = poller.child().protocol();
     }
 
     /** Unique across every child of this server. */
@@ -210,7 +210,7 @@ public final class Connection extends TimerRing.Timer implements WorkerTask {
 
 
     /** The protocol serving this connection now. Owner only. */
-    public ConnectionHandler protocol() {
+    public ConnectionProtocol protocol() {
         return protocol;
     }
 
@@ -218,7 +218,7 @@ public final class Connection extends TimerRing.Timer implements WorkerTask {
      * Hands the connection to another protocol (ALPN {@code h2}, the HTTP/2 preface, an
      * accepted {@code Upgrade}); later dispatches run {@code next}. Owner only.
      */
-    public void switchProtocol(ConnectionHandler next) {
+    public void switchProtocol(ConnectionProtocol next) {
         this.protocol = next;
     }
 
@@ -238,7 +238,7 @@ public final class Connection extends TimerRing.Timer implements WorkerTask {
     /**
      * Whether the poller asked for a graceful end when it dispatched this connection: the
      * server is stopping, or the connection's keep-alive or watch deadline passed. Only for
-     * protocols whose {@link ConnectionHandler#closesGracefully()} is true. Owner only.
+     * protocols whose {@link ConnectionProtocol#closesGracefully()} is true. Owner only.
      */
     public boolean closeRequested() {
         return closeRequested;

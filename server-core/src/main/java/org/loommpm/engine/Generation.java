@@ -16,11 +16,11 @@ import org.loommpm.config.ServerConfig;
  * @param addresses each listener's address as bound (an ephemeral port resolved), kept so it is
  *                  known after the listeners close
  */
-record Generation(int number, ServerConfig config, ConnectionHandler handler, List<Listener> listeners,
+record Generation(int number, ServerConfig config, ConnectionProtocol handler, List<Listener> listeners,
                   List<InetSocketAddress> addresses) {
 
     /** The generation before {@link Supervisor#start()}: its settings, no listener yet. */
-    static Generation unbound(ServerConfig config, ConnectionHandler handler) {
+    static Generation unbound(ServerConfig config, ConnectionProtocol handler) {
         return new Generation(1, config, handler, List.of(), List.of());
     }
 
@@ -28,7 +28,7 @@ record Generation(int number, ServerConfig config, ConnectionHandler handler, Li
      * @param channels bound in {@link Listeners#addresses} order: the plain ones first, then the https ones
      * @param tls the generation's TLS transports, or null when no listener speaks TLS
      */
-    static Generation of(int number, ServerConfig config, ConnectionHandler handler,
+    static Generation of(int number, ServerConfig config, ConnectionProtocol handler,
                          List<ServerSocketChannel> channels, TransportFactory tls) throws IOException {
         List<InetSocketAddress> addresses = new ArrayList<>();
         List<Listener> listeners = new ArrayList<>();

@@ -580,7 +580,7 @@ public final class Poller implements Runnable, PollerStats {
      */
     private void headTimedOut(Connection c) {
         c.closeReason = CloseReason.TIMEOUT;
-        byte[] answer = c.isSecure() ? null : child.connectionHandler().headTimeoutResponse();
+        byte[] answer = c.isSecure() ? null : child.protocol().headTimeoutResponse();
         if (answer != null) {
             try {
                 c.channel().write(ByteBuffer.wrap(answer));

@@ -104,12 +104,12 @@ public final class Supervisor implements EngineStats {
      * @param config the settings
      * @param handler the protocol every connection is served with
      */
-    public Supervisor(ServerConfig config, ConnectionHandler handler) {
+    public Supervisor(ServerConfig config, ConnectionProtocol handler) {
         this(config, handler, ChildFactory.CHILDREN);
     }
 
     /** A supervisor whose children {@code factory} creates (tests: children that fail to start). */
-    Supervisor(ServerConfig config, ConnectionHandler handler, ChildFactory factory) {
+    Supervisor(ServerConfig config, ConnectionProtocol handler, ChildFactory factory) {
         this.factory = factory;
         this.current = Generation.unbound(config, handler);
         for (int i = 0; i < closedTotal.length; i++) {
@@ -176,7 +176,7 @@ public final class Supervisor implements EngineStats {
      *
      * @throws IOException if a new address cannot be bound; the old generation then keeps serving
      */
-    public void restart(ServerConfig config, ConnectionHandler handler) throws IOException {
+    public void restart(ServerConfig config, ConnectionProtocol handler) throws IOException {
         if (stopping) {
             throw new IllegalStateException("server is stopping");
         }
@@ -211,7 +211,7 @@ public final class Supervisor implements EngineStats {
      *
      * @throws IOException if the key material cannot be used (nothing is bound then)
      */
-    private TransportFactory tls(ServerConfig config, ConnectionHandler handler) throws IOException {
+    private TransportFactory tls(ServerConfig config, ConnectionProtocol handler) throws IOException {
         if (!config.tls().active()) {
             return null;
         }

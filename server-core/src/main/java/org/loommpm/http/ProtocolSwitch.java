@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import org.loommpm.engine.Connection;
-import org.loommpm.engine.ConnectionHandler;
+import org.loommpm.engine.ConnectionProtocol;
 
 /**
  * The points where HTTP/1.1, which serves every connection first, lets another protocol take
@@ -17,7 +17,7 @@ public interface ProtocolSwitch {
      * read mode), or {@code null} for HTTP/1.1. The caller switches the connection to it and
      * lets it serve.
      */
-    ConnectionHandler select(Connection c, ByteBuffer in);
+    ConnectionProtocol select(Connection c, ByteBuffer in);
 
     /**
      * Switches the connection if {@code head} asks, with {@code Upgrade}, for a protocol that

@@ -1,16 +1,16 @@
 package org.loommpm.protocol;
 
 import org.loommpm.engine.Connection;
-import org.loommpm.engine.ConnectionHandler;
+import org.loommpm.engine.ConnectionProtocol;
 import org.loommpm.http.RequestHead;
 
 /**
- * HTTP/2 as the {@link ProtocolSelector} sees it: a {@link ConnectionHandler} a connection is
+ * HTTP/2 as the {@link ProtocolSelector} sees it: a {@link ConnectionProtocol} a connection is
  * switched to (ALPN {@code h2}, the preface, {@code Upgrade: h2c}). The {@code server-h2} module provides it through {@link Http2ProtocolProvider}; without
  * that module on the class path the server speaks HTTP/1.1 only.
  *
  * <p>Entry points, each on a worker that owns the connection and must hand it back as
- * {@link ConnectionHandler} requires:
+ * {@link ConnectionProtocol} requires:
  * <ul>
  *   <li>{@link #serve}: the connection's read buffer ({@code context().in()}, read mode) starts
  *       with the client preface, or with part of it (prior knowledge on a cleartext listener,
@@ -21,7 +21,7 @@ import org.loommpm.http.RequestHead;
  *       whatever followed the request head (the preface, perhaps in part).</li>
  * </ul>
  */
-public interface Http2Protocol extends ConnectionHandler {
+public interface Http2Protocol extends ConnectionProtocol {
     /**
      * Continues an upgraded connection as HTTP/2: serves {@code request} (which has no body) as
      * stream 1, half-closed from the client, then the frames that follow.

@@ -5,7 +5,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import org.loommpm.engine.Connection;
-import org.loommpm.engine.ConnectionHandler;
+import org.loommpm.engine.ConnectionProtocol;
 import org.loommpm.http.ProtocolSwitch;
 import org.loommpm.http.RequestHead;
 
@@ -39,7 +39,7 @@ public final class ProtocolSelector implements ProtocolSwitch {
         byte[] preface();
 
         /** The protocol, or {@code null} when it is not there after all (its module is absent). */
-        ConnectionHandler protocol();
+        ConnectionProtocol protocol();
     }
 
     /** A protocol one HTTP/1.1 request can switch the connection to with {@code Upgrade}. */
@@ -49,7 +49,7 @@ public final class ProtocolSelector implements ProtocolSwitch {
 
         /**
          * Switches: answers {@code 101} and hands the connection to the protocol, which then owns
-         * it (and hands it back, as {@link ConnectionHandler} requires).
+         * it (and hands it back, as {@link ConnectionProtocol} requires).
          *
          * @return {@code false} when it declined after all (nothing was written: the request is
          *         served as HTTP/1.1, as RFC 9110 §7.8 allows)
@@ -83,7 +83,7 @@ public final class ProtocolSelector implements ProtocolSwitch {
      * connection to it and lets it serve.
      */
     @Override
-    public ConnectionHandler select(Connection c, ByteBuffer in) {
+    public ConnectionProtocol select(Connection c, ByteBuffer in) {
         if (entries.isEmpty() || c.requests() != 0) {
             return null;
         }

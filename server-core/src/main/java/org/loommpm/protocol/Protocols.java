@@ -6,12 +6,12 @@ import java.util.List;
 import java.util.function.Supplier;
 import org.loommpm.api.Handler;
 import org.loommpm.config.ServerConfig;
-import org.loommpm.engine.ConnectionHandler;
+import org.loommpm.engine.ConnectionProtocol;
 import org.loommpm.engine.ExchangeObserver;
-import org.loommpm.http1.Http1ConnectionHandler;
+import org.loommpm.http1.Http1Protocol;
 
 /**
- * Builds a generation's connection handler from the {@code Protocols} setting: HTTP/1.1, with a
+ * Builds the protocol a generation's connections start with from the {@code Protocols} setting: HTTP/1.1, with a
  * {@link ProtocolSelector} whose entries switch to HTTP/2 when {@code h2} (ALPN) or {@code h2c}
  * (preface, {@code Upgrade: h2c}) is enabled and {@code server-h2} is present (looked up when a
  * connection first asks for it: {@link Http2Lookup}).
@@ -24,9 +24,9 @@ public final class Protocols {
     }
 
     /** The handler new connections start with. */
-    public static ConnectionHandler connectionHandler(ServerConfig config, Handler app, ExchangeObserver observer) {
+    public static ConnectionProtocol initial(ServerConfig config, Handler app, ExchangeObserver observer) {
         boolean h2 = config.protocols().contains("h2") || config.protocols().contains("h2c");
-        return new Http1ConnectionHandler(config, app, observer,
+        return new Http1Protocol(config, app, observer,
                 selector(config, h2 ? Http2Lookup.deferred(config, app, observer) : null));
     }
 
@@ -55,7 +55,7 @@ public final class Protocols {
     private record Http2Entry(String alpn, byte[] preface, Supplier<Http2Protocol> h2)
             implements ProtocolSelector.ConnectionEntry {
         @Override
-        public ConnectionHandler protocol() {
+        public ConnectionProtocol protocol() {
             return h2.get();
         }
     }

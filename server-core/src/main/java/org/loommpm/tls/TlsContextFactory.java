@@ -22,7 +22,7 @@ public final class TlsContextFactory {
 
     /**
      * @param config the generation's settings ({@link ServerConfig#tls()} active)
-     * @param alpn the ALPN names the connection handler serves, in preference order
+     * @param alpn the ALPN names the connections' protocols serve, in preference order
      * @throws KeyMaterialException naming the directive at fault
      */
     public static TlsContext create(ServerConfig config, List<String> alpn,

@@ -146,7 +146,7 @@ class ChildWatchdogTest {
                     .listen(new java.net.InetSocketAddress("127.0.0.1", h.port)).threadsPerChild(4).pollersPerChild(1)
                     .build();
             org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class, () -> h.supervisor.restart(next,
-                    org.loommpm.protocol.Protocols.connectionHandler(next, (req, res) -> res.send("new"), null)));
+                    org.loommpm.protocol.Protocols.initial(next, (req, res) -> res.send("new"), null)));
             h.starts.failNext(0);
             assertEquals(1, h.supervisor.generation());
             assertEquals(List.of(old), h.serving());

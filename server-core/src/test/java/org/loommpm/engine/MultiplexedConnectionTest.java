@@ -31,7 +31,7 @@ class MultiplexedConnectionTest {
     private Supervisor server;
 
     /** The toy protocol; per-connection state lives in the connection's session. */
-    static class JobProtocol implements ConnectionHandler {
+    static class JobProtocol implements ConnectionProtocol {
         static final class Session {
             final AtomicInteger running = new AtomicInteger();
             final AtomicInteger finished = new AtomicInteger();

@@ -36,7 +36,7 @@ final class SupervisorHarness implements AutoCloseable {
                 .gracefulShutdownTimeout(Duration.ofSeconds(5));
         directives.accept(b);
         ServerConfig config = b.build();
-        supervisor = new Supervisor(config, Protocols.connectionHandler(config, app, null), starts);
+        supervisor = new Supervisor(config, Protocols.initial(config, app, null), starts);
         beforeStart.accept(this);
         supervisor.start();
         port = supervisor.boundAddresses().get(0).getPort();

@@ -17,10 +17,10 @@ import org.junit.jupiter.api.Test;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.engine.CloseReason;
 import org.loommpm.engine.Connection;
-import org.loommpm.engine.ConnectionHandler;
+import org.loommpm.engine.ConnectionProtocol;
 import org.loommpm.engine.Supervisor;
 import org.loommpm.http.RequestHead;
-import org.loommpm.http1.Http1ConnectionHandler;
+import org.loommpm.http1.Http1Protocol;
 
 /**
  * A protocol plugs into the selector as an entry, without a line of HTTP/1.1 changing: a test
@@ -31,7 +31,7 @@ class ProtocolSelectorTest {
     private static final byte[] PREFACE = "HELLO * TEST/1.0\r\n".getBytes(StandardCharsets.US_ASCII);
 
     /** Answers one line and closes: the whole test protocol. */
-    private static final ConnectionHandler GREETER = (c, slot) -> answerAndClose(c, "hello from the test protocol\n");
+    private static final ConnectionProtocol GREETER = (c, slot) -> answerAndClose(c, "hello from the test protocol\n");
 
     private static void answerAndClose(Connection c, String text) {
         try {
@@ -42,7 +42,7 @@ class ProtocolSelectorTest {
         }
     }
 
-    private record Entry(String alpn, byte[] preface, ConnectionHandler protocol)
+    private record Entry(String alpn, byte[] preface, ConnectionProtocol protocol)
             implements ProtocolSelector.ConnectionEntry {
     }
 
@@ -69,7 +69,7 @@ class ProtocolSelectorTest {
     private int start(ProtocolSelector selector) throws IOException {
         ServerConfig config = ServerConfig.builder().listen(new InetSocketAddress("127.0.0.1", 0))
                 .gracefulShutdownTimeout(Duration.ofSeconds(5)).build();
-        server = new Supervisor(config, new Http1ConnectionHandler(config, (req, res) -> res.send("http/1.1\n"),
+        server = new Supervisor(config, new Http1Protocol(config, (req, res) -> res.send("http/1.1\n"),
                 null, selector));
         server.start();
         return server.boundAddresses().get(0).getPort();

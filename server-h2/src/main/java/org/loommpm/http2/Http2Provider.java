@@ -14,6 +14,6 @@ public final class Http2Provider implements Http2ProtocolProvider {
 
     @Override
     public Http2Protocol create(ServerConfig config, Handler app, ExchangeObserver observer) {
-        return new Http2ConnectionHandler(config, app, observer);
+        return new Http2Connections(config, app, observer);
     }
 }

@@ -65,7 +65,7 @@ final class Session {
     private static final byte[] EMPTY = new byte[0];
 
     final Connection c;
-    final Http2ConnectionHandler protocol;
+    final Http2Connections protocol;
     final Http2Settings limits;
     final HpackCodec hpack;
     /**
@@ -121,7 +121,7 @@ final class Session {
     /** The earliest time a stream's wait on the client may expire (0 = none waits); may be early. */
     private long nextWaitDeadline;
 
-    Session(Connection c, Http2ConnectionHandler protocol) {
+    Session(Connection c, Http2Connections protocol) {
         this.c = c;
         this.protocol = protocol;
         this.limits = protocol.config().http2();

@@ -25,14 +25,14 @@ final class StreamTask implements WorkerTask {
     private static final System.Logger LOG = System.getLogger("org.loommpm.http2");
 
     private final Stream stream;
-    private final Http2ConnectionHandler protocol;
+    private final Http2Connections protocol;
     /** The slot held now: the one it started on, or another after lending it for a wait. Task only. */
     private int slot;
     private ChildServices services;
     private SlotBoard board;
     private Http2Request req;
 
-    StreamTask(Stream stream, Http2ConnectionHandler protocol) {
+    StreamTask(Stream stream, Http2Connections protocol) {
         this.stream = stream;
         this.protocol = protocol;
     }

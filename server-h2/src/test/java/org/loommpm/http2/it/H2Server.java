@@ -8,8 +8,8 @@ import org.loommpm.config.Http2Settings;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.engine.ExchangeObserver;
 import org.loommpm.engine.Supervisor;
-import org.loommpm.http1.Http1ConnectionHandler;
-import org.loommpm.http2.Http2ConnectionHandler;
+import org.loommpm.http1.Http1Protocol;
+import org.loommpm.http2.Http2Connections;
 import org.loommpm.protocol.Http2Lookup;
 import org.loommpm.protocol.Protocols;
 import org.loommpm.spi.ProtocolCounters;
@@ -17,9 +17,9 @@ import org.loommpm.spi.ProtocolCounters;
 /** A server on 127.0.0.1 (ephemeral port) speaking HTTP/1.1 and h2c, with its HTTP/2 counters at hand. */
 final class H2Server implements AutoCloseable {
     private final Supervisor supervisor;
-    private final Http2ConnectionHandler h2;
+    private final Http2Connections h2;
 
-    private H2Server(Supervisor supervisor, Http2ConnectionHandler h2) {
+    private H2Server(Supervisor supervisor, Http2Connections h2) {
         this.supervisor = supervisor;
         this.h2 = h2;
     }
@@ -44,8 +44,8 @@ final class H2Server implements AutoCloseable {
                 .threadsPerChild(64)
                 .gracefulShutdownTimeout(Duration.ofSeconds(10))
                 .http2(limits.apply(Http2Settings.DEFAULTS))).build();
-        Http2ConnectionHandler h2 = new Http2ConnectionHandler(config, app, observer);
-        Supervisor s = new Supervisor(config, new Http1ConnectionHandler(config, app, observer,
+        Http2Connections h2 = new Http2Connections(config, app, observer);
+        Supervisor s = new Supervisor(config, new Http1Protocol(config, app, observer,
                 Protocols.selector(config, Http2Lookup.of(h2))));
         s.start();
         return new H2Server(s, h2);

@@ -1,18 +1,19 @@
 package org.loommpm.engine;
 
 /**
- * The protocol side of the engine (HTTP/1.1 now, HTTP/2 later): what a worker does with a
- * connection its poller found readable.
+ * A protocol as the engine sees it (HTTP/1.1, HTTP/2, and those a {@code ProtocolSelector}
+ * entry adds): what a worker does with a connection its poller found readable. ("Handler"
+ * means the application's {@code api.Handler} only.)
  *
  * <p><b>Ownership.</b> {@link #serve} is called on a worker that owns the connection. It must end
  * by handing the connection back exactly once, as its last act, with one of
  * {@link Connection#handBackKeepAlive()}, {@link Connection#handBackReadWait(long)},
  * {@link Connection#handBackWatch(long)},
- * {@link Connection#handBackLinger()} or {@link Connection#handBackClose()} (or having the
+ * {@link Connection#handBackLinger(CloseReason)} or {@link Connection#handBackClose(CloseReason)} (or having the
  * connection continue on another worker task it started); after that it must not touch the
  * connection again.
  */
-public interface ConnectionHandler {
+public interface ConnectionProtocol {
     /**
      * Serves a readable connection on a worker.
      *

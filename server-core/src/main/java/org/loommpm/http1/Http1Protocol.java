@@ -13,7 +13,7 @@ import org.loommpm.config.ServerConfig;
 import org.loommpm.engine.CloseReason;
 import org.loommpm.engine.Connection;
 import org.loommpm.engine.ConnectionContext;
-import org.loommpm.engine.ConnectionHandler;
+import org.loommpm.engine.ConnectionProtocol;
 import org.loommpm.engine.ExchangeObserver;
 import org.loommpm.engine.PeerIOException;
 import org.loommpm.http.ExchangeRunner;
@@ -47,7 +47,7 @@ import org.loommpm.tls.PlaintextRequestException;
  * submissions (the poller's dispatches): hence the bound of 16 requests per dispatch, after
  * which the task ends and the poller takes over.
  *
- * <p>Every path ends with exactly one hand-back (see {@link ConnectionHandler}), carrying the
+ * <p>Every path ends with exactly one hand-back (see {@link ConnectionProtocol}), carrying the
  * {@link CloseReason} when it closes.
  *
  * <p><b>Accounting</b> (the {@link ExchangeRunner} HTTP/2 shares). Each exchange whose head was
@@ -71,7 +71,7 @@ import org.loommpm.tls.PlaintextRequestException;
  * connection goes idle, decrypted input buffered in the transport is served first
  * ({@link Connection#hasBufferedInput}).
  */
-public final class Http1ConnectionHandler implements ConnectionHandler {
+public final class Http1Protocol implements ConnectionProtocol {
     private static final System.Logger LOG = System.getLogger("org.loommpm.http1");
     private static final int MAX_REQUESTS_PER_DISPATCH = 16;
     /** Unread request body we discard to keep a connection alive; more than that closes it. */
@@ -91,7 +91,7 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
      * @param observer told about every completed exchange, or {@code null} (metrics off)
      * @param protocols the protocols a connection may switch to (the generation's selector)
      */
-    public Http1ConnectionHandler(ServerConfig config, Handler app, ExchangeObserver observer,
+    public Http1Protocol(ServerConfig config, Handler app, ExchangeObserver observer,
                                   ProtocolSwitch protocols) {
         this.config = config;
         this.runner = new ExchangeRunner(app, observer);
@@ -335,7 +335,7 @@ public final class Http1ConnectionHandler implements ConnectionHandler {
      * @return whether the connection now belongs to another protocol
      */
     private boolean switched(Connection c, int slot) {
-        ConnectionHandler next = protocols.select(c, c.context().in());
+        ConnectionProtocol next = protocols.select(c, c.context().in());
         if (next == null) {
             return false;
         }

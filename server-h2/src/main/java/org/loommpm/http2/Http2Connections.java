@@ -18,7 +18,7 @@ import org.loommpm.protocol.Http2Protocol;
  * Each dispatch runs the connection's {@link Session} frame loop on the worker that owns the
  * connection; it uses only {@link Connection}'s I/O methods, so it runs unchanged over TLS.
  */
-public final class Http2ConnectionHandler implements Http2Protocol {
+public final class Http2Connections implements Http2Protocol {
     private static final System.Logger LOG = System.getLogger("org.loommpm.http2");
 
     private final ServerConfig config;
@@ -31,7 +31,7 @@ public final class Http2ConnectionHandler implements Http2Protocol {
      * @param app the application's handler
      * @param observer told about every completed exchange, or {@code null}
      */
-    public Http2ConnectionHandler(ServerConfig config, Handler app, ExchangeObserver observer) {
+    public Http2Connections(ServerConfig config, Handler app, ExchangeObserver observer) {
         this.config = config;
         this.runner = new ExchangeRunner(app, observer);
         this.timeoutNanos = config.timeout().toNanos();
