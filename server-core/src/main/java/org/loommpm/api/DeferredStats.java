@@ -3,8 +3,8 @@ package org.loommpm.api;
 import java.time.Instant;
 import java.util.List;
 import org.loommpm.engine.ChildStats;
-import org.loommpm.engine.CloseReason;
 import org.loommpm.engine.EngineStats;
+import org.loommpm.spi.CloseReason;
 
 /**
  * The stats of a server that a builder has not started yet: handlers built before the server

@@ -1,19 +1,19 @@
 package org.loommpm.api;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
-import io.micrometer.core.instrument.MeterRegistry;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.engine.EngineStats;
-import org.loommpm.engine.ExchangeObserver;
 import org.loommpm.engine.Supervisor;
-import org.loommpm.protocol.Protocols;
 import org.loommpm.metrics.EngineMetrics;
 import org.loommpm.metrics.RequestMetrics;
+import org.loommpm.protocol.Protocols;
+import org.loommpm.spi.ExchangeObserver;
 
 /**
  * An embedded loom-mpm server.

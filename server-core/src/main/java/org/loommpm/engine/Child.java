@@ -9,6 +9,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.ToLongFunction;
 import org.loommpm.config.ServerConfig;
+import org.loommpm.spi.CloseReason;
+import org.loommpm.spi.ConnectionProtocol;
 import org.loommpm.spi.ProtocolCounters;
 
 /**

@@ -1,6 +1,7 @@
 package org.loommpm.engine;
 
 import java.util.List;
+import org.loommpm.spi.CloseReason;
 
 /**
  * One child's counts, read without locks from the engine's own counters (the metrics and status

@@ -12,6 +12,10 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.locks.LockSupport;
 import org.loommpm.spi.ChildServices;
+import org.loommpm.spi.ProtocolConnection;
+import org.loommpm.spi.CloseReason;
+import org.loommpm.spi.ConnectionProtocol;
+import org.loommpm.spi.PeerIOException;
 import org.loommpm.spi.WorkerTask;
 
 /**
@@ -78,7 +82,7 @@ import org.loommpm.spi.WorkerTask;
  * (ASYNC_WAITIO), so a stalled handshake ends like a stalled head. Closing hand-backs send the
  * transport's close_notify first; the poller itself writes nothing into a TLS stream.
  */
-public final class Connection extends TimerRing.Timer implements WorkerTask {
+public final class Connection extends TimerRing.Timer implements WorkerTask, ProtocolConnection {
     private final long id;
     private final SocketChannel channel;
     private final Poller poller;
@@ -282,6 +286,16 @@ public final class Connection extends TimerRing.Timer implements WorkerTask {
     /** The child serving it (engine only: protocols use {@link #services()}). */
     Child child() {
         return poller.child();
+    }
+
+    @Override
+    public void redispatch() {
+        poller.services().dispatch(this);
+    }
+
+    @Override
+    public void redispatchOwner() {
+        poller.services().dispatchOwner(this);
     }
 
     /** What the protocol serving this connection may use of its child. */

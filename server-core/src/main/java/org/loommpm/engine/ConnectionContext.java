@@ -1,6 +1,7 @@
 package org.loommpm.engine;
 
 import java.nio.ByteBuffer;
+import org.loommpm.spi.ConnectionBuffers;
 
 /**
  * What a connection needs only while it is being served: its read and write buffers and the
@@ -12,7 +13,7 @@ import java.nio.ByteBuffer;
  * buffers are allocated once per context, not once per request. Owned by whoever owns the
  * connection it is attached to.
  */
-public final class ConnectionContext extends RecycleList.Node<ConnectionContext> {
+public final class ConnectionContext extends RecycleList.Node<ConnectionContext> implements ConnectionBuffers {
     private final ByteBuffer standardIn;
     private final ByteBuffer out;
     private ByteBuffer in;

@@ -2,6 +2,7 @@ package org.loommpm.engine;
 
 import java.time.Instant;
 import java.util.List;
+import org.loommpm.spi.CloseReason;
 import org.loommpm.spi.ProtocolCounters;
 
 /**

@@ -6,6 +6,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.util.ArrayList;
 import java.util.List;
 import org.loommpm.config.ServerConfig;
+import org.loommpm.spi.ConnectionProtocol;
 
 /**
  * A generation of in-JVM children: what they run with (configuration and protocol) and the

@@ -19,6 +19,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.loommpm.config.ChildPolicy;
 import org.loommpm.config.ServerConfig;
+import org.loommpm.spi.CloseReason;
+import org.loommpm.spi.ConnectionProtocol;
 import org.loommpm.spi.ProtocolCounters;
 
 /**

@@ -6,7 +6,7 @@ import org.loommpm.api.Handler;
 import org.loommpm.api.HttpException;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
-import org.loommpm.engine.ExchangeObserver;
+import org.loommpm.spi.ExchangeObserver;
 import org.loommpm.spi.SlotBoard;
 
 /**

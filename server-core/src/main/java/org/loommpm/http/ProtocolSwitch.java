@@ -3,8 +3,8 @@ package org.loommpm.http;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
-import org.loommpm.engine.Connection;
-import org.loommpm.engine.ConnectionProtocol;
+import org.loommpm.spi.ConnectionProtocol;
+import org.loommpm.spi.ProtocolConnection;
 
 /**
  * The points where HTTP/1.1, which serves every connection first, lets another protocol take
@@ -17,7 +17,7 @@ public interface ProtocolSwitch {
      * read mode), or {@code null} for HTTP/1.1. The caller switches the connection to it and
      * lets it serve.
      */
-    ConnectionProtocol select(Connection c, ByteBuffer in);
+    ConnectionProtocol select(ProtocolConnection c, ByteBuffer in);
 
     /**
      * Switches the connection if {@code head} asks, with {@code Upgrade}, for a protocol that
@@ -25,7 +25,7 @@ public interface ProtocolSwitch {
      *
      * @return whether the connection now belongs to another protocol (HTTP/1.1 must not touch it)
      */
-    boolean upgrade(Connection c, int slot, RequestHead head) throws IOException;
+    boolean upgrade(ProtocolConnection c, int slot, RequestHead head) throws IOException;
 
     /** The ALPN names TLS offers, in preference order, {@code http/1.1} included. */
     List<String> applicationProtocols();

@@ -3,7 +3,7 @@ package org.loommpm.http1;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
-import org.loommpm.engine.Connection;
+import org.loommpm.spi.ProtocolConnection;
 
 /**
  * The connection's bytes after the request head: first what is already in the context's read
@@ -12,13 +12,13 @@ import org.loommpm.engine.Connection;
  * afterwards is the next pipelined request. Worker-owned, like the connection.
  */
 final class ConnectionInputStream extends InputStream {
-    private final Connection connection;
+    private final ProtocolConnection connection;
     private final ByteBuffer in;
     /** Bytes handed to readers: the body as received, framing included ({@code %I}, metrics). */
     private long consumed;
 
     /** @param in the context's read buffer, in read mode */
-    ConnectionInputStream(Connection connection, ByteBuffer in) {
+    ConnectionInputStream(ProtocolConnection connection, ByteBuffer in) {
         this.connection = connection;
         this.in = in;
     }

@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import org.loommpm.engine.CloseReason;
-import org.loommpm.engine.Connection;
+import org.loommpm.spi.CloseReason;
+import org.loommpm.spi.ProtocolConnection;
 
 /**
  * A response body written as a stream. Bytes collect in the context's write buffer; if the
@@ -22,7 +22,7 @@ final class Http1OutputStream extends OutputStream {
     private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
     private final Http1Response response;
-    private final Connection connection;
+    private final ProtocolConnection connection;
     private final ByteBuffer staging;
     private final boolean discard;
     private Mode mode = Mode.BUFFERING;
@@ -30,7 +30,7 @@ final class Http1OutputStream extends OutputStream {
     private long written;
     private boolean closed;
 
-    Http1OutputStream(Http1Response response, Connection connection, ByteBuffer staging) {
+    Http1OutputStream(Http1Response response, ProtocolConnection connection, ByteBuffer staging) {
         this.response = response;
         this.connection = connection;
         this.staging = staging.clear();
@@ -138,7 +138,7 @@ final class Http1OutputStream extends OutputStream {
         } else if (!response.bodyForbidden() && isHttp11()) {
             // A HEAD response too: it announces the chunked coding a GET would get, and its
             // writes are discarded (previously it became a Content-Length-less "fixed" body that
-            // forced Connection: close and failed at close() against a length of -1).
+            // forced ProtocolConnection: close and failed at close() against a length of -1).
             mode = Mode.CHUNKED;
             head = response.encodeHead(-1, true, 0);
         } else {

@@ -10,15 +10,15 @@ import javax.net.ssl.SSLException;
 import org.loommpm.api.Handler;
 import org.loommpm.api.HttpException;
 import org.loommpm.config.ServerConfig;
-import org.loommpm.engine.CloseReason;
-import org.loommpm.engine.Connection;
-import org.loommpm.engine.ConnectionContext;
-import org.loommpm.engine.ConnectionProtocol;
-import org.loommpm.engine.ExchangeObserver;
-import org.loommpm.engine.PeerIOException;
 import org.loommpm.http.ExchangeRunner;
 import org.loommpm.http.ProtocolSwitch;
 import org.loommpm.http.RequestHead;
+import org.loommpm.spi.CloseReason;
+import org.loommpm.spi.ConnectionBuffers;
+import org.loommpm.spi.ConnectionProtocol;
+import org.loommpm.spi.ExchangeObserver;
+import org.loommpm.spi.PeerIOException;
+import org.loommpm.spi.ProtocolConnection;
 import org.loommpm.spi.SlotBoard;
 import org.loommpm.tls.PlaintextRequestException;
 
@@ -63,13 +63,13 @@ import org.loommpm.tls.PlaintextRequestException;
  * is buffered (a preface such as HTTP/2's, which reads as a request line), and whether a
  * request's {@code Upgrade} switches the connection. From then on it belongs to that protocol.
  *
- * <p><b>TLS.</b> The handshake runs inside the first reads ({@link Connection#readNow}); while it
+ * <p><b>TLS.</b> The handshake runs inside the first reads ({@link ProtocolConnection#readNow}); while it
  * needs input, the connection goes back to its poller like an idle one. A failed handshake is
  * logged there at INFO and the connection lingers closed under {@link CloseReason#ERROR}; so does
  * a plaintext request on a TLS port, after a cleartext 400 written here (the transport reports it
  * with {@link PlaintextRequestException} and lets that answer through unencrypted). Before the
  * connection goes idle, decrypted input buffered in the transport is served first
- * ({@link Connection#hasBufferedInput}).
+ * ({@link ProtocolConnection#hasBufferedInput}).
  */
 public final class Http1Protocol implements ConnectionProtocol {
     private static final System.Logger LOG = System.getLogger("org.loommpm.http1");
@@ -118,8 +118,8 @@ public final class Http1Protocol implements ConnectionProtocol {
     }
 
     @Override
-    public void serve(Connection c, int slot) {
-        ConnectionContext ctx = c.context();
+    public void serve(ProtocolConnection c, int slot) {
+        ConnectionBuffers ctx = c.context();
         Http1State st = ctx.protocolState(Http1State.class);
         if (st == null) {
             st = new Http1State(config);
@@ -177,7 +177,7 @@ public final class Http1Protocol implements ConnectionProtocol {
                     // Pipelined bytes are buffered: no readiness will come for them, so the
                     // connection continues in a new task; ownership passes to it.
                     st.flushBatch(c);
-                    c.services().dispatch(c);
+                    c.redispatch();
                     return;
                 }
             }
@@ -214,7 +214,7 @@ public final class Http1Protocol implements ConnectionProtocol {
      *
      * @return the index after the head, or -1 when the connection was handed back
      */
-    private int readHead(Connection c, ConnectionContext ctx, Http1State st) throws IOException {
+    private int readHead(ProtocolConnection c, ConnectionBuffers ctx, Http1State st) throws IOException {
         ByteBuffer in = ctx.in();
         if (in.limit() == 0) {
             st.scanner.reset();
@@ -264,7 +264,7 @@ public final class Http1Protocol implements ConnectionProtocol {
      *
      * @return {@code true} if the connection stays open for another request
      */
-    private boolean exchange(Connection c, ConnectionContext ctx, Http1State st, int headEnd, SlotBoard board,
+    private boolean exchange(ProtocolConnection c, ConnectionBuffers ctx, Http1State st, int headEnd, SlotBoard board,
                              int slot) throws IOException {
         ByteBuffer in = ctx.in();
         RequestHead head;
@@ -312,7 +312,7 @@ public final class Http1Protocol implements ConnectionProtocol {
     }
 
     /** A head we will not serve: a precise status, then a lingering close (framing is in doubt). */
-    private void rejectHead(Connection c, Http1State st, HttpException e) throws IOException {
+    private void rejectHead(ProtocolConnection c, Http1State st, HttpException e) throws IOException {
         LOG.log(Level.DEBUG, "LM0403 bad request from {0}: {1} {2}", c.remoteAddress(), e.status(), e.getMessage());
         st.flushBatch(c);
         c.write(ByteBuffer.wrap(ErrorResponses.bytes(e.status(), config.serverHeader(), true)));
@@ -320,7 +320,7 @@ public final class Http1Protocol implements ConnectionProtocol {
     }
 
     /** Best effort: the client that spoke plain HTTP to a TLS port is told so (like httpd). */
-    private void answerPlaintext(Connection c) {
+    private void answerPlaintext(ProtocolConnection c) {
         try {
             c.write(ByteBuffer.wrap(ErrorResponses.plaintextOnTls(config.serverHeader())));
         } catch (IOException e) {
@@ -334,7 +334,7 @@ public final class Http1Protocol implements ConnectionProtocol {
      *
      * @return whether the connection now belongs to another protocol
      */
-    private boolean switched(Connection c, int slot) {
+    private boolean switched(ProtocolConnection c, int slot) {
         ConnectionProtocol next = protocols.select(c, c.context().in());
         if (next == null) {
             return false;
@@ -345,7 +345,7 @@ public final class Http1Protocol implements ConnectionProtocol {
     }
 
     /** One non-blocking read appended after the buffer's data (read mode kept). */
-    private static int fill(Connection c, ByteBuffer in) throws IOException {
+    private static int fill(ProtocolConnection c, ByteBuffer in) throws IOException {
         int start = in.position();
         int end = in.limit();
         in.position(end).limit(in.capacity());

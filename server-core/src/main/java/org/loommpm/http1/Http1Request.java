@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.Map;
 import org.loommpm.api.Headers;
 import org.loommpm.api.Request;
-import org.loommpm.engine.Connection;
 import org.loommpm.http.RequestBodies;
 import org.loommpm.http.RequestHead;
 import org.loommpm.http.UriCodec;
+import org.loommpm.spi.ProtocolConnection;
 
 /**
  * A parsed HTTP/1.x request as handlers see it. The body stream is chosen from the head's framing
@@ -20,7 +20,7 @@ import org.loommpm.http.UriCodec;
  */
 final class Http1Request implements Request {
     private final RequestHead head;
-    private final Connection connection;
+    private final ProtocolConnection connection;
     private final InputStream body;
     private final long limitRequestBody;
     private final int headBytes;
@@ -28,7 +28,7 @@ final class Http1Request implements Request {
     private Map<String, List<String>> queryParams;
 
     /** @param headBytes the head's length as received, for {@link #bytesReceived()} */
-    Http1Request(RequestHead head, int headBytes, Connection connection, ConnectionInputStream raw,
+    Http1Request(RequestHead head, int headBytes, ProtocolConnection connection, ConnectionInputStream raw,
                  Http1Response response, long limitRequestBody, int limitFields, int limitFieldSize) {
         this.head = head;
         this.headBytes = headBytes;

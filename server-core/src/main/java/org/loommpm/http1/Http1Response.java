@@ -9,20 +9,20 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import org.loommpm.api.Headers;
-import org.loommpm.engine.CloseReason;
-import org.loommpm.engine.Connection;
-import org.loommpm.engine.PeerIOException;
 import org.loommpm.http.ExchangeRunner;
 import org.loommpm.http.HttpDate;
 import org.loommpm.http.RequestHead;
 import org.loommpm.http.ResponseState;
+import org.loommpm.spi.CloseReason;
+import org.loommpm.spi.PeerIOException;
+import org.loommpm.spi.ProtocolConnection;
 
 /**
  * An HTTP/1.1 response. The head is encoded into the context's head scratch buffer when the
  * response commits; a small body is appended to it so a hello-world answer is one write. Larger
  * bodies go out as a gathering write, files through {@code transferTo}, streams through
  * {@link Http1OutputStream}. Whether the connection stays open is decided when the head is
- * written and announced there ({@code Connection: close}). Worker-owned; valid during one
+ * written and announced there ({@code ProtocolConnection: close}). Worker-owned; valid during one
  * exchange.
  *
  * <p><b>Pipelining.</b> A complete response written while more request bytes wait in the read
@@ -35,7 +35,7 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
     private static final System.Logger LOG = System.getLogger("org.loommpm.http1");
     private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
-    private final Connection connection;
+    private final ProtocolConnection connection;
     private final Http1State state;
     private final ByteBuffer staging;
     private final RequestHead request;
@@ -59,7 +59,7 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
      * @param keepAlive whether the connection may stay open after this response (the request
      *                  asked for it and the server allows another request)
      */
-    Http1Response(Connection connection, Http1State state, ByteBuffer staging, ByteBuffer pending,
+    Http1Response(ProtocolConnection connection, Http1State state, ByteBuffer staging, ByteBuffer pending,
                   RequestHead request, String serverHeader, boolean keepAlive) {
         this.connection = connection;
         this.pending = pending;
@@ -77,7 +77,7 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
     }
 
     /**
-     * Forces {@code Connection: close} (announced only if the head is not written yet): the
+     * Forces {@code ProtocolConnection: close} (announced only if the head is not written yet): the
      * connection ends after this exchange, under {@code why}.
      */
     void requireClose(CloseReason why) {
@@ -254,7 +254,7 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
     }
 
     /**
-     * Answers with {@code status} and {@code Connection: close} if the head is not out yet;
+     * Answers with {@code status} and {@code ProtocolConnection: close} if the head is not out yet;
      * either way the connection ends after this exchange (a committed response cannot carry an
      * error status any more: then it is closed at once).
      */

@@ -3,7 +3,7 @@ package org.loommpm.http1;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import org.loommpm.config.ServerConfig;
-import org.loommpm.engine.Connection;
+import org.loommpm.spi.ProtocolConnection;
 
 /**
  * The HTTP/1.1 codec state kept in a connection context and recycled with it: the resumable head
@@ -54,7 +54,7 @@ final class Http1State {
      *
      * @return the bytes written
      */
-    int flushBatch(Connection c) throws IOException {
+    int flushBatch(ProtocolConnection c) throws IOException {
         if (batch == null || batch.position() == 0) {
             return 0;
         }

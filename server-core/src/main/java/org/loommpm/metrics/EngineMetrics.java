@@ -12,9 +12,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToDoubleFunction;
 import org.loommpm.engine.ChildListener;
 import org.loommpm.engine.ChildStats;
-import org.loommpm.engine.CloseReason;
 import org.loommpm.engine.EngineStats;
 import org.loommpm.engine.PollerStats;
+import org.loommpm.spi.CloseReason;
 import org.loommpm.spi.ProtocolCounters;
 
 /**

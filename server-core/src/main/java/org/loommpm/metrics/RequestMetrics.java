@@ -6,7 +6,7 @@ import io.micrometer.core.instrument.Timer;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import org.loommpm.engine.ExchangeObserver;
+import org.loommpm.spi.ExchangeObserver;
 
 /**
  * Request meters, fed by the protocol layer once per completed exchange:

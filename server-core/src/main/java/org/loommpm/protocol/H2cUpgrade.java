@@ -6,8 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.function.Supplier;
 import org.loommpm.api.Headers;
-import org.loommpm.engine.Connection;
 import org.loommpm.http.RequestHead;
+import org.loommpm.spi.ProtocolConnection;
 
 /**
  * The {@code Upgrade: h2c} entry of the {@link ProtocolSelector} (RFC 7540 §3.2; deprecated by
@@ -17,7 +17,7 @@ import org.loommpm.http.RequestHead;
  * <p>Accepted only on a connection's first request, when the request has no body (a body would
  * have to be read as HTTP/1.1 before any HTTP/2 frame, which ties up the connection for an
  * unbounded time; such a request is simply served over HTTP/1.1, which RFC 9110 §7.8 allows),
- * when {@code Connection} names both {@code Upgrade} and {@code HTTP2-Settings}, and when exactly
+ * when {@code ProtocolConnection} names both {@code Upgrade} and {@code HTTP2-Settings}, and when exactly
  * one {@code HTTP2-Settings} carries valid base64url of whole 6-byte settings.
  */
 final class H2cUpgrade implements ProtocolSelector.UpgradeEntry {
@@ -33,12 +33,12 @@ final class H2cUpgrade implements ProtocolSelector.UpgradeEntry {
 
     /** Only a connection's first request, asking for h2c without a body. */
     @Override
-    public boolean accepts(Connection c, RequestHead head) {
+    public boolean accepts(ProtocolConnection c, RequestHead head) {
         return c.requests() == 0 && requested(head);
     }
 
     @Override
-    public boolean upgrade(Connection c, int slot, RequestHead head) throws IOException {
+    public boolean upgrade(ProtocolConnection c, int slot, RequestHead head) throws IOException {
         byte[] settings = settings(head);
         Http2Protocol protocol = settings == null ? null : h2.get();
         if (protocol == null) {

@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.loommpm.api.Handler;
 import org.loommpm.config.ServerConfig;
-import org.loommpm.engine.ExchangeObserver;
+import org.loommpm.spi.ExchangeObserver;
 
 /**
  * HTTP/2 for one generation, found when a connection first needs it (a preface, an

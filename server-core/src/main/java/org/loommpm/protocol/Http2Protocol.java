@@ -1,8 +1,8 @@
 package org.loommpm.protocol;
 
-import org.loommpm.engine.Connection;
-import org.loommpm.engine.ConnectionProtocol;
 import org.loommpm.http.RequestHead;
+import org.loommpm.spi.ConnectionProtocol;
+import org.loommpm.spi.ProtocolConnection;
 
 /**
  * HTTP/2 as the {@link ProtocolSelector} sees it: a {@link ConnectionProtocol} a connection is
@@ -28,5 +28,5 @@ public interface Http2Protocol extends ConnectionProtocol {
      *
      * @param settings the decoded {@code HTTP2-Settings} payload (a SETTINGS frame's payload)
      */
-    void serveUpgrade(Connection connection, int slot, RequestHead request, byte[] settings);
+    void serveUpgrade(ProtocolConnection connection, int slot, RequestHead request, byte[] settings);
 }

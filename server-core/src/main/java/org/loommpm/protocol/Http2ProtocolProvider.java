@@ -2,7 +2,7 @@ package org.loommpm.protocol;
 
 import org.loommpm.api.Handler;
 import org.loommpm.config.ServerConfig;
-import org.loommpm.engine.ExchangeObserver;
+import org.loommpm.spi.ExchangeObserver;
 
 /**
  * Service-provider interface through which the {@code server-h2} module adds HTTP/2 (found with

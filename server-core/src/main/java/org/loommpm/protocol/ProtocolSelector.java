@@ -4,10 +4,10 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import org.loommpm.engine.Connection;
-import org.loommpm.engine.ConnectionProtocol;
 import org.loommpm.http.ProtocolSwitch;
 import org.loommpm.http.RequestHead;
+import org.loommpm.spi.ConnectionProtocol;
+import org.loommpm.spi.ProtocolConnection;
 
 /**
  * Which protocol serves a connection, decided in one place: HTTP/1.1 serves every connection
@@ -45,7 +45,7 @@ public final class ProtocolSelector implements ProtocolSwitch {
     /** A protocol one HTTP/1.1 request can switch the connection to with {@code Upgrade}. */
     public interface UpgradeEntry {
         /** Whether {@code head} asks for this protocol and may switch to it on {@code c}. */
-        boolean accepts(Connection c, RequestHead head);
+        boolean accepts(ProtocolConnection c, RequestHead head);
 
         /**
          * Switches: answers {@code 101} and hands the connection to the protocol, which then owns
@@ -54,7 +54,7 @@ public final class ProtocolSelector implements ProtocolSwitch {
          * @return {@code false} when it declined after all (nothing was written: the request is
          *         served as HTTP/1.1, as RFC 9110 §7.8 allows)
          */
-        boolean upgrade(Connection c, int slot, RequestHead head) throws IOException;
+        boolean upgrade(ProtocolConnection c, int slot, RequestHead head) throws IOException;
     }
 
     /** No entries: HTTP/1.1 only. */
@@ -83,7 +83,7 @@ public final class ProtocolSelector implements ProtocolSwitch {
      * connection to it and lets it serve.
      */
     @Override
-    public ConnectionProtocol select(Connection c, ByteBuffer in) {
+    public ConnectionProtocol select(ProtocolConnection c, ByteBuffer in) {
         if (entries.isEmpty() || c.requests() != 0) {
             return null;
         }
@@ -102,7 +102,7 @@ public final class ProtocolSelector implements ProtocolSwitch {
      * @return whether the connection now belongs to another protocol (HTTP/1.1 must not touch it)
      */
     @Override
-    public boolean upgrade(Connection c, int slot, RequestHead head) throws IOException {
+    public boolean upgrade(ProtocolConnection c, int slot, RequestHead head) throws IOException {
         if (upgrades.isEmpty() || !head.headers().contains("Upgrade")) {
             return false;
         }

@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.function.Supplier;
 import org.loommpm.api.Handler;
 import org.loommpm.config.ServerConfig;
-import org.loommpm.engine.ConnectionProtocol;
-import org.loommpm.engine.ExchangeObserver;
 import org.loommpm.http1.Http1Protocol;
+import org.loommpm.spi.ConnectionProtocol;
+import org.loommpm.spi.ExchangeObserver;
 
 /**
  * Builds the protocol a generation's connections start with from the {@code Protocols} setting: HTTP/1.1, with a

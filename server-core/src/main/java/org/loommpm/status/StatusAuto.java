@@ -1,6 +1,6 @@
 package org.loommpm.status;
 
-import org.loommpm.engine.CloseReason;
+import org.loommpm.spi.CloseReason;
 
 /**
  * {@code ?auto}: mod_status's machine-readable page. The first line is the server's name, then

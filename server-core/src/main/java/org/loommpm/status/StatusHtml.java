@@ -2,7 +2,7 @@ package org.loommpm.status;
 
 import static org.loommpm.status.Formats.html;
 
-import org.loommpm.engine.CloseReason;
+import org.loommpm.spi.CloseReason;
 
 /**
  * The status page for people, in mod_status's spirit: a summary (uptime, totals, rates, workers,

@@ -1,6 +1,6 @@
 package org.loommpm.status;
 
-import org.loommpm.engine.CloseReason;
+import org.loommpm.spi.CloseReason;
 
 /** {@code ?json}: everything the status page shows, as one JSON object (field list in docs/operations.md). */
 final class StatusJson {

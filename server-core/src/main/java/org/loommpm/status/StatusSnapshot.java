@@ -8,12 +8,12 @@ import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import org.loommpm.engine.ChildState;
 import org.loommpm.engine.ChildStats;
-import org.loommpm.engine.CloseReason;
 import org.loommpm.engine.EngineStats;
 import org.loommpm.engine.PollerStats;
-import org.loommpm.engine.ChildState;
 import org.loommpm.engine.Scoreboard;
+import org.loommpm.spi.CloseReason;
 
 /**
  * What the status page shows, read once from the engine's counters so that the HTML, {@code ?auto}

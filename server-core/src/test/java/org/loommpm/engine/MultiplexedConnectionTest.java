@@ -19,6 +19,9 @@ import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.loommpm.config.ServerConfig;
+import org.loommpm.spi.CloseReason;
+import org.loommpm.spi.ConnectionProtocol;
+import org.loommpm.spi.ProtocolConnection;
 
 /**
  * The engine primitives a multiplexed protocol (HTTP/2) stands on, exercised with a toy protocol:
@@ -52,7 +55,7 @@ class MultiplexedConnectionTest {
         }
 
         @Override
-        public void serve(Connection c, int slot) {
+        public void serve(ProtocolConnection c, int slot) {
             Session s = c.session(Session.class);
             if (s == null) {
                 s = new Session();
@@ -100,7 +103,7 @@ class MultiplexedConnectionTest {
             }
         }
 
-        private static void startJob(Connection c, Session s) {
+        private static void startJob(ProtocolConnection c, Session s) {
             s.running.incrementAndGet();
             c.services().dispatch(slot -> {
                 int micros = ThreadLocalRandom.current().nextInt(0, 300);
@@ -177,7 +180,7 @@ class MultiplexedConnectionTest {
     void watchDeadlineDispatchesWithCloseRequested() throws Exception {
         JobProtocol protocol = new JobProtocol(Duration.ofMillis(100).toNanos()) {
             @Override
-            public void serve(Connection c, int slot) {
+            public void serve(ProtocolConnection c, int slot) {
                 if (!c.closeRequested() && c.session(Session.class) == null) {
                     // A job that never finishes: only the watch deadline can bring the connection back.
                     c.session(new Session());

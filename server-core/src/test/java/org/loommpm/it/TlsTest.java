@@ -37,7 +37,7 @@ import org.loommpm.api.Router;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.config.TlsSettings;
 import org.loommpm.engine.ChildStats;
-import org.loommpm.engine.CloseReason;
+import org.loommpm.spi.CloseReason;
 import org.loommpm.testsupport.Curl;
 import org.loommpm.testsupport.TestCertificates;
 

@@ -15,12 +15,12 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.loommpm.config.ServerConfig;
-import org.loommpm.engine.CloseReason;
-import org.loommpm.engine.Connection;
-import org.loommpm.engine.ConnectionProtocol;
 import org.loommpm.engine.Supervisor;
 import org.loommpm.http.RequestHead;
 import org.loommpm.http1.Http1Protocol;
+import org.loommpm.spi.CloseReason;
+import org.loommpm.spi.ConnectionProtocol;
+import org.loommpm.spi.ProtocolConnection;
 
 /**
  * A protocol plugs into the selector as an entry, without a line of HTTP/1.1 changing: a test
@@ -33,7 +33,7 @@ class ProtocolSelectorTest {
     /** Answers one line and closes: the whole test protocol. */
     private static final ConnectionProtocol GREETER = (c, slot) -> answerAndClose(c, "hello from the test protocol\n");
 
-    private static void answerAndClose(Connection c, String text) {
+    private static void answerAndClose(ProtocolConnection c, String text) {
         try {
             c.write(ByteBuffer.wrap(text.getBytes(StandardCharsets.US_ASCII)));
             c.handBackLinger(CloseReason.NORMAL);
@@ -49,12 +49,12 @@ class ProtocolSelectorTest {
     /** {@code Upgrade: test}; declined when the request also carries {@code X-Decline}. */
     private static final ProtocolSelector.UpgradeEntry UPGRADE = new ProtocolSelector.UpgradeEntry() {
         @Override
-        public boolean accepts(Connection c, RequestHead head) {
+        public boolean accepts(ProtocolConnection c, RequestHead head) {
             return head.headers().hasToken("Upgrade", "test");
         }
 
         @Override
-        public boolean upgrade(Connection c, int slot, RequestHead head) {
+        public boolean upgrade(ProtocolConnection c, int slot, RequestHead head) {
             if (head.headers().contains("X-Decline")) {
                 return false;
             }

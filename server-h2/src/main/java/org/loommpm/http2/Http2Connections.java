@@ -3,20 +3,20 @@ package org.loommpm.http2;
 import java.lang.System.Logger.Level;
 import org.loommpm.api.Handler;
 import org.loommpm.config.ServerConfig;
-import org.loommpm.engine.CloseReason;
-import org.loommpm.engine.Connection;
-import org.loommpm.engine.ExchangeObserver;
 import org.loommpm.http.ExchangeRunner;
 import org.loommpm.http.RequestHead;
 import org.loommpm.http2.frame.Http2Error;
 import org.loommpm.http2.hpack.FieldBlock;
 import org.loommpm.protocol.Http2Protocol;
+import org.loommpm.spi.CloseReason;
+import org.loommpm.spi.ExchangeObserver;
+import org.loommpm.spi.ProtocolConnection;
 
 /**
  * HTTP/2 for one generation of children: the engine dispatches every HTTP/2 connection here
  * (after HTTP/1.1 switched it: prior knowledge, {@code Upgrade: h2c}, or ALPN {@code h2}).
  * Each dispatch runs the connection's {@link Session} frame loop on the worker that owns the
- * connection; it uses only {@link Connection}'s I/O methods, so it runs unchanged over TLS.
+ * connection; it uses only {@link ProtocolConnection}'s I/O methods, so it runs unchanged over TLS.
  */
 public final class Http2Connections implements Http2Protocol {
     private static final System.Logger LOG = System.getLogger("org.loommpm.http2");
@@ -38,7 +38,7 @@ public final class Http2Connections implements Http2Protocol {
     }
 
     @Override
-    public void serve(Connection c, int slot) {
+    public void serve(ProtocolConnection c, int slot) {
         Session s = c.session(Session.class);
         if (s == null) {
             s = new Session(c, this);
@@ -49,7 +49,7 @@ public final class Http2Connections implements Http2Protocol {
     }
 
     @Override
-    public void serveUpgrade(Connection c, int slot, RequestHead request, byte[] settings) {
+    public void serveUpgrade(ProtocolConnection c, int slot, RequestHead request, byte[] settings) {
         Session s = new Session(c, this);
         c.session(s);
         LOG.log(Level.DEBUG, "LM0701 {0} from {1} (Upgrade: h2c)", s, c.remoteAddress());

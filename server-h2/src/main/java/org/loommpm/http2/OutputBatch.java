@@ -5,8 +5,8 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.loommpm.engine.Connection;
 import org.loommpm.http2.frame.FrameType;
+import org.loommpm.spi.ProtocolConnection;
 
 /**
  * The frames the frame loop has decided to send, gathered into one socket write: frame headers
@@ -45,7 +45,7 @@ final class OutputBatch {
      * their streams. A failed write acknowledges them too: nothing more will be sent, and a task
      * waiting for its lent body must not wait for a write that will never happen.
      */
-    void flush(Connection c) throws IOException {
+    void flush(ProtocolConnection c) throws IOException {
         if (bytes == 0) {
             return;
         }

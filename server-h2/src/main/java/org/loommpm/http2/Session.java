@@ -13,9 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.loommpm.config.Http2Settings;
-import org.loommpm.engine.CloseReason;
-import org.loommpm.engine.Connection;
-import org.loommpm.engine.PeerIOException;
 import org.loommpm.http2.frame.ErrorCode;
 import org.loommpm.http2.frame.FrameType;
 import org.loommpm.http2.frame.Http2Error;
@@ -26,18 +23,21 @@ import org.loommpm.http2.guard.RapidResetGuard;
 import org.loommpm.http2.guard.StreamLimit;
 import org.loommpm.http2.hpack.FieldBlock;
 import org.loommpm.http2.hpack.HpackCodec;
+import org.loommpm.spi.CloseReason;
+import org.loommpm.spi.PeerIOException;
+import org.loommpm.spi.ProtocolConnection;
 import org.loommpm.spi.ProtocolCounters;
 import org.loommpm.spi.SlotBoard;
 import org.loommpm.spi.WorkerTask;
 
 /**
- * One HTTP/2 connection's state and its frame loop; stored in {@link Connection#session(Object)}
+ * One HTTP/2 connection's state and its frame loop; stored in {@link ProtocolConnection#session(Object)}
  * for the connection's whole life.
  *
  * <p><b>Threads.</b> {@link #serve} runs on whichever worker owns the connection (one at a time,
  * handed over through the poller), and only that worker touches the socket, the stream table,
  * the HPACK contexts, the windows and the {@link OutputBatch}. Stream tasks reach the session
- * only through {@link #enqueue} (the {@link #outbound} queue plus {@link Connection#signal}).
+ * only through {@link #enqueue} (the {@link #outbound} queue plus {@link ProtocolConnection#signal}).
  *
  * <p><b>The loop</b>, per dispatch: consume the signal; read what the socket has and process
  * every whole frame ({@link InboundFrames}: new streams are dispatched as {@link StreamTask}s);
@@ -64,7 +64,7 @@ final class Session {
     private static final int CLOSED_MEMORY = 512;
     private static final byte[] EMPTY = new byte[0];
 
-    final Connection c;
+    final ProtocolConnection c;
     final Http2Connections protocol;
     final Http2Settings limits;
     final HpackCodec hpack;
@@ -121,7 +121,7 @@ final class Session {
     /** The earliest time a stream's wait on the client may expire (0 = none waits); may be early. */
     private long nextWaitDeadline;
 
-    Session(Connection c, Http2Connections protocol) {
+    Session(ProtocolConnection c, Http2Connections protocol) {
         this.c = c;
         this.protocol = protocol;
         this.limits = protocol.config().http2();
@@ -150,7 +150,7 @@ final class Session {
         counters.http2ConnectionOpened();
     }
 
-    Connection connection() {
+    ProtocolConnection connection() {
         return c;
     }
 
@@ -241,7 +241,7 @@ final class Session {
                 if (round >= MAX_ROUNDS) {
                     // Busy: go on as a new task instead of holding the carrier (never queued
                     // behind our own stream tasks, which may hold every slot waiting for us).
-                    c.services().dispatchOwner(c);
+                    c.redispatchOwner();
                     return;
                 }
             }

@@ -4,9 +4,9 @@ import java.io.IOException;
 import java.lang.System.Logger.Level;
 import org.loommpm.api.Headers;
 import org.loommpm.api.HttpException;
-import org.loommpm.engine.ExchangeObserver;
 import org.loommpm.http.ExchangeRunner;
 import org.loommpm.spi.ChildServices;
+import org.loommpm.spi.ExchangeObserver;
 import org.loommpm.spi.SlotBoard;
 import org.loommpm.spi.WorkerTask;
 

@@ -3,9 +3,9 @@ package org.loommpm.cli.children;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.loommpm.engine.ChildStats;
-import org.loommpm.engine.CloseReason;
 import org.loommpm.engine.EngineStats;
 import org.loommpm.engine.Scoreboard;
+import org.loommpm.spi.CloseReason;
 
 /**
  * Copies a child process's engine counts into its record of the {@link ScoreboardFile} every

@@ -5,10 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.loommpm.engine.ChildState;
 import org.loommpm.engine.ChildStats;
-import org.loommpm.engine.CloseReason;
 import org.loommpm.engine.EngineStats;
 import org.loommpm.engine.PollerStats;
 import org.loommpm.engine.Scoreboard;
+import org.loommpm.spi.CloseReason;
 import org.loommpm.spi.SlotBoard;
 
 /**

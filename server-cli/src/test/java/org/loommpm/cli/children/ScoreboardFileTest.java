@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.loommpm.engine.ChildState;
 import org.loommpm.engine.ChildStats;
-import org.loommpm.engine.CloseReason;
+import org.loommpm.spi.CloseReason;
 
 /**
  * The shared scoreboard's layout: what one mapping writes another reads back (as the supervisor

@@ -6,12 +6,12 @@ import java.util.function.UnaryOperator;
 import org.loommpm.api.Handler;
 import org.loommpm.config.Http2Settings;
 import org.loommpm.config.ServerConfig;
-import org.loommpm.engine.ExchangeObserver;
 import org.loommpm.engine.Supervisor;
 import org.loommpm.http1.Http1Protocol;
 import org.loommpm.http2.Http2Connections;
 import org.loommpm.protocol.Http2Lookup;
 import org.loommpm.protocol.Protocols;
+import org.loommpm.spi.ExchangeObserver;
 import org.loommpm.spi.ProtocolCounters;
 
 /** A server on 127.0.0.1 (ephemeral port) speaking HTTP/1.1 and h2c, with its HTTP/2 counters at hand. */

@@ -1,4 +1,4 @@
-package org.loommpm.engine;
+package org.loommpm.spi;
 
 /**
  * A protocol as the engine sees it (HTTP/1.1, HTTP/2, and those a {@code ProtocolSelector}
@@ -7,9 +7,9 @@ package org.loommpm.engine;
  *
  * <p><b>Ownership.</b> {@link #serve} is called on a worker that owns the connection. It must end
  * by handing the connection back exactly once, as its last act, with one of
- * {@link Connection#handBackKeepAlive()}, {@link Connection#handBackReadWait(long)},
- * {@link Connection#handBackWatch(long)},
- * {@link Connection#handBackLinger(CloseReason)} or {@link Connection#handBackClose(CloseReason)} (or having the
+ * {@link ProtocolConnection#handBackKeepAlive()}, {@link ProtocolConnection#handBackReadWait(long)},
+ * {@link ProtocolConnection#handBackWatch(long)},
+ * {@link ProtocolConnection#handBackLinger(CloseReason)} or {@link ProtocolConnection#handBackClose(CloseReason)} (or having the
  * connection continue on another worker task it started); after that it must not touch the
  * connection again.
  */
@@ -20,7 +20,7 @@ public interface ConnectionProtocol {
      * @param connection the connection, with a context attached
      * @param slot the worker slot this runs in (for scoreboard updates)
      */
-    void serve(Connection connection, int slot);
+    void serve(ProtocolConnection connection, int slot);
 
     /**
      * The bytes the poller writes (without blocking, best effort) when a partial request head
@@ -33,7 +33,7 @@ public interface ConnectionProtocol {
     /**
      * Whether idle connections of this protocol end through the protocol (HTTP/2 sends GOAWAY)
      * rather than by the poller closing them. When true, the poller dispatches an idle
-     * (KEEPALIVE or MULTIPLEXED) connection with {@link Connection#closeRequested()} set on a
+     * (KEEPALIVE or MULTIPLEXED) connection with {@link ProtocolConnection#closeRequested()} set on a
      * graceful stop and when its deadline passes, instead of closing it.
      */
     default boolean closesGracefully() {

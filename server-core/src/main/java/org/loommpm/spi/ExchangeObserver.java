@@ -1,4 +1,4 @@
-package org.loommpm.engine;
+package org.loommpm.spi;
 
 /**
  * Told about every completed exchange (request and response) by the protocol layer: the hook

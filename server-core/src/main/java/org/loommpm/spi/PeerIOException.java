@@ -1,4 +1,4 @@
-package org.loommpm.engine;
+package org.loommpm.spi;
 
 import java.io.IOException;
 
@@ -10,7 +10,8 @@ import java.io.IOException;
 public final class PeerIOException extends IOException {
     private static final long serialVersionUID = 1L;
 
-    PeerIOException(IOException cause) {
+    /** Thrown by the engine's connection when its socket fails under a worker. */
+    public PeerIOException(IOException cause) {
         super(cause.getMessage(), cause);
     }
 }

@@ -1,4 +1,4 @@
-package org.loommpm.engine;
+package org.loommpm.spi;
 
 /**
  * Why a connection ended, decided by whoever decided to end it and counted once per connection
