@@ -3,7 +3,7 @@ package org.loommpm.cli;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.loommpm.cli.children.ChildCommand;
-import org.loommpm.cli.children.ChildDirectives;
+import org.loommpm.cli.config.ChildDirectives;
 import org.loommpm.cli.children.ProcessSupervisor;
 import org.loommpm.cli.config.ConfigException;
 import org.loommpm.cli.config.ConfigParser;

@@ -161,7 +161,7 @@ final class ServerProcess {
                     + "configuration: {1}", server.stats().generation(), e.report());
             return;
         }
-        if (org.loommpm.cli.children.ChildDirectives.enabled(next)) {
+        if (org.loommpm.cli.config.ChildDirectives.enabled(next)) {
             LOG.log(Level.WARNING, "LM1517 ChildProcesses On takes effect when the process is restarted: the new "
                     + "generation runs in this JVM");
         }

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.loommpm.cli.config.ChildDirectives;
 import org.loommpm.cli.config.ConfigException;
 import org.loommpm.cli.config.LogSettings;
 import org.loommpm.cli.config.LoomConfig;

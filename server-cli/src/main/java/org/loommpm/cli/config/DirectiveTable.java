@@ -60,7 +60,7 @@ public final class DirectiveTable {
         SiteDirectives.register(t);
         LogDirectives.register(t);
         TlsDirectives.register(t);
-        org.loommpm.cli.children.ChildDirectives.register(t);
+        ChildDirectives.register(t);
         return t;
     }
 

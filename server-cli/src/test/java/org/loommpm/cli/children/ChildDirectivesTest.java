@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.loommpm.cli.config.ChildDirectives;
 import org.loommpm.cli.config.ConfigException;
 import org.loommpm.cli.config.ConfigParser;
 import org.loommpm.cli.config.DirectiveTable;

@@ -1,15 +1,8 @@
-package org.loommpm.cli.children;
-
-import org.loommpm.cli.config.Args;
-import org.loommpm.cli.config.ConfigException;
-import org.loommpm.cli.config.ConfigLine;
-import org.loommpm.cli.config.DirectiveTable;
-import org.loommpm.cli.config.LoomConfig;
-import org.loommpm.cli.config.ParseState;
+package org.loommpm.cli.config;
 
 /**
  * {@code ChildProcesses On|Off} (default Off): whether the jar runs each child as its own JVM
- * (see {@link ProcessSupervisor}) instead of as in-JVM shards of one process.
+ * (see {@code cli.children.ProcessSupervisor}) instead of as in-JVM shards of one process.
  */
 public final class ChildDirectives {
     /** The key of this module's state in {@link LoomConfig#extensions()}. */
