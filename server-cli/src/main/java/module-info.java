@@ -7,9 +7,8 @@
 @SuppressWarnings("requires-automatic")
 module org.loommpm.cli {
     requires org.loommpm.core;
-    // HTTP/2 is found through the service (ServiceLoader); nothing of server-h2 is imported. It
-    // is required so that `-m org.loommpm.cli` resolves it without --add-modules.
-    requires org.loommpm.h2;
+    // No `requires org.loommpm.h2`: nothing of it is imported. On the module path it is resolved
+    // by service binding (org.loommpm.core uses the provider interface that it provides).
     requires micrometer.registry.prometheus;
     requires java.logging;
     requires java.management;
