@@ -18,6 +18,7 @@ import org.loommpm.cli.children.ScoreboardStats;
 import org.loommpm.cli.config.LoomConfig;
 import org.loommpm.cli.signals.SignalQueue;
 import org.loommpm.config.ChildPolicy;
+import org.loommpm.engine.EngineStats;
 
 /**
  * A child process of {@code ChildProcesses On} ({@code --child SPEC}): one in-JVM child on
@@ -79,7 +80,7 @@ final class ChildServe {
                 }
             }
         });
-        ScoreboardPublisher publisher = new ScoreboardPublisher(file, spec.record(), process.server().stats(),
+        ScoreboardPublisher publisher = new ScoreboardPublisher(file, spec.record(), EngineStats.of(process.server().stats()),
                 config.engine().maxConnectionsPerChild()).start();
         Control c = commands.take();
         if (c.kind() == Control.Kind.DRAIN) {

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 import org.loommpm.config.ServerConfig;
-import org.loommpm.engine.EngineStats;
 import org.loommpm.engine.Supervisor;
 import org.loommpm.metrics.EngineMetrics;
 import org.loommpm.metrics.RequestMetrics;
@@ -36,7 +35,7 @@ import org.loommpm.spi.ExchangeObserver;
  * {@link #close()} stops gracefully (in-flight requests finish, within GracefulShutdownTimeout).
  *
  * <p><b>Observability.</b> {@link #stats()} reads the engine's own counters at any time (the
- * {@link org.loommpm.status.StatusHandler} renders them). Micrometer meters exist only when the
+ * {@link org.loommpm.status.StatusHandler} renders them in detail). Micrometer meters exist only when the
  * builder is given a registry ({@link Builder#meterRegistry}); without one, metrics are off and
  * the request path has no observer at all.
  */
@@ -90,8 +89,11 @@ public final class LoomServer implements AutoCloseable {
         return config;
     }
 
-    /** The engine's counts (connections, workers, admission, recycle lists, scoreboard). */
-    public EngineStats stats() {
+    /**
+     * The server's totals (connections, requests, bytes); give it to a
+     * {@link org.loommpm.status.StatusHandler} for the per-child detail.
+     */
+    public ServerStats stats() {
         return supervisor;
     }
 
@@ -207,7 +209,7 @@ public final class LoomServer implements AutoCloseable {
          * {@link org.loommpm.status.StatusHandler} in the server's own handler needs. Until
          * {@link #start()} returns it reports an empty server (no children, all counts 0).
          */
-        public EngineStats stats() {
+        public ServerStats stats() {
             return stats;
         }
 
@@ -220,7 +222,7 @@ public final class LoomServer implements AutoCloseable {
         public LoomServer start() throws IOException {
             LoomServer server = new LoomServer(config.build(), handler != null ? handler : new Router(), registry,
                     reusePort);
-            stats.bind(server.stats());
+            stats.bind(server.supervisor);
             return server;
         }
     }

@@ -2,15 +2,32 @@ package org.loommpm.engine;
 
 import java.time.Instant;
 import java.util.List;
+import org.loommpm.api.ServerStats;
 import org.loommpm.spi.CloseReason;
 import org.loommpm.spi.ProtocolCounters;
 
 /**
  * The engine's counts, for metrics and the status page. Everything is read from counters the
  * engine keeps anyway; reading costs the request path nothing. Totals cover every child the
- * server has run, including those that have exited, so they only grow.
+ * server has run, including those that have exited, so they only grow. The applications' view of
+ * it is {@link ServerStats} (what {@code LoomServer.stats()} returns): every {@code EngineStats}
+ * is one, and the status page and the meters read the rest through this interface.
  */
-public interface EngineStats {
+public interface EngineStats extends ServerStats {
+    /**
+     * The engine's detail behind a server's {@link ServerStats} (what {@code LoomServer.stats()}
+     * and its builder's return): for the status page, the jar and tests, which see this package.
+     *
+     * @throws IllegalArgumentException if {@code stats} is not a server's (the application's own
+     *         implementation of {@link ServerStats})
+     */
+    static EngineStats of(ServerStats stats) {
+        if (stats instanceof EngineStats engine) {
+            return engine;
+        }
+        throw new IllegalArgumentException("not the stats of a LoomServer or its builder: " + stats.getClass());
+    }
+
     /** When the server started ({@link Instant#EPOCH} before it has). */
     Instant startTime();
 
@@ -26,6 +43,7 @@ public interface EngineStats {
     long connectionsAccepted();
 
     /** Connections ended since start, all children. */
+    @Override
     default long connectionsClosed() {
         long n = 0;
         for (CloseReason r : CloseReason.values()) {

@@ -29,6 +29,9 @@ import org.loommpm.spi.ProtocolCounters;
  * stay low-cardinality; a child's meters are removed when it exits, so a replaced child's series
  * end rather than linger. The catalogue, with meanings, is in docs/operations.md.
  */
+// Public for api.LoomServer, which creates it; "exports": its engine types are exported to
+// loom-mpm's own modules only, so an application cannot use it (MetricsHandler is the API here).
+@SuppressWarnings("exports")
 public final class EngineMetrics implements ChildListener {
     private final MeterRegistry registry;
     private final Map<Integer, List<Meter>> childMeters = new ConcurrentHashMap<>();

@@ -24,6 +24,9 @@ import org.loommpm.api.Response;
  * The exposition is public information about the server: restrict who may read it (the shipped
  * configuration allows only loopback clients).
  */
+// "exports": org.loommpm.core requires the Prometheus registry statically (only this class needs
+// it), so an application that builds a MetricsHandler requires micrometer.registry.prometheus.
+@SuppressWarnings("exports")
 public final class MetricsHandler implements Handler {
     /** The Prometheus text format's media type (what the registry writes for it). */
     public static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";

@@ -24,6 +24,9 @@ import org.loommpm.spi.ExchangeObserver;
  * no map lookup, no tag allocation. Histograms are off unless a {@code MeterFilter} on the
  * registry turns them on (see docs/operations.md).
  */
+// Public for api.LoomServer, which creates it; "exports": its engine types are exported to
+// loom-mpm's own modules only, so an application cannot use it (MetricsHandler is the API here).
+@SuppressWarnings("exports")
 public final class RequestMetrics implements ExchangeObserver {
     /** Timer name. */
     public static final String REQUESTS = "loom.http.requests";

@@ -26,6 +26,10 @@ public final class ProtocolCounters {
     private final LongAdder goawaysReceived = new LongAdder();
     private final LongAdder guardsTripped = new LongAdder();
 
+    /** Counts at zero (the supervisor keeps one for the server's lifetime). */
+    public ProtocolCounters() {
+    }
+
     /** A TLS handshake completed. */
     public void tlsHandshakeCompleted() { tlsHandshakes.increment(); }
     /** A TLS handshake failed (bad ClientHello, alert, peer gone mid-handshake). */

@@ -7,6 +7,7 @@ import org.loommpm.api.Handler;
 import org.loommpm.api.LoomServer;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
+import org.loommpm.api.ServerStats;
 import org.loommpm.engine.EngineStats;
 
 /**
@@ -42,9 +43,11 @@ public final class StatusHandler implements Handler {
     /**
      * @param stats the server's counts: {@link LoomServer#stats()}, or
      *              {@link LoomServer.Builder#stats()} when the handler is built before the server
+     * @throws IllegalArgumentException if {@code stats} is not a server's (an implementation of
+     *         {@link ServerStats} of the application's own has no per-child detail to show)
      */
-    public StatusHandler(EngineStats stats) {
-        this.stats = Objects.requireNonNull(stats);
+    public StatusHandler(ServerStats stats) {
+        this.stats = EngineStats.of(Objects.requireNonNull(stats));
         String v = LoomServer.class.getPackage().getImplementationVersion();
         this.version = "loom-mpm/" + (v != null ? v : "dev");
     }

@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.loommpm.api.LoomServer;
 import org.loommpm.engine.ChildStats;
+import org.loommpm.engine.EngineStats;
 
 /**
  * ThreadsPerChild 4 and a handler parked on a latch: 32 clients saturate the pool, the listener
@@ -34,7 +35,7 @@ class AdmissionControlIntegrationTest {
             release.await();
             res.send("ok");
         }, c -> c.threadsPerChild(4).pollersPerChild(1))) {
-            ChildStats child = server.stats().children().get(0);
+            ChildStats child = EngineStats.of(server.stats()).children().get(0);
             assertTrue(child.admissionOpen());
             HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                     .connectTimeout(Duration.ofSeconds(30)).build();

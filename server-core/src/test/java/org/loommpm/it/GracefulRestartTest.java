@@ -21,6 +21,7 @@ import org.loommpm.api.Handler;
 import org.loommpm.api.LoomServer;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.engine.ChildStats;
+import org.loommpm.engine.EngineStats;
 
 /** Graceful restart by generation: new config in effect, no request fails, old children exit. */
 class GracefulRestartTest {
@@ -91,10 +92,10 @@ class GracefulRestartTest {
             assertEquals(List.of(), failures, "no request may fail across graceful restarts");
             assertTrue(ok.get() > 100, "load ran: " + ok.get());
             assertTrue(seen.containsKey("gen1") && seen.containsKey("gen4"), "saw " + seen.keySet());
-            TestServers.waitFor("old generations exited", 20, () -> server.stats().children().stream()
+            TestServers.waitFor("old generations exited", 20, () -> EngineStats.of(server.stats()).children().stream()
                     .allMatch(c -> c.generation() == 4));
-            assertEquals(2, server.stats().children().size());
-            assertTrue(server.stats().children().stream().allMatch(ChildStats::accepting));
+            assertEquals(2, EngineStats.of(server.stats()).children().size());
+            assertTrue(EngineStats.of(server.stats()).children().stream().allMatch(ChildStats::accepting));
         }
     }
 

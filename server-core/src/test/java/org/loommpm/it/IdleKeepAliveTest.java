@@ -7,6 +7,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.loommpm.api.LoomServer;
 import org.loommpm.engine.ChildStats;
+import org.loommpm.engine.EngineStats;
 
 /** 2,000 idle keep-alive connections hold no worker and no context. */
 class IdleKeepAliveTest {
@@ -24,7 +25,7 @@ class IdleKeepAliveTest {
                 for (RawHttp c : conns) {
                     assertEquals("hi", c.read().text());
                 }
-                ChildStats child = server.stats().children().get(0);
+                ChildStats child = EngineStats.of(server.stats()).children().get(0);
                 TestServers.waitFor("workers idle", 20, () -> child.activeWorkers() == 0 && child.contextsHeld() == 0);
                 assertEquals(2000, child.openConnections());
                 assertEquals(0, child.activeWorkers());

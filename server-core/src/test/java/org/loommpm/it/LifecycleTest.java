@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.loommpm.api.LoomServer;
 import org.loommpm.engine.ChildStats;
+import org.loommpm.engine.EngineStats;
 
 /** Graceful stop and child replacement lose no request. */
 class LifecycleTest {
@@ -130,9 +131,9 @@ class LifecycleTest {
             }
             assertEquals(0, failures.get(), "no request may fail while children are replaced");
             assertEquals(clients * perClient, served.get());
-            int maxChildId = server.stats().children().stream().mapToInt(ChildStats::id).max().orElse(0);
+            int maxChildId = EngineStats.of(server.stats()).children().stream().mapToInt(ChildStats::id).max().orElse(0);
             assertTrue(maxChildId > 4, "children were retired and replaced (highest child id " + maxChildId + ")");
-            TestServers.waitFor("two accepting children remain", 20, () -> server.stats().children().stream()
+            TestServers.waitFor("two accepting children remain", 20, () -> EngineStats.of(server.stats()).children().stream()
                     .filter(ChildStats::accepting).count() == 2);
         }
     }

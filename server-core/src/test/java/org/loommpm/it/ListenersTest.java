@@ -17,6 +17,7 @@ import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.loommpm.api.LoomServer;
+import org.loommpm.engine.EngineStats;
 
 /** Several Listen addresses, IPv4 and IPv6, shared by every child; ids unique across children. */
 class ListenersTest {
@@ -43,9 +44,9 @@ class ListenersTest {
                     assertEquals(String.valueOf(a.getPort()), r.body());
                 }
             }
-            assertEquals(3, server.stats().children().size());
+            assertEquals(3, EngineStats.of(server.stats()).children().size());
             Set<Integer> ids = new HashSet<>();
-            server.stats().children().forEach(c -> ids.add(c.id()));
+            EngineStats.of(server.stats()).children().forEach(c -> ids.add(c.id()));
             assertEquals(3, ids.size());
         }
     }

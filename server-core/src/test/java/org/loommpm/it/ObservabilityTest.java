@@ -25,6 +25,7 @@ import org.loommpm.config.ServerConfig;
 import org.loommpm.engine.ChildStats;
 import org.loommpm.metrics.MetricsHandler;
 import org.loommpm.status.StatusHandler;
+import org.loommpm.engine.EngineStats;
 
 /**
  * Known traffic against a server with ThreadsPerChild 4 and one poller, then the exact counts,
@@ -80,7 +81,7 @@ class ObservabilityTest {
     }
 
     private ChildStats child() {
-        return server.stats().children().get(0);
+        return EngineStats.of(server.stats()).children().get(0);
     }
 
     private void quiesce() throws InterruptedException {

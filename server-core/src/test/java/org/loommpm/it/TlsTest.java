@@ -40,6 +40,7 @@ import org.loommpm.engine.ChildStats;
 import org.loommpm.spi.CloseReason;
 import org.loommpm.testsupport.Curl;
 import org.loommpm.testsupport.TestCertificates;
+import org.loommpm.engine.EngineStats;
 
 /** HTTPS end to end: JDK HttpClient, raw TLS sockets, curl; failures and stalls on a TLS port. */
 class TlsTest {
@@ -133,7 +134,7 @@ class TlsTest {
                 .POST(HttpRequest.BodyPublishers.ofByteArray(big)).build(), HttpResponse.BodyHandlers.ofByteArray());
         assertArrayEquals(big, post.body());
         assertEquals(1, server.stats().connectionsAccepted(), "keep-alive reused the one TLS connection");
-        ChildStats child = server.stats().children().get(0);
+        ChildStats child = EngineStats.of(server.stats()).children().get(0);
         assertTrue(child.scoreboard().totalBytesSent() >= 2L * FIVE_MB, "application bytes are counted");
     }
 
@@ -234,7 +235,7 @@ class TlsTest {
             assertTrue(r.text().contains("speaking plain HTTP to an SSL-enabled server port"), r.text());
             assertEquals("close", r.header("Connection"));
             TestServers.waitFor("the connection closed", 5,
-                    () -> server.stats().connectionsClosed(CloseReason.ERROR) == 1);
+                    () -> EngineStats.of(server.stats()).connectionsClosed(CloseReason.ERROR) == 1);
             assertEquals(1, logs.find(Level.INFO, "LM0602").size());
             assertEquals(java.util.List.of(), logs.errors());
         }
@@ -257,7 +258,7 @@ class TlsTest {
             out.flush();
             assertEndOfStream(s.getInputStream());
             TestServers.waitFor("the connection counted", 5,
-                    () -> server.stats().connectionsClosed(CloseReason.ERROR) == 1);
+                    () -> EngineStats.of(server.stats()).connectionsClosed(CloseReason.ERROR) == 1);
             assertEquals(1, logs.find(Level.INFO, "LM0601").size());
             assertEquals(java.util.List.of(), logs.errors());
         }
@@ -274,7 +275,7 @@ class TlsTest {
                 Thread.sleep(100);
             }
             TestServers.waitFor("the connection counted", 5,
-                    () -> server.stats().connectionsClosed(CloseReason.ERROR) == 1);
+                    () -> EngineStats.of(server.stats()).connectionsClosed(CloseReason.ERROR) == 1);
             assertEquals(1, logs.find(Level.INFO, "LM0601").size());
             assertEquals(java.util.List.of(), logs.errors());
         }
@@ -292,12 +293,12 @@ class TlsTest {
             long start = System.nanoTime();
             TestServers.waitFor("both accepted", 5, () -> server.stats().connectionsAccepted() == 2);
             Thread.sleep(300);
-            ChildStats child = server.stats().children().get(0);
+            ChildStats child = EngineStats.of(server.stats()).children().get(0);
             assertEquals(0, child.activeWorkers(), "no worker waits for a handshake");
             assertEndOfStream(silent.getInputStream());
             assertEndOfStream(half.getInputStream());
             assertTrue(System.nanoTime() - start < Duration.ofSeconds(4).toNanos());
-            TestServers.waitFor("both counted", 5, () -> server.stats().connectionsClosed(CloseReason.TIMEOUT) == 2);
+            TestServers.waitFor("both counted", 5, () -> EngineStats.of(server.stats()).connectionsClosed(CloseReason.TIMEOUT) == 2);
         }
     }
 
@@ -320,7 +321,7 @@ class TlsTest {
             assertFalse(refused instanceof SocketTimeoutException, "the server must close, not stall: " + refused);
             assertEquals(0, handshakes.get(), "no second handshake completed");
             TestServers.waitFor("the connection counted", 5,
-                    () -> server.stats().connectionsClosed(CloseReason.ERROR) == 1);
+                    () -> EngineStats.of(server.stats()).connectionsClosed(CloseReason.ERROR) == 1);
             assertEquals(1, logs.find(Level.FINE, "LM0606").size());
             assertEquals(java.util.List.of(), logs.errors());
         }

@@ -32,20 +32,32 @@ public final class ChildCommand {
 
     /**
      * The JVM options a child takes over: all but a debugger agent, whose fixed port the
-     * supervisor already holds.
+     * supervisor already holds, and the module path and main module ({@link #launch} names them).
      */
     static List<String> inheritable(List<String> options) {
         List<String> out = new ArrayList<>();
         for (String o : options) {
-            if (!o.startsWith("-agentlib:jdwp") && !o.startsWith("-Xrunjdwp") && !o.equals("-Xdebug")) {
+            if (!o.startsWith("-agentlib:jdwp") && !o.startsWith("-Xrunjdwp") && !o.equals("-Xdebug")
+                    && !o.startsWith("--module-path=") && !o.startsWith("-Djdk.module.path=")
+                    && !o.startsWith("--module=") && !o.startsWith("-Djdk.module.main")) {
                 out.add(o);
             }
         }
         return List.copyOf(out);
     }
 
-    /** {@code -jar loom-mpm.jar}, or the class path and main class when not run from a jar (tests). */
+    /**
+     * {@code -jar loom-mpm.jar}; on the module path the supervisor's module path and
+     * {@code -m org.loommpm.cli/org.loommpm.cli.Main} (the launcher's own {@code -p} and {@code -m}
+     * are left out of the inherited options); or the class path and main class when not run from
+     * a jar (tests).
+     */
     private static List<String> launch() {
+        Module module = ChildCommand.class.getModule();
+        String modulePath = System.getProperty("jdk.module.path");
+        if (module.isNamed() && modulePath != null) {
+            return List.of("--module-path", modulePath, "--module", module.getName() + "/org.loommpm.cli.Main");
+        }
         Path where;
         try {
             where = Path.of(ChildCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());

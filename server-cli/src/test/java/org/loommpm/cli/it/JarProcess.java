@@ -70,9 +70,17 @@ final class JarProcess implements AutoCloseable {
 
     /** Starts the jar and waits until it prints that it listens (or fails within 20 s). */
     static JarProcess start(Path dir, String... args) throws Exception {
+        return launch(dir, command(args));
+    }
+
+    /**
+     * Starts {@code command} (a java command line of the test's own, e.g. on the module path)
+     * and waits until it prints that it listens (or fails within 20 s).
+     */
+    static JarProcess launch(Path dir, List<String> command) throws Exception {
         Path out = dir.resolve("stdout.txt");
         Path err = dir.resolve("stderr.txt");
-        Process p = new ProcessBuilder(command(args)).directory(dir.toFile())
+        Process p = new ProcessBuilder(command).directory(dir.toFile())
                 .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         JarProcess j = new JarProcess(p, out, err);
         try {

@@ -1,4 +1,4 @@
-package org.loommpm.cli.logging;
+package org.loommpm.bench.jmh;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,6 +11,10 @@ import java.util.concurrent.TimeUnit;
 import org.loommpm.api.Headers;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
+import org.loommpm.cli.logging.AccessLogFormat;
+import org.loommpm.cli.logging.AsyncLogWriter;
+import org.loommpm.cli.logging.LogBenchFixture;
+import org.loommpm.cli.logging.LogLine;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -25,7 +29,7 @@ import org.openjdk.jmh.annotations.TearDown;
  * The access log's cost on the worker, per request: one {@code common} line for wrk's
  * {@code GET /hello.txt} answered 200 with 13 bytes ({@code format}, into a reused buffer), and
  * the same line formatted into the buffers of a writer whose thread drains them to
- * {@code /dev/null} meanwhile ({@code formatAndOffer}: what {@link AccessLogFilter} adds to a
+ * {@code /dev/null} meanwhile ({@code formatAndOffer}: what {@code AccessLogFilter} adds to a
  * request). The request and response are fixed values
  * here; in the server they are the exchange's own objects.
  */
@@ -59,7 +63,7 @@ public class AccessLogBench {
 
     @Benchmark
     public LogLine format() {
-        line.truncate(0);
+        LogBenchFixture.reset(line);
         common.format(line, exchange());
         return line;
     }

@@ -1,9 +1,12 @@
-package org.loommpm.engine;
+package org.loommpm.bench.jmh;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.loommpm.config.ServerConfig;
+import org.loommpm.engine.AdmissionControl;
+import org.loommpm.engine.EngineBenchFixture;
+import org.loommpm.engine.WorkerPool;
 import org.loommpm.spi.WorkerTask;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -22,8 +25,8 @@ import org.openjdk.jmh.annotations.State;
  * the virtual thread's start, run and end on the carrier pool. {@code dispatch} sends
  * {@value #FREE} tasks (fewer than ThreadsPerChild, so each gets a fresh virtual thread: the
  * usual case); {@code dispatchSaturated} sends {@value #SATURATED}, so most wait as pending and
- * run on a worker that finished its previous task. Lives in server-core's package (in the
- * benchmarks jar) because the pool's constructor is package-private.
+ * run on a worker that finished its previous task. The pool comes from
+ * {@link EngineBenchFixture} (its constructor is package-private).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -41,7 +44,7 @@ public class DispatchBench {
 
     @Setup
     public void setUp() {
-        pool = new WorkerPool(ServerConfig.DEFAULT_THREADS_PER_CHILD, () -> { });
+        pool = EngineBenchFixture.workerPool(ServerConfig.DEFAULT_THREADS_PER_CHILD, () -> { });
         admission = new AdmissionControl(ServerConfig.DEFAULT_THREADS_PER_CHILD);
         waiter = Thread.currentThread();
         task = slot -> done();

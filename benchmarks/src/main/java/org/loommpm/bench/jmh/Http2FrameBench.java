@@ -1,4 +1,4 @@
-package org.loommpm.http2;
+package org.loommpm.bench.jmh;
 
 import com.twitter.hpack.Encoder;
 import java.io.ByteArrayOutputStream;
@@ -8,12 +8,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.loommpm.api.Headers;
+import org.loommpm.http2.Http2BenchFixture;
 import org.loommpm.http2.frame.FrameListener;
 import org.loommpm.http2.frame.FrameReader;
 import org.loommpm.http2.frame.FrameType;
 import org.loommpm.http2.frame.Http2Error;
 import org.loommpm.http2.hpack.HpackCodec;
-import org.loommpm.http2.frame.FrameReader;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -26,7 +26,7 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * HTTP/2's frame layer on its own, both ways, as the server runs it: {@link FrameReader} (the
  * preface done, frames cut out of a read buffer and their layout checked) handing every field to
- * a listener that only consumes them, and {@link OutputBatch} serialising frames into the buffers
+ * a listener that only consumes them, and {@code OutputBatch} serialising frames into the buffers
  * of one gathering write. What acts on frames (streams, windows, HPACK: {@code HpackBench}) and
  * the socket are left out. Each operation is one read or one batch:
  * <ul>
@@ -42,9 +42,8 @@ import org.openjdk.jmh.infra.Blackhole;
  *   <li>{@code serialiseDownload}: a 1 MiB body as 64 DATA frames of 16 KiB (referenced in the
  *       write, not copied) after its HEADERS.</li>
  * </ul>
- * Lives in server-h2's package (in the benchmarks jar) because {@link OutputBatch} and
- * {@link Stream} are package-private; the streams are bare (no session), which is all the batch
- * touches.
+ * {@code OutputBatch} and its streams are package-private: {@link Http2BenchFixture} holds them
+ * (bare streams, no session, which is all the batch touches) and calls the batch one call deep.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -58,8 +57,7 @@ public class Http2FrameBench {
     private FrameReader reader;
     private ByteBuffer requests;
     private ByteBuffer upload;
-    private final OutputBatch batch = new OutputBatch();
-    private final Stream[] streams = new Stream[STREAMS];
+    private final Http2BenchFixture batch = new Http2BenchFixture(STREAMS, 3);
     private byte[] responseBlock;
     private final byte[] hello = "Hello, World!".getBytes(StandardCharsets.US_ASCII);
     private final byte[] body = new byte[UPLOAD_FRAMES * FRAME];
@@ -144,7 +142,7 @@ public class Http2FrameBench {
         reader.read(ByteBuffer.wrap(opening()));
 
         // The client's frames, serialised by the server's own frame writer.
-        OutputBatch client = new OutputBatch();
+        Http2BenchFixture client = new Http2BenchFixture(0, 1);
         Encoder encoder = new Encoder(4096);
         block(encoder); // stream 1's block: the literal one that fills the table, sent before this round
         for (int i = 0; i < STREAMS; i++) {
@@ -161,9 +159,6 @@ public class Http2FrameBench {
         }
         upload = ByteBuffer.wrap(wire(client));
 
-        for (int i = 0; i < STREAMS; i++) {
-            streams[i] = new Stream(null, 3 + 2 * i, null, FrameType.DEFAULT_WINDOW, FrameType.DEFAULT_WINDOW, -1);
-        }
         if (!verify(requests, STREAMS + 1) || !verify(upload, UPLOAD_FRAMES)) {
             throw new IllegalStateException("the setup's frames are not what the benchmark says");
         }
@@ -184,7 +179,7 @@ public class Http2FrameBench {
     }
 
     private static byte[] opening() {
-        OutputBatch client = new OutputBatch();
+        Http2BenchFixture client = new Http2BenchFixture(0, 1);
         byte[] preface = FrameReader.preface();
         client.copy(preface, 0, preface.length);
         client.settings();
@@ -192,7 +187,7 @@ public class Http2FrameBench {
     }
 
     /** What a batch gathered, as one array (and the batch emptied). */
-    private static byte[] wire(OutputBatch b) {
+    private static byte[] wire(Http2BenchFixture b) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (ByteBuffer x : b.gather()) {
             out.write(x.array(), x.arrayOffset() + x.position(), x.remaining());
@@ -228,9 +223,9 @@ public class Http2FrameBench {
 
     @Benchmark
     public ByteBuffer[] serialiseResponses() {
-        for (Stream s : streams) {
-            batch.headerBlock(s.id(), responseBlock, responseBlock.length, false, FRAME);
-            batch.data(s, hello, 0, hello.length, true);
+        for (int i = 0; i < STREAMS; i++) {
+            batch.headerBlock(batch.streamId(i), responseBlock, responseBlock.length, false, FRAME);
+            batch.data(i, hello, 0, hello.length, true);
         }
         ByteBuffer[] gathered = batch.gather();
         batch.discard();
@@ -239,10 +234,9 @@ public class Http2FrameBench {
 
     @Benchmark
     public ByteBuffer[] serialiseDownload() {
-        Stream s = streams[0];
-        batch.headerBlock(s.id(), responseBlock, responseBlock.length, false, FRAME);
+        batch.headerBlock(batch.streamId(0), responseBlock, responseBlock.length, false, FRAME);
         for (int off = 0; off < body.length; off += FRAME) {
-            batch.data(s, body, off, FRAME, off + FRAME == body.length);
+            batch.data(0, body, off, FRAME, off + FRAME == body.length);
         }
         ByteBuffer[] gathered = batch.gather();
         batch.discard();
