@@ -62,7 +62,7 @@ public final class Child implements ChildStats, ChildHandle {
      * @throws IOException if a selector cannot be opened or a listener registered (nothing stays open then)
      */
     Child(int id, int generation, ServerConfig config, ConnectionProtocol handler, Supervisor supervisor,
-          List<Listener> listeners) throws IOException {
+          List<Listener> listeners, PollerProbe probe) throws IOException {
         this.id = id;
         this.generation = generation;
         this.config = config;
@@ -75,7 +75,7 @@ public final class Child implements ChildStats, ChildHandle {
         this.pool = new WorkerPool(config.threadsPerChild(), new SlotFreed());
         try {
             for (int i = 0; i < n; i++) {
-                pollers[i] = new Poller(this, i);
+                pollers[i] = new Poller(this, i, probe);
             }
             pollers[0].ownListeners(listeners);
         } catch (IOException | RuntimeException e) {

@@ -14,7 +14,7 @@ interface ChildFactory {
     ChildFactory CHILDREN = new ChildFactory() {
         @Override
         public Child create(int id, Generation g, Supervisor supervisor) throws IOException {
-            return new Child(id, g.number(), g.config(), g.handler(), supervisor, g.listeners());
+            return new Child(id, g.number(), g.config(), g.handler(), supervisor, g.listeners(), null);
         }
     };
 

@@ -19,8 +19,8 @@ public final class EngineBenchFixture {
      * for code that encodes into buffers and asks the child whether it is draining, never for I/O.
      */
     public static Connection unconnectedConnection(ServerConfig config) throws IOException {
-        Child child = new Child(0, 0, config, (connection, slot) -> { }, null, List.of());
-        return new Connection(1, null, new Poller(child, 0), null);
+        Child child = new Child(0, 0, config, (connection, slot) -> { }, null, List.of(), null);
+        return new Connection(1, null, new Poller(child, 0, null), null);
     }
 
     /** A child's worker pool of {@code size} slots, on its own (no child, no poller). */

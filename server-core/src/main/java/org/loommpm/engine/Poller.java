@@ -98,11 +98,8 @@ public final class Poller implements Runnable, PollerStats {
     private volatile long heartbeat;
     /** When the thread was started ({@link System#nanoTime()}), 0 before: the watchdog's base until the first heartbeat. */
     private volatile long startedNanos;
-    /**
-     * Test hook: run once on this poller's thread at the top of its next iteration. A test wedges
-     * the loop with it to exercise the watchdog; null (one volatile read per iteration) otherwise.
-     */
-    private volatile Runnable stallHook;
+    /** The child's probe, called at the top of every iteration; {@code null} in production. */
+    private final PollerProbe probe;
 
     private volatile long wakeups;
     private volatile long dispatches;
@@ -115,8 +112,9 @@ public final class Poller implements Runnable, PollerStats {
     private CloseReason exitReason = CloseReason.ABORT;
     private final LongAdder recycleDrops = new LongAdder();
 
-    Poller(Child child, int index) throws IOException {
+    Poller(Child child, int index, PollerProbe probe) throws IOException {
         this.child = child;
+        this.probe = probe;
         this.services = new ChildServicesView(child);
         this.index = index;
         this.selector = Selector.open();
@@ -163,9 +161,8 @@ public final class Poller implements Runnable, PollerStats {
         return thread;
     }
 
-    /** Test hook: runs {@code r} on the poller thread at the top of its next iteration (see {@link #stallHook}). */
-    void stallNextIteration(Runnable r) {
-        stallHook = r;
+    /** Makes the loop go round once more soon (a probe has something for its next iteration). Any thread. */
+    void wakeup() {
         sleeping.set(false);
         selector.wakeup();
     }
@@ -304,10 +301,8 @@ public final class Poller implements Runnable, PollerStats {
             }
             long now = System.nanoTime();
             heartbeat = now;
-            Runnable stall = stallHook;
-            if (stall != null) {
-                stallHook = null;
-                stall.run();
+            if (probe != null) {
+                probe.iteration(this);
             }
             long next = timers.nextDeadline();
             long sleepMs = next == Long.MAX_VALUE ? MAX_SLEEP_MS

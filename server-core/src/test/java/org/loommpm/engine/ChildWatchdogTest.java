@@ -28,7 +28,7 @@ class ChildWatchdogTest {
             // The load starts only once the poller is stuck: a connection it accepted just before
             // would be stuck with it (as in production), which is not what this test is about.
             CountDownLatch stalled = new CountDownLatch(1);
-            wedged.pollerArray()[0].stallNextIteration(() -> {
+            h.starts.stallNextIteration(wedged.pollerArray()[0], () -> {
                 stalled.countDown();
                 awaitQuietly(release);
             });
@@ -78,7 +78,7 @@ class ChildWatchdogTest {
             try (java.net.Socket idle = new java.net.Socket("127.0.0.1", h.port);
                  java.net.Socket other = new java.net.Socket("127.0.0.1", h.port)) {
                 SupervisorHarness.waitFor("two connections open", 10, () -> sick.openConnections() == 2);
-                sick.pollerArray()[1].stallNextIteration(() -> awaitQuietly(release));
+                h.starts.stallNextIteration(sick.pollerArray()[1], () -> awaitQuietly(release));
                 SupervisorHarness.waitFor("sick", 10, () -> sick.state() == ChildState.SICK);
                 SupervisorHarness.waitFor("ended by force after GracefulShutdownTimeout", 10, sick::exitRequested);
                 assertEquals(1, log.withId("LM0804").size());
@@ -101,7 +101,7 @@ class ChildWatchdogTest {
                         .maintenanceInterval(Duration.ofMillis(100)))) {
             Child only = h.serving().get(0);
             SupervisorHarness.waitFor("ready", 10, () -> only.state() == ChildState.READY);
-            only.pollerArray()[0].stallNextIteration(() -> awaitQuietly(release));
+            h.starts.stallNextIteration(only.pollerArray()[0], () -> awaitQuietly(release));
             Thread.sleep(1500);
             assertEquals(ChildState.READY, only.state());
             assertEquals(List.of(only), h.serving());

@@ -1,15 +1,36 @@
 package org.loommpm.engine;
 
 import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** A child factory whose next {@code n} starts fail as if no selector could be opened. Any thread. */
-final class StartFaults implements ChildFactory {
+/**
+ * A child factory for tests: its next {@code n} starts fail as if no selector could be opened,
+ * and the children it creates can have a poller stalled at the top of its next loop iteration
+ * (the children carry this fixture as their {@link PollerProbe}). Any thread.
+ */
+final class StartFaults implements ChildFactory, PollerProbe {
     private final AtomicInteger left = new AtomicInteger();
+    private final Map<Poller, Runnable> stalls = new ConcurrentHashMap<>();
 
     /** The next {@code n} child starts fail (0: none do). */
     void failNext(int n) {
         left.set(n);
+    }
+
+    /** Runs {@code r} on {@code p}'s thread at the top of its next iteration (a test wedges it there). */
+    void stallNextIteration(Poller p, Runnable r) {
+        stalls.put(p, r);
+        p.wakeup();
+    }
+
+    @Override
+    public void iteration(Poller p) {
+        Runnable r = stalls.remove(p);
+        if (r != null) {
+            r.run();
+        }
     }
 
     @Override
@@ -19,6 +40,6 @@ final class StartFaults implements ChildFactory {
                 throw new IOException("injected start-up failure (test fixture)");
             }
         }
-        return ChildFactory.CHILDREN.create(id, g, supervisor);
+        return new Child(id, g.number(), g.config(), g.handler(), supervisor, g.listeners(), this);
     }
 }

@@ -22,7 +22,7 @@ import org.loommpm.protocol.Protocols;
 /** A Supervisor on 127.0.0.1 with an ephemeral port, driven from the engine package, plus a bounded load. */
 final class SupervisorHarness implements AutoCloseable {
     final Supervisor supervisor;
-    /** Its children's factory: {@code starts.failNext(n)} makes child starts fail. */
+    /** Its children's factory: {@code starts.failNext(n)} makes child starts fail, {@code starts.stallNextIteration} wedges a poller. */
     final StartFaults starts = new StartFaults();
     final int port;
 
