@@ -11,7 +11,7 @@ import org.loommpm.spi.SlotBoard;
 
 /**
  * The code around a handler call, the same for HTTP/1.1 and HTTP/2: call the application's
- * handler, complete the response, map a failure to the status to answer (an
+ * handler (or answer {@code OPTIONS *}, which names no resource, itself), complete the response, map a failure to the status to answer (an
  * {@link HttpException}'s own, 408 for a {@link SocketTimeoutException}, 500 for anything else)
  * or to the protocol's action when its client is gone, and count the finished exchange in the
  * worker's scoreboard slot and for the {@link ExchangeObserver}.
@@ -56,6 +56,14 @@ public final class ExchangeRunner {
         boolean fail(Failure failure, int status, Throwable cause) throws IOException;
     }
 
+    /**
+     * {@code Allow} of {@code OPTIONS *} (RFC 9110 §9.3.7): the standard methods a
+     * {@code Router} routes, in its {@code Allow} order. The server itself accepts any method
+     * token; which ones a resource takes is the application's, per path.
+     */
+    private static final String SERVER_METHODS = "GET, HEAD, POST, PUT, DELETE, PATCH, OPTIONS";
+    private static final byte[] NO_BODY = new byte[0];
+
     private final Handler app;
     private final ExchangeObserver observer;
 
@@ -78,12 +86,23 @@ public final class ExchangeRunner {
      */
     public boolean run(Request req, Exchange res) throws IOException {
         try {
-            app.handle(req, res);
+            if (isAsterisk(req.path())) {
+                // OPTIONS * (the only method the parsers let through with it) asks about the
+                // server, not a resource: answered here, so no application sees a path it cannot route.
+                res.header("Allow", SERVER_METHODS).send(NO_BODY);
+            } else {
+                app.handle(req, res);
+            }
             res.finish();
             return true;
         } catch (Exception | LinkageError | AssertionError | StackOverflowError e) {
             return failed(res, e);
         }
+    }
+
+    /** The asterisk-form target's path: HTTP/1.1's {@code OPTIONS *}, HTTP/2's {@code :path *}. */
+    private static boolean isAsterisk(String path) {
+        return path.length() == 1 && path.charAt(0) == '*';
     }
 
     /**

@@ -14,8 +14,11 @@ import org.loommpm.http.syntax.HttpChars;
  *
  * <p>The next pipelined request follows the body in the same stream, so this stream never reads
  * past the body's end: framing lines are read byte by byte and chunk data with reads bounded by
- * what is left of the chunk. Chunk extensions are accepted and ignored, but bounded. Line ends
- * may be CRLF or a bare LF, as in the head. Closing this stream does not close {@code raw}.
+ * what is left of the chunk. Chunk extensions are accepted and ignored, but bounded. Every line
+ * (chunk-size, the CRLF after chunk data, trailer fields, the final empty line) must end with
+ * CRLF: RFC 9112 §7.1 allows nothing else there, and a peer that reads a bare LF differently
+ * would disagree on where the body ends (request smuggling), so a bare LF or CR is a 400.
+ * Closing this stream does not close {@code raw}.
  * Not thread-safe: the body belongs to the worker handling the exchange.
  */
 public final class ChunkedInputStream extends InputStream {
@@ -177,13 +180,9 @@ public final class ChunkedInputStream extends InputStream {
         return size;
     }
 
-    /** The CRLF (or LF) closing a chunk's data. */
+    /** The CRLF closing a chunk's data. */
     private void readDataCrlf() throws IOException {
-        int b = readByte();
-        if (b == '\r') {
-            b = readByte();
-        }
-        if (b != '\n') {
+        if (readByte() != '\r' || readByte() != '\n') {
             throw Http1Syntax.bad("chunk data not followed by CRLF");
         }
     }
@@ -223,12 +222,15 @@ public final class ChunkedInputStream extends InputStream {
         }
     }
 
-    /** Whether {@code b} ends a line: LF, or CR and the LF that must follow it (a bare CR is a 400). */
+    /** Whether {@code b} ends a line: a CR and the LF that must follow it (a bare CR or LF is a 400). */
     private boolean isLineEnd(int b) throws IOException {
+        if (b == '\n') {
+            throw Http1Syntax.bad("bare LF in chunked framing");
+        }
         if (b == '\r' && readByte() != '\n') {
             throw Http1Syntax.bad("bare CR in chunked framing");
         }
-        return b == '\r' || b == '\n';
+        return b == '\r';
     }
 
     private int readByte() throws IOException {

@@ -10,8 +10,9 @@ import org.loommpm.api.HttpException;
  * be O(n²), so the scanner remembers how far it got and only looks at the new bytes. While the
  * head is incomplete it enforces the size limits on the line in progress, so a client cannot make
  * the connection buffer more than LimitRequestLine, LimitRequestFieldSize and LimitRequestFields
- * allow. It only finds line boundaries; {@link RequestHeadParser} validates the syntax once the
- * head is complete.
+ * allow. It only finds line boundaries, and checks that the request line ends with a version
+ * (so HTTP/0.9's one-line request is refused when its line ends); {@link RequestHeadParser}
+ * validates the syntax once the head is complete.
  *
  * <p>Line ends are found with helidon-common-buffers' SWAR {@link Bytes#firstIndexOf}, which scans
  * eight bytes per step and works directly on the caller's {@code byte[]} range, so it fits the
@@ -23,6 +24,8 @@ import org.loommpm.api.HttpException;
 public final class HeadScanner {
     /** Empty lines tolerated before the request line (RFC 9112 §2.2), as httpd's DEFAULT_LIMIT_BLANK_LINES. */
     static final int MAX_LEADING_EMPTY_LINES = 10;
+    /** {@code HTTP/x.x}. */
+    private static final int VERSION_LENGTH = 8;
 
     private final int limitRequestLine;
     private final int limitRequestFields;
@@ -68,7 +71,8 @@ public final class HeadScanner {
      *
      * @return the index just after the empty line ending the head, or -1 while incomplete
      * @throws HttpException 414 (request line too long), 431 (field line too long or too many
-     *     fields) or 400 (too many empty lines before the request line)
+     *     fields) or 400 (too many empty lines before the request line, or a request line that
+     *     does not end with an HTTP version)
      */
     public int scan(byte[] buf, int headStart, int end) {
         this.headStart = headStart;
@@ -89,6 +93,10 @@ public final class HeadScanner {
                 if (len > 0) {
                     if (len > limitRequestLine) {
                         throw tooLongRequestLine();
+                    }
+                    if (!endsWithVersion(buf, ls, ls + len)) {
+                        // HTTP/0.9's "GET /" has no head end to wait for: answer now, not at the timeout.
+                        throw Http1Syntax.bad("request line without an HTTP version (HTTP/0.9 is not supported)");
                     }
                     requestLine = lineStart;
                 } else if (++emptyLines > MAX_LEADING_EMPTY_LINES) {
@@ -117,6 +125,17 @@ public final class HeadScanner {
             throw new IllegalStateException("no request line scanned yet");
         }
         return headStart + requestLine;
+    }
+
+    /**
+     * Whether the request line ending at {@code end} ends with {@code SP "HTTP/" x.x}: the rest of
+     * the version and of the line is {@link RequestLine}'s to check, which rejects any other
+     * ending with the same 400.
+     */
+    private static boolean endsWithVersion(byte[] buf, int from, int end) {
+        int v = end - VERSION_LENGTH;
+        return v - 1 > from && buf[v - 1] == ' ' && buf[v] == 'H' && buf[v + 1] == 'T' && buf[v + 2] == 'T'
+                && buf[v + 3] == 'P' && buf[v + 4] == '/';
     }
 
     /** Length of the line {@code [from, to)} without a CR that ends it (a CR of CRLF). */

@@ -59,9 +59,11 @@ import org.loommpm.tls.PlaintextRequestException;
  *
  * <p><b>Switching protocols.</b> HTTP/1.1 knows no other protocol: it asks its
  * {@link ProtocolSwitch} (the generation's protocol selector) whether a fresh connection belongs
- * to another one, on its first dispatch after the TLS handshake (ALPN) and once the first head
- * is buffered (a preface such as HTTP/2's, which reads as a request line), and whether a
- * request's {@code Upgrade} switches the connection. From then on it belongs to that protocol.
+ * to another one, on its first dispatch after the TLS handshake (ALPN), when its first read
+ * returns (before those bytes are scanned: a TLS ClientHello on a cleartext port has no head
+ * end) and once the first head is buffered (a preface such as HTTP/2's, which reads as a request
+ * line, may have come in pieces), and whether a request's {@code Upgrade} switches the
+ * connection. From then on it belongs to that protocol.
  *
  * <p><b>TLS.</b> The handshake runs inside the first reads ({@link ProtocolConnection#readNow}); while it
  * needs input, the connection goes back to its poller like an idle one. A failed handshake is
@@ -134,7 +136,7 @@ public final class Http1Protocol implements ConnectionProtocol {
                 if (round == 1 && switched(c, slot)) {
                     return;
                 }
-                int headEnd = readHead(c, ctx, st);
+                int headEnd = readHead(c, ctx, st, slot);
                 if (headEnd < 0) {
                     return; // handed back inside readHead
                 }
@@ -212,9 +214,10 @@ public final class Http1Protocol implements ConnectionProtocol {
     /**
      * Reads until the buffer holds a whole head starting at index 0.
      *
-     * @return the index after the head, or -1 when the connection was handed back
+     * @return the index after the head, or -1 when the connection was handed back (or switched
+     *         to another protocol)
      */
-    private int readHead(ProtocolConnection c, ConnectionBuffers ctx, Http1State st) throws IOException {
+    private int readHead(ProtocolConnection c, ConnectionBuffers ctx, Http1State st, int slot) throws IOException {
         ByteBuffer in = ctx.in();
         if (in.limit() == 0) {
             st.scanner.reset();
@@ -250,6 +253,12 @@ public final class Http1Protocol implements ConnectionProtocol {
                 }
                 if (wasEmpty) {
                     st.headStartNanos = System.nanoTime();
+                    // A fresh connection's first bytes, asked about before they are scanned: a
+                    // TLS ClientHello has no head end to wait for, and its bytes may read as a bad
+                    // request line. Once per connection, not per request.
+                    if (c.requests() == 0 && switched(c, slot)) {
+                        return -1;
+                    }
                 }
             }
         } catch (HttpException e) {

@@ -17,7 +17,8 @@ import org.loommpm.spi.ProtocolConnection;
  * <ul>
  *   <li>{@link #select}: on a fresh connection, before its first request is served: the ALPN
  *       name TLS negotiated, or, on a cleartext connection, the first bytes (a preface such as
- *       HTTP/2's {@code PRI * HTTP/2.0}). A {@link ConnectionEntry} per protocol.</li>
+ *       HTTP/2's {@code PRI * HTTP/2.0}, or a TLS record header: {@code TlsOnCleartext}). A
+ *       {@link ConnectionEntry} per protocol.</li>
  *   <li>{@link #upgrade}: an HTTP/1.1 request with {@code Upgrade} (RFC 9110 §7.8): an
  *       {@link UpgradeEntry} per token ({@code h2c} today; {@code websocket} next).</li>
  * </ul>
@@ -33,12 +34,23 @@ public final class ProtocolSelector implements ProtocolSwitch {
         String alpn();
 
         /**
-         * The first bytes that select it on a cleartext connection (at most a request head's
-         * worth, so HTTP/1.1 has read them when it asks), or {@code null}.
+         * The first bytes that select it on a cleartext connection, or {@code null}. HTTP/1.1 asks
+         * when a fresh connection's first read returns and again once the first head is whole,
+         * so a preface may be any length up to a request head's (one without a head end, a
+         * TLS ClientHello's, must fit in a first read: a few bytes).
          */
         byte[] preface();
 
+        /**
+         * Whether {@link #preface} selects it on cleartext connections only (not on a TLS one
+         * without ALPN, where the bytes are decrypted data).
+         */
+        default boolean cleartextOnly() {
+            return false;
+        }
+
         /** The protocol, or {@code null} when it is not there after all (its module is absent). */
+
         ConnectionProtocol protocol();
     }
 
@@ -56,9 +68,6 @@ public final class ProtocolSelector implements ProtocolSwitch {
          */
         boolean upgrade(ProtocolConnection c, int slot, RequestHead head) throws IOException;
     }
-
-    /** No entries: HTTP/1.1 only. */
-    public static final ProtocolSelector HTTP1_ONLY = new ProtocolSelector(List.of(), List.of(), List.of("http/1.1"));
 
     private final List<ConnectionEntry> entries;
     private final List<UpgradeEntry> upgrades;
@@ -89,7 +98,8 @@ public final class ProtocolSelector implements ProtocolSwitch {
         }
         String alpn = c.applicationProtocol();
         for (ConnectionEntry e : entries) {
-            if (alpn != null ? alpn.equals(e.alpn()) : startsWith(in, e.preface())) {
+            if (alpn != null ? alpn.equals(e.alpn())
+                    : startsWith(in, e.preface()) && !(e.cleartextOnly() && c.isSecure())) {
                 return e.protocol();
             }
         }

@@ -12,7 +12,7 @@ import org.loommpm.spi.ExchangeObserver;
 
 /**
  * Builds the protocol a generation's connections start with from the {@code Protocols} setting: HTTP/1.1, with a
- * {@link ProtocolSelector} whose entries switch to HTTP/2 when {@code h2} (ALPN) or {@code h2c}
+ * {@link ProtocolSelector} whose entries answer a TLS ClientHello on a cleartext port and switch to HTTP/2 when {@code h2} (ALPN) or {@code h2c}
  * (preface, {@code Upgrade: h2c}) is enabled and {@code server-h2} is present (looked up when a
  * connection first asks for it: {@link Http2Lookup}).
  */
@@ -32,18 +32,19 @@ public final class Protocols {
 
     /**
      * The protocol selector for {@code config}'s {@code Protocols}: HTTP/2 by ALPN {@code h2}, and
-     * by its preface and {@code Upgrade: h2c} for {@code h2c}.
+     * by its preface and {@code Upgrade: h2c} for {@code h2c}; always the answer to a TLS
+     * ClientHello on a cleartext port ({@link TlsOnCleartext}).
      *
      * @param h2 HTTP/2 (it may turn out absent), or {@code null} when neither is enabled
      */
     public static ProtocolSelector selector(ServerConfig config, Supplier<Http2Protocol> h2) {
         boolean alpn = h2 != null && config.protocols().contains("h2");
         boolean cleartext = h2 != null && config.protocols().contains("h2c");
-        if (!alpn && !cleartext) {
-            return ProtocolSelector.HTTP1_ONLY;
+        List<ProtocolSelector.ConnectionEntry> entries = new ArrayList<>();
+        entries.add(TlsOnCleartext.ENTRY);
+        if (alpn || cleartext) {
+            entries.add(new Http2Entry(alpn ? "h2" : null, cleartext ? H2_PREFACE_LINE : null, h2));
         }
-        List<ProtocolSelector.ConnectionEntry> entries = List.of(
-                new Http2Entry(alpn ? "h2" : null, cleartext ? H2_PREFACE_LINE : null, h2));
         List<ProtocolSelector.UpgradeEntry> upgrades = new ArrayList<>();
         if (cleartext) {
             upgrades.add(new H2cUpgrade(h2));

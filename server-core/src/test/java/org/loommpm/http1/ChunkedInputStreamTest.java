@@ -69,8 +69,6 @@ class ChunkedInputStreamTest {
                 Arguments.of("5\r\nhello\r\n0\r\n\r\n", "hello"),
                 Arguments.of("0\r\n\r\n", ""),
                 Arguments.of("5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n", "hello world"),
-                Arguments.of("5\nhello\n0\n\n", "hello"),
-                Arguments.of("5\r\nhello\n0\r\n\n", "hello"),
                 Arguments.of("A\r\n0123456789\r\n0\r\n\r\n", "0123456789"),
                 Arguments.of("a\r\n0123456789\r\n000\r\n\r\n", "0123456789"),
                 Arguments.of("0000000000000005\r\nhello\r\n0\r\n\r\n", "hello"),
@@ -142,7 +140,7 @@ class ChunkedInputStreamTest {
     @Test
     void collectsTrailers() throws IOException {
         ByteArrayInputStream raw = new ByteArrayInputStream(
-                bytes("2\r\nab\r\n0\r\nX-Checksum: \t abc \r\nX-Other:v\nX-Latin: caf\u00e9\r\n\r\n" + NEXT));
+                bytes("2\r\nab\r\n0\r\nX-Checksum: \t abc \r\nX-Other:v\r\nX-Latin: caf\u00e9\r\n\r\n" + NEXT));
         ChunkedInputStream in = chunked(raw);
         assertEquals(0, in.trailers().size());
         assertEquals("ab", readAll(in));
@@ -167,6 +165,12 @@ class ChunkedInputStreamTest {
                 Arguments.of("17 hex digits", "00000000000000003\r\nabc\r\n0\r\n\r\n"),
                 Arguments.of("size overflows a long", "8000000000000000\r\nabc\r\n0\r\n\r\n"),
                 Arguments.of("bare CR in size line", "3\rabc\r\n0\r\n\r\n"),
+                Arguments.of("bare LF after size", "3\nabc\r\n0\r\n\r\n"),
+                Arguments.of("bare LF after extension", "3;a=b\nabc\r\n0\r\n\r\n"),
+                Arguments.of("data followed by bare LF", "3\r\nabc\n0\r\n\r\n"),
+                Arguments.of("bare LF after last-chunk", "3\r\nabc\r\n0\n\r\n"),
+                Arguments.of("trailer ended by bare LF", "0\r\nA: 1\n\r\n"),
+                Arguments.of("final empty line a bare LF", "0\r\nA: 1\r\n\n"),
                 Arguments.of("CTL in extension", "3;a\u0001b\r\nabc\r\n0\r\n\r\n"),
                 Arguments.of("NUL in extension", "3;a\u0000\r\nabc\r\n0\r\n\r\n"),
                 Arguments.of("data longer than size", "3\r\nabcd\r\n0\r\n\r\n"),

@@ -96,6 +96,17 @@ class HeadScannerTest {
         assertEquals(buf.length, scanner().scan(buf, 0, buf.length));
     }
 
+    /** HTTP/0.9's one-line request has no head end: refused as soon as its line ends. */
+    @Test
+    void rejectsARequestLineWithoutAVersionWhenItEnds() {
+        for (String line : new String[] {"GET /\r\n", "GET /\n", "GET / \r\n", "GET /HTTP/1.1\r\n", "HTTP/1.1\r\n"}) {
+            byte[] buf = bytes(line);
+            HeadScanner s = scanner();
+            assertEquals(-1, s.scan(buf, 0, buf.length - 1), line);
+            assertEquals(400, assertThrows(HttpException.class, () -> s.scan(buf, 0, buf.length)).status(), line);
+        }
+    }
+
     @Test
     void skipsLeadingEmptyLines() {
         byte[] buf = bytes("\r\n\n\r\nGET / HTTP/1.1\r\n\r\n");

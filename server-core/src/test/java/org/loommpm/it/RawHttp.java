@@ -136,6 +136,11 @@ final class RawHttp implements AutoCloseable {
         socket.shutdownOutput();
     }
 
+    /** Exactly {@code n} raw bytes (fewer if the connection ends first). */
+    byte[] readBytes(int n) throws IOException {
+        return in.readNBytes(n);
+    }
+
     /** Whether the server closed the connection (EOF or reset) within the read timeout. */
     boolean closedByServer() throws IOException {
         try {

@@ -68,6 +68,19 @@ class Http2ExchangeTest {
         }
     }
 
+    /** {@code :path *} (RFC 9113 §8.3.1) asks about the server: answered without the handler (which says 404). */
+    @Test
+    void optionsAsteriskIsAnsweredByTheServer() throws Exception {
+        try (FrameClient c = FrameClient.open(server.port())) {
+            c.headers(1, true, ":method", "OPTIONS", ":scheme", "http", ":path", "*", ":authority", "x");
+            FrameClient.Response r = c.response(1);
+            assertEquals(200, r.status());
+            assertEquals("GET, HEAD, POST, PUT, DELETE, PATCH, OPTIONS", r.headers().get("allow"));
+            assertEquals("0", r.headers().get("content-length"));
+            assertEquals(0, r.body().length);
+        }
+    }
+
     @Test
     void manyStreamsOnOneConnection() throws Exception {
         try (FrameClient c = FrameClient.open(server.port())) {
