@@ -50,7 +50,6 @@ public final class ProtocolSelector implements ProtocolSwitch {
         }
 
         /** The protocol, or {@code null} when it is not there after all (its module is absent). */
-
         ConnectionProtocol protocol();
     }
 
