@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A/B of two bench jars (the loom app) for a refactor that must not change performance: in
 # interleaved rounds, each jar in a fresh JVM pinned to SERVER_CPU (clients on CLIENT_CPU), warmed
-# by 8 s of wrk -c50, then OpenLoop at a fixed RATE on 50 HTTP/1.1 connections (server CPU per
+# by WARMUP s (8) of wrk -c50, then OpenLoop at a fixed RATE on 50 HTTP/1.1 connections (server CPU per
 # request) and h2load -n 200000 -c 16 -m 32 on h2c (req/s, server CPU per request from /proc).
 #
 #   benchmarks/ab.sh BEFORE.jar AFTER.jar          # ROUNDS=3 RATE=20000
@@ -11,6 +11,7 @@ set -uo pipefail
 A=$1 B=$2
 ROUNDS=${ROUNDS:-3}
 RATE=${RATE:-20000}
+WARMUP=${WARMUP:-8}
 PORT=$((PORT_BASE + 400))
 command -v h2load >/dev/null || { echo "h2load not found (apt-get install nghttp2-client)" >&2; exit 1; }
 command -v wrk >/dev/null || { echo "wrk not found (apt-get install wrk)" >&2; exit 1; }
@@ -24,7 +25,7 @@ for r in $(seq "$ROUNDS"); do
     taskset -c "$SERVER_CPU" "$JAVA" $JVM_FLAGS -jar "$jar" "$PORT" loom >"$LOG" 2>&1 &
     pid=$!
     for _ in $(seq 300); do grep -q '^READY' "$LOG" && break; sleep 0.1; done
-    taskset -c "$CLIENT_CPU" wrk -t1 -c50 -d8s "http://127.0.0.1:$PORT/plaintext" >/dev/null 2>&1
+    taskset -c "$CLIENT_CPU" wrk -t1 -c50 "-d${WARMUP}s" "http://127.0.0.1:$PORT/plaintext" >/dev/null 2>&1
     ol=$(taskset -c "$CLIENT_CPU" "$JAVA" -Xms512m -Xmx512m -XX:+UseParallelGC -cp "$jar" org.loommpm.bench.OpenLoop \
       --port "$PORT" --server-pid "$pid" --connections 50 rate "$RATE" --seconds 10 2>&1 \
       | grep '^RESULT' | grep -o 'achieved_rps=[^ ]*\|server_cpu_us_per_req=[^ ]*' | tr '\n' ' ')
