@@ -138,7 +138,7 @@ final class Http1OutputStream extends OutputStream {
         } else if (!response.bodyForbidden() && isHttp11()) {
             // A HEAD response too: it announces the chunked coding a GET would get, and its
             // writes are discarded (previously it became a Content-Length-less "fixed" body that
-            // forced ProtocolConnection: close and failed at close() against a length of -1).
+            // forced Connection: close and failed at close() against a length of -1).
             mode = Mode.CHUNKED;
             head = response.encodeHead(-1, true, 0);
         } else {

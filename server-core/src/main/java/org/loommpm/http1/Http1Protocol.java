@@ -59,11 +59,11 @@ import org.loommpm.tls.PlaintextRequestException;
  *
  * <p><b>Switching protocols.</b> HTTP/1.1 knows no other protocol: it asks its
  * {@link ProtocolSwitch} (the generation's protocol selector) whether a fresh connection belongs
- * to another one, on its first dispatch after the TLS handshake (ALPN), when its first read
- * returns (before those bytes are scanned: a TLS ClientHello on a cleartext port has no head
- * end) and once the first head is buffered (a preface such as HTTP/2's, which reads as a request
- * line, may have come in pieces), and whether a request's {@code Upgrade} switches the
- * connection. From then on it belongs to that protocol.
+ * to another one, on its first dispatch after the TLS handshake (ALPN) and each time its first
+ * request's reads return bytes, before they are scanned (a preface such as HTTP/2's may come in
+ * pieces; a TLS ClientHello on a cleartext port has no head end), and whether a request's
+ * {@code Upgrade} switches the connection. From then on it belongs to that protocol; later
+ * requests never ask.
  *
  * <p><b>TLS.</b> The handshake runs inside the first reads ({@link ProtocolConnection#readNow}); while it
  * needs input, the connection goes back to its poller like an idle one. A failed handshake is
@@ -131,17 +131,14 @@ public final class Http1Protocol implements ConnectionProtocol {
         try {
             for (int round = 1; ; round++) {
                 board.set(slot, SlotBoard.READING);
-                // A fresh connection may belong to another protocol: by ALPN once the handshake is
-                // done (in an earlier dispatch, or in this one's reads), or by its first bytes.
-                if (round == 1 && switched(c, slot)) {
+                // A fresh connection may belong to another protocol by ALPN, known already when its
+                // handshake ended in an earlier dispatch (its first bytes are asked about in readHead).
+                if (round == 1 && c.requests() == 0 && switched(c, slot)) {
                     return;
                 }
                 int headEnd = readHead(c, ctx, st, slot);
                 if (headEnd < 0) {
-                    return; // handed back inside readHead
-                }
-                if (round == 1 && switched(c, slot)) {
-                    return;
+                    return; // handed back (or switched to another protocol) inside readHead
                 }
                 board.set(slot, SlotBoard.WRITING);
                 if (!exchange(c, ctx, st, headEnd, board, slot)) {
@@ -253,12 +250,12 @@ public final class Http1Protocol implements ConnectionProtocol {
                 }
                 if (wasEmpty) {
                     st.headStartNanos = System.nanoTime();
-                    // A fresh connection's first bytes, asked about before they are scanned: a
-                    // TLS ClientHello has no head end to wait for, and its bytes may read as a bad
-                    // request line. Once per connection, not per request.
-                    if (c.requests() == 0 && switched(c, slot)) {
-                        return -1;
-                    }
+                }
+                // A fresh connection's bytes go to the selector before they are scanned, each time
+                // more arrive (a preface may come in pieces; a TLS ClientHello has no head end and
+                // may read as a bad request line): the first request only, never later ones.
+                if (c.requests() == 0 && switched(c, slot)) {
+                    return -1;
                 }
             }
         } catch (HttpException e) {

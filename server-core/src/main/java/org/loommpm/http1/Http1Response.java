@@ -22,7 +22,7 @@ import org.loommpm.spi.ProtocolConnection;
  * response commits; a small body is appended to it so a hello-world answer is one write. Larger
  * bodies go out as a gathering write, files through {@code transferTo}, streams through
  * {@link Http1OutputStream}. Whether the connection stays open is decided when the head is
- * written and announced there ({@code ProtocolConnection: close}). Worker-owned; valid during one
+ * written and announced there ({@code Connection: close}). Worker-owned; valid during one
  * exchange.
  *
  * <p><b>Pipelining.</b> A complete response written while more request bytes wait in the read
@@ -77,7 +77,7 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
     }
 
     /**
-     * Forces {@code ProtocolConnection: close} (announced only if the head is not written yet): the
+     * Forces {@code Connection: close} (announced only if the head is not written yet): the
      * connection ends after this exchange, under {@code why}.
      */
     void requireClose(CloseReason why) {
@@ -254,7 +254,7 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
     }
 
     /**
-     * Answers with {@code status} and {@code ProtocolConnection: close} if the head is not out yet;
+     * Answers with {@code status} and {@code Connection: close} if the head is not out yet;
      * either way the connection ends after this exchange (a committed response cannot carry an
      * error status any more: then it is closed at once).
      */

@@ -17,7 +17,7 @@ import org.loommpm.spi.ProtocolConnection;
  * <p>Accepted only on a connection's first request, when the request has no body (a body would
  * have to be read as HTTP/1.1 before any HTTP/2 frame, which ties up the connection for an
  * unbounded time; such a request is simply served over HTTP/1.1, which RFC 9110 §7.8 allows),
- * when {@code ProtocolConnection} names both {@code Upgrade} and {@code HTTP2-Settings}, and when exactly
+ * when {@code Connection} names both {@code Upgrade} and {@code HTTP2-Settings}, and when exactly
  * one {@code HTTP2-Settings} carries valid base64url of whole 6-byte settings.
  */
 final class H2cUpgrade implements ProtocolSelector.UpgradeEntry {

@@ -35,9 +35,8 @@ public final class ProtocolSelector implements ProtocolSwitch {
 
         /**
          * The first bytes that select it on a cleartext connection, or {@code null}. HTTP/1.1 asks
-         * when a fresh connection's first read returns and again once the first head is whole,
-         * so a preface may be any length up to a request head's (one without a head end, a
-         * TLS ClientHello's, must fit in a first read: a few bytes).
+         * each time a fresh connection's reads return bytes, before it scans them, so a preface
+         * may be any length up to a request head's and may arrive in pieces.
          */
         byte[] preface();
 

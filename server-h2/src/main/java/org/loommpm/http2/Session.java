@@ -218,7 +218,9 @@ final class Session {
                 }
                 progress |= drainOutbound();
                 schedule();
-                expireWaits(System.nanoTime());
+                if (nextWaitDeadline != 0) {
+                    expireWaits(System.nanoTime()); // no clock read per round while nothing waits
+                }
                 if (!batch.isEmpty()) {
                     mark(board, slot, SlotBoard.WRITING);
                     batch.flush(c);
@@ -321,7 +323,7 @@ final class Session {
      * Scans only when the earliest such deadline has passed.
      */
     private void expireWaits(long now) {
-        if (nextWaitDeadline == 0 || now - nextWaitDeadline < 0) {
+        if (now - nextWaitDeadline < 0) {
             return;
         }
         nextWaitDeadline = 0;
