@@ -161,7 +161,7 @@ public final class Poller implements Runnable, PollerStats {
         return thread;
     }
 
-    /** Makes the loop go round once more soon (a probe has something for its next iteration). Any thread. */
+    /** Makes the loop go round once more soon (an exit, a release, a probe's next iteration). Any thread. */
     void wakeup() {
         sleeping.set(false);
         selector.wakeup();
@@ -252,16 +252,14 @@ public final class Poller implements Runnable, PollerStats {
      */
     CompletableFuture<Void> releaseListeners() {
         CompletableFuture<Void> done = acceptor.requestRelease();
-        sleeping.set(false);
-        selector.wakeup();
+        wakeup();
         return done;
     }
 
     /** Asks the loop to end after closing what it still holds. */
     void requestExit() {
         exit = true;
-        sleeping.set(false);
-        selector.wakeup();
+        wakeup();
     }
 
     /** Whether the loop has ended; hand-offs are no longer applied after that. */

@@ -65,16 +65,28 @@ public final class WorkerPool {
         }
         queue.offer(task);
         pending.incrementAndGet();
-        // A slot released between our pop and offer would not have seen the task: retry once.
-        slot = free.pop();
-        if (slot >= 0) {
-            WorkerTask next = pollPending();
-            if (next != null) {
-                start(slot, next);
-            } else {
-                free.push(slot);
-                wakeReclaimer();
+        // A slot released between our pop and offer would not have seen the task: retry.
+        startPending();
+    }
+
+    /**
+     * Starts queued tasks on free slots until one of them runs out: the dispatcher's retry after
+     * it queued, and the re-check after a slot is lent (a releaser that found the queue empty
+     * just before the offer left its slot free).
+     */
+    private void startPending() {
+        while (!queue.isEmpty()) {
+            int s = free.pop();
+            if (s < 0) {
+                return;
             }
+            WorkerTask next = pollPending();
+            if (next == null) {
+                free.push(s);
+                wakeReclaimer();
+                return;
+            }
+            start(s, next);
         }
     }
 
@@ -175,19 +187,7 @@ public final class WorkerPool {
         free.push(slot);
         onSlotFreed.run();
         wakeReclaimer();
-        while (!queue.isEmpty()) {
-            int s = free.pop();
-            if (s < 0) {
-                return;
-            }
-            WorkerTask next = pollPending();
-            if (next == null) {
-                free.push(s);
-                wakeReclaimer();
-                return;
-            }
-            start(s, next);
-        }
+        startPending();
     }
 
     /**
