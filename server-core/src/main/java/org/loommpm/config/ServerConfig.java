@@ -27,8 +27,17 @@ public final class ServerConfig {
     public static final long DEFAULT_MAX_CONNECTIONS_PER_CHILD = 0;
     /** {@code Timeout}: longest wait for a body read or a response write to make progress. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
-    /** {@code RequestReadTimeout header=}: the whole request head must arrive within this. */
+    /** {@code RequestReadTimeout header=}'s first timeout (see {@link #DEFAULT_REQUEST_READ_TIMEOUT}). */
     public static final Duration DEFAULT_REQUEST_HEADER_TIMEOUT = Duration.ofSeconds(20);
+    /** {@code RequestReadTimeout}: {@code handshake=0 header=20-40,MinRate=500 body=20,MinRate=500}, httpd's. */
+    public static final RequestReadTimeout DEFAULT_REQUEST_READ_TIMEOUT = RequestReadTimeout.DEFAULT;
+    /**
+     * {@code FirstByteTimeout}: how long a new connection may stay silent (no byte of a request,
+     * a preface or a TLS ClientHello) before it is closed. Ten seconds covers a client whose
+     * first segment is lost and retransmitted three times (1 + 2 + 4 s of RTO), while a silent
+     * connection is released at half the header stage's first timeout.
+     */
+    public static final Duration DEFAULT_FIRST_BYTE_TIMEOUT = Duration.ofSeconds(10);
     /** {@code KeepAlive}. */
     public static final boolean DEFAULT_KEEP_ALIVE = true;
     /** {@code KeepAliveTimeout}: idle time allowed between requests on one connection. */
@@ -105,7 +114,8 @@ public final class ServerConfig {
     private final int pollersPerChild;
     private final long maxConnectionsPerChild;
     private final Duration timeout;
-    private final Duration requestHeaderTimeout;
+    private final RequestReadTimeout requestReadTimeout;
+    private final Duration firstByteTimeout;
     private final boolean keepAlive;
     private final Duration keepAliveTimeout;
     private final int maxKeepAliveRequests;
@@ -145,7 +155,8 @@ public final class ServerConfig {
         this.pollersPerChild = b.pollersPerChild;
         this.maxConnectionsPerChild = b.maxConnectionsPerChild;
         this.timeout = b.timeout;
-        this.requestHeaderTimeout = b.requestHeaderTimeout;
+        this.requestReadTimeout = b.requestReadTimeout;
+        this.firstByteTimeout = b.firstByteTimeout;
         this.keepAlive = b.keepAlive;
         this.keepAliveTimeout = b.keepAliveTimeout;
         this.maxKeepAliveRequests = b.maxKeepAliveRequests;
@@ -189,7 +200,8 @@ public final class ServerConfig {
         b.pollersPerChild = pollersPerChild;
         b.maxConnectionsPerChild = maxConnectionsPerChild;
         b.timeout = timeout;
-        b.requestHeaderTimeout = requestHeaderTimeout;
+        b.requestReadTimeout = requestReadTimeout;
+        b.firstByteTimeout = firstByteTimeout;
         b.keepAlive = keepAlive;
         b.keepAliveTimeout = keepAliveTimeout;
         b.maxKeepAliveRequests = maxKeepAliveRequests;
@@ -231,8 +243,37 @@ public final class ServerConfig {
     public long maxConnectionsPerChild() { return maxConnectionsPerChild; }
     /** {@code Timeout}. */
     public Duration timeout() { return timeout; }
-    /** {@code RequestReadTimeout header=}. */
-    public Duration requestHeaderTimeout() { return requestHeaderTimeout; }
+    /** {@code RequestReadTimeout}: the handshake, header and body stages. */
+    public RequestReadTimeout requestReadTimeout() { return requestReadTimeout; }
+    /** {@code RequestReadTimeout header=}'s first timeout (0 = the stage is off). */
+    public Duration requestHeaderTimeout() { return requestReadTimeout.header().timeout(); }
+    /** {@code FirstByteTimeout} (0 = off). */
+    public Duration firstByteTimeout() { return firstByteTimeout; }
+
+    /**
+     * How long a new connection may wait for its first byte: {@code FirstByteTimeout}, and never
+     * longer than the header stage's first timeout (which httpd counts from the accept); with
+     * both off, {@code Timeout}.
+     */
+    public Duration firstByteWait() {
+        Duration header = requestReadTimeout.header().timeout();
+        if (firstByteTimeout.isZero()) {
+            return header.isZero() ? timeout : header;
+        }
+        return header.isZero() || firstByteTimeout.compareTo(header) <= 0 ? firstByteTimeout : header;
+    }
+
+    /**
+     * How long a TLS handshake may take from the accept: {@code RequestReadTimeout handshake=},
+     * else (handshake=0, httpd's default) the header stage's first timeout, else {@code Timeout}.
+     */
+    public Duration tlsHandshakeTimeout() {
+        if (!requestReadTimeout.handshake().isZero()) {
+            return requestReadTimeout.handshake();
+        }
+        Duration header = requestReadTimeout.header().timeout();
+        return header.isZero() ? timeout : header;
+    }
     /** {@code KeepAlive}. */
     public boolean keepAlive() { return keepAlive; }
     /** {@code KeepAliveTimeout}. */
@@ -381,7 +422,8 @@ public final class ServerConfig {
         private int pollersPerChild = DEFAULT_POLLERS_PER_CHILD;
         private long maxConnectionsPerChild = DEFAULT_MAX_CONNECTIONS_PER_CHILD;
         private Duration timeout = DEFAULT_TIMEOUT;
-        private Duration requestHeaderTimeout = DEFAULT_REQUEST_HEADER_TIMEOUT;
+        private RequestReadTimeout requestReadTimeout = DEFAULT_REQUEST_READ_TIMEOUT;
+        private Duration firstByteTimeout = DEFAULT_FIRST_BYTE_TIMEOUT;
         private boolean keepAlive = DEFAULT_KEEP_ALIVE;
         private Duration keepAliveTimeout = DEFAULT_KEEP_ALIVE_TIMEOUT;
         private int maxKeepAliveRequests = DEFAULT_MAX_KEEP_ALIVE_REQUESTS;
@@ -426,8 +468,20 @@ public final class ServerConfig {
         public Builder maxConnectionsPerChild(long n) { maxConnectionsPerChild = n; return this; }
         /** {@code Timeout}. */
         public Builder timeout(Duration d) { timeout = d; return this; }
-        /** {@code RequestReadTimeout header=}. */
-        public Builder requestHeaderTimeout(Duration d) { requestHeaderTimeout = d; return this; }
+        /**
+         * {@code RequestReadTimeout header=d}: the whole head within {@code d}, no rate (the form
+         * this builder had before the full {@link #requestReadTimeout}; kept for compatibility).
+         */
+        public Builder requestHeaderTimeout(Duration d) {
+            requestReadTimeout = requestReadTimeout.withHeader(RequestReadTimeout.Stage.of(d));
+            return this;
+        }
+        /** {@code RequestReadTimeout}: every stage. */
+        public Builder requestReadTimeout(RequestReadTimeout t) { requestReadTimeout = Objects.requireNonNull(t); return this; }
+        /** The {@code RequestReadTimeout} set so far (a directive changes only the stages it names). */
+        public RequestReadTimeout requestReadTimeout() { return requestReadTimeout; }
+        /** {@code FirstByteTimeout}: 0 (off) or more. */
+        public Builder firstByteTimeout(Duration d) { firstByteTimeout = d; return this; }
         /** {@code KeepAlive}. */
         public Builder keepAlive(boolean on) { keepAlive = on; return this; }
         /** {@code KeepAliveTimeout}. */
@@ -502,7 +556,9 @@ public final class ServerConfig {
             atLeast("RecycleListSize", recycleListSize, 0);
             atLeast("ConnectionBufferSize", bufferSize, 1024);
             positive("Timeout", timeout);
-            positive("RequestReadTimeout", requestHeaderTimeout);
+            if (firstByteTimeout == null || firstByteTimeout.isNegative()) {
+                throw new IllegalArgumentException("FirstByteTimeout must be 0 (off) or positive, got " + firstByteTimeout);
+            }
             positive("KeepAliveTimeout", keepAliveTimeout);
             positive("LingerTimeout", lingerTimeout);
             for (String p : protocols) {
