@@ -306,6 +306,7 @@ public final class Http1Protocol implements ConnectionProtocol {
         board.requestStarted(slot, head, c.remoteAddress(), st.headStartNanos);
         ConnectionInputStream body = new ConnectionInputStream(c, in, config.requestReadTimeout().body());
         Http1Response res = new Http1Response(c, st, ctx.out(), in, head, config.serverHeader(), keepAlive);
+        res.showIn(board, slot);
         Http1Request req = new Http1Request(head, headEnd, c, body, res,
                 config.limitRequestBody(), config.limitRequestFields(), config.limitRequestFieldSize());
         // An exchange counts once its handler has run (an exception here means the client is gone
