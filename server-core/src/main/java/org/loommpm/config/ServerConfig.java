@@ -100,6 +100,18 @@ public final class ServerConfig {
      * Pollers complete an iteration at least every 500 ms, so it must be 0 or at least 1 s.
      */
     public static final Duration DEFAULT_CHILD_WATCHDOG_TIMEOUT = Duration.ofSeconds(10);
+    /** {@code ChildScaling}: worker.c's doubling. */
+    public static final ChildScaling DEFAULT_CHILD_SCALING = ChildScaling.WORKER;
+    /**
+     * {@code ChildPingInterval}: how often the supervisor pings each child's engine (spamd's
+     * ping). Ten seconds: a ping costs one worker task per child per interval.
+     */
+    public static final Duration DEFAULT_CHILD_PING_INTERVAL = Duration.ofSeconds(10);
+    /**
+     * {@code ChildPingMisses}: pings in a row a child may leave unanswered before it is replaced.
+     * Three at the default interval: 30 s in which not one of the child's worker slots came free.
+     */
+    public static final int DEFAULT_CHILD_PING_MISSES = 3;
     /**
      * How often the supervisor runs its maintenance (pool policy, watchdog, start-up retries), as
      * httpd's parent does once a second. Not a directive: tests shorten it.
@@ -141,6 +153,9 @@ public final class ServerConfig {
     private final int minSpareThreads;
     private final int maxSpareThreads;
     private final Duration childWatchdogTimeout;
+    private final ChildScaling childScaling;
+    private final Duration childPingInterval;
+    private final int childPingMisses;
     private final Duration maintenanceInterval;
     private final List<String> adjustments;
     private final TlsSettings tls;
@@ -181,6 +196,9 @@ public final class ServerConfig {
         this.minSpareThreads = limits.minSpareThreads();
         this.maxSpareThreads = limits.maxSpareThreads();
         this.childWatchdogTimeout = b.childWatchdogTimeout;
+        this.childScaling = b.childScaling;
+        this.childPingInterval = b.childPingInterval;
+        this.childPingMisses = b.childPingMisses;
         this.maintenanceInterval = b.maintenanceInterval;
         this.adjustments = limits.adjustments();
         this.http2 = b.http2;
@@ -225,6 +243,9 @@ public final class ServerConfig {
         b.minSpareThreads = minSpareThreads;
         b.maxSpareThreads = maxSpareThreads;
         b.childWatchdogTimeout = childWatchdogTimeout;
+        b.childScaling = childScaling;
+        b.childPingInterval = childPingInterval;
+        b.childPingMisses = childPingMisses;
         b.maintenanceInterval = maintenanceInterval;
         b.tls = tls.toBuilder();
         b.http2 = http2;
@@ -323,6 +344,12 @@ public final class ServerConfig {
     public int maxSpareThreads() { return maxSpareThreads; }
     /** {@code ChildWatchdogTimeout} ({@link Duration#ZERO}: off). */
     public Duration childWatchdogTimeout() { return childWatchdogTimeout; }
+    /** {@code ChildScaling worker|spamd}. */
+    public ChildScaling childScaling() { return childScaling; }
+    /** {@code ChildPingInterval} (0 = no liveness ping). */
+    public Duration childPingInterval() { return childPingInterval; }
+    /** {@code ChildPingMisses}. */
+    public int childPingMisses() { return childPingMisses; }
     /** How often the supervisor runs its maintenance (not a directive). */
     public Duration maintenanceInterval() { return maintenanceInterval; }
 
@@ -447,6 +474,9 @@ public final class ServerConfig {
         private int minSpareThreads = DEFAULT_MIN_SPARE_THREADS;
         private int maxSpareThreads = DEFAULT_MAX_SPARE_THREADS;
         private Duration childWatchdogTimeout = DEFAULT_CHILD_WATCHDOG_TIMEOUT;
+        private ChildScaling childScaling = DEFAULT_CHILD_SCALING;
+        private Duration childPingInterval = DEFAULT_CHILD_PING_INTERVAL;
+        private int childPingMisses = DEFAULT_CHILD_PING_MISSES;
         private Duration maintenanceInterval = DEFAULT_MAINTENANCE_INTERVAL;
         private TlsSettings.Builder tls = TlsSettings.builder();
         private Http2Settings http2 = Http2Settings.DEFAULTS;
@@ -528,6 +558,12 @@ public final class ServerConfig {
         public Builder maxSpareThreads(int n) { maxSpareThreads = n; return this; }
         /** {@code ChildWatchdogTimeout}: 0 (off) or at least 1 s. */
         public Builder childWatchdogTimeout(Duration d) { childWatchdogTimeout = d; return this; }
+        /** {@code ChildScaling worker|spamd}. */
+        public Builder childScaling(ChildScaling s) { childScaling = Objects.requireNonNull(s); return this; }
+        /** {@code ChildPingInterval}: 0 (off) or positive. */
+        public Builder childPingInterval(Duration d) { childPingInterval = d; return this; }
+        /** {@code ChildPingMisses}: 1 or more. */
+        public Builder childPingMisses(int n) { childPingMisses = n; return this; }
         /** How often the supervisor runs its maintenance; default 1 s (tests shorten it). */
         public Builder maintenanceInterval(Duration d) { maintenanceInterval = d; return this; }
         /** Adjusts the TLS settings ({@code SSL*} directives, {@code Listen ... https}). */
@@ -575,6 +611,10 @@ public final class ServerConfig {
             atLeast("MaxRequestWorkers", maxRequestWorkers, 0);
             atLeast("MaxSpareThreads", maxSpareThreads, 0);
             positive("maintenance interval", maintenanceInterval);
+            if (childPingInterval == null || childPingInterval.isNegative()) {
+                throw new IllegalArgumentException("ChildPingInterval must be 0 (off) or positive, got " + childPingInterval);
+            }
+            atLeast("ChildPingMisses", childPingMisses, 1);
             if (childWatchdogTimeout == null || childWatchdogTimeout.isNegative()
                     || (!childWatchdogTimeout.isZero() && childWatchdogTimeout.compareTo(Duration.ofSeconds(1)) < 0)) {
                 throw new IllegalArgumentException("ChildWatchdogTimeout must be 0 (off) or at least 1 second, got "
