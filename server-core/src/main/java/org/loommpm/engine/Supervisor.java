@@ -363,6 +363,19 @@ public final class Supervisor implements EngineStats {
     }
 
     /**
+     * The engine behind a server's stats (what {@code LoomServer.stats()} returns), for the jar's
+     * child processes, which hand it the liveness pings.
+     *
+     * @throws IllegalArgumentException if {@code stats} is not a started server's
+     */
+    public static Supervisor of(org.loommpm.api.ServerStats stats) {
+        if (stats instanceof Supervisor s) {
+            return s;
+        }
+        throw new IllegalArgumentException("not the stats of a started LoomServer: " + stats.getClass());
+    }
+
+    /**
      * Sends liveness ping {@code number} into every ready child's engine; each child that runs it
      * on one of its worker slots reports the number to {@code answer}. For a child process, whose
      * supervisor is another JVM: the number came down its control pipe, the answer goes back

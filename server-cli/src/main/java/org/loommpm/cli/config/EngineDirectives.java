@@ -63,7 +63,10 @@ final class EngineDirectives {
         MAX_CLIENTS("MaxClients", 1, 1, "number (old name of MaxRequestWorkers)"),
         MIN_SPARE_THREADS("MinSpareThreads", 1, 1, "number"),
         MAX_SPARE_THREADS("MaxSpareThreads", 1, 1, "number"),
-        CHILD_WATCHDOG_TIMEOUT("ChildWatchdogTimeout", 1, 1, "seconds (0 = off)");
+        CHILD_WATCHDOG_TIMEOUT("ChildWatchdogTimeout", 1, 1, "seconds (0 = off)"),
+        CHILD_SCALING("ChildScaling", 1, 1, "worker|spamd"),
+        CHILD_PING_INTERVAL("ChildPingInterval", 1, 1, "seconds (0 = off)"),
+        CHILD_PING_MISSES("ChildPingMisses", 1, 1, "number");
 
         final String directive;
         final int min;
@@ -112,6 +115,13 @@ final class EngineDirectives {
                 case MIN_SPARE_THREADS -> s.engine.minSpareThreads(Args.intArg(l, 0, Integer.MAX_VALUE));
                 case MAX_SPARE_THREADS -> s.engine.maxSpareThreads(Args.intArg(l, 0, Integer.MAX_VALUE));
                 case CHILD_WATCHDOG_TIMEOUT -> childWatchdogTimeout(s, l);
+                case CHILD_SCALING -> s.engine.childScaling(switch (a.toLowerCase(Locale.ROOT)) {
+                    case "worker" -> org.loommpm.config.ChildScaling.WORKER;
+                    case "spamd" -> org.loommpm.config.ChildScaling.SPAMD;
+                    default -> throw l.error("ChildScaling takes worker or spamd, got '" + a + "'");
+                });
+                case CHILD_PING_INTERVAL -> s.engine.childPingInterval(Args.duration(l, a, true));
+                case CHILD_PING_MISSES -> s.engine.childPingMisses(Args.intArg(l, 1, 1000));
             }
         }
     }
