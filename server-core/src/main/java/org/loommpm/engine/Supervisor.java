@@ -569,6 +569,12 @@ public final class Supervisor implements EngineStats {
     }
 
     @Override
+    public int slotLimit() {
+        ServerConfig cfg = current.config();
+        return cfg.childPolicy() == ChildPolicy.DYNAMIC ? cfg.childLimit() * cfg.threadsPerChild() : 0;
+    }
+
+    @Override
     public long connectionsAccepted() {
         return acceptedTotal.sum();
     }

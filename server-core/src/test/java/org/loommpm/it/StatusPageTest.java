@@ -17,6 +17,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.loommpm.api.LoomServer;
 import org.loommpm.api.Router;
+import org.loommpm.config.ChildPolicy;
 import org.loommpm.engine.ChildHandle;
 import org.loommpm.engine.ChildState;
 import org.loommpm.engine.ChildStats;
@@ -142,6 +143,21 @@ class StatusPageTest {
             assertTrue(auto.get("LoomChild#0").contains("state=idle-killed"), auto.get("LoomChild#0"));
             release.countDown();
             assertEquals("released", slow.read().body());
+        }
+    }
+
+    @Test
+    void dynamicPoolShowsTheSlotsItMayStillStartAsDots() throws Exception {
+        LoomServer.Builder b = LoomServer.builder().listen("127.0.0.1", 0)
+                .configure(c -> c.threadsPerChild(4).pollersPerChild(1).childPolicy(ChildPolicy.DYNAMIC)
+                        .minSpareThreads(1).maxSpareThreads(8).maxRequestWorkers(12)
+                        .gracefulShutdownTimeout(Duration.ofSeconds(5)));
+        StatusHandler status = new StatusHandler(b.stats());
+        server = b.handler(router(status)).start();
+        try (CountingClient viewer = new CountingClient(server.port())) {
+            Map<String, String> auto = ObservabilityTest.auto(viewer.get("/server-status?auto").body());
+            // One child of 4 slots (the viewer's own request in one), room for two more children.
+            assertEquals("W___........", auto.get("Scoreboard"));
         }
     }
 
