@@ -119,16 +119,19 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         return balancer;
     }
 
-    /** Whether a request target falls under this proxy's prefix. */
+    /**
+     * Whether a request target falls under this proxy's prefix: a plain string prefix, as httpd
+     * compares ({@code /app/} does not take {@code /app}). The prefix must appear literally in the
+     * target (not percent-encoded).
+     */
     public boolean matches(String rawTarget) {
-        return rawTarget.startsWith(prefix) || prefix.endsWith("/") && rawTarget.length() == prefix.length() - 1
-                && prefix.startsWith(rawTarget);
+        return rawTarget.startsWith(prefix);
     }
 
     @Override
     public void handle(Request req, Response res) throws Exception {
         String target = req.rawTarget();
-        if (!target.startsWith(prefix)) {
+        if (!matches(target)) {
             throw new HttpException(404, "not under the proxy's prefix " + prefix);
         }
         String suffix = extraPath + target.substring(prefix.length());

@@ -34,6 +34,19 @@ public final class ReverseMap {
         return this;
     }
 
+    /**
+     * Maps every member of {@code balancer} back to {@code path} (httpd's
+     * {@code ProxyPassReverse /path balancer://name/sub}).
+     *
+     * @param subPath the path after the balancer's name, appended to each member's URL
+     */
+    public ReverseMap add(String path, Balancer balancer, String subPath) {
+        for (Member m : balancer.members()) {
+            add(path, ProxyHandler.join(m.url().toString(), subPath));
+        }
+        return this;
+    }
+
     boolean isEmpty() {
         return entries.isEmpty();
     }
