@@ -158,8 +158,8 @@ public final class ProxyHandler implements Handler, AutoCloseable {
                 throw new HttpException(503, e.getMessage());
             } catch (IOException e) {
                 m.markError(System.nanoTime());
-                LOG.log(Level.WARNING, "LM2301 cannot connect to {0} ({1}): member in error state for {2} s",
-                        m, e.toString(), m.retry().toSeconds());
+                LOG.log(Level.WARNING, "LM2301 cannot connect to {0} ({1}): member in error state for {2} ms",
+                        m, e.toString(), m.retry().toMillis());
                 tried |= 1L << i;
                 if (++connectFailures > balancer.maxAttempts()) {
                     answerUnavailable(req, null);
