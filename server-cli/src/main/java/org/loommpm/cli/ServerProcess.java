@@ -273,6 +273,10 @@ final class ServerProcess {
                     .append(l.handler() != null ? "SetHandler " + l.handler() : "")
                     .append(l.require() != null ? " (Require set)" : "").append('\n');
         }
+        ProxySettings ps = ProxySettings.of(config);
+        if (ps != null) {
+            ps.describe(sb);
+        }
         out.print(sb);
         out.flush();
     }

@@ -56,6 +56,14 @@ public final class ProxySettings {
         return (ProxySettings) c.extensions().get(KEY);
     }
 
+    /** The start-up banner's lines: one per {@code ProxyPass}. */
+    public void describe(StringBuilder sb) {
+        for (Pass p : passes) {
+            sb.append("  ProxyPass ").append(p.path()).append(' ').append(p.target() == null ? "!" : p.target())
+                    .append(p.inLocation() ? " (in <Location>)" : "").append('\n');
+        }
+    }
+
     /** Whether any {@code ProxyPass} is configured. */
     public boolean enabled() {
         return passes.stream().anyMatch(p -> p.target() != null);
