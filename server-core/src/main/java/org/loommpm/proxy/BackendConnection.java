@@ -33,6 +33,18 @@ final class BackendConnection implements AutoCloseable {
     private final Socket socket;
     private final InputStream in;
     private final OutputStream out;
+    /** The I/O timeout ({@code ProxyTimeout}) in nanoseconds; 0 for none. */
+    private long ioTimeoutNanos;
+    /**
+     * When the blocking read or write in progress times out ({@link System#nanoTime()}); 0 when
+     * none is in progress. Written by the lessee around each blocking call, read by the
+     * balancer's {@link TimeoutSweeper}, which closes the channel once it has passed: a read
+     * timeout on the socket instead ({@code SO_TIMEOUT}) makes every park of the virtual thread a
+     * timed one, which cost a third of the proxy's CPU per request in benchmarks/proxy.sh.
+     */
+    private volatile long deadline;
+    /** Set by the sweeper before it closes the channel: the failure is a timeout. */
+    private volatile boolean timedOut;
     private byte[] buf = new byte[BUFFER];
     private int pos;
     private int lim;
@@ -45,7 +57,82 @@ final class BackendConnection implements AutoCloseable {
         this.channel = channel;
         this.socket = channel.socket();
         this.in = socket.getInputStream();
-        this.out = new java.io.BufferedOutputStream(socket.getOutputStream(), BUFFER);
+        this.out = new java.io.BufferedOutputStream(new TimedOutput(socket.getOutputStream()), BUFFER);
+    }
+
+    /** Sets the timeout of each blocking read and write of the lessee (enforced by the sweeper). */
+    void ioTimeout(long nanos) {
+        ioTimeoutNanos = nanos;
+    }
+
+    private void arm() {
+        if (ioTimeoutNanos > 0) {
+            long d = System.nanoTime() + ioTimeoutNanos;
+            deadline = d == 0 ? 1 : d;
+        }
+    }
+
+    private void disarm() {
+        if (ioTimeoutNanos > 0) {
+            deadline = 0;
+        }
+    }
+
+    /** The sweeper's check: closes the connection if its blocking call is past its deadline. */
+    boolean expire(long now) {
+        long d = deadline;
+        if (d != 0 && now - d >= 0) {
+            timedOut = true;
+            close();
+            return true;
+        }
+        return false;
+    }
+
+    /** A failure of a blocking call, as a timeout if the sweeper ended it. */
+    private IOException failure(IOException e) {
+        if (timedOut) {
+            return new java.net.SocketTimeoutException("no progress within " + ioTimeoutNanos / 1_000_000 + " ms");
+        }
+        return e;
+    }
+
+    /** Reads from the socket under the I/O timeout. */
+    private int timedRead(byte[] b, int off, int len) throws IOException {
+        arm();
+        try {
+            return in.read(b, off, len);
+        } catch (IOException e) {
+            throw failure(e);
+        } finally {
+            disarm();
+        }
+    }
+
+    /** The socket's output under the I/O timeout. */
+    private final class TimedOutput extends OutputStream {
+        private final OutputStream raw;
+
+        TimedOutput(OutputStream raw) {
+            this.raw = raw;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            arm();
+            try {
+                raw.write(b, off, len);
+            } catch (IOException e) {
+                throw failure(e);
+            } finally {
+                disarm();
+            }
+        }
     }
 
     /**
@@ -67,7 +154,11 @@ final class BackendConnection implements AutoCloseable {
         }
     }
 
-    /** Sets how long a read may wait for the backend (ProxyTimeout); 0 waits for ever. */
+    /**
+     * Sets {@code SO_TIMEOUT}: a read then fails with {@link java.net.SocketTimeoutException}
+     * without closing the connection (the wait for a {@code 100 Continue}, health checks); 0 for
+     * none.
+     */
     void readTimeout(int millis) throws IOException {
         socket.setSoTimeout(millis);
     }
@@ -107,7 +198,7 @@ final class BackendConnection implements AutoCloseable {
         }
         pos = 0;
         lim = 0;
-        int n = in.read(buf, 0, buf.length);
+        int n = timedRead(buf, 0, buf.length);
         if (n > 0) {
             lim = n;
         }
@@ -143,7 +234,7 @@ final class BackendConnection implements AutoCloseable {
                 }
                 buf = Arrays.copyOf(buf, Math.min(MAX_HEAD, buf.length * 2));
             }
-            int n = in.read(buf, lim, buf.length - lim);
+            int n = timedRead(buf, lim, buf.length - lim);
             if (n < 0) {
                 throw new EOFException(lim == 0 ? "backend closed the connection before responding"
                         : "backend closed the connection inside the response head");
@@ -180,7 +271,7 @@ final class BackendConnection implements AutoCloseable {
             pos += n;
             return n;
         }
-        return in.read(dst, off, len);
+        return timedRead(dst, off, len);
     }
 
     /** Reads one byte; -1 at end of stream. */

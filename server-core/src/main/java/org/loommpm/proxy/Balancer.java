@@ -15,7 +15,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p><b>Threads.</b> {@link #choose} is called by every worker; the request-counting credit is
  * updated under a {@link ReentrantLock} held for a few arithmetic operations, never across I/O.
- * {@link #close} stops the health checks and closes idle pooled connections.
+ * {@link #close} stops the health checks and the {@link TimeoutSweeper} and closes idle pooled
+ * connections.
  */
 public final class Balancer implements AutoCloseable {
     /** httpd's {@code ProxyTimeout} default (its {@code Timeout}). */
@@ -30,6 +31,7 @@ public final class Balancer implements AutoCloseable {
     private final Duration timeout;
     private final ReentrantLock lock = new ReentrantLock();
     private final HealthChecker checker;
+    private final TimeoutSweeper sweeper;
 
     private Balancer(Builder b) {
         this.name = b.name;
@@ -43,6 +45,13 @@ public final class Balancer implements AutoCloseable {
             m.start(timeout);
         }
         this.checker = HealthChecker.startFor(this);
+        Duration shortest = timeout;
+        for (Member m : members) {
+            if (m.timeout() != null && m.timeout().compareTo(shortest) < 0) {
+                shortest = m.timeout();
+            }
+        }
+        this.sweeper = new TimeoutSweeper(this, shortest);
     }
 
     /** A balancer called {@code name} (as in {@code balancer://name}). */
@@ -165,6 +174,7 @@ public final class Balancer implements AutoCloseable {
         if (checker != null) {
             checker.stop();
         }
+        sweeper.stop();
         for (Member m : members) {
             m.pool().close();
         }

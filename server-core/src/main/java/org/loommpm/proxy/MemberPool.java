@@ -2,6 +2,8 @@ package org.loommpm.proxy;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -22,6 +24,11 @@ final class MemberPool {
     private final InetSocketAddress address;
     private final ConcurrentLinkedDeque<BackendConnection> idle = new ConcurrentLinkedDeque<>();
     private final Semaphore permits;
+    /**
+     * Every open pooled connection, idle or leased, for the {@link TimeoutSweeper}: added when
+     * connected, removed when closed (by whoever closes it).
+     */
+    private final Set<BackendConnection> open = ConcurrentHashMap.newKeySet();
     private final long ttlNanos;
     private final long acquireMillis;
     private final int connectMillis;
@@ -42,12 +49,22 @@ final class MemberPool {
     }
 
     /**
+     * Idle time under which a pooled connection is reused without first probing it, when the
+     * request can be sent again should it turn out closed: backends close idle connections at
+     * their keep-alive timeout (a second or more everywhere) or when they stop, and the probe
+     * costs three system calls per request.
+     */
+    private static final long PROBE_AFTER_NANOS = 1_000_000_000L;
+
+    /**
      * Leases a connection: a pooled one that is still open, else a new one.
      *
+     * @param repeatable whether the request could be sent again if the connection turns out
+     *     closed; if not, every pooled connection is probed before it is used
      * @throws PoolExhaustedException no permit within {@code acquire}
      * @throws IOException the connect failed or timed out
      */
-    Lease lease() throws IOException, InterruptedException {
+    Lease lease(boolean repeatable) throws IOException, InterruptedException {
         if (!permits.tryAcquire(acquireMillis, TimeUnit.MILLISECONDS)) {
             throw new PoolExhaustedException("no free connection to " + address + " within " + acquireMillis + " ms");
         }
@@ -56,15 +73,18 @@ final class MemberPool {
             expireOldest(now);
             BackendConnection c;
             while ((c = idle.pollFirst()) != null) {
-                if (now - c.idleSince < ttlNanos && c.usable()) {
+                long idleFor = now - c.idleSince;
+                if (idleFor < ttlNanos && (repeatable && idleFor < PROBE_AFTER_NANOS || c.usable())) {
                     return new Lease(c, true);
                 }
-                c.close();
+                discard(c);
             }
             if (closed) {
                 throw new IOException("balancer closed");
             }
-            return new Lease(BackendConnection.open(address, connectMillis), false);
+            BackendConnection fresh = BackendConnection.open(address, connectMillis);
+            open.add(fresh);
+            return new Lease(fresh, false);
         } catch (IOException | RuntimeException e) {
             permits.release();
             throw e;
@@ -89,7 +109,7 @@ final class MemberPool {
                 drainIdle();
             }
         } else {
-            c.close();
+            discard(c);
         }
         permits.release();
     }
@@ -98,7 +118,7 @@ final class MemberPool {
         BackendConnection c;
         while ((c = idle.peekLast()) != null && now - c.idleSince >= ttlNanos) {
             if (idle.removeLastOccurrence(c)) {
-                c.close();
+                discard(c);
             }
         }
     }
@@ -122,7 +142,19 @@ final class MemberPool {
     private void drainIdle() {
         BackendConnection c;
         while ((c = idle.pollFirst()) != null) {
-            c.close();
+            discard(c);
+        }
+    }
+
+    private void discard(BackendConnection c) {
+        c.close();
+        open.remove(c);
+    }
+
+    /** Closes every connection whose blocking call is past its deadline (the sweeper's pass). */
+    void expire(long now) {
+        for (BackendConnection c : open) {
+            c.expire(now);
         }
     }
 

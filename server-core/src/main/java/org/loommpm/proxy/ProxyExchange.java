@@ -59,7 +59,7 @@ final class ProxyExchange {
      * @throws IOException the client failed (gone, or its body malformed): propagated as is
      */
     boolean run(StringBuilder head, RequestBody body, boolean expectContinue) throws AttemptFailed, IOException {
-        c.readTimeout(timeoutMillis);
+        c.ioTimeout(timeoutMillis * 1_000_000L);
         boolean sendBody = body != RequestBody.NONE;
         boolean askContinue = sendBody && expectContinue;
         if (askContinue) {
@@ -88,11 +88,11 @@ final class ProxyExchange {
         try {
             c.readTimeout(CONTINUE_WAIT_MILLIS);
             ResponseHead h = c.readHead();
-            c.readTimeout(timeoutMillis);
+            c.readTimeout(0);
             return h.status() == 100 ? null : h.status() < 200 ? readFinalHead() : h;
         } catch (SocketTimeoutException e) {
             try {
-                c.readTimeout(timeoutMillis);
+                c.readTimeout(0);
             } catch (IOException f) {
                 throw new AttemptFailed(AttemptFailed.Kind.NO_RESPONSE, true, f);
             }

@@ -152,7 +152,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
             Member m = balancer.member(i);
             MemberPool.Lease lease;
             try {
-                lease = m.pool().lease();
+                lease = m.pool().lease(body == ProxyExchange.RequestBody.NONE);
             } catch (MemberPool.PoolExhaustedException e) {
                 LOG.log(Level.WARNING, "LM2310 503 for {0} {1}: {2}", req.method(), target, e.getMessage());
                 throw new HttpException(503, e.getMessage());
