@@ -163,6 +163,7 @@ tree_ticks() {  # utime + stime of PEER_PID and its descendants (httpd's child p
   echo "$total"
 }
 
+LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
 declare -A RPS CPU
 for round in $(seq "$ROUNDS"); do
   for p in $PEERS; do
@@ -187,7 +188,7 @@ median() { tr ' ' '\n' | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR +
 {
   echo "# Reverse proxy: loom-mpm ProxyPass vs nginx proxy_pass vs httpd mod_proxy ($(date -u +%Y-%m-%d))"
   echo
-  machine_summary
+  machine_summary | sed "s/^load average at start: .*/load average at start: $LOAD_AT_START, at the end: $(cut -d' ' -f1-3 \/proc\/loadavg) (other helpers' builds and benchmarks ran on the same 2 cores)/"
   echo "wrk -t1 -c$CONNS keep-alive GET, ${WARMUP} s warm-up + ${DURATION} s measured per peer and round; $ROUNDS interleaved rounds;"
   echo "backend: one nginx worker (return 200), on the client's core. nginx $("$NGINX" -v 2>&1 | sed 's/.*\///'), httpd $("$HTTPD" -v | sed -n 's/Server version: Apache\///p')"
   echo
@@ -205,6 +206,16 @@ median() { tr ' ' '\n' | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR +
     rat=""
     for r in $(seq "$ROUNDS"); do
       rat="$rat $(awk -v a="${RPS[loom,$r]}" -v b="${RPS[$p,$r]}" 'BEGIN {printf "%.2f", a / b}')"
+    done
+    echo "- loom / $p: $(echo $rat | median) (rounds:$rat)"
+  done
+  echo
+  echo "Same-round ratios of proxy CPU per request (median over rounds; below 1 = loom cheaper):"
+  for p in $PEERS; do
+    [ "$p" = loom ] && continue
+    rat=""
+    for r in $(seq "$ROUNDS"); do
+      rat="$rat $(awk -v a="${CPU[loom,$r]}" -v b="${CPU[$p,$r]}" 'BEGIN {printf "%.2f", a / b}')"
     done
     echo "- loom / $p: $(echo $rat | median) (rounds:$rat)"
   done

@@ -57,6 +57,13 @@ class ProxyIT {
                     }
                     res.send("got " + n);
                 }
+                case "/cut" -> {
+                    var out = res.outputStream();
+                    out.write(new byte[200_000]);
+                    out.flush();
+                    throw new IllegalStateException("backend fails mid-response (test)");
+                }
+                case "/echo" -> res.send(req.method() + " " + req.bodyString());
                 default -> res.send("backend " + req.localAddress().getPort() + " " + req.rawTarget());
             }
         }).start();
@@ -169,6 +176,26 @@ class ProxyIT {
                 assertEquals("backend " + c.port() + " /o/z", get(base + "/other/z"));
                 assertTrue(proxy.stdout().contains("ProxyPass /app/ balancer://app/"), proxy.stdout());
             }
+        }
+    }
+
+    @Test
+    void http2ClientsAreProxiedAndACutOffBackendResetsTheStream() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(org.loommpm.testsupport.Curl.available(), "curl absent");
+        int port = JarProcess.freePort();
+        try (LoomServer backend = backend();
+             JarProcess proxy = proxyJar("-C", "Listen 127.0.0.1:" + port, "-C",
+                     "ProxyPass / http://127.0.0.1:" + backend.port() + "/", "-C", "CustomLog /dev/null common")) {
+            String base = "http://127.0.0.1:" + port;
+            var get = org.loommpm.testsupport.Curl.run("--http2-prior-knowledge", "-w", " %{http_version}", base + "/x");
+            assertEquals("backend " + backend.port() + " /x 2", get.text());
+            var post = org.loommpm.testsupport.Curl.run("--http2-prior-knowledge", "--data-binary", "hello", base + "/echo");
+            assertEquals("POST hello", post.text());
+            var cut = org.loommpm.testsupport.Curl.run("--http2-prior-knowledge", "-o", "/dev/null", base + "/cut");
+            assertTrue(cut.exitCode() != 0, "curl must see the cut-off stream as an error: " + cut.stderr());
+            var cut1 = org.loommpm.testsupport.Curl.run("--http1.1", "-o", "/dev/null", base + "/cut");
+            assertTrue(cut1.exitCode() != 0, "and over HTTP/1.1: " + cut1.stderr());
+            proxy.awaitErrors(e -> e.contains("LM2306"), Duration.ofSeconds(10));
         }
     }
 
