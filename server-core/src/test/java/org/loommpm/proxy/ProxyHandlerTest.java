@@ -251,6 +251,61 @@ class ProxyHandlerTest {
         }
     }
 
+    @Test
+    void aFullPoolAnswers503AfterAcquire() throws Exception {
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
+        try (LoomServer backend = Backends.start((req, res) -> {
+            entered.countDown();
+            release.await();
+            res.send("slow");
+        });
+             Balancer b = Balancer.builder("one").member(Member.builder(Backends.url(backend)).max(1)
+                     .acquire(Duration.ofMillis(200)).build()).build();
+             LoomServer front = Backends.start(ProxyHandler.builder("/", b).build())) {
+            var first = Backends.CLIENT.sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + front.port() + "/a"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            entered.await();
+            assertEquals(503, Backends.get(front, "/b").statusCode(), "max=1 is busy for longer than acquire");
+            release.countDown();
+            assertEquals("slow", first.get().body());
+        }
+    }
+
+    @Test
+    void idleConnectionsOlderThanTtlAreNotReused() throws Exception {
+        Set<Integer> ports = ConcurrentHashMap.newKeySet();
+        try (LoomServer backend = Backends.start((req, res) -> {
+            ports.add(req.remoteAddress().getPort());
+            res.send("ok");
+        });
+             Balancer b = Balancer.builder("ttl").member(Member.builder(Backends.url(backend)).ttl(Duration.ofMillis(100))
+                     .build()).build();
+             LoomServer front = Backends.start(ProxyHandler.builder("/", b).build())) {
+            Backends.get(front, "/1");
+            Backends.get(front, "/2");
+            assertEquals(1, ports.size());
+            Thread.sleep(250);
+            Backends.get(front, "/3");
+            assertEquals(2, ports.size(), "the connection idle past ttl was closed, a new one made");
+            assertTrue(b.members().get(0).busy() == 0);
+        }
+    }
+
+    @Test
+    void anOversizedResponseHeadIs502() throws Exception {
+        try (ServerSocket bad = new ServerSocket(0);
+             ProxyHandler proxy = ProxyHandler.to("http://127.0.0.1:" + bad.getLocalPort() + "/");
+             LoomServer front = Backends.start(proxy)) {
+            StringBuilder head = new StringBuilder("HTTP/1.1 200 OK\r\n");
+            for (int i = 0; i < 2000; i++) {
+                head.append("X-Filler-").append(i).append(": ").append("v".repeat(40)).append("\r\n");
+            }
+            Thread.ofVirtual().start(() -> rawBackend(bad, head + "\r\n"));
+            assertEquals(502, Backends.get(front, "/").statusCode(), "a head over 64 KiB is refused");
+        }
+    }
+
     static String readHead(InputStream in) throws java.io.IOException {
         StringBuilder sb = new StringBuilder();
         while (!sb.toString().endsWith("\r\n\r\n")) {
