@@ -10,8 +10,9 @@
 # proxy is pinned to SERVER_CPU (0) and configured for that one core as its documentation says:
 # loom-mpm StartServers 1 (the JVM sees one CPU through the affinity mask), nginx
 # worker_processes 1 with an upstream keepalive pool, httpd event MPM with one child process
-# (ServerLimit 1, ThreadsPerChild 64). Every proxy writes a common-format access log to
-# /dev/null. Proxy CPU per request = user + system time of the proxy's processes (/proc) over
+# (ServerLimit 1, ThreadsPerChild 64). No access log anywhere (nginx access_log off, no
+# httpd CustomLog, loom-mpm CustomLog /dev/null, which it never formats). Proxy CPU per
+# request = user + system time of the proxy's processes (/proc) over
 # the measured run / requests. Rounds are interleaved (loom, nginx, httpd, loom, ...) so the
 # machine's noise falls on all; the table gives medians and same-round ratios.
 # Environment: PEERS (loom nginx httpd), ROUNDS (3), DURATION (10), WARMUP (10), CONNS (32),
@@ -78,7 +79,7 @@ BACKEND_PID=$!
 mkdir -p "$RES/nginx"
 { nginx_common "$RES/nginx"; cat <<CONF
 http {
-  access_log /dev/null;
+  access_log off;
   keepalive_requests 1000000;
   client_body_temp_path $RES/nginx/t;
   proxy_temp_path $RES/nginx/p;
@@ -114,8 +115,6 @@ MinSpareThreads 1
 MaxSpareThreads 64
 KeepAlive On
 MaxKeepAliveRequests 0
-LogFormat "%h %l %u %t \"%r\" %>s %b" common
-CustomLog /dev/null common
 ProxyPass / http://127.0.0.1:$BACKEND_PORT/
 CONF
 
