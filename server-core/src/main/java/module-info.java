@@ -3,7 +3,8 @@
  *
  * <p>Applications use {@link org.loommpm.api} and {@link org.loommpm.config}; protocol
  * implementations the {@link org.loommpm.spi}; {@code org.loommpm.status} and
- * {@code org.loommpm.metrics} hold the status page's and the Prometheus endpoint's handlers.
+ * {@code org.loommpm.metrics} hold the status page's and the Prometheus endpoint's handlers,
+ * {@code org.loommpm.health} the liveness and readiness probes.
  * Everything else is the implementation: exported only to loom-mpm's own modules, which are
  * built and released with this one.
  */
@@ -22,6 +23,7 @@ module org.loommpm.core {
     exports org.loommpm.spi;
     exports org.loommpm.status;
     exports org.loommpm.metrics;
+    exports org.loommpm.health;
 
     exports org.loommpm.engine to org.loommpm.cli;
     exports org.loommpm.http to org.loommpm.h2, org.loommpm.cli;

@@ -23,12 +23,14 @@ final class SiteHandler implements Handler {
     private final StaticFileHandler files;
     private final Handler status;
     private final Handler metrics;
+    private final Handler health;
 
-    SiteHandler(SiteSettings site, StaticFileHandler files, Handler status, Handler metrics) {
+    SiteHandler(SiteSettings site, StaticFileHandler files, Handler status, Handler metrics, Handler health) {
         this.locations = site.locations().toArray(new LocationSettings[0]);
         this.files = files;
         this.status = status;
         this.metrics = metrics;
+        this.health = health;
     }
 
     @Override
@@ -58,6 +60,8 @@ final class SiteHandler implements Handler {
             status.handle(req, res);
         } else if ("metrics".equals(handler)) {
             metrics.handle(req, res);
+        } else if ("health".equals(handler)) {
+            health.handle(req, res);
         } else {
             files.serve(req, res, path);
         }

@@ -132,6 +132,7 @@ public final class LoomServer implements AutoCloseable {
         private Handler handler;
         private MeterRegistry registry;
         private boolean reusePort;
+        private String healthPrefix;
         private final DeferredStats stats = new DeferredStats();
 
         private Builder() {
@@ -205,6 +206,24 @@ public final class LoomServer implements AutoCloseable {
         }
 
         /**
+         * Serves liveness and readiness probes at {@code prefix + "/live"} and
+         * {@code prefix + "/ready"} in front of the handler (see
+         * {@link org.loommpm.health.HealthHandler}): live answers 200 while the server answers
+         * at all; ready answers 200 while new work should come here and 503 from the moment a
+         * graceful stop begins ({@link LoomServer#close()}: the listeners still accept for
+         * {@code GracefulStopDelay}), while drained, and while admission control refuses.
+         * Default: no probes. Other paths cost one {@code startsWith} more.
+         *
+         * @param prefix a path starting with {@code /} and not ending with one, like {@code /health}
+         * @throws IllegalArgumentException for a prefix not of that form
+         */
+        public Builder health(String prefix) {
+            org.loommpm.health.HealthHandler.mount(prefix, stats, new Router()); // checks the prefix now
+            healthPrefix = prefix;
+            return this;
+        }
+
+        /**
          * The counts of the server this builder starts, usable before it starts: what a
          * {@link org.loommpm.status.StatusHandler} in the server's own handler needs. Until
          * {@link #start()} returns it reports an empty server (no children, all counts 0).
@@ -220,8 +239,11 @@ public final class LoomServer implements AutoCloseable {
          * @throws IllegalArgumentException if a directive is out of range
          */
         public LoomServer start() throws IOException {
-            LoomServer server = new LoomServer(config.build(), handler != null ? handler : new Router(), registry,
-                    reusePort);
+            Handler h = handler != null ? handler : new Router();
+            if (healthPrefix != null) {
+                h = org.loommpm.health.HealthHandler.mount(healthPrefix, stats, h);
+            }
+            LoomServer server = new LoomServer(config.build(), h, registry, reusePort);
             stats.bind(server.supervisor);
             return server;
         }

@@ -19,6 +19,7 @@ import org.loommpm.cli.config.LoomConfig;
 import org.loommpm.cli.config.Version;
 import org.loommpm.cli.logging.AsyncLogWriter;
 import org.loommpm.cli.logging.LogTargets;
+import org.loommpm.cli.signals.PidFile;
 import org.loommpm.cli.signals.SignalQueue;
 import org.loommpm.config.ChildPolicy;
 import org.loommpm.engine.Backoff;
@@ -103,6 +104,8 @@ public final class ProcessSupervisor {
     private final List<ChildProcess> children = new ArrayList<>();
     private final List<DueStart> due = new ArrayList<>();
     private ScoreboardFile scoreboard;
+    /** The {@code PidFile}, or null: written at start, removed after the stop. Control thread. */
+    private PidFile pid;
     private ChildProcess[] byRecord;
     private int childIds;
     /** The generation serving (committed). */
@@ -130,7 +133,8 @@ public final class ProcessSupervisor {
      *
      * @return the exit status: 0 after a graceful stop, 1 if no child could start
      */
-    public int run(LoomConfig initial, SignalQueue signals) throws InterruptedException {
+    public int run(LoomConfig initial, SignalQueue signals, PidFile pid) throws InterruptedException {
+        this.pid = pid;
         try {
             logs.apply(supervisorLogs(initial.logs()), false, new ArrayList<>());
             check(initial);
@@ -140,6 +144,9 @@ public final class ProcessSupervisor {
             scoreboard = ScoreboardFile.create(file, records, Math.min(4096, initial.engine().threadsPerChild()),
                     ProcessHandle.current().pid());
             byRecord = new ChildProcess[records];
+            if (pid != null) {
+                pid.write(); // this process is the one -k signals; its children bind with SO_REUSEPORT
+            }
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.ERROR, "LM1510 cannot run child processes: {0}", e.getMessage());
             logs.close();
@@ -564,7 +571,9 @@ public final class ProcessSupervisor {
             c.stop();
             c.closeControl();
         }
-        long end = System.nanoTime() + (timeout + STOP_MARGIN_MILLIS) * 1_000_000L;
+        // Each child keeps accepting for GracefulStopDelay (readiness 503) before it finishes.
+        long delay = config.engine().gracefulStopDelay().toMillis();
+        long end = System.nanoTime() + (delay + timeout + STOP_MARGIN_MILLIS) * 1_000_000L;
         for (ChildProcess c : List.copyOf(children)) {
             waitFor(c, end);
         }
@@ -596,6 +605,9 @@ public final class ProcessSupervisor {
             Files.deleteIfExists(scoreboard.path());
         } catch (IOException e) {
             LOG.log(Level.DEBUG, "LM1523 could not delete the scoreboard file: {0}", e.getMessage());
+        }
+        if (pid != null) {
+            pid.remove();
         }
         LOG.log(Level.INFO, "LM0009 loom-mpm stopped");
         logs.close();
