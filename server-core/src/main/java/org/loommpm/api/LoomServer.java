@@ -1,6 +1,7 @@
 package org.loommpm.api;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -9,10 +10,12 @@ import java.util.Objects;
 import java.util.function.Consumer;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.engine.Supervisor;
+import org.loommpm.health.HealthHandler;
 import org.loommpm.metrics.EngineMetrics;
 import org.loommpm.metrics.RequestMetrics;
 import org.loommpm.protocol.Protocols;
 import org.loommpm.spi.ExchangeObserver;
+import org.loommpm.tracing.ObservedHandler;
 
 /**
  * An embedded loom-mpm server.
@@ -43,13 +46,22 @@ public final class LoomServer implements AutoCloseable {
     private volatile ServerConfig config;
     private final Supervisor supervisor;
     private final ExchangeObserver observer;
+    /** {@link Builder#observationRegistry}, or null (tracing off). */
+    private final ObservationRegistry observations;
+    /** {@link Builder#health}, or null. */
+    private final String healthPrefix;
+    /** The builder's view of this server's counts (bound once the supervisor runs). */
+    private final ServerStats stats;
     private final java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
 
-    private LoomServer(ServerConfig config, Handler handler, MeterRegistry registry, boolean reusePort)
-            throws IOException {
+    private LoomServer(ServerConfig config, Handler handler, MeterRegistry registry, boolean reusePort,
+                       ObservationRegistry observations, String healthPrefix, ServerStats stats) throws IOException {
         this.config = config;
+        this.observations = observations;
+        this.healthPrefix = healthPrefix;
+        this.stats = stats;
         this.observer = registry != null ? new RequestMetrics(registry) : null;
-        this.supervisor = new Supervisor(config, Protocols.initial(config, handler, observer));
+        this.supervisor = new Supervisor(config, Protocols.initial(config, compose(handler), observer));
         supervisor.reusePort(reusePort);
         if (registry != null) {
             supervisor.addChildListener(new EngineMetrics(registry, supervisor));
@@ -80,8 +92,17 @@ public final class LoomServer implements AutoCloseable {
      * @throws IOException if a new address cannot be bound (the running generation keeps serving)
      */
     public void restart(ServerConfig newConfig, Handler handler) throws IOException {
-        supervisor.restart(newConfig, Protocols.initial(newConfig, handler, observer));
+        supervisor.restart(newConfig, Protocols.initial(newConfig, compose(handler), observer));
         config = newConfig;
+    }
+
+    /**
+     * What every generation serves around the application's handler: the health probes outside
+     * (not observed: an orchestrator polls them every few seconds), the observation inside.
+     */
+    private Handler compose(Handler app) {
+        Handler h = ObservedHandler.wrap(observations, app);
+        return healthPrefix != null ? HealthHandler.mount(healthPrefix, stats, h) : h;
     }
 
     /** The configuration in force. */
@@ -133,6 +154,7 @@ public final class LoomServer implements AutoCloseable {
         private MeterRegistry registry;
         private boolean reusePort;
         private String healthPrefix;
+        private ObservationRegistry observations;
         private final DeferredStats stats = new DeferredStats();
 
         private Builder() {
@@ -206,6 +228,19 @@ public final class LoomServer implements AutoCloseable {
         }
 
         /**
+         * Turns tracing on: each request is observed in {@code observationRegistry} as an
+         * {@code http.server.requests} observation (see {@link org.loommpm.tracing.ObservedHandler}).
+         * With micrometer-tracing and a bridge (OpenTelemetry, Brave) registered on it, every
+         * request gets a server span named after its {@link Router} template, with OpenTelemetry's
+         * HTTP attributes, as a child of the caller's W3C {@code traceparent}. Default: none,
+         * tracing off, and nothing of it on the request path. The health probes are not observed.
+         */
+        public Builder observationRegistry(ObservationRegistry observationRegistry) {
+            observations = Objects.requireNonNull(observationRegistry);
+            return this;
+        }
+
+        /**
          * Serves liveness and readiness probes at {@code prefix + "/live"} and
          * {@code prefix + "/ready"} in front of the handler (see
          * {@link org.loommpm.health.HealthHandler}): live answers 200 while the server answers
@@ -218,7 +253,7 @@ public final class LoomServer implements AutoCloseable {
          * @throws IllegalArgumentException for a prefix not of that form
          */
         public Builder health(String prefix) {
-            org.loommpm.health.HealthHandler.mount(prefix, stats, new Router()); // checks the prefix now
+            HealthHandler.mount(prefix, stats, new Router()); // checks the prefix now
             healthPrefix = prefix;
             return this;
         }
@@ -239,11 +274,8 @@ public final class LoomServer implements AutoCloseable {
          * @throws IllegalArgumentException if a directive is out of range
          */
         public LoomServer start() throws IOException {
-            Handler h = handler != null ? handler : new Router();
-            if (healthPrefix != null) {
-                h = org.loommpm.health.HealthHandler.mount(healthPrefix, stats, h);
-            }
-            LoomServer server = new LoomServer(config.build(), h, registry, reusePort);
+            LoomServer server = new LoomServer(config.build(), handler != null ? handler : new Router(), registry,
+                    reusePort, observations, healthPrefix, stats);
             stats.bind(server.supervisor);
             return server;
         }
