@@ -40,7 +40,9 @@ import org.loommpm.tracing.ObservedHandler;
  * <p><b>Observability.</b> {@link #stats()} reads the engine's own counters at any time (the
  * {@link org.loommpm.status.StatusHandler} renders them in detail). Micrometer meters exist only when the
  * builder is given a registry ({@link Builder#meterRegistry}); without one, metrics are off and
- * the request path has no observer at all.
+ * the request path has no observer at all. Tracing works the same way: only a builder given an
+ * {@code ObservationRegistry} ({@link Builder#observationRegistry}) observes requests.
+ * {@link Builder#health} adds liveness and readiness probes.
  */
 public final class LoomServer implements AutoCloseable {
     private volatile ServerConfig config;
