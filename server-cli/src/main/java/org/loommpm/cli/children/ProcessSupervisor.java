@@ -144,13 +144,24 @@ public final class ProcessSupervisor {
             scoreboard = ScoreboardFile.create(file, records, Math.min(4096, initial.engine().threadsPerChild()),
                     ProcessHandle.current().pid());
             byRecord = new ChildProcess[records];
-            if (pid != null) {
-                pid.write(); // this process is the one -k signals; its children bind with SO_REUSEPORT
-            }
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.ERROR, "LM1510 cannot run child processes: {0}", e.getMessage());
             logs.close();
             return 1;
+        }
+        if (pid != null) {
+            try {
+                pid.write(); // this process is the one -k signals; its children bind with SO_REUSEPORT
+            } catch (IOException e) {
+                LOG.log(Level.ERROR, "LM1902 could not write PidFile {0}: {1}", pid.path(), e.toString());
+                try {
+                    Files.deleteIfExists(scoreboard.path());
+                } catch (IOException ignored) {
+                    // a stale scoreboard is removed by the next supervisor's start (LM1520)
+                }
+                logs.close();
+                return 1;
+            }
         }
         Thread.ofPlatform().daemon().name("loom-signals").start(new Runnable() {
             @Override
