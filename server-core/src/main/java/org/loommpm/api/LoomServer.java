@@ -236,6 +236,9 @@ public final class LoomServer implements AutoCloseable {
          * request gets a server span named after its {@link Router} template, with OpenTelemetry's
          * HTTP attributes, as a child of the caller's W3C {@code traceparent}. Default: none,
          * tracing off, and nothing of it on the request path. The health probes are not observed.
+         *
+         * @param observationRegistry where requests are observed
+         * @return this builder
          */
         public Builder observationRegistry(ObservationRegistry observationRegistry) {
             observations = Objects.requireNonNull(observationRegistry);
@@ -252,6 +255,7 @@ public final class LoomServer implements AutoCloseable {
          * Default: no probes. Other paths cost one {@code startsWith} more.
          *
          * @param prefix a path starting with {@code /} and not ending with one, like {@code /health}
+         * @return this builder
          * @throws IllegalArgumentException for a prefix not of that form
          */
         public Builder health(String prefix) {

@@ -8,6 +8,8 @@ package org.loommpm.api;
  */
 public interface RouteAware {
     /**
+     * Told on every match, before the route's handler runs.
+     *
      * @param template the matched template as registered, e.g. {@code /users/{id}}
      */
     void routeMatched(String template);

@@ -43,6 +43,8 @@ public final class HealthHandler implements Handler {
     private final EngineStats stats;
 
     /**
+     * A handler answering both probes from {@code stats}.
+     *
      * @param stats the server's counts: {@link LoomServer#stats()}, or
      *              {@link LoomServer.Builder#stats()} when the handler is built before the server
      * @throws IllegalArgumentException if {@code stats} is not a server's
@@ -79,6 +81,9 @@ public final class HealthHandler implements Handler {
      * application's handler. The cost for other requests is one {@code startsWith}.
      *
      * @param prefix a path starting with {@code /}, without a trailing {@code /} ({@code /health})
+     * @param stats the server's counts (as for the constructor)
+     * @param next the application's handler
+     * @return the probes in front of {@code next}
      * @throws IllegalArgumentException for a prefix not of that form
      */
     public static Handler mount(String prefix, ServerStats stats, Handler next) {

@@ -48,6 +48,10 @@ public final class ObservedHandler implements Handler {
      * null or {@link ObservationRegistry#NOOP}. A registry without handlers yet is observed
      * (an application may register its handlers after the server starts): each request then
      * finds Micrometer's no-op observation and goes on.
+     *
+     * @param registry where requests are observed, or null
+     * @param next the application's handler
+     * @return the observing handler, or {@code next}
      */
     public static Handler wrap(ObservationRegistry registry, Handler next) {
         Objects.requireNonNull(next);

@@ -18,13 +18,21 @@ public final class ServerRequestContext extends RequestReplyReceiverContext<Requ
     private String route;
     private int status;
 
-    /** @param request the request, the carrier of the trace context */
+    /**
+     * A context for one request.
+     *
+     * @param request the request, the carrier of the trace context
+     */
     public ServerRequestContext(Request request) {
         super(HeaderGetter.INSTANCE, Kind.SERVER);
         setCarrier(request);
     }
 
-    /** The matched {@code Router} template, e.g. {@code /users/{id}}, or null when none matched. */
+    /**
+     * The matched {@code Router} template.
+     *
+     * @return e.g. {@code /users/{id}}, or null when none matched
+     */
     public String route() {
         return route;
     }
@@ -33,7 +41,11 @@ public final class ServerRequestContext extends RequestReplyReceiverContext<Requ
         route = template;
     }
 
-    /** The status answered: the response's, or what the server answers for the handler's failure; 0 before. */
+    /**
+     * The status answered.
+     *
+     * @return the response's, or what the server answers for the handler's failure; 0 before the handler ended
+     */
     public int status() {
         return status;
     }

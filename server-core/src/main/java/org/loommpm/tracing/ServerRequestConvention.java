@@ -33,6 +33,10 @@ public class ServerRequestConvention implements ObservationConvention<ServerRequ
     /** The placeholder of a low-cardinality value that is not known. */
     static final String UNKNOWN = "UNKNOWN";
 
+    /** The default convention (subclass it to change a name or add a key). */
+    public ServerRequestConvention() {
+    }
+
     @Override
     public boolean supportsContext(Observation.Context context) {
         return context instanceof ServerRequestContext;

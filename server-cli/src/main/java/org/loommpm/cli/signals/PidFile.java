@@ -22,7 +22,12 @@ import java.nio.file.StandardCopyOption;
 public final class PidFile {
     private static final System.Logger LOG = System.getLogger("org.loommpm.cli.signals");
 
-    /** What a pid file says: the process id it names, or none. */
+    /**
+     * What a pid file says.
+     *
+     * @param pid the process id it names, or -1 when there is no file
+     * @param running whether a process other than this one runs with that id
+     */
     public record Status(long pid, boolean running) {
         /** No file. */
         static final Status NONE = new Status(-1, false);
