@@ -259,8 +259,7 @@ public final class LoomServer implements AutoCloseable {
          * @throws IllegalArgumentException for a prefix not of that form
          */
         public Builder health(String prefix) {
-            HealthHandler.mount(prefix, stats, new Router()); // checks the prefix now
-            healthPrefix = prefix;
+            healthPrefix = HealthHandler.checkPrefix(prefix);
             return this;
         }
 

@@ -436,9 +436,11 @@ public final class Supervisor implements EngineStats {
     }
 
     /**
-     * Graceful stop: every child stops accepting and closes its idle keep-alive connections;
-     * requests in flight finish (their responses say {@code Connection: close}); after
-     * {@code timeout} whatever is left is closed. Returns when every child has exited.
+     * Graceful stop: readiness turns to {@link Readiness#STOPPING} at once; after
+     * {@code GracefulStopDelay} (while the listeners still accept) every child stops accepting
+     * and closes its idle keep-alive connections; requests in flight finish (their responses say
+     * {@code Connection: close}); after {@code timeout} whatever is left is closed. Returns when
+     * every child has exited.
      */
     public void stop(Duration timeout) {
         if (stopAnnounced) {

@@ -87,11 +87,22 @@ public final class HealthHandler implements Handler {
      * @throws IllegalArgumentException for a prefix not of that form
      */
     public static Handler mount(String prefix, ServerStats stats, Handler next) {
+        return new Mount(checkPrefix(prefix), new HealthHandler(stats), Objects.requireNonNull(next));
+    }
+
+    /**
+     * Checks a probes' prefix as {@link #mount} takes it.
+     *
+     * @param prefix a path starting with {@code /}, without a trailing {@code /} ({@code /health})
+     * @return {@code prefix}
+     * @throws IllegalArgumentException for a prefix not of that form
+     */
+    public static String checkPrefix(String prefix) {
         if (!prefix.startsWith("/") || prefix.endsWith("/") || prefix.indexOf('?') >= 0) {
             throw new IllegalArgumentException("health prefix must start with / and not end with / (like /health): "
                     + prefix);
         }
-        return new Mount(prefix, new HealthHandler(stats), Objects.requireNonNull(next));
+        return prefix;
     }
 
     /** The probes in front of an application's handler. */
