@@ -19,11 +19,13 @@ import org.loommpm.cli.config.Version;
 import org.loommpm.cli.logging.AccessLogFilter;
 import org.loommpm.cli.logging.AsyncLogWriter;
 import org.loommpm.cli.logging.LogTargets;
+import org.loommpm.cli.signals.PidFile;
 import org.loommpm.cli.signals.SignalQueue;
 import org.loommpm.cli.staticfiles.StaticFileHandler;
 import org.loommpm.engine.EngineStats;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.loommpm.health.HealthHandler;
 import org.loommpm.metrics.MetricsHandler;
 import org.loommpm.status.StatusHandler;
 
@@ -51,6 +53,8 @@ final class ServerProcess {
      * child process) every child process through the shared scoreboard.
      */
     private final Handler status;
+    /** {@code SetHandler health}: this process's own engine, also in a child process. */
+    private final Handler health = new HealthHandler(builder.stats());
     /** {@code SetHandler metrics}: Prometheus text, if the starting configuration asked for it. */
     private Handler metrics;
     private LoomServer server;
@@ -71,18 +75,31 @@ final class ServerProcess {
     }
 
     /**
-     * Starts serving {@code initial} and handles signals until stopped.
+     * Starts serving {@code initial} and handles signals until stopped. The pid file is written
+     * once the listeners are bound (so an instance that fails to bind leaves a running one's file
+     * alone) and removed after the stop; a server that cannot write it does not serve (LM1902),
+     * as httpd.
      *
+     * @param pid the {@code PidFile}, or null
      * @return the exit status
      */
-    int run(LoomConfig initial, SignalQueue signals) throws InterruptedException {
+    int run(LoomConfig initial, SignalQueue signals, PidFile pid) throws InterruptedException {
         if (!start(initial, false)) {
             return 1;
+        }
+        if (pid != null) {
+            try {
+                pid.write();
+            } catch (IOException e) {
+                LOG.log(Level.ERROR, "LM1902 could not write PidFile {0}: {1}; stopping", pid.path(), e.toString());
+                close();
+                return 1;
+            }
         }
         banner(System.out);
         for (;;) {
             if (signals.take() == SignalQueue.Event.STOP) {
-                stop();
+                stop(pid);
                 return 0;
             }
             restart();
@@ -126,7 +143,7 @@ final class ServerProcess {
         ProxySettings ps = ProxySettings.of(cfg);
         proxy = ps == null || !ps.enabled() ? null
                 : ps.start(cfg.site().serverName(), cfg.engine().timeout(), cfg.engine().threadsPerChild());
-        Handler site = new SiteHandler(cfg.site(), files, status, metrics,
+        Handler site = new SiteHandler(cfg.site(), files, status, metrics, health,
                 proxy == null ? List.of() : proxy.routes());
         return sinks.isEmpty() ? site : new AccessLogFilter(sinks, cfg.site().serverName()).around(site);
     }
@@ -237,10 +254,15 @@ final class ServerProcess {
         });
     }
 
-    private void stop() {
+    private void stop(PidFile pid) {
+        var e = config.engine();
         LOG.log(Level.INFO, "LM0011 signal received: stopping gracefully (at most {0} s)",
-                config.engine().gracefulShutdownTimeout().toSeconds());
-        close();
+                e.gracefulStopDelay().plus(e.gracefulShutdownTimeout()).toSeconds());
+        server.close();
+        if (pid != null) {
+            pid.remove();
+        }
+        logs.close();
     }
 
     /** Stops the server gracefully (within GracefulShutdownTimeout), then flushes and closes the logs. */

@@ -28,15 +28,17 @@ final class SiteHandler implements Handler {
     private final StaticFileHandler files;
     private final Handler status;
     private final Handler metrics;
+    private final Handler health;
     private final ProxySettings.Route[] routes;
 
-    SiteHandler(SiteSettings site, StaticFileHandler files, Handler status, Handler metrics,
+    SiteHandler(SiteSettings site, StaticFileHandler files, Handler status, Handler metrics, Handler health,
                 java.util.List<ProxySettings.Route> routes) {
         this.locations = site.locations().toArray(new LocationSettings[0]);
         this.routes = routes.toArray(new ProxySettings.Route[0]);
         this.files = files;
         this.status = status;
         this.metrics = metrics;
+        this.health = health;
     }
 
     @Override
@@ -66,6 +68,8 @@ final class SiteHandler implements Handler {
             status.handle(req, res);
         } else if ("metrics".equals(handler)) {
             metrics.handle(req, res);
+        } else if ("health".equals(handler)) {
+            health.handle(req, res);
         } else if (handler == null && routes.length > 0 && proxied(path, req, res)) {
             return;
         } else {

@@ -29,6 +29,10 @@ final class DeferredStats implements EngineStats {
         return t != null ? t.protocols() : org.loommpm.spi.ProtocolCounters.NONE;
     }
     @Override public List<ChildStats> children() { EngineStats t = target; return t != null ? t.children() : List.of(); }
+    @Override public org.loommpm.engine.Readiness readiness() {
+        EngineStats t = target;
+        return t != null ? t.readiness() : org.loommpm.engine.Readiness.STARTING;
+    }
 
     @Override
     public long connectionsClosed(CloseReason reason) {

@@ -54,6 +54,12 @@ public final class ServerConfig {
     public static final long DEFAULT_LIMIT_REQUEST_BODY = 1L << 30;
     /** {@code GracefulShutdownTimeout}: how long a graceful stop waits before closing by force. */
     public static final Duration DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+    /**
+     * {@code GracefulStopDelay}: how long a graceful stop keeps accepting, with readiness already
+     * answering 503, before it closes the listeners (so a load balancer that polls readiness
+     * stops sending first). 0, the default, closes them at once as before.
+     */
+    public static final Duration DEFAULT_GRACEFUL_STOP_DELAY = Duration.ZERO;
     /** {@code LingerTimeout}: how long a closing connection's unread input is drained. */
     public static final Duration DEFAULT_LINGER_TIMEOUT = Duration.ofSeconds(2);
     /** {@code TcpNoDelay}. */
@@ -136,6 +142,7 @@ public final class ServerConfig {
     private final int limitRequestFieldSize;
     private final long limitRequestBody;
     private final Duration gracefulShutdownTimeout;
+    private final Duration gracefulStopDelay;
     private final Duration lingerTimeout;
     private final boolean tcpNoDelay;
     private final int listenBacklog;
@@ -180,6 +187,7 @@ public final class ServerConfig {
         this.limitRequestFieldSize = b.limitRequestFieldSize;
         this.limitRequestBody = b.limitRequestBody;
         this.gracefulShutdownTimeout = b.gracefulShutdownTimeout;
+        this.gracefulStopDelay = b.gracefulStopDelay;
         this.lingerTimeout = b.lingerTimeout;
         this.tcpNoDelay = b.tcpNoDelay;
         this.listenBacklog = b.listenBacklog;
@@ -228,6 +236,7 @@ public final class ServerConfig {
         b.limitRequestFieldSize = limitRequestFieldSize;
         b.limitRequestBody = limitRequestBody;
         b.gracefulShutdownTimeout = gracefulShutdownTimeout;
+        b.gracefulStopDelay = gracefulStopDelay;
         b.lingerTimeout = lingerTimeout;
         b.tcpNoDelay = tcpNoDelay;
         b.listenBacklog = listenBacklog;
@@ -311,6 +320,8 @@ public final class ServerConfig {
     public long limitRequestBody() { return limitRequestBody; }
     /** {@code GracefulShutdownTimeout}. */
     public Duration gracefulShutdownTimeout() { return gracefulShutdownTimeout; }
+    /** {@code GracefulStopDelay}: see {@link #DEFAULT_GRACEFUL_STOP_DELAY}. */
+    public Duration gracefulStopDelay() { return gracefulStopDelay; }
     /** {@code LingerTimeout}. */
     public Duration lingerTimeout() { return lingerTimeout; }
     /** {@code TcpNoDelay}. */
@@ -459,6 +470,7 @@ public final class ServerConfig {
         private int limitRequestFieldSize = DEFAULT_LIMIT_REQUEST_FIELD_SIZE;
         private long limitRequestBody = DEFAULT_LIMIT_REQUEST_BODY;
         private Duration gracefulShutdownTimeout = DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT;
+        private Duration gracefulStopDelay = DEFAULT_GRACEFUL_STOP_DELAY;
         private Duration lingerTimeout = DEFAULT_LINGER_TIMEOUT;
         private boolean tcpNoDelay = DEFAULT_TCP_NODELAY;
         private int listenBacklog = DEFAULT_LISTEN_BACKLOG;
@@ -528,6 +540,8 @@ public final class ServerConfig {
         public Builder limitRequestBody(long n) { limitRequestBody = n; return this; }
         /** {@code GracefulShutdownTimeout}. */
         public Builder gracefulShutdownTimeout(Duration d) { gracefulShutdownTimeout = d; return this; }
+        /** {@code GracefulStopDelay}, 0 or more: see {@link ServerConfig#DEFAULT_GRACEFUL_STOP_DELAY}. */
+        public Builder gracefulStopDelay(Duration d) { gracefulStopDelay = d; return this; }
         /** {@code LingerTimeout}. */
         public Builder lingerTimeout(Duration d) { lingerTimeout = d; return this; }
         /** {@code TcpNoDelay}. */
@@ -605,6 +619,9 @@ public final class ServerConfig {
             }
             if (gracefulShutdownTimeout.isNegative()) {
                 throw new IllegalArgumentException("GracefulShutdownTimeout must not be negative");
+            }
+            if (gracefulStopDelay == null || gracefulStopDelay.isNegative()) {
+                throw new IllegalArgumentException("GracefulStopDelay must not be negative");
             }
             atLeast("ThreadLimit", threadLimit, 1);
             atLeast("ServerLimit", serverLimit, 1);

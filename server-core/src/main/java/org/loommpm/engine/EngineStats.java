@@ -76,4 +76,22 @@ public interface EngineStats extends ServerStats {
 
     /** The children alive now (running or draining), oldest first. */
     List<ChildStats> children();
+
+    /**
+     * Whether new work should be sent here: {@link Readiness#READY} while a child accepts,
+     * {@link Readiness#REFUSING} while every running child has admission control closed,
+     * {@link Readiness#STARTING} when none runs yet. Any generation counts: during a graceful
+     * restart the old children accept until the new ones are started, so readiness never dips.
+     * The supervisor adds its stop and drain.
+     */
+    default Readiness readiness() {
+        boolean running = false;
+        for (ChildStats c : children()) {
+            if (c.accepting()) {
+                return Readiness.READY;
+            }
+            running |= !c.draining() && c.state() != ChildState.STARTING;
+        }
+        return running ? Readiness.REFUSING : Readiness.STARTING;
+    }
 }

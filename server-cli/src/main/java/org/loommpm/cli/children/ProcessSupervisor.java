@@ -19,6 +19,7 @@ import org.loommpm.cli.config.LoomConfig;
 import org.loommpm.cli.config.Version;
 import org.loommpm.cli.logging.AsyncLogWriter;
 import org.loommpm.cli.logging.LogTargets;
+import org.loommpm.cli.signals.PidFile;
 import org.loommpm.cli.signals.SignalQueue;
 import org.loommpm.config.ChildPolicy;
 import org.loommpm.engine.Backoff;
@@ -104,6 +105,8 @@ public final class ProcessSupervisor {
     private final List<ChildProcess> children = new ArrayList<>();
     private final List<DueStart> due = new ArrayList<>();
     private ScoreboardFile scoreboard;
+    /** The {@code PidFile}, or null: written at start, removed after the stop. Control thread. */
+    private PidFile pid;
     private ChildProcess[] byRecord;
     private int childIds;
     /** The generation serving (committed). */
@@ -133,7 +136,8 @@ public final class ProcessSupervisor {
      *
      * @return the exit status: 0 after a graceful stop, 1 if no child could start
      */
-    public int run(LoomConfig initial, SignalQueue signals) throws InterruptedException {
+    public int run(LoomConfig initial, SignalQueue signals, PidFile pid) throws InterruptedException {
+        this.pid = pid;
         try {
             logs.apply(supervisorLogs(initial.logs()), false, new ArrayList<>());
             check(initial);
@@ -147,6 +151,20 @@ public final class ProcessSupervisor {
             LOG.log(Level.ERROR, "LM1510 cannot run child processes: {0}", e.getMessage());
             logs.close();
             return 1;
+        }
+        if (pid != null) {
+            try {
+                pid.write(); // this process is the one -k signals; its children bind with SO_REUSEPORT
+            } catch (IOException e) {
+                LOG.log(Level.ERROR, "LM1902 could not write PidFile {0}: {1}", pid.path(), e.toString());
+                try {
+                    Files.deleteIfExists(scoreboard.path());
+                } catch (IOException ignored) {
+                    // a stale scoreboard is removed by the next supervisor's start (LM1520)
+                }
+                logs.close();
+                return 1;
+            }
         }
         Thread.ofPlatform().daemon().name("loom-signals").start(new Runnable() {
             @Override
@@ -598,7 +616,9 @@ public final class ProcessSupervisor {
             c.stop();
             c.closeControl();
         }
-        long end = System.nanoTime() + (timeout + STOP_MARGIN_MILLIS) * 1_000_000L;
+        // Each child keeps accepting for GracefulStopDelay (readiness 503) before it finishes.
+        long delay = config.engine().gracefulStopDelay().toMillis();
+        long end = System.nanoTime() + (delay + timeout + STOP_MARGIN_MILLIS) * 1_000_000L;
         for (ChildProcess c : List.copyOf(children)) {
             waitFor(c, end);
         }
@@ -630,6 +650,9 @@ public final class ProcessSupervisor {
             Files.deleteIfExists(scoreboard.path());
         } catch (IOException e) {
             LOG.log(Level.DEBUG, "LM1523 could not delete the scoreboard file: {0}", e.getMessage());
+        }
+        if (pid != null) {
+            pid.remove();
         }
         LOG.log(Level.INFO, "LM0009 loom-mpm stopped");
         logs.close();

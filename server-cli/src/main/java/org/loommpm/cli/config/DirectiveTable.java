@@ -66,6 +66,7 @@ public final class DirectiveTable {
         TlsDirectives.register(t);
         ChildDirectives.register(t);
         ProxyDirectives.register(t);
+        PidDirectives.register(t);
         return t;
     }
 

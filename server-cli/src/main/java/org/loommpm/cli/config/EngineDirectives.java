@@ -51,6 +51,7 @@ final class EngineDirectives {
         MAX_KEEP_ALIVE_REQUESTS("MaxKeepAliveRequests", 1, 1, "number"),
         LINGER_TIMEOUT("LingerTimeout", 1, 1, "seconds"),
         GRACEFUL_SHUTDOWN_TIMEOUT("GracefulShutdownTimeout", 1, 1, "seconds"),
+        GRACEFUL_STOP_DELAY("GracefulStopDelay", 1, 1, "seconds"),
         LIMIT_REQUEST_LINE("LimitRequestLine", 1, 1, "bytes"),
         LIMIT_REQUEST_FIELDS("LimitRequestFields", 1, 1, "number"),
         LIMIT_REQUEST_FIELD_SIZE("LimitRequestFieldSize", 1, 1, "bytes"),
@@ -103,6 +104,7 @@ final class EngineDirectives {
                 case MAX_KEEP_ALIVE_REQUESTS -> s.engine.maxKeepAliveRequests(Args.intArg(l, 0, Integer.MAX_VALUE));
                 case LINGER_TIMEOUT -> s.engine.lingerTimeout(Args.duration(l, a, false));
                 case GRACEFUL_SHUTDOWN_TIMEOUT -> s.engine.gracefulShutdownTimeout(Args.duration(l, a, true));
+                case GRACEFUL_STOP_DELAY -> s.engine.gracefulStopDelay(Args.duration(l, a, true));
                 case LIMIT_REQUEST_LINE -> s.engine.limitRequestLine(Args.intArg(l, 64, 1 << 20));
                 case LIMIT_REQUEST_FIELDS -> s.engine.limitRequestFields(Args.intArg(l, 1, 32767));
                 case LIMIT_REQUEST_FIELD_SIZE -> s.engine.limitRequestFieldSize(Args.intArg(l, 64, 1 << 20));
