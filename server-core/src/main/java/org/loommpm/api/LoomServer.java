@@ -149,6 +149,20 @@ public final class LoomServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Adds a listener whose connections start with a PROXY protocol header, v1 or v2
+         * ({@code Listen host:port proxy-protocol}): what a load balancer such as HAProxy, an AWS
+         * NLB or a Kubernetes ingress sends when told to. The header's client address is then the
+         * request's {@link Request#remoteAddress()}; a connection without a valid header is
+         * refused. Combine with {@link #https} on the same address for TLS behind the header.
+         */
+        public Builder listenProxyProtocol(String host, int port) {
+            InetSocketAddress a = new InetSocketAddress(host, port);
+            config.listen(a);
+            config.proxyProtocol(config.proxyProtocol().withListener(a));
+            return this;
+        }
+
         /** Adds a TLS listener ({@code Listen host:port https}); needs a certificate, see {@link #tls}. */
         public Builder https(String host, int port) {
             config.tls(t -> t.listen(new InetSocketAddress(host, port)));

@@ -30,7 +30,7 @@ final class EngineDirectives {
      * directive keeps start-up from spinning dozens of classes.
      */
     enum D implements DirectiveTable.Action {
-        LISTEN("Listen", 1, 2, "[IP-address:]port [protocol]"),
+        LISTEN("Listen", 1, 3, "[IP-address:]port [protocol] [proxy-protocol]"),
         LISTEN_BACKLOG("ListenBacklog", 1, 1, "backlog"),
         START_SERVERS("StartServers", 1, 1, "number"),
         THREADS_PER_CHILD("ThreadsPerChild", 1, 1, "number"),
@@ -60,7 +60,9 @@ final class EngineDirectives {
         MAX_CLIENTS("MaxClients", 1, 1, "number (old name of MaxRequestWorkers)"),
         MIN_SPARE_THREADS("MinSpareThreads", 1, 1, "number"),
         MAX_SPARE_THREADS("MaxSpareThreads", 1, 1, "number"),
-        CHILD_WATCHDOG_TIMEOUT("ChildWatchdogTimeout", 1, 1, "seconds (0 = off)");
+        CHILD_WATCHDOG_TIMEOUT("ChildWatchdogTimeout", 1, 1, "seconds (0 = off)"),
+        REMOTE_IP_PROXY_PROTOCOL("RemoteIPProxyProtocol", 1, 1, "On|Off"),
+        REMOTE_IP_PROXY_PROTOCOL_TIMEOUT("RemoteIPProxyProtocolTimeout", 1, 1, "seconds");
 
         final String directive;
         final int min;
@@ -108,6 +110,9 @@ final class EngineDirectives {
                 case MIN_SPARE_THREADS -> s.engine.minSpareThreads(Args.intArg(l, 0, Integer.MAX_VALUE));
                 case MAX_SPARE_THREADS -> s.engine.maxSpareThreads(Args.intArg(l, 0, Integer.MAX_VALUE));
                 case CHILD_WATCHDOG_TIMEOUT -> childWatchdogTimeout(s, l);
+                case REMOTE_IP_PROXY_PROTOCOL -> s.engine.proxyProtocol(s.engine.proxyProtocol().withAll(Args.onOff(l)));
+                case REMOTE_IP_PROXY_PROTOCOL_TIMEOUT -> s.engine.proxyProtocol(
+                        s.engine.proxyProtocol().withHeaderTimeout(Args.duration(l, a, false)));
             }
         }
     }
@@ -133,12 +138,26 @@ final class EngineDirectives {
         s.engine.protocols(names);
     }
 
-    /** {@code Listen 8080}, {@code Listen 127.0.0.1:8080}, {@code Listen [::1]:8080}. */
+    /**
+     * {@code Listen 8080}, {@code Listen 127.0.0.1:8080}, {@code Listen [::1]:8080}, with httpd's
+     * optional protocol ({@code http}, {@code https}) and loom-mpm's {@code proxy-protocol} flag:
+     * connections start with a PROXY protocol header (as httpd's {@code RemoteIPProxyProtocol On}
+     * does for every listener).
+     */
     private static void listen(ParseState s, ConfigLine l) throws ConfigException {
         String a = l.args().get(0);
-        boolean https = l.args().size() == 2 && l.args().get(1).equalsIgnoreCase("https");
-        if (l.args().size() == 2 && !https && !l.args().get(1).equalsIgnoreCase("http")) {
-            throw l.error("Listen: protocol '" + l.args().get(1) + "' is not supported (http or https)");
+        boolean https = false;
+        boolean proxyProtocol = false;
+        boolean protocolSeen = false;
+        for (String opt : l.args().subList(1, l.args().size())) {
+            if (opt.equalsIgnoreCase("proxy-protocol") && !proxyProtocol) {
+                proxyProtocol = true;
+            } else if ((opt.equalsIgnoreCase("https") || opt.equalsIgnoreCase("http")) && !protocolSeen) {
+                protocolSeen = true;
+                https = opt.equalsIgnoreCase("https");
+            } else {
+                throw l.error("Listen: '" + opt + "' is not supported (a protocol, http or https, and/or proxy-protocol)");
+            }
         }
         String host = null;
         String port = a;
@@ -171,6 +190,9 @@ final class EngineDirectives {
             TlsDirectives.httpsListen(s, l, addr);
         } else {
             s.engine.listen(addr);
+        }
+        if (proxyProtocol) {
+            s.engine.proxyProtocol(s.engine.proxyProtocol().withListener(addr));
         }
     }
 
