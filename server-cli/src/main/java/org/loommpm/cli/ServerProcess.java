@@ -16,6 +16,8 @@ import org.loommpm.cli.config.LocationSettings;
 import org.loommpm.cli.config.LoomConfig;
 import org.loommpm.cli.config.Version;
 import org.loommpm.cli.logging.AccessLogFilter;
+import org.loommpm.cli.remoteip.RemoteIpFilter;
+import org.loommpm.cli.remoteip.RemoteIpSettings;
 import org.loommpm.cli.logging.AsyncLogWriter;
 import org.loommpm.cli.logging.LogTargets;
 import org.loommpm.cli.signals.SignalQueue;
@@ -112,12 +114,18 @@ final class ServerProcess {
         return server;
     }
 
-    /** The handler chain for a configuration: access log (if any is kept) around the site. */
+    /**
+     * The handler chain for a configuration: {@code RemoteIPHeader} (if set) outermost, so the
+     * access log and {@code Require} see the client it finds; then the access log (if any is
+     * kept) around the site.
+     */
     private Handler site(LoomConfig cfg, List<AccessLogFilter.Sink> sinks) {
         Handler welcome = cfg.site().welcomePage() ? new WelcomePage() : null;
         StaticFileHandler files = new StaticFileHandler(cfg.site(), welcome);
         Handler site = new SiteHandler(cfg.site(), files, status, metrics);
-        return sinks.isEmpty() ? site : new AccessLogFilter(sinks, cfg.site().serverName()).around(site);
+        Handler logged = sinks.isEmpty() ? site : new AccessLogFilter(sinks, cfg.site().serverName()).around(site);
+        RemoteIpFilter remoteIp = RemoteIpFilter.of((RemoteIpSettings) cfg.extensions().get(RemoteIpSettings.KEY));
+        return remoteIp == null ? logged : remoteIp.around(logged);
     }
 
     /**

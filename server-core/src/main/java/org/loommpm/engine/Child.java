@@ -159,11 +159,28 @@ public final class Child implements ChildStats, ChildHandle {
         Poller target = pollers[nextPoller];
         nextPoller = (nextPoller + 1) % pollers.length;
         Connection c = new Connection(supervisor.nextConnectionId(), ch, target, listener.tls(),
-                listener.proxyProtocol());
+                expectsProxyHeader(listener, ch));
         pollers[0].adopt(ch, c);
         long max = config.maxConnectionsPerChild();
         if (max > 0 && accepted.sum() >= max) {
             drain(ChildState.FINISHING, "MaxConnectionsPerChild " + max + " reached");
+        }
+    }
+
+    /**
+     * Whether {@code ch} starts with a PROXY protocol header: its listener expects one and its
+     * client is not among {@code RemoteIPProxyProtocolExceptions} (the accepted channel holds its
+     * peer address: no system call).
+     */
+    private boolean expectsProxyHeader(Listener listener, SocketChannel ch) {
+        if (!listener.proxyProtocol()) {
+            return false;
+        }
+        try {
+            return !(ch.getRemoteAddress() instanceof java.net.InetSocketAddress peer
+                    && config.proxyProtocol().exceptions().test(peer.getAddress()));
+        } catch (IOException e) {
+            return true; // closed already: the header read will find out
         }
     }
 
@@ -185,7 +202,7 @@ public final class Child implements ChildStats, ChildHandle {
         open.incrementAndGet();
         Poller target = pollers[java.util.concurrent.ThreadLocalRandom.current().nextInt(pollers.length)];
         Connection c = new Connection(supervisor.nextConnectionId(), ch, target, listener.tls(),
-                listener.proxyProtocol());
+                expectsProxyHeader(listener, ch));
         try {
             ch.configureBlocking(false);
             if (config.tcpNoDelay()) {

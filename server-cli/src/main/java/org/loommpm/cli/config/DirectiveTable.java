@@ -61,6 +61,7 @@ public final class DirectiveTable {
         LogDirectives.register(t);
         TlsDirectives.register(t);
         ChildDirectives.register(t);
+        RemoteIpDirectives.register(t);
         return t;
     }
 

@@ -60,9 +60,7 @@ final class EngineDirectives {
         MAX_CLIENTS("MaxClients", 1, 1, "number (old name of MaxRequestWorkers)"),
         MIN_SPARE_THREADS("MinSpareThreads", 1, 1, "number"),
         MAX_SPARE_THREADS("MaxSpareThreads", 1, 1, "number"),
-        CHILD_WATCHDOG_TIMEOUT("ChildWatchdogTimeout", 1, 1, "seconds (0 = off)"),
-        REMOTE_IP_PROXY_PROTOCOL("RemoteIPProxyProtocol", 1, 1, "On|Off"),
-        REMOTE_IP_PROXY_PROTOCOL_TIMEOUT("RemoteIPProxyProtocolTimeout", 1, 1, "seconds");
+        CHILD_WATCHDOG_TIMEOUT("ChildWatchdogTimeout", 1, 1, "seconds (0 = off)");
 
         final String directive;
         final int min;
@@ -110,9 +108,6 @@ final class EngineDirectives {
                 case MIN_SPARE_THREADS -> s.engine.minSpareThreads(Args.intArg(l, 0, Integer.MAX_VALUE));
                 case MAX_SPARE_THREADS -> s.engine.maxSpareThreads(Args.intArg(l, 0, Integer.MAX_VALUE));
                 case CHILD_WATCHDOG_TIMEOUT -> childWatchdogTimeout(s, l);
-                case REMOTE_IP_PROXY_PROTOCOL -> s.engine.proxyProtocol(s.engine.proxyProtocol().withAll(Args.onOff(l)));
-                case REMOTE_IP_PROXY_PROTOCOL_TIMEOUT -> s.engine.proxyProtocol(
-                        s.engine.proxyProtocol().withHeaderTimeout(Args.duration(l, a, false)));
             }
         }
     }
