@@ -16,12 +16,15 @@ module org.loommpm.core {
     // Only MetricsHandler needs it; an application that serves /metrics requires it itself.
     requires static micrometer.registry.prometheus;
     requires io.helidon.common.buffers;
+    // Brotli for compress.CompressionFilter, when the application (or the jar) has it.
+    requires static com.aayushatharva.brotli4j;
 
     exports org.loommpm.api;
     exports org.loommpm.config;
     exports org.loommpm.spi;
     exports org.loommpm.status;
     exports org.loommpm.metrics;
+    exports org.loommpm.compress;
 
     exports org.loommpm.engine to org.loommpm.cli;
     exports org.loommpm.http to org.loommpm.h2, org.loommpm.cli;

@@ -15,7 +15,10 @@ import org.loommpm.cli.config.ConfigException;
 import org.loommpm.cli.config.LocationSettings;
 import org.loommpm.cli.config.LoomConfig;
 import org.loommpm.cli.config.Version;
+import org.loommpm.cli.config.CompressionDirectives;
 import org.loommpm.cli.logging.AccessLogFilter;
+import org.loommpm.compress.CompressionFilter;
+import org.loommpm.compress.CompressionSettings;
 import org.loommpm.cli.remoteip.RemoteIpFilter;
 import org.loommpm.cli.remoteip.RemoteIpSettings;
 import org.loommpm.cli.logging.AsyncLogWriter;
@@ -117,12 +120,16 @@ final class ServerProcess {
     /**
      * The handler chain for a configuration: {@code RemoteIPHeader} (if set) outermost, so the
      * access log and {@code Require} see the client it finds; then the access log (if any is
-     * kept) around the site.
+     * kept); then compression (if configured) around the site.
      */
     private Handler site(LoomConfig cfg, List<AccessLogFilter.Sink> sinks) {
         Handler welcome = cfg.site().welcomePage() ? new WelcomePage() : null;
         StaticFileHandler files = new StaticFileHandler(cfg.site(), welcome);
         Handler site = new SiteHandler(cfg.site(), files, status, metrics);
+        if (cfg.extensions().get(CompressionDirectives.KEY) instanceof CompressionSettings.Builder compression) {
+            // Inside the access log, so that its %b and %O count the compressed bytes.
+            site = new CompressionFilter(compression.build()).around(site);
+        }
         Handler logged = sinks.isEmpty() ? site : new AccessLogFilter(sinks, cfg.site().serverName()).around(site);
         RemoteIpFilter remoteIp = RemoteIpFilter.of((RemoteIpSettings) cfg.extensions().get(RemoteIpSettings.KEY));
         return remoteIp == null ? logged : remoteIp.around(logged);

@@ -62,6 +62,7 @@ public final class DirectiveTable {
         TlsDirectives.register(t);
         ChildDirectives.register(t);
         RemoteIpDirectives.register(t);
+        CompressionDirectives.register(t);
         return t;
     }
 
