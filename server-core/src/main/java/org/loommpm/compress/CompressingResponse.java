@@ -26,9 +26,8 @@ import org.loommpm.api.Response;
  * {@link #outputStream()} holds back up to the minimum size before it decides (a short body
  * closed early goes out as it is), and then streams; its {@code flush()} flushes the coding
  * too, so server-sent events reach the client as they are written. {@link #sendFile(Path)}
- * streams the file through the coding (no zero-copy for a compressed body); a byte range
- * ({@link #sendFile(Path, long, long)}) is never compressed. Worker-owned, like the response
- * it wraps.
+ * and {@link #sendFile(Path, long, long)} stream the file through the coding (no zero-copy for
+ * a coded body); a 206 part is never coded. Worker-owned, like the response it wraps.
  */
 final class CompressingResponse implements Response {
     private final Response delegate;
@@ -165,9 +164,30 @@ final class CompressingResponse implements Response {
         }
     }
 
+    /** A slice that is the whole representation (status 200) is coded; a 206 part never is. */
     @Override
     public void sendFile(Path file, long position, long count) throws IOException {
-        delegate.sendFile(file, position, count);
+        ContentCoding c = decide(count);
+        if (c == null) {
+            delegate.sendFile(file, position, count);
+            return;
+        }
+        markCoded(c, -1);
+        try (java.nio.channels.FileChannel fc = java.nio.channels.FileChannel.open(file);
+             OutputStream z = c.open(delegate.outputStream(), settings.level(c))) {
+            java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate((int) Math.min(count, 64 * 1024));
+            long pos = position;
+            long end = position + count;
+            while (pos < end) {
+                buf.clear().limit((int) Math.min(buf.capacity(), end - pos));
+                int n = fc.read(buf, pos);
+                if (n < 0) {
+                    throw new IOException("file shrank while being sent");
+                }
+                z.write(buf.array(), 0, n);
+                pos += n;
+            }
+        }
     }
 
     /** After the handler returned normally: a stream it left open is finished (the coding's trailer). */
