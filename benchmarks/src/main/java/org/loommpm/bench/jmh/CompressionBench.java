@@ -21,6 +21,11 @@ import org.openjdk.jmh.annotations.TearDown;
  * zlib) against brotli (brotli4j, native) at the levels one would choose, through the same
  * streams {@code CompressionFilter} uses. The coded size of each is printed at the end of its
  * trial ({@code bytes out}); docs/benchmarks.md puts both in one table.
+ *
+ * <p>Besides JMH's wall-clock time, each iteration prints the benchmark thread's own CPU time per
+ * operation ({@code cpu ns/op}, from {@code ThreadMXBean}; about a microsecond of its own per
+ * call, nothing next to milliseconds of compression): on a shared, overloaded machine the wall
+ * clock mostly measures the other processes, the thread's CPU time much less so.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -32,8 +37,11 @@ public class CompressionBench {
 
     private final byte[] json = JsonSample.json(100 * 1024);
     private final ByteArrayOutputStream out = new ByteArrayOutputStream(128 * 1024);
+    private final java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
     private String coding;
     private int level;
+    private long cpuNanos;
+    private long ops;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -45,6 +53,17 @@ public class CompressionBench {
         }
     }
 
+    @Setup(Level.Iteration)
+    public void resetCpu() {
+        cpuNanos = 0;
+        ops = 0;
+    }
+
+    @TearDown(Level.Iteration)
+    public void reportCpu() {
+        System.out.println("cpu ns/op " + codingLevel + ": " + (ops == 0 ? 0 : cpuNanos / ops));
+    }
+
     @TearDown(Level.Trial)
     public void report() {
         System.out.println("bytes out " + codingLevel + ": " + out.size() + " of " + json.length);
@@ -52,7 +71,10 @@ public class CompressionBench {
 
     @Benchmark
     public ByteArrayOutputStream encode() throws IOException {
+        long t0 = threads.getCurrentThreadCpuTime();
         CompressBenchFixture.encode(coding, level, json, out);
+        cpuNanos += threads.getCurrentThreadCpuTime() - t0;
+        ops++;
         return out;
     }
 }
