@@ -154,7 +154,9 @@ public final class LoomServer implements AutoCloseable {
          * ({@code Listen host:port proxy-protocol}): what a load balancer such as HAProxy, an AWS
          * NLB or a Kubernetes ingress sends when told to. The header's client address is then the
          * request's {@link Request#remoteAddress()}; a connection without a valid header is
-         * refused. Combine with {@link #https} on the same address for TLS behind the header.
+         * refused. For TLS behind the header, add the listener with {@link #https} and mark it:
+         * {@code configure(c -> c.proxyProtocol(c.proxyProtocol().withListener(address)))}, or mark
+         * every listener with {@code withAll(true)} ({@code RemoteIPProxyProtocol On}).
          */
         public Builder listenProxyProtocol(String host, int port) {
             InetSocketAddress a = new InetSocketAddress(host, port);

@@ -150,8 +150,11 @@ final class EngineDirectives {
             } else if ((opt.equalsIgnoreCase("https") || opt.equalsIgnoreCase("http")) && !protocolSeen) {
                 protocolSeen = true;
                 https = opt.equalsIgnoreCase("https");
+            } else if (!protocolSeen && !opt.equalsIgnoreCase("proxy-protocol")) {
+                throw l.error("Listen: protocol '" + opt + "' is not supported (http or https)");
             } else {
-                throw l.error("Listen: '" + opt + "' is not supported (a protocol, http or https, and/or proxy-protocol)");
+                throw l.error("Listen: '" + opt + "' is not supported here (one protocol, http or https, and the flag "
+                        + "proxy-protocol)");
             }
         }
         String host = null;
