@@ -28,7 +28,9 @@ final class RemoteIpDirectives {
         HEADER("RemoteIPHeader", 1, 1, "header-field"),
         PROXIES_HEADER("RemoteIPProxiesHeader", 1, 1, "header-field"),
         INTERNAL_PROXY("RemoteIPInternalProxy", 1, Integer.MAX_VALUE, "address[/bits] ..."),
-        TRUSTED_PROXY("RemoteIPTrustedProxy", 1, Integer.MAX_VALUE, "address[/bits] ...");
+        TRUSTED_PROXY("RemoteIPTrustedProxy", 1, Integer.MAX_VALUE, "address[/bits] ..."),
+        INTERNAL_PROXY_LIST("RemoteIPInternalProxyList", 1, 1, "file"),
+        TRUSTED_PROXY_LIST("RemoteIPTrustedProxyList", 1, 1, "file");
 
         final String directive;
         final int min;
@@ -51,15 +53,20 @@ final class RemoteIpDirectives {
                 case PROXY_PROTOCOL_TIMEOUT -> s.engine.proxyProtocol(
                         pp.withHeaderTimeout(Args.duration(l, l.args().get(0), false)));
                 case PROXY_PROTOCOL_EXCEPTIONS -> {
-                    List<IpRange> ranges = ranges(l);
+                    List<IpRange> ranges = ranges(l, l.args());
                     Predicate<InetAddress> listed = a -> ranges.stream().anyMatch(r -> r.contains(a));
                     s.engine.proxyProtocol(pp.withExceptions(pp.exceptions().or(listed)));
                 }
                 case HEADER -> site.header(fieldName(l));
                 case PROXIES_HEADER -> site.proxiesHeader(fieldName(l));
                 case INTERNAL_PROXY, TRUSTED_PROXY -> {
-                    for (IpRange r : ranges(l)) {
+                    for (IpRange r : ranges(l, l.args())) {
                         site.add(new RemoteIpSettings.Proxy(r, this == INTERNAL_PROXY));
+                    }
+                }
+                case INTERNAL_PROXY_LIST, TRUSTED_PROXY_LIST -> {
+                    for (IpRange r : ranges(l, listFile(s, l))) {
+                        site.add(new RemoteIpSettings.Proxy(r, this == INTERNAL_PROXY_LIST));
                     }
                 }
             }
@@ -72,9 +79,30 @@ final class RemoteIpDirectives {
         }
     }
 
-    private static List<IpRange> ranges(ConfigLine l) throws ConfigException {
+    /**
+     * A {@code RemoteIP*ProxyList} file: addresses and blocks separated by blanks, one or more a
+     * line, {@code #} to the end of a line a comment (mod_remoteip's format).
+     */
+    private static List<String> listFile(ParseState s, ConfigLine l) throws ConfigException {
+        java.nio.file.Path p = s.resolve(l.args().get(0));
+        List<String> out = new ArrayList<>();
+        try {
+            for (String line : java.nio.file.Files.readAllLines(p, java.nio.charset.StandardCharsets.UTF_8)) {
+                int hash = line.indexOf('#');
+                String t = (hash < 0 ? line : line.substring(0, hash)).strip();
+                if (!t.isEmpty()) {
+                    out.addAll(List.of(t.split("\\s+")));
+                }
+            }
+        } catch (java.io.IOException e) {
+            throw l.error(l.name() + ": could not read '" + p + "': " + e.getMessage());
+        }
+        return out;
+    }
+
+    private static List<IpRange> ranges(ConfigLine l, List<String> specs) throws ConfigException {
         List<IpRange> out = new ArrayList<>();
-        for (String a : l.args()) {
+        for (String a : specs) {
             try {
                 out.add(IpRange.parse(a));
             } catch (IllegalArgumentException e) {

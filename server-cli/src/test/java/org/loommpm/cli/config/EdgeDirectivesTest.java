@@ -76,6 +76,13 @@ class EdgeDirectivesTest {
         assertTrue(r.proxies().get(0).internal());
         assertFalse(r.proxies().get(1).internal());
         assertNull(parse("").extensions().get(RemoteIpSettings.KEY));
+        Files.writeString(dir.resolve("lbs.txt"), "# our balancers\n10.1.0.0/16 10.2.0.1\n\n192.0.2.7  # the old one\n");
+        RemoteIpSettings listed = (RemoteIpSettings) parse("RemoteIPHeader X-Forwarded-For\nRemoteIPInternalProxyList lbs.txt")
+                .extensions().get(RemoteIpSettings.KEY);
+        assertEquals(3, listed.proxies().size());
+        assertTrue(listed.proxies().get(2).internal());
+        assertTrue(listed.proxies().get(2).range().contains(InetAddress.getByName("192.0.2.7")));
+        assertTrue(error("RemoteIPTrustedProxyList nosuch.txt").contains("could not read"));
         assertTrue(error("RemoteIPHeader X:Forwarded").contains("not a header field name"));
         assertTrue(error("RemoteIPTrustedProxy proxy.example.com").contains("no host names"));
         assertTrue(error("LogFormat \"%{x}a\" n").contains("%{x}a"));
