@@ -195,6 +195,33 @@ class ProxyProtocolTest {
     }
 
     @Test
+    void refusedAndPendingHeadersLeakNoConnection() throws Exception {
+        start(c -> { });
+        for (int i = 0; i < 20; i++) {
+            assertEquals("", exchange(ascii(i % 2 == 0 ? GET : "PROXY TCP4 1.2.3.4 5.6.7.8 1 2\n")));
+        }
+        TestServers.waitFor("every refused connection closed", 10, () -> server.stats().connectionsOpen() == 0);
+        assertEquals(20, server.stats().connectionsClosed());
+        // Connections still waiting for their header when the server stops are closed at once.
+        Socket[] pending = new Socket[5];
+        for (int i = 0; i < pending.length; i++) {
+            pending[i] = new Socket("127.0.0.1", server.port());
+            pending[i].setSoTimeout(10_000);
+            pending[i].getOutputStream().write(ascii("PROXY TCP4 "));
+        }
+        TestServers.waitFor("five pending", 10, () -> server.stats().connectionsOpen() == 5);
+        long t0 = System.nanoTime();
+        server.stop(Duration.ofSeconds(30));
+        assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(10).toNanos(), "the stop did not wait for them");
+        for (Socket s : pending) {
+            assertEquals(-1, s.getInputStream().read());
+            s.close();
+        }
+        assertEquals(0, server.stats().connectionsOpen());
+        server = null;
+    }
+
+    @Test
     void tlsBehindTheHeader() throws Exception {
         server = LoomServer.builder()
                 .https("127.0.0.1", 0)
