@@ -23,6 +23,8 @@ module org.loommpm.core {
     // Only MetricsHandler needs it; an application that serves /metrics requires it itself.
     requires static micrometer.registry.prometheus;
     requires io.helidon.common.buffers;
+    // Brotli for compress.CompressionFilter, when the application (or the jar) has it.
+    requires static com.aayushatharva.brotli4j;
 
     exports org.loommpm.api;
     exports org.loommpm.config;
@@ -32,6 +34,7 @@ module org.loommpm.core {
     exports org.loommpm.proxy;
     exports org.loommpm.health;
     exports org.loommpm.tracing;
+    exports org.loommpm.compress;
 
     exports org.loommpm.engine to org.loommpm.cli;
     exports org.loommpm.http to org.loommpm.h2, org.loommpm.cli;

@@ -16,7 +16,12 @@ import org.loommpm.cli.config.LocationSettings;
 import org.loommpm.cli.config.LoomConfig;
 import org.loommpm.cli.config.ProxySettings;
 import org.loommpm.cli.config.Version;
+import org.loommpm.cli.config.CompressionDirectives;
 import org.loommpm.cli.logging.AccessLogFilter;
+import org.loommpm.compress.CompressionFilter;
+import org.loommpm.compress.CompressionSettings;
+import org.loommpm.cli.remoteip.RemoteIpFilter;
+import org.loommpm.cli.remoteip.RemoteIpSettings;
 import org.loommpm.cli.logging.AsyncLogWriter;
 import org.loommpm.cli.logging.LogTargets;
 import org.loommpm.cli.signals.PidFile;
@@ -134,7 +139,9 @@ final class ServerProcess {
     }
 
     /**
-     * The handler chain for a configuration: access log (if any is kept) around the site. Starts
+     * The handler chain for a configuration: {@code RemoteIPHeader} (if set) outermost, so the
+     * access log and {@code Require} see the client it finds; then the access log (if any is
+     * kept); then compression (if configured) around the site. Starts
      * the configuration's proxy (its balancers and health checks) and makes it {@link #proxy}.
      */
     private Handler site(LoomConfig cfg, List<AccessLogFilter.Sink> sinks) {
@@ -145,7 +152,13 @@ final class ServerProcess {
                 : ps.start(cfg.site().serverName(), cfg.engine().timeout(), cfg.engine().threadsPerChild());
         Handler site = new SiteHandler(cfg.site(), files, status, metrics, health,
                 proxy == null ? List.of() : proxy.routes());
-        return sinks.isEmpty() ? site : new AccessLogFilter(sinks, cfg.site().serverName()).around(site);
+        if (cfg.extensions().get(CompressionDirectives.KEY) instanceof CompressionSettings.Builder compression) {
+            // Inside the access log, so that its %b and %O count the compressed bytes.
+            site = new CompressionFilter(compression.build()).around(site);
+        }
+        Handler logged = sinks.isEmpty() ? site : new AccessLogFilter(sinks, cfg.site().serverName()).around(site);
+        RemoteIpFilter remoteIp = RemoteIpFilter.of((RemoteIpSettings) cfg.extensions().get(RemoteIpSettings.KEY));
+        return remoteIp == null ? logged : remoteIp.around(logged);
     }
 
     /**

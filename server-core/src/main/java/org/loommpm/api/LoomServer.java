@@ -174,6 +174,22 @@ public final class LoomServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Adds a listener whose connections start with a PROXY protocol header, v1 or v2
+         * ({@code Listen host:port proxy-protocol}): what a load balancer such as HAProxy, an AWS
+         * NLB or a Kubernetes ingress sends when told to. The header's client address is then the
+         * request's {@link Request#remoteAddress()}; a connection without a valid header is
+         * refused. For TLS behind the header, add the listener with {@link #https} and mark it:
+         * {@code configure(c -> c.proxyProtocol(c.proxyProtocol().withListener(address)))}, or mark
+         * every listener with {@code withAll(true)} ({@code RemoteIPProxyProtocol On}).
+         */
+        public Builder listenProxyProtocol(String host, int port) {
+            InetSocketAddress a = new InetSocketAddress(host, port);
+            config.listen(a);
+            config.proxyProtocol(config.proxyProtocol().withListener(a));
+            return this;
+        }
+
         /** Adds a TLS listener ({@code Listen host:port https}); needs a certificate, see {@link #tls}. */
         public Builder https(String host, int port) {
             config.tls(t -> t.listen(new InetSocketAddress(host, port)));

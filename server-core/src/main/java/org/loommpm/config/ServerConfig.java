@@ -167,6 +167,7 @@ public final class ServerConfig {
     private final List<String> adjustments;
     private final TlsSettings tls;
     private final Http2Settings http2;
+    private final ProxyProtocolSettings proxyProtocol;
 
     private ServerConfig(Builder b, Limits limits, TlsSettings tls) {
         this.listen = List.copyOf(b.listen.isEmpty() && tls.listen().isEmpty()
@@ -210,6 +211,7 @@ public final class ServerConfig {
         this.maintenanceInterval = b.maintenanceInterval;
         this.adjustments = limits.adjustments();
         this.http2 = b.http2;
+        this.proxyProtocol = b.proxyProtocol;
     }
 
     /** A builder holding every default. */
@@ -258,6 +260,7 @@ public final class ServerConfig {
         b.maintenanceInterval = maintenanceInterval;
         b.tls = tls.toBuilder();
         b.http2 = http2;
+        b.proxyProtocol = proxyProtocol;
         return b;
     }
 
@@ -378,6 +381,9 @@ public final class ServerConfig {
     /** The HTTP/2 limits and guards ({@code H2*} directives). */
     public Http2Settings http2() { return http2; }
 
+    /** The PROXY protocol: which listeners expect the header, and its timeout. */
+    public ProxyProtocolSettings proxyProtocol() { return proxyProtocol; }
+
     /** Pollers each child runs: the configured number, or auto; never more than ThreadsPerChild. */
     public int effectivePollersPerChild() {
         int n = pollersPerChild > 0 ? pollersPerChild
@@ -492,6 +498,7 @@ public final class ServerConfig {
         private Duration maintenanceInterval = DEFAULT_MAINTENANCE_INTERVAL;
         private TlsSettings.Builder tls = TlsSettings.builder();
         private Http2Settings http2 = Http2Settings.DEFAULTS;
+        private ProxyProtocolSettings proxyProtocol = ProxyProtocolSettings.DEFAULTS;
 
         private Builder() {
         }
@@ -586,6 +593,10 @@ public final class ServerConfig {
         public Builder tls(TlsSettings settings) { tls = settings.toBuilder(); return this; }
         /** The HTTP/2 limits and guards ({@code H2*} directives). */
         public Builder http2(Http2Settings s) { http2 = Objects.requireNonNull(s); return this; }
+        /** The PROXY protocol settings ({@code Listen ... proxy-protocol}, {@code RemoteIPProxyProtocol}). */
+        public Builder proxyProtocol(ProxyProtocolSettings s) { proxyProtocol = Objects.requireNonNull(s); return this; }
+        /** The PROXY protocol settings so far (to derive a copy from). */
+        public ProxyProtocolSettings proxyProtocol() { return proxyProtocol; }
 
         /**
          * Validates and freezes the settings.

@@ -60,7 +60,7 @@ final class Acceptor {
             if (ch == null) {
                 return;
             }
-            child.accepted(ch, listener.tls());
+            child.accepted(ch, listener);
             if (!child.admission().evaluate(child.pool()) || child.isDraining()) {
                 arm(false);
             }

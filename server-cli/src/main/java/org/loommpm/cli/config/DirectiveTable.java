@@ -67,6 +67,8 @@ public final class DirectiveTable {
         ChildDirectives.register(t);
         ProxyDirectives.register(t);
         PidDirectives.register(t);
+        RemoteIpDirectives.register(t);
+        CompressionDirectives.register(t);
         return t;
     }
 

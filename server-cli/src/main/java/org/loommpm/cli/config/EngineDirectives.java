@@ -31,7 +31,7 @@ final class EngineDirectives {
      * directive keeps start-up from spinning dozens of classes.
      */
     enum D implements DirectiveTable.Action {
-        LISTEN("Listen", 1, 2, "[IP-address:]port [protocol]"),
+        LISTEN("Listen", 1, 3, "[IP-address:]port [protocol] [proxy-protocol]"),
         LISTEN_BACKLOG("ListenBacklog", 1, 1, "backlog"),
         START_SERVERS("StartServers", 1, 1, "number"),
         THREADS_PER_CHILD("ThreadsPerChild", 1, 1, "number"),
@@ -149,12 +149,29 @@ final class EngineDirectives {
         s.engine.protocols(names);
     }
 
-    /** {@code Listen 8080}, {@code Listen 127.0.0.1:8080}, {@code Listen [::1]:8080}. */
+    /**
+     * {@code Listen 8080}, {@code Listen 127.0.0.1:8080}, {@code Listen [::1]:8080}, with httpd's
+     * optional protocol ({@code http}, {@code https}) and loom-mpm's {@code proxy-protocol} flag:
+     * connections start with a PROXY protocol header (as httpd's {@code RemoteIPProxyProtocol On}
+     * does for every listener).
+     */
     private static void listen(ParseState s, ConfigLine l) throws ConfigException {
         String a = l.args().get(0);
-        boolean https = l.args().size() == 2 && l.args().get(1).equalsIgnoreCase("https");
-        if (l.args().size() == 2 && !https && !l.args().get(1).equalsIgnoreCase("http")) {
-            throw l.error("Listen: protocol '" + l.args().get(1) + "' is not supported (http or https)");
+        boolean https = false;
+        boolean proxyProtocol = false;
+        boolean protocolSeen = false;
+        for (String opt : l.args().subList(1, l.args().size())) {
+            if (opt.equalsIgnoreCase("proxy-protocol") && !proxyProtocol) {
+                proxyProtocol = true;
+            } else if ((opt.equalsIgnoreCase("https") || opt.equalsIgnoreCase("http")) && !protocolSeen) {
+                protocolSeen = true;
+                https = opt.equalsIgnoreCase("https");
+            } else if (!protocolSeen && !opt.equalsIgnoreCase("proxy-protocol")) {
+                throw l.error("Listen: protocol '" + opt + "' is not supported (http or https)");
+            } else {
+                throw l.error("Listen: '" + opt + "' is not supported here (one protocol, http or https, and the flag "
+                        + "proxy-protocol)");
+            }
         }
         String host = null;
         String port = a;
@@ -187,6 +204,9 @@ final class EngineDirectives {
             TlsDirectives.httpsListen(s, l, addr);
         } else {
             s.engine.listen(addr);
+        }
+        if (proxyProtocol) {
+            s.engine.proxyProtocol(s.engine.proxyProtocol().withListener(addr));
         }
     }
 
