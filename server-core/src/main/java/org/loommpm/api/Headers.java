@@ -28,7 +28,7 @@ public final class Headers {
         fields = new String[16];
     }
 
-    /** Number of fields (a name repeated counts once per occurrence). */
+    /** {@return number of fields (a name repeated counts once per occurrence)} */
     public int size() {
         return size;
     }

@@ -18,7 +18,7 @@ public class HttpException extends RuntimeException {
         this.status = status;
     }
 
-    /** The status the client gets. */
+    /** {@return the status the client gets} */
     public int status() {
         return status;
     }

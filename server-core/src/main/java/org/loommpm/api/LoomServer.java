@@ -57,17 +57,17 @@ public final class LoomServer implements AutoCloseable {
         supervisor.start();
     }
 
-    /** A builder with every default of {@link ServerConfig}. */
+    /** {@return A builder with every default of {@link ServerConfig}} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** The port of the first listener (useful with port 0). */
+    /** {@return the port of the first listener (useful with port 0)} */
     public int port() {
         return addresses().get(0).getPort();
     }
 
-    /** Every bound address, in {@code Listen} order. */
+    /** {@return every bound address, in {@code Listen} order} */
     public List<InetSocketAddress> addresses() {
         return supervisor.boundAddresses();
     }
@@ -84,7 +84,7 @@ public final class LoomServer implements AutoCloseable {
         config = newConfig;
     }
 
-    /** The configuration in force. */
+    /** {@return the configuration in force} */
     public ServerConfig config() {
         return config;
     }

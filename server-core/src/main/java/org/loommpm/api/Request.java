@@ -13,16 +13,16 @@ import java.util.Map;
  * handler call, on the handler's thread.
  */
 public interface Request {
-    /** The method token, e.g. {@code GET}. */
+    /** {@return the method token, e.g. {@code GET}} */
     String method();
 
-    /** The request target exactly as sent (origin form, e.g. {@code /a%20b?x=1}). */
+    /** {@return the request target exactly as sent (origin form, e.g. {@code /a%20b?x=1})} */
     String rawTarget();
 
-    /** The path, percent-decoded (UTF-8), without the query. */
+    /** {@return the path, percent-decoded (UTF-8), without the query} */
     String path();
 
-    /** The raw query string without {@code ?}, or {@code null} when the target has none. */
+    /** {@return the raw query string without {@code ?}, or {@code null} when the target has none} */
     String query();
 
     /** The first value of a query parameter (decoded), or {@code null}. */
@@ -31,16 +31,16 @@ public interface Request {
         return v == null || v.isEmpty() ? null : v.get(0);
     }
 
-    /** Every query parameter and its values, decoded, in order of first appearance. */
+    /** {@return every query parameter and its values, decoded, in order of first appearance} */
     Map<String, List<String>> queryParams();
 
     /** A path template variable ({@code /users/{id}} gives {@code id}), or {@code null}. */
     String pathParam(String name);
 
-    /** {@code HTTP/1.0}, {@code HTTP/1.1} or {@code HTTP/2.0}. */
+    /** {@return {@code HTTP/1.0}, {@code HTTP/1.1} or {@code HTTP/2.0}} */
     String protocol();
 
-    /** The request header fields (case-insensitive names). */
+    /** {@return the request header fields (case-insensitive names)} */
     Headers headers();
 
     /** Shorthand for {@code headers().first(name)}. */
@@ -48,7 +48,7 @@ public interface Request {
         return headers().first(name);
     }
 
-    /** The declared body length, or -1 when the body is chunked or absent. */
+    /** {@return the declared body length, or -1 when the body is chunked or absent} */
     long contentLength();
 
     /**
@@ -57,16 +57,16 @@ public interface Request {
      */
     InputStream body();
 
-    /** The whole body, read up to LimitRequestBody. */
+    /** {@return the whole body, read up to LimitRequestBody} */
     byte[] bodyBytes() throws IOException;
 
-    /** The whole body as text, in the charset of its Content-Type (UTF-8 when none is given). */
+    /** {@return the whole body as text, in the charset of its Content-Type (UTF-8 when none is given)} */
     String bodyString() throws IOException;
 
-    /** The client's address. */
+    /** {@return the client's address} */
     InetSocketAddress remoteAddress();
 
-    /** The local address the request arrived on. */
+    /** {@return the local address the request arrived on} */
     InetSocketAddress localAddress();
 
     /**

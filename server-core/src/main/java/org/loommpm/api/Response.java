@@ -16,13 +16,13 @@ public interface Response {
     /** Sets the status code (default 200). */
     Response status(int status);
 
-    /** The status code set so far. */
+    /** {@return the status code set so far} */
     int status();
 
     /** Replaces a header field. */
     Response header(String name, String value);
 
-    /** The response header fields (mutable until the head is sent). */
+    /** {@return the response header fields (mutable until the head is sent)} */
     Headers headers();
 
     /** Sends the body with a Content-Length and completes the response. */
@@ -86,7 +86,7 @@ public interface Response {
         }
     }
 
-    /** Whether the status line and headers have been written (then they can no longer change). */
+    /** {@return whether the status line and headers have been written (then they can no longer change)} */
     boolean isCommitted();
 
     /**

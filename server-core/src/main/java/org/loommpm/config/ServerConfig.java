@@ -175,12 +175,12 @@ public final class ServerConfig {
         this.http2 = b.http2;
     }
 
-    /** A builder holding every default. */
+    /** {@return A builder holding every default} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** A builder starting from this configuration. */
+    /** {@return A builder starting from this configuration} */
     public Builder toBuilder() {
         Builder b = new Builder();
         b.listen.addAll(listen);
@@ -219,73 +219,73 @@ public final class ServerConfig {
         return b;
     }
 
-    /** {@code Listen}: the addresses to bind (IPv4 or IPv6; port 0 = ephemeral). */
+    /** {@return {@code Listen}: the addresses to bind (IPv4 or IPv6; port 0 = ephemeral)} */
     public List<InetSocketAddress> listen() { return listen; }
-    /** {@code StartServers}. */
+    /** {@return {@code StartServers}} */
     public int startServers() { return startServers; }
-    /** {@code ThreadsPerChild}. */
+    /** {@return {@code ThreadsPerChild}} */
     public int threadsPerChild() { return threadsPerChild; }
-    /** {@code PollersPerChild} as configured (0 = auto); see {@link #effectivePollersPerChild()}. */
+    /** {@return {@code PollersPerChild} as configured (0 = auto); see {@link #effectivePollersPerChild()}} */
     public int pollersPerChild() { return pollersPerChild; }
-    /** {@code MaxConnectionsPerChild} (0 = unlimited). */
+    /** {@return {@code MaxConnectionsPerChild} (0 = unlimited)} */
     public long maxConnectionsPerChild() { return maxConnectionsPerChild; }
-    /** {@code Timeout}. */
+    /** {@return {@code Timeout}} */
     public Duration timeout() { return timeout; }
-    /** {@code RequestReadTimeout header=}. */
+    /** {@return {@code RequestReadTimeout header=}} */
     public Duration requestHeaderTimeout() { return requestHeaderTimeout; }
-    /** {@code KeepAlive}. */
+    /** {@return {@code KeepAlive}} */
     public boolean keepAlive() { return keepAlive; }
-    /** {@code KeepAliveTimeout}. */
+    /** {@return {@code KeepAliveTimeout}} */
     public Duration keepAliveTimeout() { return keepAliveTimeout; }
-    /** {@code MaxKeepAliveRequests} (0 = unlimited). */
+    /** {@return {@code MaxKeepAliveRequests} (0 = unlimited)} */
     public int maxKeepAliveRequests() { return maxKeepAliveRequests; }
-    /** {@code LimitRequestLine}. */
+    /** {@return {@code LimitRequestLine}} */
     public int limitRequestLine() { return limitRequestLine; }
-    /** {@code LimitRequestFields}. */
+    /** {@return {@code LimitRequestFields}} */
     public int limitRequestFields() { return limitRequestFields; }
-    /** {@code LimitRequestFieldSize}. */
+    /** {@return {@code LimitRequestFieldSize}} */
     public int limitRequestFieldSize() { return limitRequestFieldSize; }
-    /** {@code LimitRequestBody} (0 = unlimited). */
+    /** {@return {@code LimitRequestBody} (0 = unlimited)} */
     public long limitRequestBody() { return limitRequestBody; }
-    /** {@code GracefulShutdownTimeout}. */
+    /** {@return {@code GracefulShutdownTimeout}} */
     public Duration gracefulShutdownTimeout() { return gracefulShutdownTimeout; }
-    /** {@code LingerTimeout}. */
+    /** {@return {@code LingerTimeout}} */
     public Duration lingerTimeout() { return lingerTimeout; }
-    /** {@code TcpNoDelay}. */
+    /** {@return {@code TcpNoDelay}} */
     public boolean tcpNoDelay() { return tcpNoDelay; }
-    /** {@code ListenBacklog}. */
+    /** {@return {@code ListenBacklog}} */
     public int listenBacklog() { return listenBacklog; }
-    /** {@code RecycleListSize}. */
+    /** {@return {@code RecycleListSize}} */
     public int recycleListSize() { return recycleListSize; }
-    /** {@code ConnectionBufferSize}. */
+    /** {@return {@code ConnectionBufferSize}} */
     public int bufferSize() { return bufferSize; }
-    /** The {@code Server} header value ({@code ServerTokens}). */
+    /** {@return the {@code Server} header value ({@code ServerTokens})} */
     public String serverHeader() { return serverHeader; }
-    /** {@code AdmissionControl}: off only to measure what it protects against. */
+    /** {@return {@code AdmissionControl}: off only to measure what it protects against} */
     public boolean admissionControl() { return admissionControl; }
-    /** {@code Protocols}: {@code h2}, {@code h2c}, {@code http/1.1}, in preference order. */
+    /** {@return {@code Protocols}: {@code h2}, {@code h2c}, {@code http/1.1}, in preference order} */
     public List<String> protocols() { return protocols; }
-    /** TLS: {@code SSLEngine}, {@code Listen ... https}, certificates, protocols, suites. */
+    /** {@return TLS: {@code SSLEngine}, {@code Listen ... https}, certificates, protocols, suites} */
     public TlsSettings tls() { return tls; }
 
-    /** {@code ChildPolicy}. */
+    /** {@return {@code ChildPolicy}} */
     public ChildPolicy childPolicy() { return childPolicy; }
-    /** {@code ThreadLimit} (ThreadsPerChild is never above it). */
+    /** {@return {@code ThreadLimit} (ThreadsPerChild is never above it)} */
     public int threadLimit() { return threadLimit; }
-    /** {@code ServerLimit} as adjusted: the most children running at once (not counting finishing ones). */
+    /** {@return {@code ServerLimit} as adjusted: the most children running at once (not counting finishing ones)} */
     public int serverLimit() { return serverLimit; }
-    /** {@code MaxRequestWorkers} as adjusted: a multiple of ThreadsPerChild, at most ServerLimit x ThreadsPerChild. */
+    /** {@return {@code MaxRequestWorkers} as adjusted: a multiple of ThreadsPerChild, at most ServerLimit x ThreadsPerChild} */
     public int maxRequestWorkers() { return maxRequestWorkers; }
-    /** {@code MinSpareThreads} as adjusted (at least 1). */
+    /** {@return {@code MinSpareThreads} as adjusted (at least 1)} */
     public int minSpareThreads() { return minSpareThreads; }
-    /** {@code MaxSpareThreads} as adjusted (at least MinSpareThreads + ThreadsPerChild under the dynamic policy). */
+    /** {@return {@code MaxSpareThreads} as adjusted (at least MinSpareThreads + ThreadsPerChild under the dynamic policy)} */
     public int maxSpareThreads() { return maxSpareThreads; }
-    /** {@code ChildWatchdogTimeout} ({@link Duration#ZERO}: off). */
+    /** {@return {@code ChildWatchdogTimeout} ({@link Duration#ZERO}: off)} */
     public Duration childWatchdogTimeout() { return childWatchdogTimeout; }
-    /** How often the supervisor runs its maintenance (not a directive). */
+    /** {@return how often the supervisor runs its maintenance (not a directive)} */
     public Duration maintenanceInterval() { return maintenanceInterval; }
 
-    /** Children that may run at once: {@code MaxRequestWorkers / ThreadsPerChild} (at most ServerLimit). */
+    /** {@return children that may run at once: {@code MaxRequestWorkers / ThreadsPerChild} (at most ServerLimit)} */
     public int childLimit() {
         return maxRequestWorkers / threadsPerChild;
     }
@@ -296,10 +296,10 @@ public final class ServerConfig {
      * them (LM0801) when a generation starts with this configuration.
      */
     public List<String> adjustments() { return adjustments; }
-    /** The HTTP/2 limits and guards ({@code H2*} directives). */
+    /** {@return the HTTP/2 limits and guards ({@code H2*} directives)} */
     public Http2Settings http2() { return http2; }
 
-    /** Pollers each child runs: the configured number, or auto; never more than ThreadsPerChild. */
+    /** {@return pollers each child runs: the configured number, or auto; never more than ThreadsPerChild} */
     public int effectivePollersPerChild() {
         int n = pollersPerChild > 0 ? pollersPerChild
                 : Math.min(MAX_AUTO_POLLERS, Runtime.getRuntime().availableProcessors());
@@ -414,7 +414,7 @@ public final class ServerConfig {
 
         /** Adds a {@code Listen} address. */
         public Builder listen(InetSocketAddress address) { listen.add(Objects.requireNonNull(address)); return this; }
-        /** Removes every {@code Listen} address. */
+        /** {@return removes every {@code Listen} address} */
         public Builder clearListen() { listen.clear(); return this; }
         /** {@code StartServers}, 1 or more. */
         public Builder startServers(int n) { startServers = n; return this; }

@@ -23,21 +23,21 @@ public interface ChildServices {
      */
     void lend(int slot);
 
-    /** Takes a slot again after {@link #lend}, parking until one is free. The task's own thread. */
+    /** {@return takes a slot again after {@link #lend}, parking until one is free. The task's own thread} */
     int reclaim();
 
-    /** Tasks holding a slot now (running or parked on I/O). */
+    /** {@return tasks holding a slot now (running or parked on I/O)} */
     int busyWorkers();
 
-    /** The worker slots' states and current requests (mod_status's scoreboard). */
+    /** {@return the worker slots' states and current requests (mod_status's scoreboard)} */
     SlotBoard scoreboard();
 
-    /** Whether the child accepts nothing more and finishes its connections (retiring, restart). */
+    /** {@return whether the child accepts nothing more and finishes its connections (retiring, restart)} */
     boolean isDraining();
 
-    /** Whether the server is stopping: connections end as soon as they are idle. */
+    /** {@return whether the server is stopping: connections end as soon as they are idle} */
     boolean isStopping();
 
-    /** Server-wide counts the protocols keep (TLS handshakes, HTTP/2 streams and guards). */
+    /** {@return server-wide counts the protocols keep (TLS handshakes, HTTP/2 streams and guards)} */
     ProtocolCounters counters();
 }

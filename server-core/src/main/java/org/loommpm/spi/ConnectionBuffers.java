@@ -8,7 +8,7 @@ import java.nio.ByteBuffer;
  * The owner only.
  */
 public interface ConnectionBuffers {
-    /** Bytes read and not yet consumed, in read mode (the protocol compacts and flips it). */
+    /** {@return bytes read and not yet consumed, in read mode (the protocol compacts and flips it)} */
     ByteBuffer in();
 
     /**
@@ -17,7 +17,7 @@ public interface ConnectionBuffers {
      */
     ByteBuffer growIn(int capacity);
 
-    /** Staging for response bytes, in write mode (position = end of staged bytes). */
+    /** {@return staging for response bytes, in write mode (position = end of staged bytes)} */
     ByteBuffer out();
 
     /**

@@ -19,25 +19,25 @@ import java.nio.channels.FileChannel;
  * {@link PeerIOException}.
  */
 public interface ProtocolConnection {
-    /** Unique across every child of this server. */
+    /** {@return unique across every child of this server} */
     long id();
 
-    /** The attached buffers. Owner only. */
+    /** {@return the attached buffers. Owner only} */
     ConnectionBuffers context();
 
-    /** Requests served so far. Owner only. */
+    /** {@return requests served so far. Owner only} */
     int requests();
 
-    /** Counts one more request served. Owner only. */
+    /** {@return counts one more request served. Owner only} */
     int countRequest();
 
-    /** Application bytes written since the accept (before any encryption). Owner only. */
+    /** {@return application bytes written since the accept (before any encryption). Owner only} */
     long bytesWritten();
 
-    /** Whether the connection is encrypted (TLS). */
+    /** {@return whether the connection is encrypted (TLS)} */
     boolean isSecure();
 
-    /** The protocol ALPN chose during the TLS handshake, or {@code null} (plaintext, no ALPN). Owner only. */
+    /** {@return the protocol ALPN chose during the TLS handshake, or {@code null} (plaintext, no ALPN). Owner only} */
     String applicationProtocol();
 
     /**
@@ -67,16 +67,16 @@ public interface ProtocolConnection {
     /** Asks for the owner's attention (a multiplexed connection is dispatched soon). Any thread. */
     void signal();
 
-    /** Consumes a pending {@link #signal}: whether there was one. Owner only. */
+    /** {@return consumes a pending {@link #signal}: whether there was one. Owner only} */
     boolean takeSignal();
 
-    /** What the protocol may use of the child serving this connection. */
+    /** {@return what the protocol may use of the child serving this connection} */
     ChildServices services();
 
-    /** The client's address. */
+    /** {@return the client's address} */
     InetSocketAddress remoteAddress();
 
-    /** The local address the client connected to. */
+    /** {@return the local address the client connected to} */
     InetSocketAddress localAddress();
 
     /** Reads what is available without waiting: bytes read, 0, or -1 at the end. Owner only. */

@@ -26,13 +26,13 @@ public interface SlotBoard {
 
     /** What the status page shows of the request a slot is serving. */
     interface RequestInfo {
-        /** The method token. */
+        /** {@return the method token} */
         String method();
 
-        /** The decoded path, without the query. */
+        /** {@return the decoded path, without the query} */
         String path();
 
-        /** The target host (Host header or absolute-form authority), or {@code null}. */
+        /** {@return the target host (Host header or absolute-form authority), or {@code null}} */
         String host();
     }
 
