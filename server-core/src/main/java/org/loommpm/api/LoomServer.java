@@ -78,6 +78,8 @@ public final class LoomServer implements AutoCloseable {
      * generation finishes its requests and exits. Clients see no failed request.
      *
      * @throws IOException if a new address cannot be bound (the running generation keeps serving)
+     * @param newConfig the configuration of the new generation
+     * @param handler the handler of the new generation
      */
     public void restart(ServerConfig newConfig, Handler handler) throws IOException {
         supervisor.restart(newConfig, Protocols.initial(newConfig, handler, observer));
@@ -92,6 +94,8 @@ public final class LoomServer implements AutoCloseable {
     /**
      * The server's totals (connections, requests, bytes); give it to a
      * {@link org.loommpm.status.StatusHandler} for the per-child detail.
+     *
+     * @return the server's counts
      */
     public ServerStats stats() {
         return supervisor;
@@ -109,13 +113,21 @@ public final class LoomServer implements AutoCloseable {
         return supervisor.drain(reason);
     }
 
-    /** Stops gracefully within {@code timeout}, then closes what is left. */
+    /**
+     * Stops gracefully within {@code timeout}, then closes what is left.
+     *
+     * @param timeout how long in-flight requests may take to finish
+     */
     public void stop(Duration timeout) {
         supervisor.stop(timeout);
         stopped.countDown();
     }
 
-    /** Blocks until the server has stopped. */
+    /**
+     * Blocks until the server has stopped.
+     *
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
     public void awaitStop() throws InterruptedException {
         stopped.await();
     }
@@ -137,19 +149,36 @@ public final class LoomServer implements AutoCloseable {
         private Builder() {
         }
 
-        /** Adds a listener ({@code Listen host:port}); port 0 picks a free port. */
+        /**
+         * Adds a listener ({@code Listen host:port}); port 0 picks a free port.
+         *
+         * @param host the address or host name to bind
+         * @param port the port; 0 picks a free one
+         * @return this builder
+         */
         public Builder listen(String host, int port) {
             config.listen(new InetSocketAddress(host, port));
             return this;
         }
 
-        /** Adds a listener on every address ({@code Listen port}). */
+        /**
+         * Adds a listener on every address ({@code Listen port}).
+         *
+         * @param port the port; 0 picks a free one
+         * @return this builder
+         */
         public Builder port(int port) {
             config.listen(new InetSocketAddress(port));
             return this;
         }
 
-        /** Adds a TLS listener ({@code Listen host:port https}); needs a certificate, see {@link #tls}. */
+        /**
+         * Adds a TLS listener ({@code Listen host:port https}); needs a certificate, see {@link #tls}.
+         *
+         * @param host the address or host name to bind
+         * @param port the port; 0 picks a free one
+         * @return this builder
+         */
         public Builder https(String host, int port) {
             config.tls(t -> t.listen(new InetSocketAddress(host, port)));
             return this;
@@ -158,6 +187,9 @@ public final class LoomServer implements AutoCloseable {
         /**
          * Sets the TLS directives: certificate and key files, {@code SSLEngine} (every listener
          * TLS), protocols, suites. See {@code docs/tls.md}.
+         *
+         * @param directives edits the TLS settings in place
+         * @return this builder
          */
         public Builder tls(Consumer<org.loommpm.config.TlsSettings.Builder> directives) {
             config.tls(directives);
@@ -168,25 +200,43 @@ public final class LoomServer implements AutoCloseable {
          * Binds every listener with {@code SO_REUSEPORT}, so that several processes serve the same
          * addresses (the kernel spreads new connections over them). {@link #start} fails with a
          * clear message where the platform does not support it.
+         *
+         * @param on whether to set {@code SO_REUSEPORT}
+         * @return this builder
          */
         public Builder reusePort(boolean on) {
             reusePort = on;
             return this;
         }
 
-        /** Sets any directive through the typed configuration builder. */
+        /**
+         * Sets any directive through the typed configuration builder.
+         *
+         * @param directives edits the settings in place
+         * @return this builder
+         */
         public Builder configure(Consumer<ServerConfig.Builder> directives) {
             directives.accept(config);
             return this;
         }
 
-        /** Replaces every setting with {@code cfg}'s (later {@link #configure} and {@link #listen} calls adjust it). */
+        /**
+         * Replaces every setting with {@code cfg}'s (later {@link #configure} and {@link #listen} calls adjust it).
+         *
+         * @param cfg the value
+         * @return this builder
+         */
         public Builder config(ServerConfig cfg) {
             config = cfg.toBuilder();
             return this;
         }
 
-        /** The handler every request goes to (usually a {@link Router}). */
+        /**
+         * The handler every request goes to (usually a {@link Router}).
+         *
+         * @param h the value
+         * @return this builder
+         */
         public Builder handler(Handler h) {
             handler = Objects.requireNonNull(h);
             return this;
@@ -198,6 +248,9 @@ public final class LoomServer implements AutoCloseable {
          * any other Micrometer registry). Default: none, metrics off. Then no meter exists and
          * the request path calls no observer; {@link LoomServer#stats()} and the status page
          * work either way.
+         *
+         * @param meterRegistry where the meters are registered
+         * @return this builder
          */
         public Builder meterRegistry(MeterRegistry meterRegistry) {
             registry = Objects.requireNonNull(meterRegistry);
@@ -208,6 +261,8 @@ public final class LoomServer implements AutoCloseable {
          * The counts of the server this builder starts, usable before it starts: what a
          * {@link org.loommpm.status.StatusHandler} in the server's own handler needs. Until
          * {@link #start()} returns it reports an empty server (no children, all counts 0).
+         *
+         * @return the counts of the server to be started
          */
         public ServerStats stats() {
             return stats;
@@ -218,6 +273,7 @@ public final class LoomServer implements AutoCloseable {
          *
          * @throws IOException if a listener cannot be bound
          * @throws IllegalArgumentException if a directive is out of range
+         * @return the running server
          */
         public LoomServer start() throws IOException {
             LoomServer server = new LoomServer(config.build(), handler != null ? handler : new Router(), registry,

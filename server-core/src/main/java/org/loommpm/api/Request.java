@@ -25,7 +25,12 @@ public interface Request {
     /** {@return the raw query string without {@code ?}, or {@code null} when the target has none} */
     String query();
 
-    /** The first value of a query parameter (decoded), or {@code null}. */
+    /**
+     * The first value of a query parameter (decoded), or {@code null}.
+     *
+     * @param name the parameter's name (decoded)
+     * @return the value
+     */
     default String queryParam(String name) {
         List<String> v = queryParams().get(name);
         return v == null || v.isEmpty() ? null : v.get(0);
@@ -34,7 +39,12 @@ public interface Request {
     /** {@return every query parameter and its values, decoded, in order of first appearance} */
     Map<String, List<String>> queryParams();
 
-    /** A path template variable ({@code /users/{id}} gives {@code id}), or {@code null}. */
+    /**
+     * A path template variable ({@code /users/{id}} gives {@code id}), or {@code null}.
+     *
+     * @param name the variable's name in the template
+     * @return the value
+     */
     String pathParam(String name);
 
     /** {@return {@code HTTP/1.0}, {@code HTTP/1.1} or {@code HTTP/2.0}} */
@@ -43,7 +53,12 @@ public interface Request {
     /** {@return the request header fields (case-insensitive names)} */
     Headers headers();
 
-    /** Shorthand for {@code headers().first(name)}. */
+    /**
+     * Shorthand for {@code headers().first(name)}.
+     *
+     * @param name the field name (case-insensitive)
+     * @return the first value, or {@code null}
+     */
     default String header(String name) {
         return headers().first(name);
     }
@@ -54,13 +69,23 @@ public interface Request {
     /**
      * The body as a stream; empty when the request has none. Reading past LimitRequestBody
      * fails with an {@link HttpException} 413; malformed chunked framing with a 400.
+     *
+     * @return the body stream
      */
     InputStream body();
 
-    /** {@return the whole body, read up to LimitRequestBody} */
+    /**
+     * {@return the whole body, read up to LimitRequestBody}
+     *
+     * @throws IOException if the connection fails while the body is read
+     */
     byte[] bodyBytes() throws IOException;
 
-    /** {@return the whole body as text, in the charset of its Content-Type (UTF-8 when none is given)} */
+    /**
+     * {@return the whole body as text, in the charset of its Content-Type (UTF-8 when none is given)}
+     *
+     * @throws IOException if the connection fails while the body is read
+     */
     String bodyString() throws IOException;
 
     /** {@return the client's address} */
@@ -72,6 +97,8 @@ public interface Request {
     /**
      * Whether the request came over TLS (the {@code https} scheme): a TLS listener, whatever
      * the protocol version. Every protocol implements it.
+     *
+     * @return whether the request came over TLS
      */
     boolean isSecure();
 
@@ -79,6 +106,8 @@ public interface Request {
      * Bytes of this request read from the connection so far: its head as received plus the body
      * bytes consumed, framing included (httpd's {@code %I}). -1 when the implementation does not
      * count.
+     *
+     * @return the bytes received, or -1
      */
     default long bytesReceived() {
         return -1;

@@ -294,6 +294,8 @@ public final class ServerConfig {
      * What {@link Builder#build()} changed to make the limits consistent, one operator-readable
      * sentence each (httpd's start-up warnings); empty when nothing was adjusted. The engine logs
      * them (LM0801) when a generation starts with this configuration.
+     *
+     * @return the adjustments, in the order they were made
      */
     public List<String> adjustments() { return adjustments; }
     /** {@return the HTTP/2 limits and guards ({@code H2*} directives)} */
@@ -412,81 +414,252 @@ public final class ServerConfig {
         private Builder() {
         }
 
-        /** Adds a {@code Listen} address. */
+        /**
+         * Adds a {@code Listen} address.
+         *
+         * @param address the address to bind; port 0 picks a free one
+         * @return this builder
+         */
         public Builder listen(InetSocketAddress address) { listen.add(Objects.requireNonNull(address)); return this; }
         /** {@return removes every {@code Listen} address} */
         public Builder clearListen() { listen.clear(); return this; }
-        /** {@code StartServers}, 1 or more. */
+        /**
+         * {@code StartServers}, 1 or more.
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder startServers(int n) { startServers = n; return this; }
-        /** {@code ThreadsPerChild}, 1 or more. */
+        /**
+         * {@code ThreadsPerChild}, 1 or more.
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder threadsPerChild(int n) { threadsPerChild = n; return this; }
-        /** {@code PollersPerChild}, 0 (auto) or more. */
+        /**
+         * {@code PollersPerChild}, 0 (auto) or more.
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder pollersPerChild(int n) { pollersPerChild = n; return this; }
-        /** {@code MaxConnectionsPerChild}, 0 (unlimited) or more. */
+        /**
+         * {@code MaxConnectionsPerChild}, 0 (unlimited) or more.
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder maxConnectionsPerChild(long n) { maxConnectionsPerChild = n; return this; }
-        /** {@code Timeout}. */
+        /**
+         * {@code Timeout}.
+         *
+         * @param d the value
+         * @return this builder
+         */
         public Builder timeout(Duration d) { timeout = d; return this; }
-        /** {@code RequestReadTimeout header=}. */
+        /**
+         * {@code RequestReadTimeout header=}.
+         *
+         * @param d the value
+         * @return this builder
+         */
         public Builder requestHeaderTimeout(Duration d) { requestHeaderTimeout = d; return this; }
-        /** {@code KeepAlive}. */
+        /**
+         * {@code KeepAlive}.
+         *
+         * @param on whether it is on
+         * @return this builder
+         */
         public Builder keepAlive(boolean on) { keepAlive = on; return this; }
-        /** {@code KeepAliveTimeout}. */
+        /**
+         * {@code KeepAliveTimeout}.
+         *
+         * @param d the value
+         * @return this builder
+         */
         public Builder keepAliveTimeout(Duration d) { keepAliveTimeout = d; return this; }
-        /** {@code MaxKeepAliveRequests}, 0 (unlimited) or more. */
+        /**
+         * {@code MaxKeepAliveRequests}, 0 (unlimited) or more.
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder maxKeepAliveRequests(int n) { maxKeepAliveRequests = n; return this; }
-        /** {@code LimitRequestLine}. */
+        /**
+         * {@code LimitRequestLine}.
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder limitRequestLine(int n) { limitRequestLine = n; return this; }
-        /** {@code LimitRequestFields}. */
+        /**
+         * {@code LimitRequestFields}.
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder limitRequestFields(int n) { limitRequestFields = n; return this; }
-        /** {@code LimitRequestFieldSize}. */
+        /**
+         * {@code LimitRequestFieldSize}.
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder limitRequestFieldSize(int n) { limitRequestFieldSize = n; return this; }
-        /** {@code LimitRequestBody}, 0 (unlimited) or more. */
+        /**
+         * {@code LimitRequestBody}, 0 (unlimited) or more.
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder limitRequestBody(long n) { limitRequestBody = n; return this; }
-        /** {@code GracefulShutdownTimeout}. */
+        /**
+         * {@code GracefulShutdownTimeout}.
+         *
+         * @param d the value
+         * @return this builder
+         */
         public Builder gracefulShutdownTimeout(Duration d) { gracefulShutdownTimeout = d; return this; }
-        /** {@code LingerTimeout}. */
+        /**
+         * {@code LingerTimeout}.
+         *
+         * @param d the value
+         * @return this builder
+         */
         public Builder lingerTimeout(Duration d) { lingerTimeout = d; return this; }
-        /** {@code TcpNoDelay}. */
+        /**
+         * {@code TcpNoDelay}.
+         *
+         * @param on whether it is on
+         * @return this builder
+         */
         public Builder tcpNoDelay(boolean on) { tcpNoDelay = on; return this; }
-        /** {@code ListenBacklog}. */
+        /**
+         * {@code ListenBacklog}.
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder listenBacklog(int n) { listenBacklog = n; return this; }
-        /** {@code RecycleListSize}. */
+        /**
+         * {@code RecycleListSize}.
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder recycleListSize(int n) { recycleListSize = n; return this; }
-        /** {@code ConnectionBufferSize}. */
+        /**
+         * {@code ConnectionBufferSize}.
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder bufferSize(int n) { bufferSize = n; return this; }
-        /** The {@code Server} header value. */
+        /**
+         * The {@code Server} header value.
+         *
+         * @param s the value
+         * @return this builder
+         */
         public Builder serverHeader(String s) { serverHeader = Objects.requireNonNull(s); return this; }
-        /** {@code AdmissionControl On|Off}. */
+        /**
+         * {@code AdmissionControl On|Off}.
+         *
+         * @param on whether it is on
+         * @return this builder
+         */
         public Builder admissionControl(boolean on) { admissionControl = on; return this; }
-        /** {@code Protocols}: any of {@code h2}, {@code h2c}, {@code http/1.1}; HTTP/1.1 is always served. */
+        /**
+         * {@code Protocols}: any of {@code h2}, {@code h2c}, {@code http/1.1}; HTTP/1.1 is always served.
+         *
+         * @param names the value
+         * @return this builder
+         */
         public Builder protocols(List<String> names) { protocols = List.copyOf(names); return this; }
-        /** {@code ChildPolicy static|dynamic}. */
+        /**
+         * {@code ChildPolicy static|dynamic}.
+         *
+         * @param p the value
+         * @return this builder
+         */
         public Builder childPolicy(ChildPolicy p) { childPolicy = Objects.requireNonNull(p); return this; }
-        /** {@code ThreadLimit}, 1 or more (above {@link #MAX_THREAD_LIMIT} is lowered). */
+        /**
+         * {@code ThreadLimit}, 1 or more (above {@link #MAX_THREAD_LIMIT} is lowered).
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder threadLimit(int n) { threadLimit = n; return this; }
-        /** {@code ServerLimit}, 1 or more (above {@link #MAX_SERVER_LIMIT} is lowered). */
+        /**
+         * {@code ServerLimit}, 1 or more (above {@link #MAX_SERVER_LIMIT} is lowered).
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder serverLimit(int n) { serverLimit = n; return this; }
-        /** {@code MaxRequestWorkers}, 0 (ServerLimit x ThreadsPerChild) or more. */
+        /**
+         * {@code MaxRequestWorkers}, 0 (ServerLimit x ThreadsPerChild) or more.
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder maxRequestWorkers(int n) { maxRequestWorkers = n; return this; }
-        /** {@code MinSpareThreads} (below 1 is raised to 1). */
+        /**
+         * {@code MinSpareThreads} (below 1 is raised to 1).
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder minSpareThreads(int n) { minSpareThreads = n; return this; }
-        /** {@code MaxSpareThreads}. */
+        /**
+         * {@code MaxSpareThreads}.
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder maxSpareThreads(int n) { maxSpareThreads = n; return this; }
-        /** {@code ChildWatchdogTimeout}: 0 (off) or at least 1 s. */
+        /**
+         * {@code ChildWatchdogTimeout}: 0 (off) or at least 1 s.
+         *
+         * @param d the value
+         * @return this builder
+         */
         public Builder childWatchdogTimeout(Duration d) { childWatchdogTimeout = d; return this; }
-        /** How often the supervisor runs its maintenance; default 1 s (tests shorten it). */
+        /**
+         * How often the supervisor runs its maintenance; default 1 s (tests shorten it).
+         *
+         * @param d the value
+         * @return this builder
+         */
         public Builder maintenanceInterval(Duration d) { maintenanceInterval = d; return this; }
-        /** Adjusts the TLS settings ({@code SSL*} directives, {@code Listen ... https}). */
+        /**
+         * Adjusts the TLS settings ({@code SSL*} directives, {@code Listen ... https}).
+         *
+         * @param edit edits the settings in place
+         * @return this builder
+         */
         public Builder tls(java.util.function.Consumer<TlsSettings.Builder> edit) { edit.accept(tls); return this; }
-        /** Replaces the TLS settings. */
+        /**
+         * Replaces the TLS settings.
+         *
+         * @param settings the value
+         * @return this builder
+         */
         public Builder tls(TlsSettings settings) { tls = settings.toBuilder(); return this; }
-        /** The HTTP/2 limits and guards ({@code H2*} directives). */
+        /**
+         * The HTTP/2 limits and guards ({@code H2*} directives).
+         *
+         * @param s the value
+         * @return this builder
+         */
         public Builder http2(Http2Settings s) { http2 = Objects.requireNonNull(s); return this; }
 
         /**
          * Validates and freezes the settings.
          *
          * @throws IllegalArgumentException naming the first setting out of range
+         * @return the configuration
          */
         public ServerConfig build() {
             atLeast("StartServers", startServers, 1);

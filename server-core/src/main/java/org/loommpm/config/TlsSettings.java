@@ -102,19 +102,54 @@ public final class TlsSettings {
         private Builder() {
         }
 
-        /** {@code SSLEngine on|off}. */
+        /**
+         * {@code SSLEngine on|off}.
+         *
+         * @param on whether it is on
+         * @return this builder
+         */
         public Builder engine(boolean on) { engine = on; return this; }
-        /** Adds a TLS listener ({@code Listen addr https}); port 0 picks a free port. */
+        /**
+         * Adds a TLS listener ({@code Listen addr https}); port 0 picks a free port.
+         *
+         * @param address the address to bind; port 0 picks a free one
+         * @return this builder
+         */
         public Builder listen(InetSocketAddress address) { listen.add(Objects.requireNonNull(address)); return this; }
-        /** {@code SSLCertificateFile}. */
+        /**
+         * {@code SSLCertificateFile}.
+         *
+         * @param file the value
+         * @return this builder
+         */
         public Builder certificateFile(Path file) { certificateFile = file; return this; }
-        /** {@code SSLCertificateKeyFile}. */
+        /**
+         * {@code SSLCertificateKeyFile}.
+         *
+         * @param file the value
+         * @return this builder
+         */
         public Builder keyFile(Path file) { keyFile = file; return this; }
-        /** {@code SSLCertificatePassword}. */
+        /**
+         * {@code SSLCertificatePassword}.
+         *
+         * @param secret the value
+         * @return this builder
+         */
         public Builder password(String secret) { password = secret; return this; }
-        /** {@code SSLProtocol}, as JDK names. */
+        /**
+         * {@code SSLProtocol}, as JDK names.
+         *
+         * @param names the value
+         * @return this builder
+         */
         public Builder protocols(List<String> names) { protocols = List.copyOf(names); return this; }
-        /** {@code SSLCipherSuite}, as JDK names. */
+        /**
+         * {@code SSLCipherSuite}, as JDK names.
+         *
+         * @param names the value
+         * @return this builder
+         */
         public Builder cipherSuites(List<String> names) { cipherSuites = List.copyOf(names); return this; }
 
         /**
@@ -122,6 +157,7 @@ public final class TlsSettings {
          * the server starts (and by the CLI's {@code -t}), not here.
          *
          * @throws IllegalArgumentException naming the first setting that is wrong
+         * @return the settings
          */
         public TlsSettings build() {
             if (protocols.isEmpty()) {

@@ -7,19 +7,27 @@ package org.loommpm.spi;
  * engine's. Any thread (each method says what it needs).
  */
 public interface ChildServices {
-    /** Runs {@code task} on a worker now, or as soon as a slot frees up (admission-counted). */
+    /**
+     * Runs {@code task} on a worker now, or as soon as a slot frees up (admission-counted).
+     *
+     * @param task the task
+     */
     void dispatch(WorkerTask task);
 
     /**
      * Runs a multiplexed connection's owner task now, on a free slot or without one
      * ({@link WorkerTask#NO_SLOT}): never queued behind the connection's own tasks, which may
      * hold every slot while they wait for it.
+     *
+     * @param task the connection's owner task
      */
     void dispatchOwner(WorkerTask task);
 
     /**
      * Gives a running task's slot back while it waits for its peer; it must {@link #reclaim}
      * one before running on. The task's own thread.
+     *
+     * @param slot the slot the task holds
      */
     void lend(int slot);
 

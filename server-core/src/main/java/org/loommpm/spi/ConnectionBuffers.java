@@ -14,6 +14,9 @@ public interface ConnectionBuffers {
     /**
      * Replaces {@link #in()} by a larger buffer holding the same unread bytes (a head or a frame
      * larger than the standard buffer); the next connection gets the standard size again.
+     *
+     * @param capacity the new buffer's capacity in bytes
+     * @return the new input buffer
      */
     ByteBuffer growIn(int capacity);
 
@@ -23,9 +26,17 @@ public interface ConnectionBuffers {
     /**
      * The protocol's reusable per-context state (parser, scanner) if it is a {@code type}, else
      * {@code null} (none yet, or another protocol's: the caller then stores its own).
+     *
+     * @param <S> the state's type
+     * @param type the state's class
+     * @return the state, or {@code null}
      */
     <S> S protocolState(Class<S> type);
 
-    /** Stores the protocol's reusable state; it is recycled with the buffers. */
+    /**
+     * Stores the protocol's reusable state; it is recycled with the buffers.
+     *
+     * @param state the state
+     */
     void protocolState(Object state);
 }

@@ -43,21 +43,39 @@ public interface ProtocolConnection {
     /**
      * Whether input is buffered below the protocol (decrypted TLS bytes) that a read would return
      * at once: no readiness comes for it, so a protocol must read it before going idle. Owner only.
+     *
+     * @return whether buffered input is waiting
      */
     boolean hasBufferedInput();
 
-    /** Hands the connection to another protocol; later dispatches run {@code next}. Owner only. */
+    /**
+     * Hands the connection to another protocol; later dispatches run {@code next}. Owner only.
+     *
+     * @param next the protocol that takes over
+     */
     void switchProtocol(ConnectionProtocol next);
 
-    /** The protocol's connection-long state if it is a {@code type}, else {@code null}. Owner only. */
+    /**
+     * The protocol's connection-long state if it is a {@code type}, else {@code null}. Owner only.
+     *
+     * @param <S> the state's type
+     * @param type the state's class
+     * @return the state, or {@code null}
+     */
     <S> S session(Class<S> type);
 
-    /** Stores the protocol's connection-long state (kept while idle, dropped at close). Owner only. */
+    /**
+     * Stores the protocol's connection-long state (kept while idle, dropped at close). Owner only.
+     *
+     * @param state the state
+     */
     void session(Object state);
 
     /**
      * Whether the poller asked for a graceful end when it dispatched this connection (stop, or a
      * keep-alive or watch deadline), for protocols that close gracefully. Owner only.
+     *
+     * @return whether a graceful end was asked for
      */
     boolean closeRequested();
 
@@ -79,19 +97,48 @@ public interface ProtocolConnection {
     /** {@return the local address the client connected to} */
     InetSocketAddress localAddress();
 
-    /** Reads what is available without waiting: bytes read, 0, or -1 at the end. Owner only. */
+    /**
+     * Reads what is available without waiting: bytes read, 0, or -1 at the end. Owner only.
+     *
+     * @param dst where the bytes go
+     * @return the bytes read, 0, or -1
+     * @throws IOException if the socket fails
+     */
     int readNow(ByteBuffer dst) throws IOException;
 
-    /** Reads at least one byte, parking the worker while none is there: bytes read, or -1 at the end. Owner only. */
+    /**
+     * Reads at least one byte, parking the worker while none is there: bytes read, or -1 at the end. Owner only.
+     *
+     * @param dst where the bytes go
+     * @return the bytes read, or -1
+     * @throws IOException if the socket fails
+     */
     int read(ByteBuffer dst) throws IOException;
 
-    /** Writes all of {@code src}, parking the worker while the socket is full. Owner only. */
+    /**
+     * Writes all of {@code src}, parking the worker while the socket is full. Owner only.
+     *
+     * @param src the bytes to write
+     * @throws IOException if the socket fails
+     */
     void write(ByteBuffer src) throws IOException;
 
-    /** Writes all of {@code srcs} in gathering writes, parking while the socket is full. Owner only. */
+    /**
+     * Writes all of {@code srcs} in gathering writes, parking while the socket is full. Owner only.
+     *
+     * @param srcs the buffers to write, in order
+     * @throws IOException if the socket fails
+     */
     void write(ByteBuffer[] srcs) throws IOException;
 
-    /** Writes {@code count} bytes of {@code file} from {@code position} (zero-copy where possible). Owner only. */
+    /**
+     * Writes {@code count} bytes of {@code file} from {@code position} (zero-copy where possible). Owner only.
+     *
+     * @param file the file
+     * @param position the offset of the first byte
+     * @param count how many bytes
+     * @throws IOException if the file or the socket fails
+     */
     void transferFrom(FileChannel file, long position, long count) throws IOException;
 
     /**
@@ -110,19 +157,33 @@ public interface ProtocolConnection {
     /** Idle until the next request: buffers released, KEEPALIVE under KeepAliveTimeout. The owner's last act. */
     void handBackKeepAlive();
 
-    /** Waits for the rest of a request head, buffers kept, until {@code deadlineNanos}. The owner's last act. */
+    /**
+     * Waits for the rest of a request head, buffers kept, until {@code deadlineNanos}. The owner's last act.
+     *
+     * @param deadlineNanos the deadline, on {@link System#nanoTime()}'s clock
+     */
     void handBackReadWait(long deadlineNanos);
 
-    /** Closes gracefully (output shut, input drained, then closed), counted under {@code reason}. The owner's last act. */
+    /**
+     * Closes gracefully (output shut, input drained, then closed), counted under {@code reason}. The owner's last act.
+     *
+     * @param reason why the connection closes
+     */
     void handBackLinger(CloseReason reason);
 
-    /** Closes at once, counted under {@code reason}. The owner's last act. */
+    /**
+     * Closes at once, counted under {@code reason}. The owner's last act.
+     *
+     * @param reason why the connection closes
+     */
     void handBackClose(CloseReason reason);
 
     /**
      * A multiplexed connection waits in its poller (buffers kept) for readiness, a
      * {@link #signal}, or {@code deadlineNanos} (then with {@link #closeRequested()} set; 0 = none).
      * The owner's last act.
+     *
+     * @param deadlineNanos the deadline on {@link System#nanoTime()}'s clock, or 0
      */
     void handBackWatch(long deadlineNanos);
 }

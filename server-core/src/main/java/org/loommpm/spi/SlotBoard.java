@@ -36,12 +36,29 @@ public interface SlotBoard {
         String host();
     }
 
-    /** Sets {@code slot}'s state letter. The worker holding the slot. */
+    /**
+     * Sets {@code slot}'s state letter. The worker holding the slot.
+     *
+     * @param slot the slot
+     * @param state the state letter (mod_status's: {@code _}, {@code R}, {@code W}, ...)
+     */
     void set(int slot, byte state);
 
-    /** Shows the request {@code slot} now serves. The worker holding the slot. */
+    /**
+     * Shows the request {@code slot} now serves. The worker holding the slot.
+     *
+     * @param slot the slot
+     * @param request the request line's parts
+     * @param client the client's address
+     * @param startNanos when the request started, on {@link System#nanoTime()}'s clock
+     */
     void requestStarted(int slot, RequestInfo request, InetSocketAddress client, long startNanos);
 
-    /** Counts one completed request and the bytes its response put on the wire. The worker holding the slot. */
+    /**
+     * Counts one completed request and the bytes its response put on the wire. The worker holding the slot.
+     *
+     * @param slot the slot
+     * @param bytesSent the response's bytes on the wire
+     */
     void requestDone(int slot, long bytesSent);
 }
