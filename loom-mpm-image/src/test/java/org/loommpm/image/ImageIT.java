@@ -83,7 +83,9 @@ class ImageIT {
         assertTrue(release.contains("java.logging") && release.contains("java.management"), release);
         assertFalse(release.contains("java.desktop"), "a jlink'ed runtime, not a whole JDK: " + release);
         // The C library the launcher and libjvm need, where the dynamic linker looks for it.
-        assertNotNull(image.entry("lib64/ld-linux-x86-64.so.2"));
+        OciImage.Entry loader = image.entry("lib64/ld-linux-x86-64.so.2");
+        assertNotNull(loader);
+        assertEquals(0755, loader.mode(), "the kernel execs the dynamic linker: it must be executable");
         assertNotNull(image.entry("lib/x86_64-linux-gnu/libc.so.6"));
         // The application layer: the jar, the configuration directory, the docroot.
         byte[] jar = image.file("app/loom-mpm.jar");
