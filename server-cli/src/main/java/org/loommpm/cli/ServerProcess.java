@@ -14,6 +14,7 @@ import org.loommpm.api.Response;
 import org.loommpm.cli.config.ConfigException;
 import org.loommpm.cli.config.LocationSettings;
 import org.loommpm.cli.config.LoomConfig;
+import org.loommpm.cli.config.ProxySettings;
 import org.loommpm.cli.config.Version;
 import org.loommpm.cli.logging.AccessLogFilter;
 import org.loommpm.cli.logging.AsyncLogWriter;
@@ -54,6 +55,8 @@ final class ServerProcess {
     private Handler metrics;
     private LoomServer server;
     private LoomConfig config;
+    /** The running generation's proxy (balancers, pools, health checks); null when not configured. */
+    private ProxySettings.Running proxy;
 
     ServerProcess(Loader loader) {
         this(loader, null);
@@ -99,6 +102,7 @@ final class ServerProcess {
             warn(initial);
             server = builder.config(initial.engine()).handler(handler).reusePort(reusePort).start();
         } catch (IOException | RuntimeException e) {
+            closeProxy(proxy);
             LOG.log(Level.ERROR, "LM1001 could not start: {0}", e.getMessage());
             logs.close();
             return false;
@@ -112,11 +116,18 @@ final class ServerProcess {
         return server;
     }
 
-    /** The handler chain for a configuration: access log (if any is kept) around the site. */
+    /**
+     * The handler chain for a configuration: access log (if any is kept) around the site. Starts
+     * the configuration's proxy (its balancers and health checks) and makes it {@link #proxy}.
+     */
     private Handler site(LoomConfig cfg, List<AccessLogFilter.Sink> sinks) {
         Handler welcome = cfg.site().welcomePage() ? new WelcomePage() : null;
         StaticFileHandler files = new StaticFileHandler(cfg.site(), welcome);
-        Handler site = new SiteHandler(cfg.site(), files, status, metrics);
+        ProxySettings ps = ProxySettings.of(cfg);
+        proxy = ps == null || !ps.enabled() ? null
+                : ps.start(cfg.site().serverName(), cfg.engine().timeout(), cfg.engine().threadsPerChild());
+        Handler site = new SiteHandler(cfg.site(), files, status, metrics,
+                proxy == null ? List.of() : proxy.routes());
         return sinks.isEmpty() ? site : new AccessLogFilter(sinks, cfg.site().serverName()).around(site);
     }
 
@@ -166,6 +177,7 @@ final class ServerProcess {
                     + "generation runs in this JVM");
         }
         List<AsyncLogWriter> retired = new ArrayList<>();
+        ProxySettings.Running oldProxy = proxy;
         try {
             // The new logs are opened first: the new generation's handler writes to them. If the
             // restart then fails (a Listen address taken), the old generation keeps serving with
@@ -175,6 +187,8 @@ final class ServerProcess {
             server.restart(next.engine(), handler);
         } catch (IOException | RuntimeException e) {
             logs.restore(retired);
+            closeProxy(proxy);
+            proxy = oldProxy;
             LOG.log(Level.ERROR, "LM1302 graceful restart failed, still serving generation {0}: {1}",
                     server.stats().generation(), e.getMessage());
             return;
@@ -182,7 +196,30 @@ final class ServerProcess {
         config = next;
         LOG.log(Level.INFO, "LM1303 configuration re-read from {0}; generation {1} serving on {2}",
                 next.description(), server.stats().generation(), server.addresses());
-        closeLater(retired, next.engine().gracefulShutdownTimeout().plus(next.engine().keepAliveTimeout()));
+        Duration grace = next.engine().gracefulShutdownTimeout().plus(next.engine().keepAliveTimeout());
+        closeLater(retired, grace);
+        closeProxyLater(oldProxy, grace);
+    }
+
+    private static void closeProxy(ProxySettings.Running p) {
+        if (p != null) {
+            p.close();
+        }
+    }
+
+    /** The old generation's proxy stays open while its requests may still use it. */
+    private static void closeProxyLater(ProxySettings.Running p, Duration after) {
+        if (p == null) {
+            return;
+        }
+        Thread.ofVirtual().name("loom-proxy-retire").start(() -> {
+            try {
+                Thread.sleep(after);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            p.close();
+        });
     }
 
     /** Logs no longer named stay open while the old generation may still write to them. */
@@ -209,6 +246,7 @@ final class ServerProcess {
     /** Stops the server gracefully (within GracefulShutdownTimeout), then flushes and closes the logs. */
     void close() {
         server.close();
+        closeProxy(proxy);
         // Every line the stop produced is queued by now: write it all before the JVM exits.
         logs.close();
     }
@@ -234,6 +272,10 @@ final class ServerProcess {
             sb.append("  <Location ").append(l.path()).append("> ")
                     .append(l.handler() != null ? "SetHandler " + l.handler() : "")
                     .append(l.require() != null ? " (Require set)" : "").append('\n');
+        }
+        ProxySettings ps = ProxySettings.of(config);
+        if (ps != null) {
+            ps.describe(sb);
         }
         out.print(sb);
         out.flush();

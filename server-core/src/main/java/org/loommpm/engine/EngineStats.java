@@ -28,6 +28,16 @@ public interface EngineStats extends ServerStats {
         throw new IllegalArgumentException("not the stats of a LoomServer or its builder: " + stats.getClass());
     }
 
+    /**
+     * The most worker slots the current generation's pool may grow to: under {@code ChildPolicy
+     * dynamic}, {@code MaxRequestWorkers} rounded to whole children; 0 where the pool does not
+     * grow (static). The status page shows the slots no child has yet as {@code .}, as httpd shows
+     * scoreboard slots with no current process.
+     */
+    default int slotLimit() {
+        return 0;
+    }
+
     /** When the server started ({@link Instant#EPOCH} before it has). */
     Instant startTime();
 

@@ -116,6 +116,18 @@ public interface ProtocolConnection {
     int read(ByteBuffer dst) throws IOException;
 
     /**
+     * {@link #read(ByteBuffer)} bounded also by an absolute deadline ({@link System#nanoTime()}
+     * scale; 0 = {@code Timeout} alone), when it comes first: a request body's read stage. A
+     * deadline that passes ends the wait with a {@link java.net.SocketTimeoutException}. Owner only.
+     *
+     * @param dst where the bytes go
+     * @param deadlineNanos the deadline on {@link System#nanoTime()}'s clock, or 0
+     * @return the bytes read, or -1
+     * @throws IOException if the socket fails; {@link java.net.SocketTimeoutException} when the deadline passes
+     */
+    int read(ByteBuffer dst, long deadlineNanos) throws IOException;
+
+    /**
      * Writes all of {@code src}, parking the worker while the socket is full. Owner only.
      *
      * @param src the bytes to write

@@ -23,6 +23,7 @@ import org.loommpm.cli.signals.SignalQueue;
 import org.loommpm.config.ChildPolicy;
 import org.loommpm.engine.Backoff;
 import org.loommpm.engine.ChildHandle;
+import org.loommpm.engine.ChildPing;
 import org.loommpm.engine.ChildState;
 import org.loommpm.engine.DynamicPool;
 
@@ -113,6 +114,8 @@ public final class ProcessSupervisor {
     /** {@code ChildPolicy dynamic}'s state over the current generation. */
     private final DynamicPool dynamic = new DynamicPool();
     private long nextMaintenance;
+    /** When the next liveness ping is due. Control thread. */
+    private long nextPing;
     /** Set when the first generation cannot start: the exit status. */
     private int failed = -1;
 
@@ -369,6 +372,11 @@ public final class ProcessSupervisor {
         if (pending != null && pending.everReady && noneStarting(pending)) {
             commit(pending);
         }
+        long pingInterval = current != null ? current.config.engine().childPingInterval().toNanos() : 0;
+        if (pingInterval > 0 && now - nextPing >= 0) {
+            nextPing = now + pingInterval;
+            pingChildren(current.config.engine().childPingMisses());
+        }
         if (current != null && pending == null && now - nextMaintenance >= 0) {
             nextMaintenance = now + current.config.engine().maintenanceInterval().toNanos();
             if (current.config.engine().childPolicy() == ChildPolicy.DYNAMIC) {
@@ -465,6 +473,32 @@ public final class ProcessSupervisor {
         }
     }
 
+    /**
+     * spamd's ping across processes: each ready child not told to drain gets {@code ping N} down
+     * its control pipe; its engine runs it as a worker task and the answer comes back through its
+     * scoreboard record. A child still owing the last ping counts a miss; at ChildPingMisses in a
+     * row its workers are stuck (its publisher's heartbeat, a thread of its own, may well be
+     * fine): it is killed and, like any child that dies, replaced (LM2011).
+     */
+    private void pingChildren(int maxMisses) {
+        for (ChildProcess c : children) {
+            if (!c.wasReady || c.told() || c.killedAsStuck || !c.seen.serving()) {
+                continue;
+            }
+            if (c.liveness == null) {
+                c.liveness = new ChildPing(maxMisses);
+            }
+            if (c.liveness.overdue(scoreboard.pingAnswered(c.spec().record()))) {
+                c.killedAsStuck = true;
+                LOG.log(Level.ERROR, "LM2011 {0} has not answered {1} liveness pings in a row (ChildPingInterval): "
+                        + "its workers are stuck; killing it, a replacement starts", c, c.liveness.missed());
+                c.process().destroyForcibly();
+                continue;
+            }
+            c.ping(c.liveness.next());
+        }
+    }
+
     /** MaxConnectionsPerChild: start the replacement first, drain the child once the replacement serves. */
     private void retireForMaxConnections(ChildProcess c) {
         if (c.replacement == null) {
@@ -492,7 +526,7 @@ public final class ProcessSupervisor {
                 + signalName(status - 128) : "exited with status " + status;
         boolean expected = c.told() || stopRequested || c.killedAsStuck;
         LOG.log(expected && status == 0 ? Level.INFO : Level.WARNING, "LM1502 {0} {1}{2}", c, how,
-                c.killedAsStuck ? " (by the supervisor: no heartbeat)" : expected ? ""
+                c.killedAsStuck ? " (by the supervisor: no heartbeat, or liveness pings unanswered)" : expected ? ""
                         : c.wasReady ? " unexpectedly" : " during start-up");
         if (stopRequested || c.idleKilled() || c.replacement != null) {
             return;

@@ -50,6 +50,10 @@ public final class ParseState {
 
     /** The open {@code <Location>} section, or null at the top level. */
     OpenLocation location;
+    /** The open {@code <Proxy>} section's balancer name, or null. */
+    String proxySection;
+    /** The {@code <Proxy>} line that opened it. */
+    ConfigLine proxyOpening;
 
     private final List<String> warnings = new ArrayList<>();
     private final Map<String, Object> extensions = new LinkedHashMap<>();
@@ -75,6 +79,16 @@ public final class ParseState {
             this.opening = opening;
             this.path = path;
         }
+    }
+
+    /** The path of the open {@code <Location>} section, or null at the top level. */
+    public String locationPath() {
+        return location == null ? null : location.path;
+    }
+
+    /** The balancer name of the open {@code <Proxy balancer://name>} section, or null. */
+    public String proxySection() {
+        return proxySection;
     }
 
     /** @param serverRoot what relative paths are resolved against until {@code ServerRoot} says otherwise */
