@@ -6,7 +6,7 @@
  * {@code org.loommpm.metrics} hold the status page's and the Prometheus endpoint's handlers,
  * {@code org.loommpm.health} the liveness and readiness probes, {@code org.loommpm.tracing} the
  * request observation (tracing through Micrometer's Observation API), {@code org.loommpm.proxy} the
- * reverse proxy handler.
+ * reverse proxy handler, {@code org.loommpm.compress} the on-the-fly gzip and brotli compression.
  * Everything else is the implementation: exported only to loom-mpm's own modules, which are
  * built and released with this one.
  */

@@ -12,6 +12,8 @@ public final class AcceptEncoding {
     }
 
     /**
+     * Chooses the coding for one response.
+     *
      * @param header the request's {@code Accept-Encoding} (all its values joined by commas), or null
      * @param offered the codings the server would apply to this response
      * @return the coding to apply, or null for identity

@@ -13,7 +13,7 @@ public final class CompressBenchFixture {
     private CompressBenchFixture() {
     }
 
-    /** Whether brotli loaded in this JVM (else {@code br} would be served as gzip). */
+    /** {@return whether brotli loaded in this JVM (else {@code br} would be served as gzip)} */
     public static boolean brotliAvailable() {
         return Brotli.available();
     }
@@ -21,6 +21,12 @@ public final class CompressBenchFixture {
     /**
      * Codes {@code body} whole with {@code coding} ({@code gzip} or {@code br}) at {@code level}
      * into {@code out} (reset first), as {@code Response.send(byte[])} does behind the filter.
+     *
+     * @param coding {@code br} for brotli; anything else codes gzip
+     * @param level the gzip level (1-9) or brotli quality (0-11)
+     * @param body the whole body
+     * @param out receives the coded bytes; reset first
+     * @throws IOException if the coding stream fails (brotli's native encoder)
      */
     public static void encode(String coding, int level, byte[] body, ByteArrayOutputStream out) throws IOException {
         ContentCoding c = coding.equals("br") ? ContentCoding.BROTLI : ContentCoding.GZIP;

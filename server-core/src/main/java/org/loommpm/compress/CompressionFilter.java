@@ -24,12 +24,21 @@ import org.loommpm.api.Response;
 public final class CompressionFilter implements Filter {
     private final CompressionSettings settings;
 
-    /** @param settings what to compress, and how hard */
+    /**
+     * A filter applying {@code settings}.
+     *
+     * @param settings what to compress, and how hard
+     */
     public CompressionFilter(CompressionSettings settings) {
         this.settings = settings;
     }
 
-    /** This filter around {@code next}, as one handler. */
+    /**
+     * This filter around {@code next}, as one handler (for use without a router).
+     *
+     * @param next the handler whose responses are compressed
+     * @return the wrapped handler
+     */
     public Handler around(Handler next) {
         return (req, res) -> filter(req, res, next);
     }

@@ -44,17 +44,24 @@ public final class CompressionSettings {
         this.minimumSize = b.minimumSize;
     }
 
-    /** A builder with the defaults and nothing compressed. */
+    /** {@return a builder with the defaults and nothing compressed} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** Whether any response may be compressed. */
+    /** {@return whether any response may be compressed} */
     public boolean enabled() {
         return !allTypes.isEmpty() || !byType.isEmpty();
     }
 
-    /** The codings configured for a {@code Content-Type} value (parameters ignored; null: none). */
+    /**
+     * The codings configured for a {@code Content-Type} value: those given for its media type
+     * plus those given for every type.
+     *
+     * @param contentType the response's {@code Content-Type} (parameters ignored), or null if it
+     *                    has none (then only the every-type codings apply)
+     * @return the codings, possibly empty
+     */
     public Set<ContentCoding> codingsFor(String contentType) {
         if (!allTypes.isEmpty() && byType.isEmpty()) {
             return allTypes;
@@ -71,17 +78,17 @@ public final class CompressionSettings {
         return both;
     }
 
-    /** {@code DeflateCompressionLevel}, 1-9. */
+    /** {@return {@code DeflateCompressionLevel}, 1-9} */
     public int gzipLevel() {
         return gzipLevel;
     }
 
-    /** {@code BrotliCompressionQuality}, 0-11. */
+    /** {@return {@code BrotliCompressionQuality}, 0-11} */
     public int brotliQuality() {
         return brotliQuality;
     }
 
-    /** {@code CompressionMinimumSize}: bodies known to be shorter are not compressed. */
+    /** {@return {@code CompressionMinimumSize}: bodies known to be shorter are not compressed} */
     public int minimumSize() {
         return minimumSize;
     }
@@ -107,7 +114,14 @@ public final class CompressionSettings {
         private Builder() {
         }
 
-        /** {@code AddOutputFilterByType FILTER type…}: compress these media types with {@code coding}. */
+        /**
+         * {@code AddOutputFilterByType FILTER type…}: compress these media types with {@code coding}.
+         *
+         * @param coding the coding to apply
+         * @param mediaTypes media types such as {@code text/html} (parameters ignored, any case)
+         * @return this builder
+         * @throws IllegalArgumentException if one is not a media type ({@code type/subtype})
+         */
         public Builder types(ContentCoding coding, String... mediaTypes) {
             Objects.requireNonNull(coding);
             for (String t : mediaTypes) {
@@ -120,13 +134,24 @@ public final class CompressionSettings {
             return this;
         }
 
-        /** {@code SetOutputFilter FILTER}: compress every type with {@code coding}. */
+        /**
+         * {@code SetOutputFilter FILTER}: compress every type with {@code coding}.
+         *
+         * @param coding the coding to apply
+         * @return this builder
+         */
         public Builder allTypes(ContentCoding coding) {
             allTypes.add(Objects.requireNonNull(coding));
             return this;
         }
 
-        /** {@code DeflateCompressionLevel}: 1 (fastest) to 9 (smallest). */
+        /**
+         * {@code DeflateCompressionLevel}: 1 (fastest) to 9 (smallest).
+         *
+         * @param level the gzip level
+         * @return this builder
+         * @throws IllegalArgumentException if {@code level} is outside 1-9
+         */
         public Builder gzipLevel(int level) {
             if (level < 1 || level > 9) {
                 throw new IllegalArgumentException("DeflateCompressionLevel must be 1-9, got " + level);
@@ -135,7 +160,13 @@ public final class CompressionSettings {
             return this;
         }
 
-        /** {@code BrotliCompressionQuality}: 0 (fastest) to 11 (smallest). */
+        /**
+         * {@code BrotliCompressionQuality}: 0 (fastest) to 11 (smallest).
+         *
+         * @param quality the brotli quality
+         * @return this builder
+         * @throws IllegalArgumentException if {@code quality} is outside 0-11
+         */
         public Builder brotliQuality(int quality) {
             if (quality < 0 || quality > 11) {
                 throw new IllegalArgumentException("BrotliCompressionQuality must be 0-11, got " + quality);
@@ -144,7 +175,13 @@ public final class CompressionSettings {
             return this;
         }
 
-        /** {@code CompressionMinimumSize}: bodies known to be shorter go out as they are (≥ 0). */
+        /**
+         * {@code CompressionMinimumSize}: bodies known to be shorter go out as they are.
+         *
+         * @param bytes the minimum body length to compress, 0 or more
+         * @return this builder
+         * @throws IllegalArgumentException if {@code bytes} is negative
+         */
         public Builder minimumSize(int bytes) {
             if (bytes < 0) {
                 throw new IllegalArgumentException("CompressionMinimumSize must be at least 0, got " + bytes);
@@ -153,7 +190,7 @@ public final class CompressionSettings {
             return this;
         }
 
-        /** The settings. */
+        /** {@return the settings, immutable} */
         public CompressionSettings build() {
             return new CompressionSettings(this);
         }

@@ -24,17 +24,22 @@ public enum ContentCoding {
         this.filterName = filterName;
     }
 
-    /** The {@code Content-Encoding} token. */
+    /** {@return the {@code Content-Encoding} token ({@code gzip}, {@code br})} */
     public String token() {
         return token;
     }
 
-    /** httpd's output filter name ({@code DEFLATE}, {@code BROTLI_COMPRESS}). */
+    /** {@return httpd's output filter name ({@code DEFLATE}, {@code BROTLI_COMPRESS})} */
     public String filterName() {
         return filterName;
     }
 
-    /** The coding of an httpd filter name (any case), or null. */
+    /**
+     * The coding of an httpd output filter name, as {@code AddOutputFilterByType} names it.
+     *
+     * @param name the filter name, any case
+     * @return the coding, or null if {@code name} is not a compression filter
+     */
     public static ContentCoding ofFilterName(String name) {
         for (ContentCoding c : values()) {
             if (c.filterName.equalsIgnoreCase(name)) {

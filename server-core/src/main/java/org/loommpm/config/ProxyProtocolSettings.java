@@ -43,34 +43,61 @@ public record ProxyProtocolSettings(boolean all, Set<InetSocketAddress> listen, 
         }
     }
 
-    /** Whether a listener configured as {@code address} expects the header. */
+    /**
+     * Whether a listener configured as {@code address} expects the header.
+     *
+     * @param address the listener's configured address, as written in its {@code Listen}
+     * @return true if connections on that listener must start with the header
+     */
     public boolean appliesTo(InetSocketAddress address) {
         return all || listen.contains(address);
     }
 
-    /** Whether any listener expects it. */
+    /** {@return whether any listener expects the header} */
     public boolean enabled() {
         return all || !listen.isEmpty();
     }
 
-    /** A copy with {@code RemoteIPProxyProtocol} set. */
+    /**
+     * A copy with {@code RemoteIPProxyProtocol} set.
+     *
+     * @param on whether every listener expects the header
+     * @return the copy
+     */
     public ProxyProtocolSettings withAll(boolean on) {
         return new ProxyProtocolSettings(on, listen, headerTimeout, exceptions);
     }
 
-    /** A copy where the listener configured as {@code address} expects the header too. */
+    /**
+     * A copy where the listener configured as {@code address} expects the header too.
+     *
+     * @param address the listener's configured address ({@code Listen addr proxy-protocol})
+     * @return the copy
+     */
     public ProxyProtocolSettings withListener(InetSocketAddress address) {
         java.util.Set<InetSocketAddress> s = new java.util.LinkedHashSet<>(listen);
         s.add(Objects.requireNonNull(address));
         return new ProxyProtocolSettings(all, s, headerTimeout, exceptions);
     }
 
-    /** A copy with another header timeout. */
+    /**
+     * A copy with another header timeout ({@code RemoteIPProxyProtocolTimeout}).
+     *
+     * @param timeout how long the whole header may take to arrive; positive
+     * @return the copy
+     * @throws IllegalArgumentException if {@code timeout} is null, zero or negative
+     */
     public ProxyProtocolSettings withHeaderTimeout(Duration timeout) {
         return new ProxyProtocolSettings(all, listen, timeout, exceptions);
     }
 
-    /** A copy where clients matching {@code excepted} connect without the header. */
+    /**
+     * A copy where clients matching {@code excepted} connect without the header
+     * ({@code RemoteIPProxyProtocolExceptions}).
+     *
+     * @param excepted the clients, by socket address; cheap and non-blocking (called on the poller)
+     * @return the copy
+     */
     public ProxyProtocolSettings withExceptions(Predicate<InetAddress> excepted) {
         return new ProxyProtocolSettings(all, listen, headerTimeout, excepted);
     }

@@ -797,9 +797,14 @@ public final class ServerConfig {
          * @return this builder
          */
         public Builder http2(Http2Settings s) { http2 = Objects.requireNonNull(s); return this; }
-        /** The PROXY protocol settings ({@code Listen ... proxy-protocol}, {@code RemoteIPProxyProtocol}). */
+        /**
+         * The PROXY protocol settings ({@code Listen ... proxy-protocol}, {@code RemoteIPProxyProtocol}).
+         *
+         * @param s the value
+         * @return this builder
+         */
         public Builder proxyProtocol(ProxyProtocolSettings s) { proxyProtocol = Objects.requireNonNull(s); return this; }
-        /** The PROXY protocol settings so far (to derive a copy from). */
+        /** {@return the PROXY protocol settings so far (to derive a copy from)} */
         public ProxyProtocolSettings proxyProtocol() { return proxyProtocol; }
 
         /**
