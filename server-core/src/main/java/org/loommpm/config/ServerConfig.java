@@ -135,6 +135,7 @@ public final class ServerConfig {
     private final List<String> adjustments;
     private final TlsSettings tls;
     private final Http2Settings http2;
+    private final WebSocketSettings webSocket;
 
     private ServerConfig(Builder b, Limits limits, TlsSettings tls) {
         this.listen = List.copyOf(b.listen.isEmpty() && tls.listen().isEmpty()
@@ -173,6 +174,7 @@ public final class ServerConfig {
         this.maintenanceInterval = b.maintenanceInterval;
         this.adjustments = limits.adjustments();
         this.http2 = b.http2;
+        this.webSocket = b.webSocket;
     }
 
     /** A builder holding every default. */
@@ -216,6 +218,7 @@ public final class ServerConfig {
         b.maintenanceInterval = maintenanceInterval;
         b.tls = tls.toBuilder();
         b.http2 = http2;
+        b.webSocket = webSocket;
         return b;
     }
 
@@ -298,6 +301,8 @@ public final class ServerConfig {
     public List<String> adjustments() { return adjustments; }
     /** The HTTP/2 limits and guards ({@code H2*} directives). */
     public Http2Settings http2() { return http2; }
+    /** The WebSocket limits and timers ({@code WebSocket*}). */
+    public WebSocketSettings webSocket() { return webSocket; }
 
     /** Pollers each child runs: the configured number, or auto; never more than ThreadsPerChild. */
     public int effectivePollersPerChild() {
@@ -408,6 +413,7 @@ public final class ServerConfig {
         private Duration maintenanceInterval = DEFAULT_MAINTENANCE_INTERVAL;
         private TlsSettings.Builder tls = TlsSettings.builder();
         private Http2Settings http2 = Http2Settings.DEFAULTS;
+        private WebSocketSettings webSocket = WebSocketSettings.DEFAULTS;
 
         private Builder() {
         }
@@ -482,6 +488,8 @@ public final class ServerConfig {
         public Builder tls(TlsSettings settings) { tls = settings.toBuilder(); return this; }
         /** The HTTP/2 limits and guards ({@code H2*} directives). */
         public Builder http2(Http2Settings s) { http2 = Objects.requireNonNull(s); return this; }
+        /** The WebSocket limits and timers. */
+        public Builder webSocket(WebSocketSettings s) { webSocket = Objects.requireNonNull(s); return this; }
 
         /**
          * Validates and freezes the settings.
