@@ -22,6 +22,7 @@ module org.loommpm.core {
     exports org.loommpm.spi;
     exports org.loommpm.status;
     exports org.loommpm.metrics;
+    exports org.loommpm.websocket;
 
     exports org.loommpm.engine to org.loommpm.cli;
     exports org.loommpm.http to org.loommpm.h2, org.loommpm.cli;

@@ -37,6 +37,11 @@ public interface Request {
     /** A path template variable ({@code /users/{id}} gives {@code id}), or {@code null}. */
     String pathParam(String name);
 
+    /** Every path template variable of the matched route, by name (empty when there are none). */
+    default Map<String, String> pathParams() {
+        return Map.of();
+    }
+
     /** {@code HTTP/1.0}, {@code HTTP/1.1} or {@code HTTP/2.0}. */
     String protocol();
 

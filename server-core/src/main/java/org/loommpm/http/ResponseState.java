@@ -22,6 +22,8 @@ public abstract class ResponseState implements Response {
     protected boolean complete;
     /** {@link Headers#additions()} when every field so far came through {@link #header}, else -1. */
     private int checkedAdditions;
+    /** The protocol the connection switches to once a 101 is written, or {@code null}. */
+    private ProtocolUpgrade upgrade;
 
     @Override
     public final Response status(int code) {
@@ -84,6 +86,23 @@ public abstract class ResponseState implements Response {
         status(status);
         header("Content-Type", "text/plain; charset=UTF-8");
         send((StatusReasons.reason(status) + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Switches the connection to {@code next} once this response, a {@code 101} the handler
+     * sets, is written (HTTP/1.1). A handler of this server's own (WebSocket) calls it; the
+     * protocol decides when and whether it can switch.
+     *
+     * @throws IllegalStateException once the head is committed
+     */
+    public final void upgrade(ProtocolUpgrade next) {
+        checkNotCommitted();
+        upgrade = next;
+    }
+
+    /** The protocol set by {@link #upgrade(ProtocolUpgrade)} for a {@code 101}, else {@code null}. */
+    public final ProtocolUpgrade switchingTo() {
+        return status == 101 ? upgrade : null;
     }
 
     /** @throws IllegalStateException once the head is committed */

@@ -12,6 +12,7 @@ import org.loommpm.api.HttpException;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.http.ExchangeRunner;
 import org.loommpm.http.ProtocolSwitch;
+import org.loommpm.http.ProtocolUpgrade;
 import org.loommpm.http.RequestHead;
 import org.loommpm.spi.CloseReason;
 import org.loommpm.spi.ConnectionBuffers;
@@ -63,7 +64,9 @@ import org.loommpm.tls.PlaintextRequestException;
  * request's reads return bytes, before they are scanned (a preface such as HTTP/2's may come in
  * pieces; a TLS ClientHello on a cleartext port has no head end), and whether a request's
  * {@code Upgrade} switches the connection. From then on it belongs to that protocol; later
- * requests never ask.
+ * requests never ask. A handler may also switch the connection itself (a WebSocket route, after
+ * the application's filters let the request through): its response is a 101 carrying a
+ * {@link ProtocolUpgrade}, which takes the connection over once the 101 is written.
  *
  * <p><b>TLS.</b> The handshake runs inside the first reads ({@link ProtocolConnection#readNow}); while it
  * needs input, the connection goes back to its poller like an idle one. A failed handshake is
@@ -303,6 +306,14 @@ public final class Http1Protocol implements ConnectionProtocol {
             // with it, and the connection is not ours to read afterwards.
             runner.completed(board, slot, res, head.version().text(), head.method(), req.bytesReceived(),
                     st.headStartNanos);
+        }
+        ProtocolUpgrade next = completed ? res.switchingTo() : null;
+        if (next != null) {
+            // The 101 is out (or batched behind earlier answers): the connection is the new
+            // protocol's from here, with whatever the client sent after its request still buffered.
+            st.flushBatch(c);
+            next.takeOver(c, slot, config);
+            return false;
         }
         if (!completed) {
             st.discardBatch();

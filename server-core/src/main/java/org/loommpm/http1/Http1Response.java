@@ -338,7 +338,9 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
         } else if (contentLength >= 0 && status >= 200 && status != 204) {
             putHeader(b, "Content-Length", Long.toString(contentLength));
         }
-        if (closeAfter) {
+        if (switchingTo() != null) {
+            putHeader(b, "Connection", "Upgrade"); // the connection now belongs to another protocol
+        } else if (closeAfter) {
             putHeader(b, "Connection", "close");
         } else if (request.version() == RequestHead.Version.HTTP_1_0) {
             putHeader(b, "Connection", "keep-alive");

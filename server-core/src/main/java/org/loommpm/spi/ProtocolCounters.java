@@ -4,8 +4,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Server-wide counts kept by the protocol layers above the engine, across every generation (so
- * they only grow, as metrics counters must): TLS handshakes by outcome and HTTP/2 connections,
- * streams, GOAWAYs and abuse guards. Owned by the engine's supervisor; the protocols reach it
+ * they only grow, as metrics counters must): TLS handshakes by outcome, HTTP/2 connections,
+ * streams, GOAWAYs and abuse guards, and WebSockets and their messages. Owned by the engine's supervisor; the protocols reach it
  * through {@link ChildServices#counters()}. Any thread increments (LongAdder cells: no contention
  * on the hot path); readers (metrics, status, tests) see sums that are exact once traffic stops.
  */
@@ -25,6 +25,10 @@ public final class ProtocolCounters {
     private final LongAdder goawaysSent = new LongAdder();
     private final LongAdder goawaysReceived = new LongAdder();
     private final LongAdder guardsTripped = new LongAdder();
+    private final LongAdder webSocketsOpened = new LongAdder();
+    private final LongAdder webSocketsClosed = new LongAdder();
+    private final LongAdder webSocketMessagesIn = new LongAdder();
+    private final LongAdder webSocketMessagesOut = new LongAdder();
 
     /** Counts at zero (the supervisor keeps one for the server's lifetime). */
     public ProtocolCounters() {
@@ -55,6 +59,15 @@ public final class ProtocolCounters {
     /** An HTTP/2 abuse guard ended a connection (ENHANCE_YOUR_CALM). */
     public void guardTripped() { guardsTripped.increment(); }
 
+    /** A WebSocket opened (handshake answered, over HTTP/1.1 or HTTP/2). */
+    public void webSocketOpened() { webSocketsOpened.increment(); }
+    /** A WebSocket ended (any path). */
+    public void webSocketClosed() { webSocketsClosed.increment(); }
+    /** A whole WebSocket message arrived from a client. */
+    public void webSocketMessageReceived() { webSocketMessagesIn.increment(); }
+    /** A WebSocket message was queued for a client. */
+    public void webSocketMessageSent() { webSocketMessagesOut.increment(); }
+
     /** TLS handshakes completed. */
     public long tlsHandshakes() { return tlsHandshakes.sum(); }
     /** TLS handshakes failed. */
@@ -79,4 +92,14 @@ public final class ProtocolCounters {
     public long goawaysReceived() { return goawaysReceived.sum(); }
     /** Connections ended by an HTTP/2 abuse guard. */
     public long guardsTripped() { return guardsTripped.sum(); }
+    /** WebSockets opened. */
+    public long webSocketsOpened() { return webSocketsOpened.sum(); }
+    /** WebSockets ended. */
+    public long webSocketsClosed() { return webSocketsClosed.sum(); }
+    /** WebSockets open now (opened minus ended; exact once traffic stops). */
+    public long webSocketsOpen() { return webSocketsOpened.sum() - webSocketsClosed.sum(); }
+    /** WebSocket messages received. */
+    public long webSocketMessagesReceived() { return webSocketMessagesIn.sum(); }
+    /** WebSocket messages sent. */
+    public long webSocketMessagesSent() { return webSocketMessagesOut.sum(); }
 }
