@@ -135,6 +135,7 @@ public final class ServerConfig {
     private final List<String> adjustments;
     private final TlsSettings tls;
     private final Http2Settings http2;
+    private final StreamingSettings streaming;
 
     private ServerConfig(Builder b, Limits limits, TlsSettings tls) {
         this.listen = List.copyOf(b.listen.isEmpty() && tls.listen().isEmpty()
@@ -173,6 +174,7 @@ public final class ServerConfig {
         this.maintenanceInterval = b.maintenanceInterval;
         this.adjustments = limits.adjustments();
         this.http2 = b.http2;
+        this.streaming = b.streaming;
     }
 
     /** A builder holding every default. */
@@ -216,6 +218,7 @@ public final class ServerConfig {
         b.maintenanceInterval = maintenanceInterval;
         b.tls = tls.toBuilder();
         b.http2 = http2;
+        b.streaming = streaming;
         return b;
     }
 
@@ -298,6 +301,8 @@ public final class ServerConfig {
     public List<String> adjustments() { return adjustments; }
     /** The HTTP/2 limits and guards ({@code H2*} directives). */
     public Http2Settings http2() { return http2; }
+    /** The outbound queue, suspended exchanges and event streams ({@code OutboundQueueLimit}, ...). */
+    public StreamingSettings streaming() { return streaming; }
 
     /** Pollers each child runs: the configured number, or auto; never more than ThreadsPerChild. */
     public int effectivePollersPerChild() {
@@ -408,6 +413,7 @@ public final class ServerConfig {
         private Duration maintenanceInterval = DEFAULT_MAINTENANCE_INTERVAL;
         private TlsSettings.Builder tls = TlsSettings.builder();
         private Http2Settings http2 = Http2Settings.DEFAULTS;
+        private StreamingSettings streaming = StreamingSettings.DEFAULTS;
 
         private Builder() {
         }
@@ -482,6 +488,8 @@ public final class ServerConfig {
         public Builder tls(TlsSettings settings) { tls = settings.toBuilder(); return this; }
         /** The HTTP/2 limits and guards ({@code H2*} directives). */
         public Builder http2(Http2Settings s) { http2 = Objects.requireNonNull(s); return this; }
+        /** The outbound queue, suspended exchanges and event streams ({@code OutboundQueueLimit}, ...). */
+        public Builder streaming(StreamingSettings s) { streaming = Objects.requireNonNull(s); return this; }
 
         /**
          * Validates and freezes the settings.
