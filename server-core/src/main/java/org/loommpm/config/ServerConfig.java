@@ -136,6 +136,7 @@ public final class ServerConfig {
     private final TlsSettings tls;
     private final Http2Settings http2;
     private final WebSocketSettings webSocket;
+    private final StreamingSettings streaming;
 
     private ServerConfig(Builder b, Limits limits, TlsSettings tls) {
         this.listen = List.copyOf(b.listen.isEmpty() && tls.listen().isEmpty()
@@ -175,6 +176,7 @@ public final class ServerConfig {
         this.adjustments = limits.adjustments();
         this.http2 = b.http2;
         this.webSocket = b.webSocket;
+        this.streaming = b.streaming;
     }
 
     /** A builder holding every default. */
@@ -219,6 +221,7 @@ public final class ServerConfig {
         b.tls = tls.toBuilder();
         b.http2 = http2;
         b.webSocket = webSocket;
+        b.streaming = streaming;
         return b;
     }
 
@@ -303,6 +306,8 @@ public final class ServerConfig {
     public Http2Settings http2() { return http2; }
     /** The WebSocket limits and timers ({@code WebSocket*}). */
     public WebSocketSettings webSocket() { return webSocket; }
+    /** The outbound queue, suspended exchanges and event streams ({@code OutboundQueueLimit}, ...). */
+    public StreamingSettings streaming() { return streaming; }
 
     /** Pollers each child runs: the configured number, or auto; never more than ThreadsPerChild. */
     public int effectivePollersPerChild() {
@@ -414,6 +419,7 @@ public final class ServerConfig {
         private TlsSettings.Builder tls = TlsSettings.builder();
         private Http2Settings http2 = Http2Settings.DEFAULTS;
         private WebSocketSettings webSocket = WebSocketSettings.DEFAULTS;
+        private StreamingSettings streaming = StreamingSettings.DEFAULTS;
 
         private Builder() {
         }
@@ -490,6 +496,8 @@ public final class ServerConfig {
         public Builder http2(Http2Settings s) { http2 = Objects.requireNonNull(s); return this; }
         /** The WebSocket limits and timers. */
         public Builder webSocket(WebSocketSettings s) { webSocket = Objects.requireNonNull(s); return this; }
+        /** The outbound queue, suspended exchanges and event streams ({@code OutboundQueueLimit}, ...). */
+        public Builder streaming(StreamingSettings s) { streaming = Objects.requireNonNull(s); return this; }
 
         /**
          * Validates and freezes the settings.

@@ -389,6 +389,7 @@ public final class Child implements ChildStats, ChildHandle {
     @Override public long bytesSent() { return pool.scoreboard().totalBytesSent(); }
     @Override public int keepAliveConnections() { return (int) sum(Poller::keepAliveConnections); }
     @Override public int lingeringConnections() { return (int) sum(Poller::lingeringConnections); }
+    @Override public int detachedConnections() { return (int) sum(Poller::detachedConnections); }
     @Override public List<PollerStats> pollerStats() { return List.of(pollers); }
     @Override public int contextsHeld() { return contextsHeld.get(); }
     @Override public int activeWorkers() { return pool.active(); }

@@ -60,6 +60,11 @@ public final class Poller implements Runnable, PollerStats {
     private final RecycleList<ConnectionContext> recycleList;
     private final AtomicBoolean sleeping = new AtomicBoolean();
     private final ByteBuffer lingerScratch = ByteBuffer.allocate(4096);
+    /** The gathering write of DETACHED connections' queues (left all null between uses). */
+    private final ByteBuffer[] outboundScratch = new ByteBuffer[Outbound.BATCH];
+    private final Outbound.Sink channelSink = this::writeChannel;
+    /** The connection {@link #channelSink} writes to now (set around each drain). */
+    private Connection writing;
     private final Runnable waker = this::wakeSelector;
     /** One instance for every select (a method reference at the call would allocate one per loop). */
     private final Consumer<SelectionKey> readyAction = this::onReady;
@@ -108,6 +113,7 @@ public final class Poller implements Runnable, PollerStats {
     private volatile long recycleMisses;
     private volatile int keepAlive;
     private volatile int lingering;
+    private volatile int detached;
     /** How the connections still open end if the loop stops: ERROR when it failed, else ABORT. */
     private CloseReason exitReason = CloseReason.ABORT;
     private final LongAdder recycleDrops = new LongAdder();
@@ -344,13 +350,21 @@ public final class Poller implements Runnable, PollerStats {
         }
     }
 
-    /** Dispatches signalled MULTIPLEXED connections; any other state's owner sees the flag itself. */
+    /**
+     * Dispatches signalled MULTIPLEXED connections and serves DETACHED ones (their queue, a
+     * close, a signal); any other state's owner sees the flag and the queue itself.
+     */
     private void drainPokes() {
         Connection c;
         while ((c = pokes.poll()) != null) {
             c.pokeTaken();
-            if (c.state == ConnState.MULTIPLEXED && !c.hasEnded()) {
+            if (c.hasEnded()) {
+                continue;
+            }
+            if (c.state == ConnState.MULTIPLEXED) {
                 claimAndDispatch(c);
+            } else if (c.state == ConnState.DETACHED) {
+                serviceDetached(c);
             }
         }
     }
@@ -394,6 +408,7 @@ public final class Poller implements Runnable, PollerStats {
                     timers.scheduleAt(c, c.headDeadline);
                 }
                 case WATCH -> watch(c);
+                case DETACH -> detach(c);
                 case AWAIT_READ -> arm(c, ConnState.SUSPENDED, SelectionKey.OP_READ, timeoutNanos);
                 case AWAIT_WRITE -> arm(c, ConnState.WRITE_COMPLETION, SelectionKey.OP_WRITE, timeoutNanos);
                 case LINGER -> linger(c);
@@ -442,6 +457,103 @@ public final class Poller implements Runnable, PollerStats {
         }
     }
 
+    /**
+     * DETACHED: the deadline is armed once here; the rest is {@link #serviceDetached}, which
+     * also runs on every poke and writable readiness.
+     */
+    private void detach(Connection c) {
+        c.state = ConnState.DETACHED;
+        detached++;
+        if (child.isStopping() && c.protocol().closesGracefully() && !c.closeRequested) {
+            requestGracefulClose(c);
+            return;
+        }
+        if (c.detachDeadline != 0) {
+            timers.scheduleAt(c, c.detachDeadline);
+        }
+        serviceDetached(c);
+    }
+
+    /**
+     * A DETACHED connection's turn: carry out a close asked from another thread, write its queue
+     * (plaintext: here, without blocking, at most 1 MiB per turn, OP_WRITE armed while the socket
+     * is full; TLS: a short flush task on a worker), then dispatch it if it was signalled, else
+     * wait with the interest the protocol asked for.
+     */
+    private void serviceDetached(Connection c) {
+        Outbound q = c.outboundIfAny();
+        if (q != null) {
+            int qs = q.state();
+            if (qs == Outbound.CLOSE_NOW) {
+                close(c, q.closeReason());
+                return;
+            }
+            if (c.isSecure() && (q.hasItems() || qs == Outbound.CLOSE_AFTER_FLUSH)) {
+                dispatchFlush(c); // only a worker runs the TLS engine (records, close_notify)
+                return;
+            }
+            if (q.hasItems()) {
+                try {
+                    writing = c;
+                    q.drainTo(channelSink, outboundScratch, 1 << 20);
+                } catch (IOException e) {
+                    LOG.log(Level.DEBUG, "LM1600 {0}: queued bytes could not be written: {1}", c, e.toString());
+                    close(c, CloseReason.ABORT);
+                    return;
+                } finally {
+                    writing = null;
+                }
+                if (q.hasItems()) {
+                    interest(c, (c.detachRead ? SelectionKey.OP_READ : 0) | SelectionKey.OP_WRITE);
+                    return;
+                }
+            }
+            if (qs == Outbound.CLOSE_AFTER_FLUSH) {
+                c.closeReason = q.closeReason();
+                leaveDetached(c);
+                try {
+                    linger(c);
+                } catch (IOException e) {
+                    close(c);
+                }
+                return;
+            }
+        }
+        if (c.signalPending() || c.transport().hasBufferedInput()) {
+            claimAndDispatch(c);
+            return;
+        }
+        interest(c, c.detachRead ? SelectionKey.OP_READ : 0);
+    }
+
+    /** The poller's sink for a DETACHED plaintext connection's queue: the channel, never blocking. */
+    private long writeChannel(ByteBuffer[] srcs, int n) throws IOException {
+        long w = writing.channel().write(srcs, 0, n);
+        writing.addBytesWritten(w);
+        return w;
+    }
+
+    /** TLS: the queue is written by a short engine task on a worker, which hands the connection back DETACHED. */
+    private void dispatchFlush(Connection c) {
+        timers.cancel(c);
+        leaveDetached(c);
+        c.state = ConnState.PROCESSING;
+        c.flushOnly = true;
+        dispatches++;
+        child.pool().dispatch(c);
+    }
+
+    /**
+     * Poller-owned states only: call before a DETACHED connection changes state. It counts as
+     * PROCESSING until the caller sets the next state (so a second call counts nothing).
+     */
+    private void leaveDetached(Connection c) {
+        if (c.state == ConnState.DETACHED) {
+            detached--;
+            c.state = ConnState.PROCESSING;
+        }
+    }
+
     /** Dispatches an idle connection so that its protocol ends it (HTTP/2: GOAWAY first). */
     private void requestGracefulClose(Connection c) {
         c.closeRequested = true;
@@ -466,6 +578,15 @@ public final class Poller implements Runnable, PollerStats {
         }
         switch (c.state) {
             case KEEPALIVE, ASYNC_WAITIO, MULTIPLEXED -> claimAndDispatch(c);
+            case DETACHED -> {
+                int ready = key.readyOps();
+                if ((ready & SelectionKey.OP_WRITE) != 0) {
+                    serviceDetached(c);
+                }
+                if (c.state == ConnState.DETACHED && c.detachRead && (ready & SelectionKey.OP_READ) != 0) {
+                    claimAndDispatch(c);
+                }
+            }
             case SUSPENDED, WRITE_COMPLETION -> {
                 interest(c, 0);
                 timers.cancel(c);
@@ -515,6 +636,7 @@ public final class Poller implements Runnable, PollerStats {
         boolean owner = c.state == ConnState.MULTIPLEXED;
         timers.cancel(c);
         leaveKeepAlive(c);
+        leaveDetached(c);
         c.state = ConnState.PROCESSING;
         if (c.context == null) {
             ConnectionContext ctx = recycleList.pop();
@@ -551,7 +673,7 @@ public final class Poller implements Runnable, PollerStats {
                         close(c, CloseReason.TIMEOUT);
                     }
                 }
-                case MULTIPLEXED -> {
+                case MULTIPLEXED, DETACHED -> {
                     c.closeReason = CloseReason.TIMEOUT;
                     requestGracefulClose(c);
                 }
@@ -643,6 +765,7 @@ public final class Poller implements Runnable, PollerStats {
             c.key.cancel();
         }
         leaveKeepAlive(c);
+        leaveDetached(c);
         if (c.state == ConnState.LINGER) {
             lingering--;
         }
@@ -712,7 +835,8 @@ public final class Poller implements Runnable, PollerStats {
         idleClosedForStop = true;
         for (SelectionKey k : selector.keys()) {
             if (k.attachment() instanceof Connection c) {
-                boolean idle = c.state == ConnState.KEEPALIVE || c.state == ConnState.MULTIPLEXED;
+                boolean idle = c.state == ConnState.KEEPALIVE || c.state == ConnState.MULTIPLEXED
+                        || c.state == ConnState.DETACHED;
                 if (idle && c.protocol().closesGracefully()) {
                     requestGracefulClose(c);
                 } else if (c.state == ConnState.KEEPALIVE) {
@@ -767,6 +891,7 @@ public final class Poller implements Runnable, PollerStats {
     @Override public long timersFired() { return timersFired; }
     @Override public int keepAliveConnections() { return keepAlive; }
     @Override public int lingeringConnections() { return lingering; }
+    @Override public int detachedConnections() { return detached; }
     @Override public long recycleHits() { return recycleHits; }
     @Override public long recycleMisses() { return recycleMisses; }
     @Override public long recycleDrops() { return recycleDrops.sum(); }
