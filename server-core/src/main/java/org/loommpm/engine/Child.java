@@ -215,7 +215,10 @@ public final class Child implements ChildStats, ChildHandle {
             draining = true;
             LOG.log(Level.INFO, "LM0002 child {0} (generation {1}) retiring: {2}", id, generation, reason);
             supervisor.childRetiring(this);
-            pollers[0].wakeIfSleeping();
+            // Every poller: each ends its own detached WebSockets (Poller.closeDetachedForDrain).
+            for (Poller p : pollers) {
+                p.wakeIfSleeping();
+            }
         }
     }
 

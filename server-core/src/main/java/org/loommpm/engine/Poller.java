@@ -79,6 +79,8 @@ public final class Poller implements Runnable, PollerStats {
     private final int bufferSize;
     private Thread thread;
     private boolean idleClosedForStop;
+    /** Set once a draining child's detached, gracefully closing connections were asked to end. */
+    private boolean detachedClosedForDrain;
     /** Connections dispatched in the current loop iteration. */
     private int dispatchedThisRound;
     /**
@@ -334,6 +336,8 @@ public final class Poller implements Runnable, PollerStats {
             }
             if (child.isStopping() && !idleClosedForStop) {
                 closeIdleForStop();
+            } else if (child.isDraining() && !detachedClosedForDrain) {
+                closeDetachedForDrain();
             }
             yieldToWorkers = dispatchedThisRound > 0 && child.pool().active() <= dispatchedThisRound;
             dispatchedThisRound = 0;
@@ -464,7 +468,7 @@ public final class Poller implements Runnable, PollerStats {
     private void detach(Connection c) {
         c.state = ConnState.DETACHED;
         detached++;
-        if (child.isStopping() && c.protocol().closesGracefully() && !c.closeRequested) {
+        if ((child.isStopping() || child.isDraining()) && c.protocol().closesGracefully() && !c.closeRequested) {
             requestGracefulClose(c);
             return;
         }
@@ -826,6 +830,22 @@ public final class Poller implements Runnable, PollerStats {
     }
 
     // ---- graceful stop ----
+
+    /**
+     * Graceful restart (a retiring child): detached connections whose protocol ends them itself
+     * (a WebSocket: close frame 1001) are dispatched to do so; without this an idle WebSocket
+     * would keep the old generation's child alive until its idle timeout. Idle keep-alive
+     * connections are left to time out as before (a request may be on its way on one).
+     */
+    private void closeDetachedForDrain() {
+        detachedClosedForDrain = true;
+        for (SelectionKey k : selector.keys()) {
+            if (k.attachment() instanceof Connection c && c.state == ConnState.DETACHED
+                    && c.protocol().closesGracefully() && !c.closeRequested) {
+                requestGracefulClose(c);
+            }
+        }
+    }
 
     /**
      * Graceful stop: idle keep-alive connections are closed, or handed to their protocol to end

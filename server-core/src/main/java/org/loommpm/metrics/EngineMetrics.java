@@ -62,7 +62,7 @@ public final class EngineMetrics implements ChildListener {
         protocolMeters(stats.protocols());
     }
 
-    /** TLS and HTTP/2 counters, server-wide (see {@link ProtocolCounters}). */
+    /** TLS, HTTP/2 and WebSocket counters, server-wide (see {@link ProtocolCounters}). */
     private void protocolMeters(ProtocolCounters p) {
         String tls = "TLS handshakes by outcome (completed, failed, plaintext: an HTTP request on a TLS port)";
         counter("loom.tls.handshakes", tls, p, ProtocolCounters::tlsHandshakes, Tags.of("outcome", "completed"));
@@ -85,6 +85,15 @@ public final class EngineMetrics implements ChildListener {
         counter("loom.http2.goaway", goaway, p, ProtocolCounters::goawaysReceived, Tags.of("direction", "received"));
         counter("loom.http2.guards.tripped", "HTTP/2 connections ended by an abuse guard (ENHANCE_YOUR_CALM)", p,
                 ProtocolCounters::guardsTripped, Tags.empty());
+        gauge("loom.websocket.open", "WebSockets open (an idle one holds no worker, thread or buffer)", p,
+                ProtocolCounters::webSocketsOpen, Tags.empty());
+        counter("loom.websocket.opened", "WebSockets opened (handshakes accepted)", p,
+                ProtocolCounters::webSocketsOpened, Tags.empty());
+        String messages = "WebSocket messages by direction (received: whole messages from clients; sent: queued)";
+        counter("loom.websocket.messages", messages, p, ProtocolCounters::webSocketMessagesReceived,
+                Tags.of("direction", "received"));
+        counter("loom.websocket.messages", messages, p, ProtocolCounters::webSocketMessagesSent,
+                Tags.of("direction", "sent"));
     }
 
     @Override

@@ -35,6 +35,7 @@ final class StatusAuto {
         field(b, "Stopping", s.stopping());
         field(b, "ConnsTotal", s.open());
         field(b, "ConnsAsyncKeepAlive", s.keepAlive());
+        field(b, "LoomWebSockets", s.webSockets());
         field(b, "ConnsAsyncClosing", s.lingering());
         field(b, "Scoreboard", s.scoreboard());
         field(b, "LoomTotalBytes", s.bytesSent());

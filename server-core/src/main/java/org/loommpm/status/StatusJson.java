@@ -36,6 +36,7 @@ final class StatusJson {
                 .field("open", s.open())
                 .field("accepted", s.accepted())
                 .field("keepAlive", s.keepAlive())
+                .field("webSockets", s.webSockets())
                 .field("lingering", s.lingering());
         j.name("closed").beginObject();
         for (CloseReason r : CloseReason.values()) {

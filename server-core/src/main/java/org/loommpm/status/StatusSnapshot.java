@@ -28,7 +28,7 @@ import org.loommpm.spi.CloseReason;
 record StatusSnapshot(String serverName, String version, Instant now, Instant started, long uptimeSeconds,
                       int generation, long requests, long bytesSent, long accepted, long open,
                       Map<CloseReason, Long> closed, int keepAlive, int lingering, int busy, int idle, int pending,
-                      int graceful, List<Child> children, List<Current> current) {
+                      int graceful, List<Child> children, List<Current> current, long webSockets) {
 
     /** One child's row. */
     record Child(int id, int generation, String state, boolean draining, String drainReason, boolean accepting,
@@ -99,7 +99,8 @@ record StatusSnapshot(String serverName, String version, Instant now, Instant st
         // Totals last: a request counted in a child's row above is then also in the totals.
         return new StatusSnapshot(serverName, version, now, started, uptime, stats.generation(), stats.requests(),
                 stats.bytesSent(), stats.connectionsAccepted(), stats.connectionsOpen(), closed, keepAlive,
-                lingering, busy, idle, pending, graceful, List.copyOf(children), List.copyOf(current));
+                lingering, busy, idle, pending, graceful, List.copyOf(children), List.copyOf(current),
+                stats.protocols().webSocketsOpen());
     }
 
     private static Child child(ChildStats c) {

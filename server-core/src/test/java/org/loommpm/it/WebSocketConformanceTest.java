@@ -375,4 +375,27 @@ class WebSocketConformanceTest {
             stopping.close();
         }
     }
+
+    @Test
+    void gracefulRestartClosesWith1001() throws Exception {
+        Router r = new Router().websocket("/ws", ECHO);
+        LoomServer restarting = TestServers.start(r);
+        try (RawWebSocket ws = new RawWebSocket(restarting.port())) {
+            assertEquals(101, ws.handshake("/ws", "").status());
+            TestServers.waitFor("idle", 5, () -> EngineStats.of(restarting.stats()).protocols().webSocketsOpen() == 1);
+            restarting.restart(restarting.config(), new Router().websocket("/ws", ECHO));
+            RawWebSocket.Frame f = ws.frame();
+            assertEquals(1001, f.closeCode(), "the retiring child closes its idle WebSocket");
+            ws.send(close(1001, ""));
+            assertTrue(ws.closedByServer());
+            // The new generation serves WebSockets.
+            try (RawWebSocket next = new RawWebSocket(restarting.port())) {
+                assertEquals(101, next.handshake("/ws", "").status());
+                next.send(text("again"));
+                assertEquals("again", next.frame().text());
+            }
+        } finally {
+            restarting.close();
+        }
+    }
 }
