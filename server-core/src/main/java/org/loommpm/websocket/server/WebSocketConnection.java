@@ -102,6 +102,16 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     /** Owner only: when the client last sent anything, and when the server last pinged. */
     private long lastActivityNanos;
     private long lastPingNanos;
+    /**
+     * The worker thread serving the socket now, else {@code null}: set and cleared by that thread
+     * only, and compared only with the current thread (which always sees its own writes), so a
+     * plain field suffices.
+     */
+    private Thread owner;
+    /** Frames the owner sent from its callbacks, written when its read batch ends. Owner only. */
+    private ByteBuffer[] own;
+    private int ownCount;
+    private long ownBytes;
 
     WebSocketConnection(ProtocolConnection c, WebSocketHandler handler, WebSocketSettings settings, String subprotocol,
                         DeflateParams deflate, Origin origin) {
@@ -128,6 +138,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
         c.outbound().closed().whenComplete((reason, failure) -> ended());
         lastActivityNanos = System.nanoTime();
         lastPingNanos = lastActivityNanos;
+        owner = Thread.currentThread();
         try {
             handler.onOpen(this);
         } catch (Exception | LinkageError | AssertionError e) {
@@ -145,6 +156,19 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     void serve(ProtocolConnection c, int slot) {
         SlotBoard board = c.services().scoreboard();
         board.set(slot, SlotBoard.READING);
+        owner = Thread.currentThread();
+        serveOwned(c, slot, board);
+    }
+
+    /**
+     * The owner stops being one: called right before each hand-back, never after it (another
+     * worker may own the socket by then and have set the field for itself).
+     */
+    private void release() {
+        owner = null;
+    }
+
+    private void serveOwned(ProtocolConnection c, int slot, SlotBoard board) {
         try {
             if (c.closeRequested()) {
                 deadline(c);
@@ -164,6 +188,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
                 in.flip();
                 if (n < 0) {
                     // The client went away without a close frame: 1006 for the handler.
+                    release();
                     c.handBackClose(CloseReason.ABORT);
                     return;
                 }
@@ -171,11 +196,34 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
                     lastActivityNanos = System.nanoTime();
                     reads++;
                 }
+                if (n == 0 && !c.hasBufferedInput() && ownCount > 0 && reads < MAX_READS_PER_DISPATCH
+                        && c.services().busyWorkers() > 1) {
+                    // Grace read, as HTTP/1.1 does after a response: the answers go out, the other
+                    // runnable workers run once, and a client that answers at once (an echo, a
+                    // request/response protocol) is read without a round trip through the poller.
+                    writeOwn(c);
+                    Thread.yield();
+                    in.clear();
+                    n = c.readNow(in);
+                    in.flip();
+                    if (n < 0) {
+                        release();
+                        c.handBackClose(CloseReason.ABORT);
+                        return;
+                    }
+                    if (n > 0) {
+                        lastActivityNanos = System.nanoTime();
+                        reads++;
+                        continue;
+                    }
+                }
                 if ((n == 0 && !c.hasBufferedInput()) || reads >= MAX_READS_PER_DISPATCH) {
                     if (in.hasRemaining()) {
                         continue; // read above, never left in the buffer
                     }
+                    writeOwn(c);
                     c.flushOutbound();
+                    release();
                     c.handBackDetached(nextDeadline(), true);
                     return;
                 }
@@ -191,6 +239,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
             closeAfterFlush(c, CloseReason.ERROR);
         } catch (IOException e) {
             LOG.log(Level.DEBUG, "LM1704 WebSocket {0} ended: {1}", c.id(), e.toString());
+            release();
             c.handBackClose(CloseReason.ABORT);
         }
     }
@@ -229,6 +278,8 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     private void finish(ProtocolConnection c) throws IOException {
         if (c.outbound().isClosed()) {
             // A close asked through the queue (another thread's close()) takes effect once detached.
+            writeOwn(c);
+            release();
             c.handBackDetached(0, false);
             return;
         }
@@ -236,14 +287,49 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     }
 
     /** Writes what is queued (the close frame last), then closes lingering (the client's close frame is read and dropped). */
-    private static void closeAfterFlush(ProtocolConnection c, CloseReason reason) {
+    private void closeAfterFlush(ProtocolConnection c, CloseReason reason) {
         try {
+            writeOwn(c);
             c.flushOutbound();
         } catch (IOException e) {
+            release();
             c.handBackClose(CloseReason.ABORT);
             return;
         }
+        release();
         c.handBackLinger(reason);
+    }
+
+    /**
+     * Writes the frames the owner sent from its callbacks (one gathering write), then what other
+     * threads queued: a close frame is always queued (see {@link #queue}), so it goes last. Owner only.
+     */
+    private void writeOwn(ProtocolConnection c) throws IOException {
+        if (ownCount > 0) {
+            ByteBuffer[] frames = ownCount == own.length ? own : Arrays.copyOf(own, ownCount);
+            own = null;
+            ownCount = 0;
+            ownBytes = 0;
+            c.write(frames);
+        }
+    }
+
+    /** Keeps a frame the owner sends, to write with the rest of its batch; a large batch is written at once. */
+    private void keepOwn(byte[] frame) {
+        if (own == null) {
+            own = new ByteBuffer[4];
+        } else if (ownCount == own.length) {
+            own = Arrays.copyOf(own, ownCount * 2);
+        }
+        own[ownCount++] = ByteBuffer.wrap(frame);
+        ownBytes += frame.length;
+        if (ownBytes >= connection.outbound().limit()) {
+            try {
+                writeOwn(connection); // parks this worker while the socket is full: it is the owner's to wait
+            } catch (IOException e) {
+                // The client is gone: the next read finds it.
+            }
+        }
     }
 
     @Override
@@ -307,9 +393,24 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
         return true;
     }
 
-    /** Queues a control frame whatever the budget (close: must not be lost; a server ping is tiny). */
+    /**
+     * Queues a control frame whatever the budget (close: must not be lost; a server ping is tiny).
+     * The owner keeps its pings and pongs with its other frames; a close frame always goes through
+     * the queue, after the owner's frames, so nothing follows it.
+     */
     private void queue(int opcode, byte[] payload) {
         byte[] frame = opcode == Opcode.CLOSE ? closeFrame() : FrameWriter.frame(opcode, false, payload, 0, payload.length);
+        if (owner == Thread.currentThread()) {
+            if (opcode != Opcode.CLOSE) {
+                keepOwn(frame);
+                return;
+            }
+            try {
+                writeOwn(connection);
+            } catch (IOException e) {
+                return; // the client is gone
+            }
+        }
         try {
             connection.outbound().put(ByteBuffer.wrap(frame));
         } catch (IOException e) {
@@ -372,6 +473,18 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     private boolean send(int opcode, byte[] payload, boolean message) {
         if ((int) STATE.getVolatile(this) != OPEN) {
             return false;
+        }
+        if (owner == Thread.currentThread() && contextLock == null) {
+            // From the owner's own callbacks: kept and written when its batch ends, without the
+            // queue (and its poke of the poller). Not with context takeover, whose compressed
+            // messages must reach the wire in the order they were compressed, whoever sends them.
+            boolean z = message && deflater != null && deflater.compresses(payload.length);
+            byte[] p = z ? deflater.compress(payload, 0, payload.length) : payload;
+            keepOwn(FrameWriter.frame(opcode, z, p, 0, p.length));
+            if (message) {
+                connection.services().counters().webSocketMessageSent();
+            }
+            return true;
         }
         OutboundQueue q = connection.outbound();
         boolean queued;
