@@ -22,6 +22,12 @@ public abstract class ResponseState implements Response {
     protected boolean complete;
     /** {@link Headers#additions()} when every field so far came through {@link #header}, else -1. */
     private int checkedAdditions;
+    /**
+     * The exchange this response was handed over to by {@code suspend()} or
+     * {@code eventStream()}, else {@code null}. Set by the serving task; read by it after the
+     * handler returned.
+     */
+    private SuspendedExchange suspension;
 
     @Override
     public final Response status(int code) {
@@ -86,6 +92,24 @@ public abstract class ResponseState implements Response {
         send((StatusReasons.reason(status) + "\n").getBytes(StandardCharsets.UTF_8));
     }
 
+    /**
+     * Hands the response over to {@code s}: from now on only the suspended exchange sends it (the
+     * handler's own calls fail as for a completed response).
+     *
+     * @throws IllegalStateException if the response was already committed, completed or suspended
+     */
+    protected final void handOver(SuspendedExchange s) {
+        checkNotComplete();
+        checkNotCommitted();
+        suspension = s;
+        complete = true;
+    }
+
+    /** The suspended exchange this response was handed over to, or {@code null}. */
+    public final SuspendedExchange suspension() {
+        return suspension;
+    }
+
     /** @throws IllegalStateException once the head is committed */
     protected final void checkNotCommitted() {
         if (committed) {
@@ -96,7 +120,8 @@ public abstract class ResponseState implements Response {
     /** @throws IllegalStateException once the response is complete */
     protected final void checkNotComplete() {
         if (complete) {
-            throw new IllegalStateException("response already sent");
+            throw new IllegalStateException(suspension != null ? "response suspended: answer through its handle"
+                    : "response already sent");
         }
     }
 }
