@@ -11,6 +11,7 @@ import org.loommpm.api.Handler;
 import org.loommpm.api.HttpException;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.http.ExchangeRunner;
+import org.loommpm.http.StreamingLimits;
 import org.loommpm.http.ProtocolSwitch;
 import org.loommpm.http.ProtocolUpgrade;
 import org.loommpm.http.RequestHead;
@@ -89,6 +90,8 @@ public final class Http1Protocol implements ConnectionProtocol {
     private final int maxHeadBytes;
     /** Where other protocols may take a connection over (ALPN, a preface, {@code Upgrade}). */
     private final ProtocolSwitch protocols;
+    /** SuspendTimeout and the rest, for suspended exchanges and event streams. */
+    private final StreamingLimits limits;
 
     /**
      * @param config the settings (limits, timeouts, keep-alive)
@@ -101,6 +104,7 @@ public final class Http1Protocol implements ConnectionProtocol {
         this.config = config;
         this.runner = new ExchangeRunner(app, observer);
         this.protocols = protocols;
+        this.limits = StreamingLimits.of(config);
         this.headerTimeoutNanos = config.requestHeaderTimeout().toNanos();
         this.maxHeadBytes = config.limitRequestLine() + 2
                 + config.limitRequestFields() * (config.limitRequestFieldSize() + 2) + 1024;
@@ -132,6 +136,10 @@ public final class Http1Protocol implements ConnectionProtocol {
         }
         SlotBoard board = c.services().scoreboard();
         try {
+            Http1Suspension suspended = c.session(Http1Suspension.class);
+            if (suspended != null && !resume(c, ctx, suspended, board, slot)) {
+                return;
+            }
             for (int round = 1; ; round++) {
                 board.set(slot, SlotBoard.READING);
                 // A fresh connection may belong to another protocol by ALPN, known already when its
@@ -292,12 +300,16 @@ public final class Http1Protocol implements ConnectionProtocol {
                 && (config.maxKeepAliveRequests() == 0 || served < config.maxKeepAliveRequests());
         board.requestStarted(slot, head, c.remoteAddress(), st.headStartNanos);
         ConnectionInputStream body = new ConnectionInputStream(c, in);
-        Http1Response res = new Http1Response(c, st, ctx.out(), in, head, config.serverHeader(), keepAlive);
+        Http1Response res = new Http1Response(c, st, ctx.out(), in, head, config.serverHeader(), keepAlive, limits);
         Http1Request req = new Http1Request(head, headEnd, c, body, res,
                 config.limitRequestBody(), config.limitRequestFields(), config.limitRequestFieldSize());
         // An exchange counts once its handler has run (an exception here means the client is gone
         // mid-exchange: counted only as an aborted connection).
         boolean completed = runner.run(req, res);
+        if (res.suspension() instanceof Http1Suspension suspended) {
+            detach(c, ctx, st, head, req, suspended, board, slot);
+            return false;
+        }
         boolean reusable = false;
         try {
             reusable = completed && !res.closeAfter() && req.discardBody(MAX_DISCARD);
@@ -323,6 +335,68 @@ public final class Http1Protocol implements ConnectionProtocol {
         if (!reusable) {
             st.flushBatch(c);
             c.handBackLinger(res.closeReason());
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * The handler suspended its exchange: the request's unread body is discarded (it cannot be
+     * read later from another thread), answers batched for earlier pipelined requests go out,
+     * and the connection waits DETACHED, holding no worker, while any thread answers through the
+     * outbound queue. Read interest stays on unless a pipelined request is already buffered, so a
+     * client that goes away is seen at once. The connection's end, however it comes, ends the
+     * exchange ({@link Http1Suspension#clientGone}).
+     */
+    private void detach(ProtocolConnection c, ConnectionBuffers ctx, Http1State st, RequestHead head, Http1Request req,
+                        Http1Suspension s, SlotBoard board, int slot) throws IOException {
+        c.outbound().closed().thenRun(s::clientGone);
+        s.reusable = req.discardBody(MAX_DISCARD);
+        s.version = head.version().text();
+        s.method = head.method();
+        s.bytesReceived = req.bytesReceived();
+        s.startNanos = st.headStartNanos;
+        c.session(s);
+        st.flushBatch(c);
+        ByteBuffer in = ctx.in();
+        in.compact().flip();
+        st.scanner.reset();
+        board.set(slot, SlotBoard.KEEPALIVE);
+        s.start();
+        c.handBackDetached(0, !in.hasRemaining());
+    }
+
+    /**
+     * A DETACHED connection with a suspended exchange came back to a worker: either the exchange
+     * ended (its signal), and is counted here before the connection serves its next request or
+     * closes as the response said; or the client sent bytes first (a pipelined request is kept
+     * for later, read interest off) or closed (the exchange ends: nobody to answer).
+     *
+     * @return whether the connection goes on to its next request on this worker
+     */
+    private boolean resume(ProtocolConnection c, ConnectionBuffers ctx, Http1Suspension s, SlotBoard board, int slot)
+            throws IOException {
+        c.takeSignal();
+        if (!s.isDone()) {
+            ByteBuffer in = ctx.in();
+            int n = fill(c, in);
+            if (n < 0) {
+                c.session((Object) null);
+                s.clientGone();
+                c.handBackClose(CloseReason.ABORT);
+                return false;
+            }
+            c.handBackDetached(0, !in.hasRemaining());
+            return false;
+        }
+        c.session((Object) null);
+        if (!s.answered()) {
+            c.handBackClose(CloseReason.ABORT);
+            return false;
+        }
+        runner.completed(board, slot, s.res, s.version, s.method, s.bytesReceived, s.startNanos);
+        if (!s.reusable || s.res.closeAfter()) {
+            c.handBackLinger(s.res.closeReason());
             return false;
         }
         return true;

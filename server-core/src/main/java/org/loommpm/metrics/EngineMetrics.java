@@ -59,6 +59,8 @@ public final class EngineMetrics implements ChildListener {
                 stats, s -> sumChildren(s, ChildStats::keepAliveConnections), Tags.empty());
         gauge("loom.connections.lingering", "Connections in a lingering close", stats,
                 s -> sumChildren(s, ChildStats::lingeringConnections), Tags.empty());
+        gauge("loom.connections.detached", "Connections detached (no worker, thread or buffer): suspended exchanges, "
+                + "event streams", stats, s -> sumChildren(s, ChildStats::detachedConnections), Tags.empty());
         protocolMeters(stats.protocols());
     }
 
@@ -94,6 +96,15 @@ public final class EngineMetrics implements ChildListener {
                 Tags.of("direction", "received"));
         counter("loom.websocket.messages", messages, p, ProtocolCounters::webSocketMessagesSent,
                 Tags.of("direction", "sent"));
+        gauge("loom.suspended.exchanges", "Suspended exchanges waiting for their answer (HTTP/1.1 and HTTP/2)", p,
+                ProtocolCounters::suspendedNow, Tags.empty());
+        counter("loom.suspended.total", "Exchanges suspended", p, ProtocolCounters::suspendedTotal, Tags.empty());
+        counter("loom.suspended.timeouts", "Suspended exchanges that passed their deadline", p,
+                ProtocolCounters::suspendTimeouts, Tags.empty());
+        gauge("loom.eventstreams.open", "Server-Sent Events streams open", p, ProtocolCounters::eventStreamsNow,
+                Tags.empty());
+        counter("loom.eventstreams.total", "Server-Sent Events streams started", p, ProtocolCounters::eventStreamsTotal,
+                Tags.empty());
     }
 
     @Override

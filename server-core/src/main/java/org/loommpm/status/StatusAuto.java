@@ -37,6 +37,10 @@ final class StatusAuto {
         field(b, "ConnsAsyncKeepAlive", s.keepAlive());
         field(b, "LoomWebSockets", s.webSockets());
         field(b, "ConnsAsyncClosing", s.lingering());
+        field(b, "LoomConnsDetached", s.streaming().detached());
+        field(b, "LoomSuspendedExchanges", s.streaming().suspended());
+        field(b, "LoomEventStreams", s.streaming().eventStreams());
+        field(b, "LoomSuspendTimeouts", s.streaming().suspendTimeouts());
         field(b, "Scoreboard", s.scoreboard());
         field(b, "LoomTotalBytes", s.bytesSent());
         field(b, "LoomPendingWorkers", s.pending());

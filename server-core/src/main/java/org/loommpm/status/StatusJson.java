@@ -43,6 +43,12 @@ final class StatusJson {
             j.field(r.tag(), s.closed().get(r));
         }
         j.endObject().endObject();
+        j.name("streaming").beginObject()
+                .field("detached", s.streaming().detached())
+                .field("suspended", s.streaming().suspended())
+                .field("eventStreams", s.streaming().eventStreams())
+                .field("suspendTimeouts", s.streaming().suspendTimeouts())
+                .endObject();
         j.field("scoreboard", s.scoreboard());
         j.name("children").beginArray();
         for (StatusSnapshot.Child c : s.children()) {
