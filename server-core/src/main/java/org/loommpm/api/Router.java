@@ -207,8 +207,8 @@ public final class Router implements Handler {
      * upgrade like any request), path variables reach the session
      * ({@link org.loommpm.websocket.WebSocketSession#pathParam}), and the template cannot also
      * have a plain {@code GET} handler. A plain {@code GET} without {@code Upgrade: websocket}
-     * gets {@code 426}. Over HTTP/2 (RFC 8441) the handshake is an extended {@code CONNECT}, and
-     * the route answers it as well when {@code server-h2} is present.
+     * gets {@code 426}. WebSockets run over HTTP/1.1 (cleartext or TLS); HTTP/2's extended
+     * {@code CONNECT} (RFC 8441) is not implemented, so HTTP/2 clients open them over HTTP/1.1.
      *
      * @return this router
      * @throws IllegalArgumentException if the template is malformed or already has a GET route

@@ -65,7 +65,7 @@ public final class ProtocolCounters {
     /** An HTTP/2 abuse guard ended a connection (ENHANCE_YOUR_CALM). */
     public void guardTripped() { guardsTripped.increment(); }
 
-    /** A WebSocket opened (handshake answered, over HTTP/1.1 or HTTP/2). */
+    /** A WebSocket opened (handshake answered 101). */
     public void webSocketOpened() { webSocketsOpened.increment(); }
     /** A WebSocket ended (any path). */
     public void webSocketClosed() { webSocketsClosed.increment(); }

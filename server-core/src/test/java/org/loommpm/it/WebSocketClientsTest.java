@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.loommpm.api.EventStream;
 import org.loommpm.api.LoomServer;
 import org.loommpm.api.Router;
 import org.loommpm.testsupport.TestCertificates;
@@ -36,7 +37,7 @@ import org.loommpm.websocket.WebSocketSession;
  * {@code ws://} and {@code wss://} (fragmented sends, pings, binary, the close handshake), and
  * headless Chromium (Debian's {@code chromium}, which {@code .ci/run} installs; the test is
  * skipped where it is absent) running a page that opens a socket, with permessage-deflate as the
- * browser offers it.
+ * browser offers it, and an {@code EventSource} on a Server-Sent Events route.
  */
 class WebSocketClientsTest {
     @TempDir
@@ -63,6 +64,11 @@ class WebSocketClientsTest {
     private Router router() {
         return new Router()
                 .get("/page.html", (req, res) -> res.header("Content-Type", "text/html; charset=UTF-8").send(PAGE))
+                .get("/events", (req, res) -> {
+                    EventStream es = res.eventStream(); // Server-Sent Events: the browser's EventSource
+                    es.send("first");
+                    es.send("second");
+                })
                 .websocket("/echo", new WebSocketHandler() {
                     @Override
                     public void onOpen(WebSocketSession s) {
@@ -188,6 +194,14 @@ class WebSocketClientsTest {
     private static final String PAGE = """
             <!doctype html><meta charset="utf-8"><title>ws</title>
             <script>
+            const results = {};
+            function report(key, value) {
+              results[key] = value;
+              if (results.ws && results.sse) {
+                ws.send("result:" + results.ws + " sse=" + results.sse + " ext=" + ws.extensions);
+                ws.close(1000, "done");
+              }
+            }
             const ws = new WebSocket("ws://" + location.host + "/echo");
             const long = "é les WebSockets ".repeat(200);
             const want = ["short", long];
@@ -196,10 +210,14 @@ class WebSocketClientsTest {
             ws.onmessage = (e) => {
               got.push(e.data);
               if (got.length === want.length) {
-                const ok = got.every((g, i) => g === want[i]);
-                ws.send("result:" + (ok ? "ok" : "mismatch") + " ext=" + ws.extensions);
-                ws.close(1000, "done");
+                report("ws", got.every((g, i) => g === want[i]) ? "ok" : "mismatch");
               }
+            };
+            const sse = [];
+            const es = new EventSource("/events");
+            es.onmessage = (e) => {
+              sse.push(e.data);
+              if (sse.length === 2) { es.close(); report("sse", sse.join(",")); }
             };
             </script>
             """;
@@ -227,8 +245,8 @@ class WebSocketClientsTest {
                 p.destroyForcibly();
             }
         }
-        assertTrue(events.contains("result:ok ext=permessage-deflate; server_no_context_takeover; client_no_context_takeover"),
-                events.toString());
+        assertTrue(events.contains("result:ok sse=first,second ext=permessage-deflate; server_no_context_takeover; "
+                + "client_no_context_takeover"), events.toString());
         assertTrue(events.contains("open compressed=true secure=false"), events.toString());
     }
 

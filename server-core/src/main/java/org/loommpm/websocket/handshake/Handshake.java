@@ -12,12 +12,10 @@ import org.loommpm.websocket.deflate.DeflateNegotiation;
 import org.loommpm.websocket.deflate.DeflateParams;
 
 /**
- * The opening handshake's server side (RFC 6455 §4.2; RFC 8441 §5 over HTTP/2): checks a
- * request and decides the answer. Over HTTP/1.1 a valid request is a {@code GET} with
- * {@code Upgrade: websocket}, {@code Connection: Upgrade}, {@code Sec-WebSocket-Version: 13} and a
- * {@code Sec-WebSocket-Key} that is base64 of 16 bytes, without a body; over HTTP/2 it is an
- * extended {@code CONNECT} with {@code :protocol websocket} (checked by HTTP/2) and version 13,
- * and has no key. Then the endpoint's origin check, and the negotiation of a subprotocol (the
+ * The opening handshake's server side (RFC 6455 §4.2): checks a request and decides the answer.
+ * A valid request is a {@code GET} over HTTP/1.1 with {@code Upgrade: websocket},
+ * {@code Connection: Upgrade}, {@code Sec-WebSocket-Version: 13} and a {@code Sec-WebSocket-Key}
+ * that is base64 of 16 bytes, without a body. Then the endpoint's origin check, and the negotiation of a subprotocol (the
  * client's first one the endpoint supports; none when none matches) and of permessage-deflate.
  *
  * <p>Answers: {@code 426} with {@code Upgrade: websocket} to a request that does not ask for the
@@ -39,9 +37,9 @@ public final class Handshake {
     /**
      * The decision.
      *
-     * @param status 101 (HTTP/1.1) or 200 (HTTP/2) to accept, else the refusal's status
+     * @param status 101 to accept, else the refusal's status
      * @param problem why it was refused (for the log and the short body), {@code null} when accepted
-     * @param accept the {@code Sec-WebSocket-Accept} value (HTTP/1.1), or {@code null}
+     * @param accept the {@code Sec-WebSocket-Accept} value, or {@code null} when refused
      * @param subprotocol the chosen subprotocol, or {@code null}
      * @param deflate the agreed permessage-deflate configuration, or {@code null}
      */
@@ -88,12 +86,6 @@ public final class Handshake {
             return Result.refuse(400, "Sec-WebSocket-Key is not base64 of 16 bytes");
         }
         return negotiate(101, accept(key), h, policy);
-    }
-
-    /** Checks an HTTP/2 extended CONNECT (its {@code :protocol} already checked by HTTP/2). */
-    public static Result checkHttp2(Headers h, Policy policy) {
-        Result version13 = checkVersion(h);
-        return version13 != null ? version13 : negotiate(200, null, h, policy);
     }
 
     private static Result checkVersion(Headers h) {

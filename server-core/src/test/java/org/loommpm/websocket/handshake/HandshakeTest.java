@@ -64,12 +64,4 @@ class HandshakeTest {
         assertNull(Handshake.checkHttp1("GET", "HTTP/1.1", false, h, off).deflate());
     }
 
-    @Test
-    void http2NeedsOnlyTheVersion() {
-        Headers h = new Headers().add("Sec-WebSocket-Version", "13");
-        Handshake.Result r = Handshake.checkHttp2(h, OPEN);
-        assertEquals(200, r.status());
-        assertNull(r.accept());
-        assertEquals(426, Handshake.checkHttp2(new Headers(), OPEN).status());
-    }
 }
