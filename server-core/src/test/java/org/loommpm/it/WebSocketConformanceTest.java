@@ -398,4 +398,29 @@ class WebSocketConformanceTest {
             restarting.close();
         }
     }
+
+    @Test
+    void serverPingsAnIdleSocketAndThePongReachesTheHandler() throws Exception {
+        Queue<String> pongs = new ConcurrentLinkedQueue<>();
+        Router r = new Router().websocket("/ws", new WebSocketHandler() {
+            @Override
+            public void onPong(WebSocketSession s, byte[] payload) {
+                pongs.add("pong " + payload.length);
+            }
+        });
+        LoomServer pinging = TestServers.start(r, c -> c.webSocket(WebSocketSettings.DEFAULTS
+                .withPingInterval(java.time.Duration.ofMillis(200)).withIdleTimeout(java.time.Duration.ofSeconds(30))));
+        try (RawWebSocket ws = new RawWebSocket(pinging.port())) {
+            assertEquals(101, ws.handshake("/ws", "").status());
+            for (int i = 0; i < 2; i++) {
+                RawWebSocket.Frame ping = ws.frame();
+                assertEquals(0x9, ping.opcode(), "a ping after WebSocketPingInterval of silence");
+                ws.send(frame(0x8A, ping.payload()));
+            }
+            TestServers.waitFor("the pongs reach onPong", 5, () -> pongs.size() == 2);
+            closeNormally(ws);
+        } finally {
+            pinging.close();
+        }
+    }
 }
