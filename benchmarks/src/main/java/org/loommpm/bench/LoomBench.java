@@ -14,6 +14,8 @@ import org.loommpm.status.StatusHandler;
  * status page at {@code /server-status}. The environment variable {@code LOOM_ADMISSION=off}
  * turns admission control off ({@code AdmissionControl Off}), for the overload comparison;
  * {@code BENCH_HOST=127.0.0.1} binds loopback only (h2attack.sh: attack traffic stays local).
+ * Also {@code /events} and {@code /poll} ({@link BenchEvents}, streaming.sh); {@code LOOM_THREADS}
+ * sets ThreadsPerChild.
  */
 final class LoomBench {
     private LoomBench() {
@@ -39,7 +41,9 @@ final class LoomBench {
                 .get("/server-status", (req, res) -> status.get().handle(req, res))
                 .get("/plaintext", hello).post("/plaintext", hello)
                 .get("/", hello).post("/", hello)
-                .get(BenchServer.SLOW_PATH, slow);
+                .get(BenchServer.SLOW_PATH, slow)
+                .get("/events", new BenchEvents().events())               // SSE: an event every 100 ms
+                .get("/poll", BenchEvents.poll());                          // a long poll (suspended)
         LoomServer server = LoomServer.builder()
                 .listen(System.getenv().getOrDefault("BENCH_HOST", "0.0.0.0"), port)
                 .configure(c -> c
@@ -47,6 +51,8 @@ final class LoomBench {
                         .keepAliveTimeout(BenchServer.IDLE_TIMEOUT)
                         .tcpNoDelay(true)                               // the default; stated for clarity
                         .admissionControl(admission)
+                        .threadsPerChild(Integer.parseInt(System.getenv().getOrDefault("LOOM_THREADS",
+                                Integer.toString(org.loommpm.config.ServerConfig.DEFAULT_THREADS_PER_CHILD))))
                         .tls(t -> {
                             if (tls != null) { // every listener TLS, h2 or http/1.1 by ALPN
                                 t.engine(true).certificateFile(tls.file()).password(tls.password());
