@@ -17,6 +17,8 @@ import org.loommpm.websocket.WebSocketSession;
  * status page at {@code /server-status}. The environment variable {@code LOOM_ADMISSION=off}
  * turns admission control off ({@code AdmissionControl Off}), for the overload comparison;
  * {@code BENCH_HOST=127.0.0.1} binds loopback only (h2attack.sh: attack traffic stays local).
+ * Also {@code /events} and {@code /poll} ({@link BenchEvents}, streaming.sh); {@code LOOM_THREADS}
+ * sets ThreadsPerChild.
  */
 final class LoomBench {
     private LoomBench() {
@@ -43,6 +45,8 @@ final class LoomBench {
                 .get("/plaintext", hello).post("/plaintext", hello)
                 .get("/", hello).post("/", hello)
                 .get(BenchServer.SLOW_PATH, slow)
+                .get("/events", new BenchEvents().events())               // SSE: an event every 100 ms
+                .get("/poll", BenchEvents.poll())                           // a long poll (suspended)
                 .websocket(BenchServer.WS_PATH, new WebSocketHandler() { // echo; permessage-deflate offered
                     @Override
                     public void onText(WebSocketSession s, String text) {
@@ -62,6 +66,8 @@ final class LoomBench {
                         .tcpNoDelay(true)                               // the default; stated for clarity
                         .webSocket(WebSocketSettings.DEFAULTS.withIdleTimeout(BenchServer.IDLE_TIMEOUT))
                         .admissionControl(admission)
+                        .threadsPerChild(Integer.parseInt(System.getenv().getOrDefault("LOOM_THREADS",
+                                Integer.toString(org.loommpm.config.ServerConfig.DEFAULT_THREADS_PER_CHILD))))
                         .tls(t -> {
                             if (tls != null) { // every listener TLS, h2 or http/1.1 by ALPN
                                 t.engine(true).certificateFile(tls.file()).password(tls.password());

@@ -43,6 +43,8 @@ public final class Poller implements Runnable, PollerStats {
     private static final System.Logger LOG = System.getLogger("org.loommpm.engine");
     /** The longest select: also bounds how late a lazy KEEPALIVE hand-back is applied ({@link #handoffIdle}). */
     private static final long MAX_SLEEP_MS = 100;
+    /** Pokes handled per loop iteration (see {@link #drainPokes}). */
+    private static final int MAX_POKES_PER_ITERATION = 1024;
 
     private final Child child;
     /** What protocols may use of the child (see {@link Connection#services()}). */
@@ -360,7 +362,11 @@ public final class Poller implements Runnable, PollerStats {
      */
     private void drainPokes() {
         Connection c;
-        while ((c = pokes.poll()) != null) {
+        // Bounded per iteration: producers (a broadcast to thousands of detached connections)
+        // may poke faster than one poller writes, and an unbounded drain would then never end
+        // the iteration (no heartbeat: the watchdog would call the child stuck, and deadlines
+        // and readiness would wait). What is left is taken next iteration, after a selectNow.
+        for (int n = 0; n < MAX_POKES_PER_ITERATION && (c = pokes.poll()) != null; n++) {
             c.pokeTaken();
             if (c.hasEnded()) {
                 continue;

@@ -136,8 +136,9 @@ public final class Http1Protocol implements ConnectionProtocol {
         }
         SlotBoard board = c.services().scoreboard();
         try {
-            Http1Suspension suspended = c.session(Http1Suspension.class);
-            if (suspended != null && !resume(c, ctx, suspended, board, slot)) {
+            Http1Suspension.Holder held = c.session(Http1Suspension.Holder.class);
+            Http1Suspension suspended = held == null ? null : held.current;
+            if (suspended != null && !resume(c, ctx, held, suspended, board, slot)) {
                 return;
             }
             for (int round = 1; ; round++) {
@@ -350,13 +351,20 @@ public final class Http1Protocol implements ConnectionProtocol {
      */
     private void detach(ProtocolConnection c, ConnectionBuffers ctx, Http1State st, RequestHead head, Http1Request req,
                         Http1Suspension s, SlotBoard board, int slot) throws IOException {
-        c.outbound().closed().thenRun(s::clientGone);
+        Http1Suspension.Holder held = c.session(Http1Suspension.Holder.class);
+        if (held == null) {
+            held = new Http1Suspension.Holder(c);
+            c.session(held);
+        }
+        held.current = s;
+        if (c.outbound().isClosed()) {
+            s.clientGone(); // ended before the holder was looked at: nothing will tell it again
+        }
         s.reusable = req.discardBody(MAX_DISCARD);
         s.version = head.version().text();
         s.method = head.method();
         s.bytesReceived = req.bytesReceived();
         s.startNanos = st.headStartNanos;
-        c.session(s);
         st.flushBatch(c);
         ByteBuffer in = ctx.in();
         in.compact().flip();
@@ -374,14 +382,14 @@ public final class Http1Protocol implements ConnectionProtocol {
      *
      * @return whether the connection goes on to its next request on this worker
      */
-    private boolean resume(ProtocolConnection c, ConnectionBuffers ctx, Http1Suspension s, SlotBoard board, int slot)
-            throws IOException {
+    private boolean resume(ProtocolConnection c, ConnectionBuffers ctx, Http1Suspension.Holder held, Http1Suspension s,
+                           SlotBoard board, int slot) throws IOException {
         c.takeSignal();
         if (!s.isDone()) {
             ByteBuffer in = ctx.in();
             int n = fill(c, in);
             if (n < 0) {
-                c.session((Object) null);
+                held.current = null;
                 s.clientGone();
                 c.handBackClose(CloseReason.ABORT);
                 return false;
@@ -389,7 +397,7 @@ public final class Http1Protocol implements ConnectionProtocol {
             c.handBackDetached(0, !in.hasRemaining());
             return false;
         }
-        c.session((Object) null);
+        held.current = null;
         if (!s.answered()) {
             c.handBackClose(CloseReason.ABORT);
             return false;

@@ -41,6 +41,28 @@ final class Http1Suspension extends SuspendedExchange {
     /** Whether the connection may serve another request once this one is answered (its body was read whole). */
     boolean reusable;
 
+    /**
+     * The connection's session while HTTP/1.1 serves it, once a request on it suspended: the
+     * suspended exchange now ({@code null} between them), and the one hook on the connection's
+     * end, registered once per connection (a hook per suspension would pile up on a keep-alive
+     * connection that long-polls for hours). The owner writes {@link #current}; the thread ending
+     * the connection reads it.
+     */
+    static final class Holder {
+        volatile Http1Suspension current;
+
+        Holder(ProtocolConnection connection) {
+            connection.outbound().closed().thenRun(this::connectionEnded);
+        }
+
+        private void connectionEnded() {
+            Http1Suspension s = current;
+            if (s != null) {
+                s.clientGone();
+            }
+        }
+    }
+
     Http1Suspension(Http1Response res, ProtocolConnection connection, long deadlineNanos, StreamingLimits limits,
                     boolean eventStream) {
         super(res, connection.services(), deadlineNanos, limits.gracefulShutdownNanos(), eventStream);

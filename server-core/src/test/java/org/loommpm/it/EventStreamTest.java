@@ -114,8 +114,8 @@ class EventStreamTest {
                 raw.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n").readHead();
                 clients.add(raw);
             }
-            TestServers.waitFor("idle", 10, () -> child().activeWorkers() == 0 && child().contextsHeld() == 0);
-            assertEquals(50, child().detachedConnections());
+            TestServers.waitFor("idle", 10, () -> child().activeWorkers() == 0 && child().contextsHeld() == 0
+                    && child().detachedConnections() == 50);
             assertEquals(50, EngineStats.of(server.stats()).protocols().eventStreamsNow());
             // One thread broadcasts to every stream.
             for (EventStream es : streams) {
