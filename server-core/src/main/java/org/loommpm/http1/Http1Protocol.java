@@ -359,6 +359,7 @@ public final class Http1Protocol implements ConnectionProtocol {
         in.compact().flip();
         st.scanner.reset();
         board.set(slot, SlotBoard.KEEPALIVE);
+        s.res.releaseContext();
         s.start();
         c.handBackDetached(0, !in.hasRemaining());
     }
