@@ -59,6 +59,16 @@ import org.loommpm.tls.PlaintextRequestException;
  * {@link ExchangeObserver} ({@code null} when they are off: no further cost). An exchange cut
  * off by the client counts only as an aborted connection.
  *
+ * <p><b>Suspended exchanges.</b> A handler that suspends its response ({@code Response.suspend()},
+ * {@code eventStream()}) returns at once; the request body is discarded, earlier batched answers
+ * are written, and the connection is handed back DETACHED ({@link ProtocolConnection#handBackDetached}):
+ * no worker, no context (unless a pipelined request is already buffered), read interest on so a
+ * client that leaves is seen. Any thread answers through {@link Http1Suspension}, which encodes
+ * into buffers of its own and queues on the connection's outbound queue, written by the poller.
+ * The exchange's end signals the connection back to a worker ({@code resume}): the exchange is
+ * counted in that worker's slot, and the connection reads its next request or closes as the
+ * response said. The connection's session is then an {@link Http1Suspension.Holder}.
+ *
  * <p><b>Switching protocols.</b> HTTP/1.1 knows no other protocol: it asks its
  * {@link ProtocolSwitch} (the generation's protocol selector) whether a fresh connection belongs
  * to another one, on its first dispatch after the TLS handshake (ALPN) and each time its first
@@ -370,6 +380,7 @@ public final class Http1Protocol implements ConnectionProtocol {
         in.compact().flip();
         st.scanner.reset();
         board.set(slot, SlotBoard.KEEPALIVE);
+        s.res.releaseContext();
         s.start();
         c.handBackDetached(0, !in.hasRemaining());
     }

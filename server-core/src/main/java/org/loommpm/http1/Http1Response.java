@@ -40,8 +40,9 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
     private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     private final ProtocolConnection connection;
-    private final Http1State state;
-    private final ByteBuffer staging;
+    /** The context's codec state and write buffer: dropped by {@link #releaseContext} once suspended. */
+    private Http1State state;
+    private ByteBuffer staging;
     private final RequestHead request;
     private final String serverHeader;
     private boolean closeAfter;
@@ -53,7 +54,7 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
     /** The connection's byte count when this exchange began ({@link #bytesSent()} is the delta). */
     private long writtenAtStart;
     /** The rest of the read buffer: bytes there mean a pipelined request is waiting. */
-    private final ByteBuffer pending;
+    private ByteBuffer pending;
     /** This response's bytes put in the batch (not yet counted by the connection). */
     private long batched;
     /** SuspendTimeout and the rest, for {@link #suspend()} and {@link #eventStream()}. */
@@ -76,6 +77,18 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
         this.serverHeader = serverHeader;
         this.closeAfter = !keepAlive;
         this.writtenAtStart = connection.bytesWritten();
+    }
+
+    /**
+     * The exchange was suspended and its connection is going idle: the context (its buffers, its
+     * codec state) goes back to the recycle list and may serve another connection, so this
+     * response must not keep it alive; a suspended exchange encodes into buffers of its own.
+     * The serving worker, before the hand-back.
+     */
+    void releaseContext() {
+        state = null;
+        staging = null;
+        pending = null;
     }
 
     /** Whether the connection closes after this response. */

@@ -175,6 +175,38 @@ class EventStreamTest {
         }
     }
 
+    /**
+     * Over TLS the poller does not write the queue itself: a short engine task on a worker
+     * encrypts it. Events still arrive in order, and the stream's end too.
+     */
+    @Test
+    void eventsOverTls(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        org.loommpm.testsupport.TestCertificates certs = org.loommpm.testsupport.TestCertificates.create(dir);
+        int port = start(c -> c.tls(t -> t.engine(true).certificateFile(certs.chainPem).keyFile(certs.pkcs8Key)));
+        javax.net.ssl.SSLContext tls = org.loommpm.testsupport.TestCertificates.clientContext(certs.chainPem);
+        try (RawHttp raw = new RawHttp(tls.getSocketFactory().createSocket("127.0.0.1", port), 10_000)) {
+            assertEquals(200, raw.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n").readHead().status());
+            EventStream es = streams.poll(10, TimeUnit.SECONDS);
+            Thread.ofPlatform().start(() -> {
+                try {
+                    for (int i = 0; i < 100; i++) {
+                        while (!es.send(ServerSentEvent.data("n" + i).id(Integer.toString(i)))) {
+                            es.whenWritable().get(10, TimeUnit.SECONDS);
+                        }
+                    }
+                    es.close();
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            for (int i = 0; i < 100; i++) {
+                assertEquals("id: " + i + "\ndata: n" + i + "\n\n", raw.readChunk());
+            }
+            assertNull(raw.readChunk());
+            assertEquals("pong", raw.send("GET /ping HTTP/1.1\r\nHost: x\r\n\r\n").read().text());
+        }
+    }
+
     /** A graceful stop ends event streams at once (the client reconnects elsewhere), not after GracefulShutdownTimeout. */
     @Test
     void gracefulStopEndsStreamsAtOnce() throws Exception {
