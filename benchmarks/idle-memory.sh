@@ -3,6 +3,7 @@
 #
 #   benchmarks/idle-memory.sh                                # 10000 connections, all four servers
 #   SERVERS="loom helidon" N=10000 benchmarks/idle-memory.sh
+#   MODE=ws N=50000 benchmarks/idle-memory.sh               # idle WebSockets (/ws) instead
 #
 # For each server: start it (same JVM flags as run.sh, pinned to SERVER_CPU); the client
 # (org.loommpm.bench.IdleConnections, its own JVM on CLIENT_CPU) opens N connections, sends one
@@ -19,14 +20,15 @@ set -euo pipefail
 
 SERVERS=${SERVERS:-"loom helidon jetty netty"}
 N=${N:-10000}
+MODE=${MODE:-http}   # http: idle keep-alive connections; ws: idle WebSockets
 SETTLE=${SETTLE:-2}
 DATE=$(date +%F)
 STAMP=$(date +%Y%m%d-%H%M%S)
-OUT=${OUT:-"$ROOT_DIR/docs/benchmarks/idle-memory-$DATE.md"}
+OUT=${OUT:-"$ROOT_DIR/docs/benchmarks/idle-memory$([ "$MODE" = ws ] && echo -ws)-$DATE.md"}
 RES="$BENCH_DIR/results/idle-$STAMP"
 mkdir -p "$RES"
 # Server and client each hold N sockets.
-ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+ulimit -n $((N + 16384)) 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 if [ "$(ulimit -n)" -lt $((N + 1000)) ]; then
   echo "ulimit -n is $(ulimit -n): too low for N=$N" >&2; exit 1
 fi
@@ -69,7 +71,11 @@ measure() {
 {
   echo "date: $DATE"
   echo "servers: $SERVERS"
-  echo "connections (N): $N idle keep-alive connections, one GET answered on each"
+  if [ "$MODE" = ws ]; then
+    echo "connections (N): $N idle WebSockets (/ws), one handshake answered 101 on each"
+  else
+    echo "connections (N): $N idle keep-alive connections, one GET answered on each"
+  fi
   echo "client: org.loommpm.bench.IdleConnections in its own JVM (-Xmx512m), core $CLIENT_CPU"
   machine_summary
 } >"$RES/meta.txt"
@@ -85,7 +91,7 @@ for server in $SERVERS; do
   fi
   ctl="$RES/ctl-$server"; mkdir -p "$ctl"
   taskset -c "$CLIENT_CPU" "$JAVA" -Xmx512m -cp "$JAR" org.loommpm.bench.IdleConnections \
-    127.0.0.1 "$port" "$N" "$ctl" >"$RES/${server}-client.log" 2>&1 &
+    127.0.0.1 "$port" "$N" "$ctl" $([ "$MODE" = ws ] && echo ws) >"$RES/${server}-client.log" 2>&1 &
   CLIENT_PID=$!
   if ! wait_file "$ctl/warm" 300; then
     echo "   client failed during warm-up:" >&2; tail -5 "$RES/${server}-client.log" >&2
@@ -116,7 +122,7 @@ done
 
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$RES/meta.txt"
 {
-  echo "# Idle keep-alive connection memory, $DATE"
+  if [ "$MODE" = ws ]; then echo "# Idle WebSocket memory, $DATE"; else echo "# Idle keep-alive connection memory, $DATE"; fi
   echo
   echo "Produced by \`benchmarks/idle-memory.sh\` (raw jcmd outputs: \`benchmarks/results/$(basename "$RES")/\`, not committed)."
   echo

@@ -35,6 +35,7 @@ module org.loommpm.core {
     exports org.loommpm.health;
     exports org.loommpm.tracing;
     exports org.loommpm.compress;
+    exports org.loommpm.websocket;
 
     exports org.loommpm.engine to org.loommpm.cli;
     exports org.loommpm.http to org.loommpm.h2, org.loommpm.cli;

@@ -11,7 +11,8 @@ import java.util.Locale;
  *
  * <p>Every implementation answers {@code GET /plaintext} and {@code GET /} with
  * {@code 200 text/plain "Hello, World!"} (POST alike, the request body read and discarded),
- * and {@code GET /slow} with the same answer after a {@link #SLOW} pause (the overload test's
+ * {@code /ws} with a WebSocket echo of text and binary messages, each written the way its server's
+ * documentation shows, and {@code GET /slow} with the same answer after a {@link #SLOW} pause (the overload test's
  * handler: a blocking sleep on the virtual-thread servers, a scheduled reply on Netty),
  * listens on {@code 0.0.0.0:PORT}, has TCP_NODELAY on, no access log, unlimited requests per
  * connection and an idle (keep-alive) timeout of {@link #IDLE_TIMEOUT}. Once bound it prints a
@@ -28,6 +29,8 @@ public final class BenchServer {
     static final Duration SLOW = Duration.ofMillis(20);
     /** The path of the slow handler. */
     static final String SLOW_PATH = "/slow";
+    /** The WebSocket echo (text and binary; permessage-deflate where the server offers it). */
+    static final String WS_PATH = "/ws";
 
     private BenchServer() {
     }

@@ -5,7 +5,11 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Method;
 import io.helidon.webserver.WebServer;
+import io.helidon.common.buffers.BufferData;
 import io.helidon.webserver.http.Handler;
+import io.helidon.webserver.websocket.WsRouting;
+import io.helidon.websocket.WsListener;
+import io.helidon.websocket.WsSession;
 
 /**
  * Helidon 4 WebServer (one virtual thread per connection by design), with its defaults, which
@@ -48,6 +52,18 @@ final class HelidonBench {
                         .get("/plaintext", hello).post("/plaintext", hello)
                         .get("/", hello).post("/", hello)
                         .get(BenchServer.SLOW_PATH, slow))
+                // Helidon's WebSocket routing, as its guide shows: a WsListener echoing each part.
+                .addRouting(WsRouting.builder().endpoint(BenchServer.WS_PATH, new WsListener() {
+                    @Override
+                    public void onMessage(WsSession session, String text, boolean last) {
+                        session.send(text, last);
+                    }
+
+                    @Override
+                    public void onMessage(WsSession session, BufferData buffer, boolean last) {
+                        session.send(buffer, last);
+                    }
+                }))
                 .build()
                 .start();
         return "Helidon WebServer, bound port " + server.port() + (tls != null ? ", TLS" : "");

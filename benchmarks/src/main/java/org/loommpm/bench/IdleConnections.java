@@ -14,7 +14,10 @@ import java.util.Locale;
 
 /**
  * The client of {@code benchmarks/idle-memory.sh}:
- * {@code java -cp loom-mpm-bench.jar org.loommpm.bench.IdleConnections HOST PORT N CONTROL_DIR}.
+ * {@code java -cp loom-mpm-bench.jar org.loommpm.bench.IdleConnections HOST PORT N CONTROL_DIR [ws]}.
+ * With {@code ws}, each connection is a WebSocket instead: a handshake to {@code /ws} answered
+ * {@code 101}, then nothing (an idle socket). On loopback, connections beyond the first 25,000
+ * use the source addresses 127.0.0.2, 127.0.0.3, ... so the client's ephemeral ports suffice.
  *
  * <ol>
  *   <li>Warm-up: opens N keep-alive connections, sends one GET on each and reads its response,
@@ -28,18 +31,27 @@ import java.util.Locale;
  * Exits non-zero if any connection fails or any response is not a 200.
  */
 public final class IdleConnections {
+    /** Per source address on loopback, well inside Linux's default ephemeral range (28,232 ports). */
+    private static final int PER_SOURCE = 25_000;
+    /** WebSocket handshakes instead of GETs. */
+    private static boolean webSocket;
+
     private IdleConnections() {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 4) {
-            System.err.println("usage: IdleConnections HOST PORT N CONTROL_DIR");
+        if (args.length != 4 && !(args.length == 5 && args[4].equals("ws"))) {
+            System.err.println("usage: IdleConnections HOST PORT N CONTROL_DIR [ws]");
             System.exit(2);
         }
         InetSocketAddress target = new InetSocketAddress(args[0], Integer.parseInt(args[1]));
         int n = Integer.parseInt(args[2]);
         Path control = Path.of(args[3]);
-        byte[] request = ("GET / HTTP/1.1\r\nHost: " + args[0] + ":" + args[1] + "\r\n\r\n")
+        webSocket = args.length == 5;
+        byte[] request = (webSocket
+                ? "GET " + BenchServer.WS_PATH + " HTTP/1.1\r\nHost: " + args[0] + ":" + args[1] + "\r\nUpgrade: websocket\r\n"
+                        + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+                : "GET / HTTP/1.1\r\nHost: " + args[0] + ":" + args[1] + "\r\n\r\n")
                 .getBytes(StandardCharsets.US_ASCII);
 
         long t0 = System.nanoTime();
@@ -84,6 +96,9 @@ public final class IdleConnections {
         for (int i = 0; i < n; i++) {
             Socket s = new Socket();
             s.setTcpNoDelay(true);
+            if (target.getAddress().isLoopbackAddress() && i >= PER_SOURCE) {
+                s.bind(new InetSocketAddress("127.0.0." + (1 + i / PER_SOURCE), 0));
+            }
             s.connect(target, 10_000);
             s.setSoTimeout(10_000);
             OutputStream out = s.getOutputStream();
@@ -111,6 +126,12 @@ public final class IdleConnections {
             }
         }
         String head = new String(buf, 0, headEnd, StandardCharsets.ISO_8859_1);
+        if (webSocket) {
+            if (!head.startsWith("HTTP/1.1 101")) {
+                throw new IOException("connection " + index + ": handshake refused: " + head.lines().findFirst().orElse(""));
+            }
+            return; // the server sends nothing more until the client does
+        }
         if (!head.startsWith("HTTP/1.1 200")) {
             throw new IOException("connection " + index + ": unexpected response: " + head.lines().findFirst().orElse(""));
         }

@@ -14,6 +14,8 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.VirtualThreadPool;
+import org.eclipse.jetty.websocket.api.Session;
+import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
 
 /**
  * Jetty 12 with virtual threads as its programming guide recommends: a {@link QueuedThreadPool}
@@ -46,7 +48,15 @@ final class JettyBench {
         connector.setIdleTimeout(BenchServer.IDLE_TIMEOUT.toMillis());
         connector.setAcceptedTcpNoDelay(true);
         server.addConnector(connector);
-        server.setHandler(new Handler.Abstract() {
+        // WebSocket as the Jetty 12 programming guide shows it: a WebSocketUpgradeHandler mapping
+        // /ws to a Session.Listener.AutoDemanding endpoint, wrapping the plain handler (which sees
+        // every request that is not an upgrade to a mapped path).
+        WebSocketUpgradeHandler ws = WebSocketUpgradeHandler.from(server, container -> {
+            container.setIdleTimeout(BenchServer.IDLE_TIMEOUT);
+            container.addMapping(BenchServer.WS_PATH, (rq, rs, cb) -> new EchoEndpoint());
+        });
+        server.setHandler(ws);
+        ws.setHandler(new Handler.Abstract() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) throws Exception {
                 String path = request.getHttpURI().getPath();
@@ -72,5 +82,25 @@ final class JettyBench {
         server.start();
         return "Jetty " + Server.getVersion() + ", QueuedThreadPool + VirtualThreadPool, selectors="
                 + connector.getSelectorManager().getSelectorCount() + " acceptors=" + connector.getAcceptors();
+    }
+
+    /** The guide's echo endpoint: what arrives is sent back; a binary buffer is released when its echo is written. */
+    public static final class EchoEndpoint implements Session.Listener.AutoDemanding {
+        private Session session;
+
+        @Override
+        public void onWebSocketOpen(Session session) {
+            this.session = session;
+        }
+
+        @Override
+        public void onWebSocketText(String message) {
+            session.sendText(message, org.eclipse.jetty.websocket.api.Callback.NOOP);
+        }
+
+        @Override
+        public void onWebSocketBinary(ByteBuffer payload, org.eclipse.jetty.websocket.api.Callback callback) {
+            session.sendBinary(payload, callback);
+        }
     }
 }

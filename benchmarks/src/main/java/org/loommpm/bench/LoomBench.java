@@ -6,14 +6,19 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.loommpm.api.Handler;
 import org.loommpm.api.LoomServer;
 import org.loommpm.api.Router;
+import org.loommpm.config.WebSocketSettings;
 import org.loommpm.status.StatusHandler;
+import org.loommpm.websocket.WebSocketHandler;
+import org.loommpm.websocket.WebSocketSession;
 
 /**
  * loom-mpm through its public API: defaults, except unlimited keep-alive requests and a long
- * KeepAliveTimeout; speaks HTTP/1.1 and h2c (server-h2 is on the class path) and serves the
+ * KeepAliveTimeout and WebSocketIdleTimeout; speaks HTTP/1.1 and h2c (server-h2 is on the class path) and serves the
  * status page at {@code /server-status}. The environment variable {@code LOOM_ADMISSION=off}
  * turns admission control off ({@code AdmissionControl Off}), for the overload comparison;
  * {@code BENCH_HOST=127.0.0.1} binds loopback only (h2attack.sh: attack traffic stays local).
+ * Also {@code /events} and {@code /poll} ({@link BenchEvents}, streaming.sh); {@code LOOM_THREADS}
+ * sets ThreadsPerChild.
  */
 final class LoomBench {
     private LoomBench() {
@@ -39,14 +44,30 @@ final class LoomBench {
                 .get("/server-status", (req, res) -> status.get().handle(req, res))
                 .get("/plaintext", hello).post("/plaintext", hello)
                 .get("/", hello).post("/", hello)
-                .get(BenchServer.SLOW_PATH, slow);
+                .get(BenchServer.SLOW_PATH, slow)
+                .get("/events", new BenchEvents().events())               // SSE: an event every 100 ms
+                .get("/poll", BenchEvents.poll())                           // a long poll (suspended)
+                .websocket(BenchServer.WS_PATH, new WebSocketHandler() { // echo; permessage-deflate offered
+                    @Override
+                    public void onText(WebSocketSession s, String text) {
+                        s.sendText(text);
+                    }
+
+                    @Override
+                    public void onBinary(WebSocketSession s, byte[] data) {
+                        s.sendBinary(data);
+                    }
+                });
         LoomServer server = LoomServer.builder()
                 .listen(System.getenv().getOrDefault("BENCH_HOST", "0.0.0.0"), port)
                 .configure(c -> c
                         .maxKeepAliveRequests(0)                        // unlimited, like the others
                         .keepAliveTimeout(BenchServer.IDLE_TIMEOUT)
                         .tcpNoDelay(true)                               // the default; stated for clarity
+                        .webSocket(WebSocketSettings.DEFAULTS.withIdleTimeout(BenchServer.IDLE_TIMEOUT))
                         .admissionControl(admission)
+                        .threadsPerChild(Integer.parseInt(System.getenv().getOrDefault("LOOM_THREADS",
+                                Integer.toString(org.loommpm.config.ServerConfig.DEFAULT_THREADS_PER_CHILD))))
                         .tls(t -> {
                             if (tls != null) { // every listener TLS, h2 or http/1.1 by ALPN
                                 t.engine(true).certificateFile(tls.file()).password(tls.password());

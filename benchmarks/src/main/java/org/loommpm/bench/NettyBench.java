@@ -31,6 +31,13 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
+import io.netty.handler.codec.http.websocketx.extensions.compression.WebSocketServerCompressionHandler;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -85,9 +92,9 @@ final class NettyBench {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         if (ssl != null) {
-                            ch.pipeline().addLast(ssl.newHandler(ch.alloc()), new NettyH2.Alpn(NettyH2.http1(HelloHandler::new)));
+                            ch.pipeline().addLast(ssl.newHandler(ch.alloc()), new NettyH2.Alpn(NettyH2.http1(NettyBench::helloPipeline)));
                         } else {
-                            ch.pipeline().addLast(new NettyH2.PrefaceDetector(NettyH2.http1(HelloHandler::new)));
+                            ch.pipeline().addLast(new NettyH2.PrefaceDetector(NettyH2.http1(NettyBench::helloPipeline)));
                         }
                     }
                 })
@@ -95,6 +102,54 @@ final class NettyBench {
                 .sync();
         return (epoll ? "epoll transport" : "NIO transport (epoll unavailable: " + Epoll.unavailabilityCause() + ")")
                 + (ssl != null ? ", TLS (JDK SSLEngine)" : "");
+    }
+
+    /**
+     * Sends a request for {@link BenchServer#WS_PATH} into the pipeline of Netty's WebSocket server
+     * example (HttpObjectAggregator, WebSocketServerCompressionHandler for permessage-deflate,
+     * WebSocketServerProtocolHandler, an echo handler), in place of the hello handler; other
+     * requests pass through untouched, so the HTTP benchmarks keep their pipeline.
+     */
+    static final class WsSwitch extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (msg instanceof HttpRequest req && req.uri().startsWith(BenchServer.WS_PATH)) {
+                var p = ctx.pipeline();
+                // Each is added right after this handler: in reverse order.
+                p.addAfter(ctx.name(), null, new WsEcho());
+                p.addAfter(ctx.name(), null, new WebSocketServerProtocolHandler(BenchServer.WS_PATH, null, true));
+                p.addAfter(ctx.name(), null, new WebSocketServerCompressionHandler(0));
+                p.addAfter(ctx.name(), null, new HttpObjectAggregator(65_536));
+                p.remove(HelloHandler.class);
+                p.remove(this);
+            }
+            ctx.fireChannelRead(msg);
+        }
+    }
+
+    /** The example's frame handler, echoing: the frame is retained into the write, flushed per read batch. */
+    static final class WsEcho extends SimpleChannelInboundHandler<WebSocketFrame> {
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, WebSocketFrame frame) {
+            if (frame instanceof TextWebSocketFrame || frame instanceof BinaryWebSocketFrame) {
+                ctx.write(frame.retain(), ctx.voidPromise());
+            }
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            ctx.flush();
+        }
+    }
+
+    /** The HTTP/1.1 handlers behind the codec: the WebSocket switch, then hello. */
+    static io.netty.channel.ChannelHandler helloPipeline() {
+        return new io.netty.channel.ChannelInitializer<io.netty.channel.Channel>() {
+            @Override
+            protected void initChannel(io.netty.channel.Channel ch) {
+                ch.pipeline().addLast(new WsSwitch(), new HelloHandler());
+            }
+        };
     }
 
     /** Answers when the request's last content arrives, so a POST body is read and discarded first. */

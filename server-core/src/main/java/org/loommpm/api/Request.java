@@ -47,6 +47,11 @@ public interface Request {
      */
     String pathParam(String name);
 
+    /** {@return every path template variable of the matched route, by name (empty when there are none)} */
+    default Map<String, String> pathParams() {
+        return Map.of();
+    }
+
     /** {@return {@code HTTP/1.0}, {@code HTTP/1.1} or {@code HTTP/2.0}} */
     String protocol();
 

@@ -123,6 +123,45 @@ public interface Response {
         }
     }
 
+    /**
+     * Suspends this exchange: the handler may return without answering, and any thread answers
+     * later through the returned handle (a long poll, an answer computed elsewhere). The worker
+     * slot and the virtual thread are released as soon as the handler returns; the status and
+     * headers set so far carry over. The deadline is {@code SuspendTimeout} (60 s by default).
+     * Read the request body first: an unread body is discarded when the handler returns.
+     *
+     * @throws IllegalStateException if the response was already committed or suspended
+     * @throws UnsupportedOperationException where the implementation cannot suspend
+     */
+    default SuspendedResponse suspend() {
+        throw new UnsupportedOperationException("this response cannot be suspended");
+    }
+
+    /**
+     * As {@link #suspend()}, with its own deadline instead of {@code SuspendTimeout}.
+     *
+     * @param timeout how long the exchange may stay suspended before it is answered 503
+     * @return the handle through which any thread answers
+     */
+    default SuspendedResponse suspend(java.time.Duration timeout) {
+        throw new UnsupportedOperationException("this response cannot be suspended");
+    }
+
+    /**
+     * Turns this response into a Server-Sent Events stream ({@code text/event-stream}): the head
+     * goes out at once, the handler returns, and events are sent from any thread (see
+     * {@link EventStream}). The stream has no deadline; it ends when closed, when the client goes
+     * away, or when the server stops.
+     *
+     * @return the stream, to send events on from any thread
+     * @throws IllegalStateException if the response was already committed or suspended
+     * @throws UnsupportedOperationException where the implementation cannot suspend
+     * @throws IOException if the connection has ended
+     */
+    default EventStream eventStream() throws IOException {
+        throw new UnsupportedOperationException("this response cannot stream events");
+    }
+
     /** {@return whether the status line and headers have been written (then they can no longer change)} */
     boolean isCommitted();
 

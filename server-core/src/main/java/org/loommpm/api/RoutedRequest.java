@@ -42,6 +42,17 @@ final class RoutedRequest implements Request, RouteAware {
         return delegate.pathParam(name);
     }
 
+    /** The enclosing routers' variables, then this match's (which win on a clash). */
+    @Override
+    public Map<String, String> pathParams() {
+        Map<String, String> outer = delegate.pathParams();
+        Map<String, String> all = new java.util.LinkedHashMap<>(outer);
+        for (int i = 0; i < names.length; i++) {
+            all.put(names[i], values[i]);
+        }
+        return java.util.Collections.unmodifiableMap(all);
+    }
+
     @Override
     public String method() {
         return delegate.method();

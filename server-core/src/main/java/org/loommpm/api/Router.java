@@ -9,6 +9,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import org.loommpm.http.syntax.HttpChars;
+import org.loommpm.websocket.WebSocketEndpoint;
+import org.loommpm.websocket.WebSocketHandler;
+import org.loommpm.websocket.server.UpgradeHandler;
 
 /**
  * A {@link Handler} that picks another handler by request method and path template.
@@ -227,6 +230,35 @@ public final class Router implements Handler {
         node.put(m, route, method, template);
         routes.add(route);
         return this;
+    }
+
+    /**
+     * Routes WebSocket handshakes (RFC 6455) for a template to {@code handler}, accepting any
+     * origin, no subprotocol, and permessage-deflate when the client offers it. See
+     * {@link #websocket(String, WebSocketEndpoint)}.
+     */
+    public Router websocket(String template, WebSocketHandler handler) {
+        return websocket(template, WebSocketEndpoint.of(handler));
+    }
+
+    /**
+     * Routes WebSocket handshakes for a template: a {@code GET} route whose handler checks the
+     * handshake and, when it is valid, answers {@code 101} and hands the connection to the
+     * endpoint's {@link WebSocketHandler}. It is an ordinary route: the router's filters run
+     * around it (an access rule or an authentication filter that answers first refuses the
+     * upgrade like any request), path variables reach the session
+     * ({@link org.loommpm.websocket.WebSocketSession#pathParam}), and the template cannot also
+     * have a plain {@code GET} handler. A plain {@code GET} without {@code Upgrade: websocket}
+     * gets {@code 426}. WebSockets run over HTTP/1.1 (cleartext or TLS); HTTP/2's extended
+     * {@code CONNECT} (RFC 8441) is not implemented, so HTTP/2 clients open them over HTTP/1.1.
+     *
+     * @return this router
+     * @throws IllegalArgumentException if the template is malformed or already has a GET route
+     * @throws IllegalStateException if the router has already handled a request
+     */
+    public Router websocket(String template, WebSocketEndpoint endpoint) {
+        Objects.requireNonNull(endpoint, "endpoint");
+        return route("GET", template, new UpgradeHandler(endpoint));
     }
 
     /**

@@ -168,6 +168,8 @@ public final class ServerConfig {
     private final TlsSettings tls;
     private final Http2Settings http2;
     private final ProxyProtocolSettings proxyProtocol;
+    private final WebSocketSettings webSocket;
+    private final StreamingSettings streaming;
 
     private ServerConfig(Builder b, Limits limits, TlsSettings tls) {
         this.listen = List.copyOf(b.listen.isEmpty() && tls.listen().isEmpty()
@@ -212,6 +214,8 @@ public final class ServerConfig {
         this.adjustments = limits.adjustments();
         this.http2 = b.http2;
         this.proxyProtocol = b.proxyProtocol;
+        this.webSocket = b.webSocket;
+        this.streaming = b.streaming;
     }
 
     /** {@return A builder holding every default} */
@@ -261,6 +265,8 @@ public final class ServerConfig {
         b.tls = tls.toBuilder();
         b.http2 = http2;
         b.proxyProtocol = proxyProtocol;
+        b.webSocket = webSocket;
+        b.streaming = streaming;
         return b;
     }
 
@@ -386,6 +392,10 @@ public final class ServerConfig {
     public List<String> adjustments() { return adjustments; }
     /** {@return the HTTP/2 limits and guards ({@code H2*} directives)} */
     public Http2Settings http2() { return http2; }
+    /** {@return the WebSocket limits and timers ({@code WebSocket*})} */
+    public WebSocketSettings webSocket() { return webSocket; }
+    /** {@return the outbound queue, suspended exchanges and event streams ({@code OutboundQueueLimit}, ...)} */
+    public StreamingSettings streaming() { return streaming; }
 
     /** {@return the PROXY protocol: which listeners expect the header, and its timeout} */
     public ProxyProtocolSettings proxyProtocol() { return proxyProtocol; }
@@ -505,6 +515,8 @@ public final class ServerConfig {
         private TlsSettings.Builder tls = TlsSettings.builder();
         private Http2Settings http2 = Http2Settings.DEFAULTS;
         private ProxyProtocolSettings proxyProtocol = ProxyProtocolSettings.DEFAULTS;
+        private WebSocketSettings webSocket = WebSocketSettings.DEFAULTS;
+        private StreamingSettings streaming = StreamingSettings.DEFAULTS;
 
         private Builder() {
         }
@@ -806,6 +818,20 @@ public final class ServerConfig {
         public Builder proxyProtocol(ProxyProtocolSettings s) { proxyProtocol = Objects.requireNonNull(s); return this; }
         /** {@return the PROXY protocol settings so far (to derive a copy from)} */
         public ProxyProtocolSettings proxyProtocol() { return proxyProtocol; }
+        /**
+         * The WebSocket limits and timers.
+         *
+         * @param s the value
+         * @return this builder
+         */
+        public Builder webSocket(WebSocketSettings s) { webSocket = Objects.requireNonNull(s); return this; }
+        /**
+         * The outbound queue, suspended exchanges and event streams ({@code OutboundQueueLimit}, ...).
+         *
+         * @param s the value
+         * @return this builder
+         */
+        public Builder streaming(StreamingSettings s) { streaming = Objects.requireNonNull(s); return this; }
 
         /**
          * Validates and freezes the settings.

@@ -246,7 +246,10 @@ public final class Child implements ChildStats, ChildHandle {
             draining = true;
             LOG.log(Level.INFO, "LM0002 child {0} (generation {1}) retiring: {2}", id, generation, reason);
             supervisor.childRetiring(this);
-            pollers[0].wakeIfSleeping();
+            // Every poller: each ends its own detached WebSockets (Poller.closeDetachedForDrain).
+            for (Poller p : pollers) {
+                p.wakeIfSleeping();
+            }
         }
     }
 
@@ -433,6 +436,7 @@ public final class Child implements ChildStats, ChildHandle {
     @Override public long bytesSent() { return pool.scoreboard().totalBytesSent(); }
     @Override public int keepAliveConnections() { return (int) sum(Poller::keepAliveConnections); }
     @Override public int lingeringConnections() { return (int) sum(Poller::lingeringConnections); }
+    @Override public int detachedConnections() { return (int) sum(Poller::detachedConnections); }
     @Override public List<PollerStats> pollerStats() { return List.of(pollers); }
     @Override public int contextsHeld() { return contextsHeld.get(); }
     @Override public int activeWorkers() { return pool.active(); }

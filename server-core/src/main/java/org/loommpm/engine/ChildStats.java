@@ -57,6 +57,14 @@ public interface ChildStats {
     /** Connections in a lingering close now. */
     int lingeringConnections();
 
+    /**
+     * Connections DETACHED now (suspended exchanges, event streams, idle WebSockets): they hold
+     * no worker slot and no thread. 0 where the count is not kept (child processes' records).
+     */
+    default int detachedConnections() {
+        return 0;
+    }
+
     /** Connection contexts attached to connections now (idle keep-alive connections hold none). */
     int contextsHeld();
 

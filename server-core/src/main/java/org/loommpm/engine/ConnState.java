@@ -23,6 +23,15 @@ public enum ConnState {
      * it. Owner: poller.
      */
     MULTIPLEXED,
+    /**
+     * Nothing for a worker to do until the peer sends bytes (read interest only when the protocol
+     * asked), a {@link Connection#signal() signal}, or an optional deadline (then dispatched with
+     * {@code closeRequested}); meanwhile the poller writes what other threads queue on the
+     * connection's {@link Outbound} (plaintext; under TLS it dispatches a short flush task).
+     * A suspended HTTP/1.1 exchange or event stream, an idle WebSocket. No thread; a context
+     * only if unread input is buffered in it. Owner: poller.
+     */
+    DETACHED,
     /** On a worker: parsing a head, running a handler, reading a body, writing. Owner: worker. */
     PROCESSING,
     /** The worker's virtual thread is parked until the poller reports the socket readable. Owner: worker. */

@@ -31,6 +31,8 @@ import org.loommpm.spi.WorkerTask;
  *   KEEPALIVE         poller  OP_READ / KeepAliveTimeout (a new connection: FirstByteTimeout)
  *   ASYNC_WAITIO      poller  OP_READ / the head's absolute deadline
  *   MULTIPLEXED       poller  OP_READ / optional   (HTTP/2: streams run on their own workers)
+ *   DETACHED          poller  OP_READ or 0, + OP_WRITE while queued bytes wait / optional
+ *                             (a suspended exchange, an event stream, an idle WebSocket)
  *   PROCESSING        worker  OP_READ or 0 / none (read interest is dropped lazily)
  *   SUSPENDED         worker  OP_READ / Timeout, or a body stage deadline if sooner (worker parked)
  *   WRITE_COMPLETION  worker  OP_WRITE / Timeout     (worker parked; the poller may only wake it)
@@ -54,6 +56,11 @@ import org.loommpm.spi.WorkerTask;
  *   MULTIPLEXED -> PROCESSING               poller claims it on readiness, on a signal from a
  *                                           stream ({@link #signal}), or when its deadline passes
  *                                           (then with {@link #closeRequested()} set)
+ *   DETACHED -> PROCESSING                  the same (readiness only with read interest); a
+ *                                           signal is served after the queued bytes are written
+ *   DETACHED -> PROCESSING -> DETACHED      poller, TLS only: a short engine task writes the
+ *                                           outbound queue through the TLS engine ({@link #runFlush})
+ *   DETACHED -> LINGER | CLOSED             a close asked from any thread ({@link Outbound#close})
  *   KEEPALIVE -> CLOSED                     deadline, graceful stop, or EOF seen by a worker
  *   ASYNC_WAITIO -> LINGER                  head deadline: the protocol's timeout answer (408)
  *   LINGER -> CLOSED                        EOF, error, or LingerTimeout
@@ -79,6 +86,15 @@ import org.loommpm.spi.WorkerTask;
  * the poller also checks the flag when it applies {@link #handBackWatch}, a signal racing with
  * that hand-back is never lost. The owner consumes the flag with {@link #takeSignal}.
  *
+ * <p><b>Outbound queue.</b> Any thread may queue bytes on {@link #outbound()} without blocking on
+ * the socket. Who writes them depends on the state, and so follows ownership: the poller while
+ * the connection is DETACHED (plaintext: a non-blocking gathering write on the poller thread,
+ * OP_WRITE armed while the socket is full; TLS: a short {@link #runFlush} task on a worker,
+ * because a poller never runs the TLS engine), the owning worker otherwise
+ * ({@link #flushOutbound}, and before every dispatch of the protocol in {@link #run}). The first
+ * offer after the owner last looked pokes the poller, through the same once-per-look flag as a
+ * {@link #signal}.
+ *
  * <p><b>Transport.</b> All socket I/O of the worker side goes through the connection's
  * {@link Transport} (plaintext or TLS, fixed at accept, or on a PROXY protocol listener made by
  * the poller once it has read the header, with the bytes that followed it; the header's client
@@ -102,6 +118,7 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
     private static final VarHandle ENDED;
     private static final VarHandle SIGNALLED;
     private static final VarHandle POKE_QUEUED;
+    private static final VarHandle OUTBOUND;
 
     static {
         try {
@@ -109,6 +126,7 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
             ENDED = lookup.findVarHandle(Connection.class, "ended", int.class);
             SIGNALLED = lookup.findVarHandle(Connection.class, "signalled", int.class);
             POKE_QUEUED = lookup.findVarHandle(Connection.class, "pokeQueued", int.class);
+            OUTBOUND = lookup.findVarHandle(Connection.class, "outbound", Outbound.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -131,6 +149,15 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
     boolean closeRequested;
     /** Absolute deadline for {@link HandOff#WATCH} ({@code 0} = none), in {@link System#nanoTime()} units. */
     long watchDeadline;
+    /** Absolute deadline for {@link HandOff#DETACH} ({@code 0} = none); owner writes, the poller applies. */
+    long detachDeadline;
+    /** Whether a DETACHED connection keeps read interest (the protocol wants the peer's bytes). */
+    boolean detachRead;
+    /** Set by the poller before it dispatches a DETACHED connection only to write its queue (TLS). */
+    boolean flushOnly;
+    /** Created on first use by any thread (CAS); {@code null} for connections that never queue. */
+    @SuppressWarnings("unused") // written through OUTBOUND
+    private volatile Outbound outbound;
 
     /** Poller-confined once registered. */
     SelectionKey key;
@@ -236,6 +263,11 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
         return bytesWritten;
     }
 
+    /** The poller wrote {@code n} queued bytes of this DETACHED connection. Owner (the poller). */
+    void addBytesWritten(long n) {
+        bytesWritten += n;
+    }
+
     /** Whether the connection is encrypted (TLS). */
     public boolean isSecure() {
         return transport.secure();
@@ -328,6 +360,35 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
     /** Poller side: the poke is being handled; a later signal queues a new one. */
     void pokeTaken() {
         POKE_QUEUED.setVolatile(this, 0);
+    }
+
+    /**
+     * The connection's outbound queue, created on the first call (any thread; a CAS decides
+     * which caller's queue stays).
+     */
+    @Override
+    public Outbound outbound() {
+        Outbound q = outbound;
+        if (q == null) {
+            Outbound fresh = new Outbound(this, poller.child().config().streaming().outboundQueueLimit());
+            q = OUTBOUND.compareAndSet(this, null, fresh) ? fresh : outbound;
+            if (hasEnded()) {
+                q.ended(closeReason); // created after the end: it must not wait for one that passed
+            }
+        }
+        return q;
+    }
+
+    /** The queue if it was ever used, else {@code null}. Any thread. */
+    Outbound outboundIfAny() {
+        return outbound;
+    }
+
+    /** A producer queued bytes or asked for a close: the poller looks (once per look). Any thread. */
+    void outboundPoke() {
+        if ((int) POKE_QUEUED.getVolatile(this) == 0 && POKE_QUEUED.compareAndSet(this, 0, 1)) {
+            poller.poke(this);
+        }
     }
 
     /** The child serving it (engine only: protocols use {@link #services()}). */
@@ -491,6 +552,35 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
         }
     }
 
+    /**
+     * Writes every byte queued on {@link #outbound()} through the transport, parking while the
+     * socket is full (bounded by Timeout). Owner only.
+     */
+    @Override
+    public void flushOutbound() throws IOException {
+        Outbound q = outbound;
+        if (q == null || !q.hasItems()) {
+            return;
+        }
+        ByteBuffer[] scratch = new ByteBuffer[Outbound.BATCH];
+        try {
+            while (q.hasItems()) {
+                long n = q.drainTo(this::transportWrite, scratch, Long.MAX_VALUE);
+                bytesWritten += n;
+                if (q.hasItems()) {
+                    await(HandOff.AWAIT_WRITE);
+                }
+            }
+            flushTransport();
+        } catch (IOException e) {
+            throw peerFailure(e);
+        }
+    }
+
+    private long transportWrite(ByteBuffer[] srcs, int n) throws IOException {
+        return transport.write(n == srcs.length ? srcs : java.util.Arrays.copyOf(srcs, n));
+    }
+
     /** Parks until the transport has sent everything it holds (TLS records already wrapped). */
     private void flushTransport() throws IOException {
         while (!transport.flush()) {
@@ -622,6 +712,24 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
         handBack(HandOff.WATCH);
     }
 
+    /**
+     * Nothing for a worker until the peer sends bytes ({@code readInterest}), a {@link #signal},
+     * or {@code deadlineNanos} (then dispatched with {@link #closeRequested()} set; 0 = none):
+     * the connection waits DETACHED in its poller, which writes its {@link #outbound()} queue
+     * meanwhile. The context is released unless unread input is buffered in it.
+     */
+    @Override
+    public void handBackDetached(long deadlineNanos, boolean readInterest) {
+        ConnectionContext ctx = context;
+        if (ctx != null && !ctx.in().hasRemaining()) {
+            releaseContext();
+        }
+        transport.idle();
+        detachDeadline = deadlineNanos;
+        detachRead = readInterest;
+        handBack(HandOff.DETACH);
+    }
+
     private void handBack(HandOff handOp) {
         op = handOp;
         poller.handoff(this);
@@ -629,10 +737,50 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
 
     // ---- worker entry ----
 
-    /** Runs the protocol on the worker that was dispatched this connection. */
+    /**
+     * Runs the protocol on the worker that was dispatched this connection, after writing what
+     * other threads queued (so the protocol's own writes follow them); or, when the poller
+     * dispatched it only for that ({@link #flushOnly}), {@link #runFlush}.
+     */
     @Override
     public void run(int slot) {
+        if (flushOnly) {
+            flushOnly = false;
+            runFlush();
+            return;
+        }
+        Outbound q = outbound;
+        if (q != null && q.hasItems()) {
+            try {
+                flushOutbound();
+            } catch (IOException e) {
+                handBackClose(CloseReason.ABORT);
+                return;
+            }
+        }
         protocol.serve(this, slot);
+    }
+
+    /**
+     * A DETACHED TLS connection's queue, written on a worker because only a worker runs the TLS
+     * engine; then back to DETACHED with the same deadline and interest, or closed as asked.
+     */
+    private void runFlush() {
+        Outbound q = outbound;
+        try {
+            flushOutbound();
+        } catch (IOException e) {
+            handBackClose(CloseReason.ABORT);
+            return;
+        }
+        switch (q.state()) {
+            case Outbound.CLOSE_NOW -> handBackClose(q.closeReason());
+            case Outbound.CLOSE_AFTER_FLUSH -> handBackLinger(q.closeReason());
+            default -> {
+                transport.idle();
+                handBack(HandOff.DETACH);
+            }
+        }
     }
 
     // ---- poller side ----
@@ -662,6 +810,10 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
             // Closing a socket that failed already: nothing more to release.
         }
         poller.child().connectionEnded(reason);
+        Outbound q = outbound;
+        if (q != null) {
+            q.ended(reason);
+        }
         return true;
     }
 

@@ -24,7 +24,12 @@ enum HandOff {
     /** Close at once. */
     CLOSE,
     /** A multiplexed connection waits for readiness, a signal or its deadline (MULTIPLEXED). */
-    WATCH;
+    WATCH,
+    /**
+     * A connection with no work for a worker until its peer sends bytes, a signal, or its
+     * deadline: its poller writes its outbound queue meanwhile (DETACHED).
+     */
+    DETACH;
 
     /** Whether a worker is parked behind this hand-off: it must be woken on every path. */
     boolean parksWorker() {

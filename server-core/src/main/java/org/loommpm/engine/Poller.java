@@ -43,6 +43,8 @@ public final class Poller implements Runnable, PollerStats {
     private static final System.Logger LOG = System.getLogger("org.loommpm.engine");
     /** The longest select: also bounds how late a lazy KEEPALIVE hand-back is applied ({@link #handoffIdle}). */
     private static final long MAX_SLEEP_MS = 100;
+    /** Pokes handled per loop iteration (see {@link #drainPokes}). */
+    private static final int MAX_POKES_PER_ITERATION = 1024;
 
     private final Child child;
     /** What protocols may use of the child (see {@link Connection#services()}). */
@@ -60,6 +62,11 @@ public final class Poller implements Runnable, PollerStats {
     private final RecycleList<ConnectionContext> recycleList;
     private final AtomicBoolean sleeping = new AtomicBoolean();
     private final ByteBuffer lingerScratch = ByteBuffer.allocate(4096);
+    /** The gathering write of DETACHED connections' queues (left all null between uses). */
+    private final ByteBuffer[] outboundScratch = new ByteBuffer[Outbound.BATCH];
+    private final Outbound.Sink channelSink = this::writeChannel;
+    /** The connection {@link #channelSink} writes to now (set around each drain). */
+    private Connection writing;
     private final Runnable waker = this::wakeSelector;
     /** One instance for every select (a method reference at the call would allocate one per loop). */
     private final Consumer<SelectionKey> readyAction = this::onReady;
@@ -76,6 +83,8 @@ public final class Poller implements Runnable, PollerStats {
     private final int bufferSize;
     private Thread thread;
     private boolean idleClosedForStop;
+    /** Set once a draining child's detached, gracefully closing connections were asked to end. */
+    private boolean detachedClosedForDrain;
     /** Connections dispatched in the current loop iteration. */
     private int dispatchedThisRound;
     /**
@@ -110,6 +119,7 @@ public final class Poller implements Runnable, PollerStats {
     private volatile long recycleMisses;
     private volatile int keepAlive;
     private volatile int lingering;
+    private volatile int detached;
     /** How the connections still open end if the loop stops: ERROR when it failed, else ABORT. */
     private CloseReason exitReason = CloseReason.ABORT;
     private final LongAdder recycleDrops = new LongAdder();
@@ -331,6 +341,8 @@ public final class Poller implements Runnable, PollerStats {
             }
             if (child.isStopping() && !idleClosedForStop) {
                 closeIdleForStop();
+            } else if (child.isDraining() && !detachedClosedForDrain) {
+                closeDetachedForDrain();
             }
             yieldToWorkers = dispatchedThisRound > 0 && child.pool().active() <= dispatchedThisRound;
             dispatchedThisRound = 0;
@@ -347,13 +359,25 @@ public final class Poller implements Runnable, PollerStats {
         }
     }
 
-    /** Dispatches signalled MULTIPLEXED connections; any other state's owner sees the flag itself. */
+    /**
+     * Dispatches signalled MULTIPLEXED connections and serves DETACHED ones (their queue, a
+     * close, a signal); any other state's owner sees the flag and the queue itself.
+     */
     private void drainPokes() {
         Connection c;
-        while ((c = pokes.poll()) != null) {
+        // Bounded per iteration: producers (a broadcast to thousands of detached connections)
+        // may poke faster than one poller writes, and an unbounded drain would then never end
+        // the iteration (no heartbeat: the watchdog would call the child stuck, and deadlines
+        // and readiness would wait). What is left is taken next iteration, after a selectNow.
+        for (int n = 0; n < MAX_POKES_PER_ITERATION && (c = pokes.poll()) != null; n++) {
             c.pokeTaken();
-            if (c.state == ConnState.MULTIPLEXED && !c.hasEnded()) {
+            if (c.hasEnded()) {
+                continue;
+            }
+            if (c.state == ConnState.MULTIPLEXED) {
                 claimAndDispatch(c);
+            } else if (c.state == ConnState.DETACHED) {
+                serviceDetached(c);
             }
         }
     }
@@ -397,6 +421,7 @@ public final class Poller implements Runnable, PollerStats {
                     timers.scheduleAt(c, c.headDeadline);
                 }
                 case WATCH -> watch(c);
+                case DETACH -> detach(c);
                 case AWAIT_READ -> awaitRead(c);
                 case AWAIT_WRITE -> arm(c, ConnState.WRITE_COMPLETION, SelectionKey.OP_WRITE, timeoutNanos);
                 case LINGER -> linger(c);
@@ -455,6 +480,103 @@ public final class Poller implements Runnable, PollerStats {
         interest(c, SelectionKey.OP_READ);
         if (c.watchDeadline != 0) {
             timers.scheduleAt(c, c.watchDeadline);
+        }
+    }
+
+    /**
+     * DETACHED: the deadline is armed once here; the rest is {@link #serviceDetached}, which
+     * also runs on every poke and writable readiness.
+     */
+    private void detach(Connection c) {
+        c.state = ConnState.DETACHED;
+        detached++;
+        if ((child.isStopping() || child.isDraining()) && c.protocol().closesGracefully() && !c.closeRequested) {
+            requestGracefulClose(c);
+            return;
+        }
+        if (c.detachDeadline != 0) {
+            timers.scheduleAt(c, c.detachDeadline);
+        }
+        serviceDetached(c);
+    }
+
+    /**
+     * A DETACHED connection's turn: carry out a close asked from another thread, write its queue
+     * (plaintext: here, without blocking, at most 1 MiB per turn, OP_WRITE armed while the socket
+     * is full; TLS: a short flush task on a worker), then dispatch it if it was signalled, else
+     * wait with the interest the protocol asked for.
+     */
+    private void serviceDetached(Connection c) {
+        Outbound q = c.outboundIfAny();
+        if (q != null) {
+            int qs = q.state();
+            if (qs == Outbound.CLOSE_NOW) {
+                close(c, q.closeReason());
+                return;
+            }
+            if (c.isSecure() && (q.hasItems() || qs == Outbound.CLOSE_AFTER_FLUSH)) {
+                dispatchFlush(c); // only a worker runs the TLS engine (records, close_notify)
+                return;
+            }
+            if (q.hasItems()) {
+                try {
+                    writing = c;
+                    q.drainTo(channelSink, outboundScratch, 1 << 20);
+                } catch (IOException e) {
+                    LOG.log(Level.DEBUG, "LM1600 {0}: queued bytes could not be written: {1}", c, e.toString());
+                    close(c, CloseReason.ABORT);
+                    return;
+                } finally {
+                    writing = null;
+                }
+                if (q.hasItems()) {
+                    interest(c, (c.detachRead ? SelectionKey.OP_READ : 0) | SelectionKey.OP_WRITE);
+                    return;
+                }
+            }
+            if (qs == Outbound.CLOSE_AFTER_FLUSH) {
+                c.closeReason = q.closeReason();
+                leaveDetached(c);
+                try {
+                    linger(c);
+                } catch (IOException e) {
+                    close(c);
+                }
+                return;
+            }
+        }
+        if (c.signalPending() || c.transport().hasBufferedInput()) {
+            claimAndDispatch(c);
+            return;
+        }
+        interest(c, c.detachRead ? SelectionKey.OP_READ : 0);
+    }
+
+    /** The poller's sink for a DETACHED plaintext connection's queue: the channel, never blocking. */
+    private long writeChannel(ByteBuffer[] srcs, int n) throws IOException {
+        long w = writing.channel().write(srcs, 0, n);
+        writing.addBytesWritten(w);
+        return w;
+    }
+
+    /** TLS: the queue is written by a short engine task on a worker, which hands the connection back DETACHED. */
+    private void dispatchFlush(Connection c) {
+        timers.cancel(c);
+        leaveDetached(c);
+        c.state = ConnState.PROCESSING;
+        c.flushOnly = true;
+        dispatches++;
+        child.pool().dispatch(c);
+    }
+
+    /**
+     * Poller-owned states only: call before a DETACHED connection changes state. It counts as
+     * PROCESSING until the caller sets the next state (so a second call counts nothing).
+     */
+    private void leaveDetached(Connection c) {
+        if (c.state == ConnState.DETACHED) {
+            detached--;
+            c.state = ConnState.PROCESSING;
         }
     }
 
@@ -525,6 +647,15 @@ public final class Poller implements Runnable, PollerStats {
         switch (c.state) {
             case KEEPALIVE, ASYNC_WAITIO, MULTIPLEXED -> claimAndDispatch(c);
             case PROXY_HEADER -> readProxyHeader(c);
+            case DETACHED -> {
+                int ready = key.readyOps();
+                if ((ready & SelectionKey.OP_WRITE) != 0) {
+                    serviceDetached(c);
+                }
+                if (c.state == ConnState.DETACHED && c.detachRead && (ready & SelectionKey.OP_READ) != 0) {
+                    claimAndDispatch(c);
+                }
+            }
             case SUSPENDED, WRITE_COMPLETION -> {
                 interest(c, 0);
                 timers.cancel(c);
@@ -574,6 +705,7 @@ public final class Poller implements Runnable, PollerStats {
         boolean owner = c.state == ConnState.MULTIPLEXED;
         timers.cancel(c);
         leaveKeepAlive(c);
+        leaveDetached(c);
         c.state = ConnState.PROCESSING;
         c.dispatchedOnce = true;
         if (c.context == null) {
@@ -616,7 +748,7 @@ public final class Poller implements Runnable, PollerStats {
                         close(c, CloseReason.TIMEOUT);
                     }
                 }
-                case MULTIPLEXED -> {
+                case MULTIPLEXED, DETACHED -> {
                     c.closeReason = CloseReason.TIMEOUT;
                     requestGracefulClose(c);
                 }
@@ -718,6 +850,7 @@ public final class Poller implements Runnable, PollerStats {
             c.key.cancel();
         }
         leaveKeepAlive(c);
+        leaveDetached(c);
         if (c.state == ConnState.LINGER) {
             lingering--;
         }
@@ -780,6 +913,22 @@ public final class Poller implements Runnable, PollerStats {
     // ---- graceful stop ----
 
     /**
+     * Graceful restart (a retiring child): detached connections whose protocol ends them itself
+     * (a WebSocket: close frame 1001) are dispatched to do so; without this an idle WebSocket
+     * would keep the old generation's child alive until its idle timeout. Idle keep-alive
+     * connections are left to time out as before (a request may be on its way on one).
+     */
+    private void closeDetachedForDrain() {
+        detachedClosedForDrain = true;
+        for (SelectionKey k : selector.keys()) {
+            if (k.attachment() instanceof Connection c && c.state == ConnState.DETACHED
+                    && c.protocol().closesGracefully() && !c.closeRequested) {
+                requestGracefulClose(c);
+            }
+        }
+    }
+
+    /**
      * Graceful stop: idle keep-alive connections are closed, or handed to their protocol to end
      * gracefully (HTTP/2, also when MULTIPLEXED); the rest finish their work.
      */
@@ -787,7 +936,8 @@ public final class Poller implements Runnable, PollerStats {
         idleClosedForStop = true;
         for (SelectionKey k : selector.keys()) {
             if (k.attachment() instanceof Connection c) {
-                boolean idle = c.state == ConnState.KEEPALIVE || c.state == ConnState.MULTIPLEXED;
+                boolean idle = c.state == ConnState.KEEPALIVE || c.state == ConnState.MULTIPLEXED
+                        || c.state == ConnState.DETACHED;
                 if (idle && c.protocol().closesGracefully()) {
                     requestGracefulClose(c);
                 } else if (c.state == ConnState.KEEPALIVE || c.state == ConnState.PROXY_HEADER) {
@@ -842,6 +992,7 @@ public final class Poller implements Runnable, PollerStats {
     @Override public long timersFired() { return timersFired; }
     @Override public int keepAliveConnections() { return keepAlive; }
     @Override public int lingeringConnections() { return lingering; }
+    @Override public int detachedConnections() { return detached; }
     @Override public long recycleHits() { return recycleHits; }
     @Override public long recycleMisses() { return recycleMisses; }
     @Override public long recycleDrops() { return recycleDrops.sum(); }

@@ -27,6 +27,9 @@ public interface PollerStats {
     /** Connections in a lingering close now (output shut down, input being drained). */
     int lingeringConnections();
 
+    /** Connections DETACHED now: suspended exchanges, event streams, idle WebSockets (no thread, no slot). */
+    int detachedConnections();
+
     /** Contexts taken from the recycle list. */
     long recycleHits();
 

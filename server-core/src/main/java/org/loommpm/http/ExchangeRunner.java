@@ -141,4 +141,16 @@ public final class ExchangeRunner {
                     System.nanoTime() - startNanos);
         }
     }
+
+    /**
+     * Counts a finished exchange that ended holding no worker slot (a suspended HTTP/2 exchange,
+     * answered from another thread): for the observer only.
+     */
+    public void completedWithoutSlot(Response res, String version, String method, long bytesReceived,
+                                     long startNanos) {
+        if (observer != null) {
+            observer.exchangeCompleted(version, method, res.status(), bytesReceived, res.bytesSent(),
+                    System.nanoTime() - startNanos);
+        }
+    }
 }

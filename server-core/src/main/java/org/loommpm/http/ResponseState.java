@@ -41,6 +41,14 @@ public abstract class ResponseState implements Response {
             board.set(slot, SlotBoard.LOGGING);
         }
     }
+    /** The protocol the connection switches to once a 101 is written, or {@code null}. */
+    private ProtocolUpgrade upgrade;
+    /**
+     * The exchange this response was handed over to by {@code suspend()} or
+     * {@code eventStream()}, else {@code null}. Set by the serving task; read by it after the
+     * handler returned.
+     */
+    private SuspendedExchange suspension;
 
     @Override
     public final Response status(int code) {
@@ -105,6 +113,41 @@ public abstract class ResponseState implements Response {
         send((StatusReasons.reason(status) + "\n").getBytes(StandardCharsets.UTF_8));
     }
 
+    /**
+     * Switches the connection to {@code next} once this response, a {@code 101} the handler
+     * sets, is written (HTTP/1.1). A handler of this server's own (WebSocket) calls it; the
+     * protocol decides when and whether it can switch.
+     *
+     * @throws IllegalStateException once the head is committed
+     */
+    public final void upgrade(ProtocolUpgrade next) {
+        checkNotCommitted();
+        upgrade = next;
+    }
+
+    /** The protocol set by {@link #upgrade(ProtocolUpgrade)} for a {@code 101}, else {@code null}. */
+    public final ProtocolUpgrade switchingTo() {
+        return status == 101 ? upgrade : null;
+    }
+
+    /**
+     * Hands the response over to {@code s}: from now on only the suspended exchange sends it (the
+     * handler's own calls fail as for a completed response).
+     *
+     * @throws IllegalStateException if the response was already committed, completed or suspended
+     */
+    protected final void handOver(SuspendedExchange s) {
+        checkNotComplete();
+        checkNotCommitted();
+        suspension = s;
+        complete = true;
+    }
+
+    /** The suspended exchange this response was handed over to, or {@code null}. */
+    public final SuspendedExchange suspension() {
+        return suspension;
+    }
+
     /** @throws IllegalStateException once the head is committed */
     protected final void checkNotCommitted() {
         if (committed) {
@@ -115,7 +158,8 @@ public abstract class ResponseState implements Response {
     /** @throws IllegalStateException once the response is complete */
     protected final void checkNotComplete() {
         if (complete) {
-            throw new IllegalStateException("response already sent");
+            throw new IllegalStateException(suspension != null ? "response suspended: answer through its handle"
+                    : "response already sent");
         }
     }
 }

@@ -37,7 +37,8 @@ public final class Http1BenchFixture {
      * {@code contentLength} bytes, with room for that body after it.
      */
     public ByteBuffer encodeHead(String[] fields, int contentLength) {
-        Http1Response res = new Http1Response(connection, state, staging, EMPTY, request, "loom-mpm", true);
+        Http1Response res = new Http1Response(connection, state, staging, EMPTY, request, "loom-mpm", true,
+                new org.loommpm.http.StreamingLimits(0, 0, 0));
         for (int i = 0; i < fields.length; i += 2) {
             res.header(fields[i], fields[i + 1]);
         }

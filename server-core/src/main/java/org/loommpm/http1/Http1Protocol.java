@@ -12,7 +12,9 @@ import org.loommpm.api.HttpException;
 import org.loommpm.config.RequestReadTimeout;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.http.ExchangeRunner;
+import org.loommpm.http.StreamingLimits;
 import org.loommpm.http.ProtocolSwitch;
+import org.loommpm.http.ProtocolUpgrade;
 import org.loommpm.http.RequestHead;
 import org.loommpm.spi.CloseReason;
 import org.loommpm.spi.ConnectionBuffers;
@@ -58,13 +60,25 @@ import org.loommpm.tls.PlaintextRequestException;
  * {@link ExchangeObserver} ({@code null} when they are off: no further cost). An exchange cut
  * off by the client counts only as an aborted connection.
  *
+ * <p><b>Suspended exchanges.</b> A handler that suspends its response ({@code Response.suspend()},
+ * {@code eventStream()}) returns at once; the request body is discarded, earlier batched answers
+ * are written, and the connection is handed back DETACHED ({@link ProtocolConnection#handBackDetached}):
+ * no worker, no context (unless a pipelined request is already buffered), read interest on so a
+ * client that leaves is seen. Any thread answers through {@link Http1Suspension}, which encodes
+ * into buffers of its own and queues on the connection's outbound queue, written by the poller.
+ * The exchange's end signals the connection back to a worker ({@code resume}): the exchange is
+ * counted in that worker's slot, and the connection reads its next request or closes as the
+ * response said. The connection's session is then an {@link Http1Suspension.Holder}.
+ *
  * <p><b>Switching protocols.</b> HTTP/1.1 knows no other protocol: it asks its
  * {@link ProtocolSwitch} (the generation's protocol selector) whether a fresh connection belongs
  * to another one, on its first dispatch after the TLS handshake (ALPN) and each time its first
  * request's reads return bytes, before they are scanned (a preface such as HTTP/2's may come in
  * pieces; a TLS ClientHello on a cleartext port has no head end), and whether a request's
  * {@code Upgrade} switches the connection. From then on it belongs to that protocol; later
- * requests never ask.
+ * requests never ask. A handler may also switch the connection itself (a WebSocket route, after
+ * the application's filters let the request through): its response is a 101 carrying a
+ * {@link ProtocolUpgrade}, which takes the connection over once the 101 is written.
  *
  * <p><b>TLS.</b> The handshake runs inside the first reads ({@link ProtocolConnection#readNow}); while it
  * needs input, the connection goes back to its poller like an idle one. A failed handshake is
@@ -90,6 +104,8 @@ public final class Http1Protocol implements ConnectionProtocol {
     private final int maxHeadBytes;
     /** Where other protocols may take a connection over (ALPN, a preface, {@code Upgrade}). */
     private final ProtocolSwitch protocols;
+    /** SuspendTimeout and the rest, for suspended exchanges and event streams. */
+    private final StreamingLimits limits;
 
     /**
      * @param config the settings (limits, timeouts, keep-alive)
@@ -104,6 +120,7 @@ public final class Http1Protocol implements ConnectionProtocol {
         this.protocols = protocols;
         this.headerStage = config.requestReadTimeout().header();
         this.timeoutNanos = config.timeout().toNanos();
+        this.limits = StreamingLimits.of(config);
         this.maxHeadBytes = config.limitRequestLine() + 2
                 + config.limitRequestFields() * (config.limitRequestFieldSize() + 2) + 1024;
     }
@@ -134,6 +151,11 @@ public final class Http1Protocol implements ConnectionProtocol {
         }
         SlotBoard board = c.services().scoreboard();
         try {
+            Http1Suspension.Holder held = c.session(Http1Suspension.Holder.class);
+            Http1Suspension suspended = held == null ? null : held.current;
+            if (suspended != null && !resume(c, ctx, held, suspended, board, slot)) {
+                return;
+            }
             for (int round = 1; ; round++) {
                 board.set(slot, SlotBoard.READING);
                 // A fresh connection may belong to another protocol by ALPN, known already when its
@@ -305,13 +327,17 @@ public final class Http1Protocol implements ConnectionProtocol {
                 && (config.maxKeepAliveRequests() == 0 || served < config.maxKeepAliveRequests());
         board.requestStarted(slot, head, c.remoteAddress(), st.headStartNanos);
         ConnectionInputStream body = new ConnectionInputStream(c, in, config.requestReadTimeout().body());
-        Http1Response res = new Http1Response(c, st, ctx.out(), in, head, config.serverHeader(), keepAlive);
+        Http1Response res = new Http1Response(c, st, ctx.out(), in, head, config.serverHeader(), keepAlive, limits);
         res.showIn(board, slot);
         Http1Request req = new Http1Request(head, headEnd, c, body, res,
                 config.limitRequestBody(), config.limitRequestFields(), config.limitRequestFieldSize());
         // An exchange counts once its handler has run (an exception here means the client is gone
         // mid-exchange: counted only as an aborted connection).
         boolean completed = runner.run(req, res);
+        if (res.suspension() instanceof Http1Suspension suspended) {
+            detach(c, ctx, st, head, req, suspended, board, slot);
+            return false;
+        }
         boolean reusable = false;
         try {
             reusable = completed && !res.closeAfter() && req.discardBody(MAX_DISCARD);
@@ -321,6 +347,14 @@ public final class Http1Protocol implements ConnectionProtocol {
             runner.completed(board, slot, res, head.version().text(), head.method(), req.bytesReceived(),
                     st.headStartNanos);
         }
+        ProtocolUpgrade next = completed ? res.switchingTo() : null;
+        if (next != null) {
+            // The 101 is out (or batched behind earlier answers): the connection is the new
+            // protocol's from here, with whatever the client sent after its request still buffered.
+            st.flushBatch(c);
+            next.takeOver(c, slot, config);
+            return false;
+        }
         if (!completed) {
             st.discardBatch();
             c.handBackClose(res.closeReason());
@@ -329,6 +363,76 @@ public final class Http1Protocol implements ConnectionProtocol {
         if (!reusable) {
             st.flushBatch(c);
             c.handBackLinger(res.closeReason());
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * The handler suspended its exchange: the request's unread body is discarded (it cannot be
+     * read later from another thread), answers batched for earlier pipelined requests go out,
+     * and the connection waits DETACHED, holding no worker, while any thread answers through the
+     * outbound queue. Read interest stays on unless a pipelined request is already buffered, so a
+     * client that goes away is seen at once. The connection's end, however it comes, ends the
+     * exchange ({@link Http1Suspension#clientGone}).
+     */
+    private void detach(ProtocolConnection c, ConnectionBuffers ctx, Http1State st, RequestHead head, Http1Request req,
+                        Http1Suspension s, SlotBoard board, int slot) throws IOException {
+        Http1Suspension.Holder held = c.session(Http1Suspension.Holder.class);
+        if (held == null) {
+            held = new Http1Suspension.Holder(c);
+            c.session(held);
+        }
+        held.current = s;
+        if (c.outbound().isClosed()) {
+            s.clientGone(); // ended before the holder was looked at: nothing will tell it again
+        }
+        s.reusable = req.discardBody(MAX_DISCARD);
+        s.version = head.version().text();
+        s.method = head.method();
+        s.bytesReceived = req.bytesReceived();
+        s.startNanos = st.headStartNanos;
+        st.flushBatch(c);
+        ByteBuffer in = ctx.in();
+        in.compact().flip();
+        st.scanner.reset();
+        board.set(slot, SlotBoard.KEEPALIVE);
+        s.res.releaseContext();
+        s.start();
+        c.handBackDetached(0, !in.hasRemaining());
+    }
+
+    /**
+     * A DETACHED connection with a suspended exchange came back to a worker: either the exchange
+     * ended (its signal), and is counted here before the connection serves its next request or
+     * closes as the response said; or the client sent bytes first (a pipelined request is kept
+     * for later, read interest off) or closed (the exchange ends: nobody to answer).
+     *
+     * @return whether the connection goes on to its next request on this worker
+     */
+    private boolean resume(ProtocolConnection c, ConnectionBuffers ctx, Http1Suspension.Holder held, Http1Suspension s,
+                           SlotBoard board, int slot) throws IOException {
+        c.takeSignal();
+        if (!s.isDone()) {
+            ByteBuffer in = ctx.in();
+            int n = fill(c, in);
+            if (n < 0) {
+                held.current = null;
+                s.clientGone();
+                c.handBackClose(CloseReason.ABORT);
+                return false;
+            }
+            c.handBackDetached(0, !in.hasRemaining());
+            return false;
+        }
+        held.current = null;
+        if (!s.answered()) {
+            c.handBackClose(CloseReason.ABORT);
+            return false;
+        }
+        runner.completed(board, slot, s.res, s.version, s.method, s.bytesReceived, s.startNanos);
+        if (!s.reusable || s.res.closeAfter()) {
+            c.handBackLinger(s.res.closeReason());
             return false;
         }
         return true;

@@ -8,7 +8,11 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import org.loommpm.api.EventStream;
 import org.loommpm.api.Headers;
+import org.loommpm.api.SuspendedResponse;
+import org.loommpm.http.EventStreamResponse;
+import org.loommpm.http.StreamingLimits;
 import org.loommpm.http.ExchangeRunner;
 import org.loommpm.http.HttpDate;
 import org.loommpm.http.RequestHead;
@@ -36,8 +40,9 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
     private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     private final ProtocolConnection connection;
-    private final Http1State state;
-    private final ByteBuffer staging;
+    /** The context's codec state and write buffer: dropped by {@link #releaseContext} once suspended. */
+    private Http1State state;
+    private ByteBuffer staging;
     private final RequestHead request;
     private final String serverHeader;
     private boolean closeAfter;
@@ -49,9 +54,11 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
     /** The connection's byte count when this exchange began ({@link #bytesSent()} is the delta). */
     private long writtenAtStart;
     /** The rest of the read buffer: bytes there mean a pipelined request is waiting. */
-    private final ByteBuffer pending;
+    private ByteBuffer pending;
     /** This response's bytes put in the batch (not yet counted by the connection). */
     private long batched;
+    /** SuspendTimeout and the rest, for {@link #suspend()} and {@link #eventStream()}. */
+    private final StreamingLimits limits;
     /** Body bytes sent by {@link #send} or {@link #sendFile} (the stream counts its own). */
     private long bodyBytes;
 
@@ -60,7 +67,8 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
      *                  asked for it and the server allows another request)
      */
     Http1Response(ProtocolConnection connection, Http1State state, ByteBuffer staging, ByteBuffer pending,
-                  RequestHead request, String serverHeader, boolean keepAlive) {
+                  RequestHead request, String serverHeader, boolean keepAlive, StreamingLimits limits) {
+        this.limits = limits;
         this.connection = connection;
         this.pending = pending;
         this.state = state;
@@ -69,6 +77,18 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
         this.serverHeader = serverHeader;
         this.closeAfter = !keepAlive;
         this.writtenAtStart = connection.bytesWritten();
+    }
+
+    /**
+     * The exchange was suspended and its connection is going idle: the context (its buffers, its
+     * codec state) goes back to the recycle list and may serve another connection, so this
+     * response must not keep it alive; a suspended exchange encodes into buffers of its own.
+     * The serving worker, before the hand-back.
+     */
+    void releaseContext() {
+        state = null;
+        staging = null;
+        pending = null;
     }
 
     /** Whether the connection closes after this response. */
@@ -244,6 +264,29 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
         }
     }
 
+    @Override
+    public SuspendedResponse suspend() {
+        return suspend(java.time.Duration.ofNanos(limits.suspendTimeoutNanos()));
+    }
+
+    @Override
+    public SuspendedResponse suspend(java.time.Duration timeout) {
+        checkNotComplete();
+        checkNotCommitted();
+        Http1Suspension s = new Http1Suspension(this, connection, System.nanoTime() + timeout.toNanos(), limits, false);
+        handOver(s);
+        return s;
+    }
+
+    @Override
+    public EventStream eventStream() throws IOException {
+        checkNotComplete();
+        checkNotCommitted();
+        Http1Suspension s = new Http1Suspension(this, connection, 0, limits, true);
+        handOver(s);
+        return new EventStreamResponse(s, request.headers().first("Last-Event-ID"), limits.heartbeatNanos());
+    }
+
     /** A client gone mid-exchange ends the connection at once: counted only as an aborted one. */
     @Override
     public boolean clientGone(Exception e) throws IOException {
@@ -260,6 +303,13 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
      */
     @Override
     public boolean fail(ExchangeRunner.Failure failure, int status, Throwable cause) throws IOException {
+        if (suspension() != null) {
+            // The handler failed after suspending: the handle answers (or ends the streamed body).
+            LOG.log(Level.ERROR, "LM0401 handler failed after suspending " + request.method() + " "
+                    + request.rawTarget(), cause);
+            suspension().fail(status);
+            return true;
+        }
         switch (failure) {
             case STATUS -> LOG.log(Level.DEBUG, "LM0406 {0} {1} answered {2}: {3}", request.method(),
                     request.rawTarget(), status, cause.getMessage());
@@ -292,6 +342,15 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
      * @throws IllegalArgumentException if a header field is invalid (the response stays uncommitted)
      */
     ByteBuffer encodeHead(long contentLength, boolean chunked, int extra) {
+        return encodeHead(contentLength, chunked, extra, false);
+    }
+
+    /**
+     * As {@link #encodeHead(long, boolean, int)}; with {@code ownBuffer} into a buffer of its
+     * own rather than the context's scratch (a suspended exchange encodes on any thread, after
+     * the context went back to the recycle list).
+     */
+    ByteBuffer encodeHead(long contentLength, boolean chunked, int extra, boolean ownBuffer) {
         // Before anything is committed: the response stays open, so a failure can become a 500.
         checkHeaders();
         committed = true;
@@ -321,7 +380,7 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
         if (contentLength < 0 && !chunked && !bodyForbidden()) {
             closeAfter = true; // a close-delimited body
         }
-        ByteBuffer b = state.headBuffer(estimate);
+        ByteBuffer b = ownBuffer ? ByteBuffer.allocate(estimate) : state.headBuffer(estimate);
         b.put(StatusLines.statusLine(status));
         putHeader(b, "Date", HttpDate.now());
         if (!hasServer) {
@@ -338,7 +397,9 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
         } else if (contentLength >= 0 && status >= 200 && status != 204) {
             putHeader(b, "Content-Length", Long.toString(contentLength));
         }
-        if (closeAfter) {
+        if (switchingTo() != null) {
+            putHeader(b, "Connection", "Upgrade"); // the connection now belongs to another protocol
+        } else if (closeAfter) {
             putHeader(b, "Connection", "close");
         } else if (request.version() == RequestHead.Version.HTTP_1_0) {
             putHeader(b, "Connection", "keep-alive");

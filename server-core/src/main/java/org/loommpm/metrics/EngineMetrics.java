@@ -59,10 +59,12 @@ public final class EngineMetrics implements ChildListener {
                 stats, s -> sumChildren(s, ChildStats::keepAliveConnections), Tags.empty());
         gauge("loom.connections.lingering", "Connections in a lingering close", stats,
                 s -> sumChildren(s, ChildStats::lingeringConnections), Tags.empty());
+        gauge("loom.connections.detached", "Connections detached (no worker, thread or buffer): suspended exchanges, "
+                + "event streams", stats, s -> sumChildren(s, ChildStats::detachedConnections), Tags.empty());
         protocolMeters(stats.protocols());
     }
 
-    /** TLS and HTTP/2 counters, server-wide (see {@link ProtocolCounters}). */
+    /** TLS, HTTP/2 and WebSocket counters, server-wide (see {@link ProtocolCounters}). */
     private void protocolMeters(ProtocolCounters p) {
         String tls = "TLS handshakes by outcome (completed, failed, plaintext: an HTTP request on a TLS port)";
         counter("loom.tls.handshakes", tls, p, ProtocolCounters::tlsHandshakes, Tags.of("outcome", "completed"));
@@ -85,6 +87,24 @@ public final class EngineMetrics implements ChildListener {
         counter("loom.http2.goaway", goaway, p, ProtocolCounters::goawaysReceived, Tags.of("direction", "received"));
         counter("loom.http2.guards.tripped", "HTTP/2 connections ended by an abuse guard (ENHANCE_YOUR_CALM)", p,
                 ProtocolCounters::guardsTripped, Tags.empty());
+        gauge("loom.websocket.open", "WebSockets open (an idle one holds no worker, thread or buffer)", p,
+                ProtocolCounters::webSocketsOpen, Tags.empty());
+        counter("loom.websocket.opened", "WebSockets opened (handshakes accepted)", p,
+                ProtocolCounters::webSocketsOpened, Tags.empty());
+        String messages = "WebSocket messages by direction (received: whole messages from clients; sent: queued)";
+        counter("loom.websocket.messages", messages, p, ProtocolCounters::webSocketMessagesReceived,
+                Tags.of("direction", "received"));
+        counter("loom.websocket.messages", messages, p, ProtocolCounters::webSocketMessagesSent,
+                Tags.of("direction", "sent"));
+        gauge("loom.suspended.exchanges", "Suspended exchanges waiting for their answer (HTTP/1.1 and HTTP/2)", p,
+                ProtocolCounters::suspendedNow, Tags.empty());
+        counter("loom.suspended.total", "Exchanges suspended", p, ProtocolCounters::suspendedTotal, Tags.empty());
+        counter("loom.suspended.timeouts", "Suspended exchanges that passed their deadline", p,
+                ProtocolCounters::suspendTimeouts, Tags.empty());
+        gauge("loom.eventstreams.open", "Server-Sent Events streams open", p, ProtocolCounters::eventStreamsNow,
+                Tags.empty());
+        counter("loom.eventstreams.total", "Server-Sent Events streams started", p, ProtocolCounters::eventStreamsTotal,
+                Tags.empty());
     }
 
     @Override

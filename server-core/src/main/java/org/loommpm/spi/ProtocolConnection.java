@@ -88,6 +88,24 @@ public interface ProtocolConnection {
     /** {@return consumes a pending {@link #signal}: whether there was one. Owner only} */
     boolean takeSignal();
 
+    /**
+     * The connection's bounded outbound queue: any thread may queue bytes on it without blocking,
+     * and close the connection through it (see {@link OutboundQueue}). Created on first use.
+     * Any thread.
+     *
+     * @return the queue
+     */
+    OutboundQueue outbound();
+
+    /**
+     * Writes what other threads queued on {@link #outbound()}, parking while the socket is full.
+     * The engine does this before every dispatch of the protocol; a protocol calls it before a
+     * direct write while the queue may hold bytes. Owner only.
+     *
+     * @throws IOException if the socket fails
+     */
+    void flushOutbound() throws IOException;
+
     /** {@return what the protocol may use of the child serving this connection} */
     ChildServices services();
 
@@ -198,4 +216,16 @@ public interface ProtocolConnection {
      * @param deadlineNanos the deadline on {@link System#nanoTime()}'s clock, or 0
      */
     void handBackWatch(long deadlineNanos);
+
+    /**
+     * Detaches the connection from any worker until the peer sends bytes (only if
+     * {@code readInterest}), a {@link #signal}, or {@code deadlineNanos} (then dispatched with
+     * {@link #closeRequested()} set; 0 = none); a graceful stop dispatches it with
+     * {@link #closeRequested()} set when the protocol {@link ConnectionProtocol#closesGracefully()
+     * closes gracefully}. Meanwhile its poller writes what any thread queues on {@link #outbound()}
+     * and carries out a close asked through it. It holds no worker slot, no thread, and no buffer
+     * unless unread input is buffered (then the context stays attached). A signal dispatches it
+     * only once the queue is written. The owner's last act.
+     */
+    void handBackDetached(long deadlineNanos, boolean readInterest);
 }

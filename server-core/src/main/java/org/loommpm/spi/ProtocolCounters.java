@@ -5,7 +5,8 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Server-wide counts kept by the protocol layers above the engine, across every generation (so
  * they only grow, as metrics counters must): TLS handshakes by outcome and HTTP/2 connections,
- * streams, GOAWAYs and abuse guards. Owned by the engine's supervisor; the protocols reach it
+ * streams, GOAWAYs and abuse guards, suspended exchanges and event streams, WebSockets and their
+ * messages (the "now" gauges are differences of two such counts). Owned by the engine's supervisor; the protocols reach it
  * through {@link ChildServices#counters()}. Any thread increments (LongAdder cells: no contention
  * on the hot path); readers (metrics, status, tests) see sums that are exact once traffic stops.
  */
@@ -25,6 +26,15 @@ public final class ProtocolCounters {
     private final LongAdder goawaysSent = new LongAdder();
     private final LongAdder goawaysReceived = new LongAdder();
     private final LongAdder guardsTripped = new LongAdder();
+    private final LongAdder webSocketsOpened = new LongAdder();
+    private final LongAdder webSocketsClosed = new LongAdder();
+    private final LongAdder webSocketMessagesIn = new LongAdder();
+    private final LongAdder webSocketMessagesOut = new LongAdder();
+    private final LongAdder suspended = new LongAdder();
+    private final LongAdder suspendedEnded = new LongAdder();
+    private final LongAdder eventStreams = new LongAdder();
+    private final LongAdder eventStreamsEnded = new LongAdder();
+    private final LongAdder suspendTimeouts = new LongAdder();
 
     /** Counts at zero (the supervisor keeps one for the server's lifetime). */
     public ProtocolCounters() {
@@ -55,6 +65,33 @@ public final class ProtocolCounters {
     /** An HTTP/2 abuse guard ended a connection (ENHANCE_YOUR_CALM). */
     public void guardTripped() { guardsTripped.increment(); }
 
+    /** A WebSocket opened (handshake answered 101). */
+    public void webSocketOpened() { webSocketsOpened.increment(); }
+    /** A WebSocket ended (any path). */
+    public void webSocketClosed() { webSocketsClosed.increment(); }
+    /** A whole WebSocket message arrived from a client. */
+    public void webSocketMessageReceived() { webSocketMessagesIn.increment(); }
+    /** A WebSocket message was queued for a client. */
+    public void webSocketMessageSent() { webSocketMessagesOut.increment(); }
+    /**
+     * An exchange was suspended ({@code Response.suspend}), or an event stream started.
+     *
+     * @param eventStream whether it is an event stream
+     */
+    public void exchangeSuspended(boolean eventStream) {
+        (eventStream ? eventStreams : suspended).increment();
+    }
+    /**
+     * A suspended exchange or event stream ended (answered, timed out, client gone, stopped).
+     *
+     * @param eventStream whether it was an event stream
+     */
+    public void suspendedEnded(boolean eventStream) {
+        (eventStream ? eventStreamsEnded : suspendedEnded).increment();
+    }
+    /** A suspended exchange passed its deadline. */
+    public void suspendTimedOut() { suspendTimeouts.increment(); }
+
     /** {@return TLS handshakes completed} */
     public long tlsHandshakes() { return tlsHandshakes.sum(); }
     /** {@return TLS handshakes failed} */
@@ -79,4 +116,24 @@ public final class ProtocolCounters {
     public long goawaysReceived() { return goawaysReceived.sum(); }
     /** {@return connections ended by an HTTP/2 abuse guard} */
     public long guardsTripped() { return guardsTripped.sum(); }
+    /** WebSockets opened. */
+    public long webSocketsOpened() { return webSocketsOpened.sum(); }
+    /** WebSockets ended. */
+    public long webSocketsClosed() { return webSocketsClosed.sum(); }
+    /** WebSockets open now (opened minus ended; exact once traffic stops). */
+    public long webSocketsOpen() { return webSocketsOpened.sum() - webSocketsClosed.sum(); }
+    /** WebSocket messages received. */
+    public long webSocketMessagesReceived() { return webSocketMessagesIn.sum(); }
+    /** WebSocket messages sent. */
+    public long webSocketMessagesSent() { return webSocketMessagesOut.sum(); }
+    /** Exchanges suspended so far (event streams not included). */
+    public long suspendedTotal() { return suspended.sum(); }
+    /** Suspended exchanges waiting for their answer now (a gauge; exact once traffic stops). */
+    public long suspendedNow() { return suspended.sum() - suspendedEnded.sum(); }
+    /** Event streams started so far. */
+    public long eventStreamsTotal() { return eventStreams.sum(); }
+    /** Event streams open now (a gauge; exact once traffic stops). */
+    public long eventStreamsNow() { return eventStreams.sum() - eventStreamsEnded.sum(); }
+    /** Suspended exchanges that passed their deadline. */
+    public long suspendTimeouts() { return suspendTimeouts.sum(); }
 }

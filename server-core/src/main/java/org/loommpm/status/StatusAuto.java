@@ -35,7 +35,12 @@ final class StatusAuto {
         field(b, "Stopping", s.stopping());
         field(b, "ConnsTotal", s.open());
         field(b, "ConnsAsyncKeepAlive", s.keepAlive());
+        field(b, "LoomWebSockets", s.webSockets());
         field(b, "ConnsAsyncClosing", s.lingering());
+        field(b, "LoomConnsDetached", s.streaming().detached());
+        field(b, "LoomSuspendedExchanges", s.streaming().suspended());
+        field(b, "LoomEventStreams", s.streaming().eventStreams());
+        field(b, "LoomSuspendTimeouts", s.streaming().suspendTimeouts());
         field(b, "Scoreboard", s.scoreboard());
         field(b, "LoomTotalBytes", s.bytesSent());
         field(b, "LoomPendingWorkers", s.pending());

@@ -80,6 +80,9 @@ final class StatusHtml {
         card(b, Long.toString(s.pending()), "pending (waiting for a slot)");
         card(b, Long.toString(s.open()), "connections open");
         card(b, Long.toString(s.keepAlive()), "idle keep-alive (no thread held)");
+        card(b, Long.toString(s.webSockets()), "WebSockets open");
+        card(b, s.streaming().suspended() + " / " + s.streaming().eventStreams(),
+                "suspended / event streams (no thread held)");
         card(b, Long.toString(s.accepted()), "connections accepted");
         StringBuilder closed = new StringBuilder();
         for (CloseReason r : CloseReason.values()) {

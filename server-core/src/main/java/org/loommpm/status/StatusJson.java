@@ -36,12 +36,19 @@ final class StatusJson {
                 .field("open", s.open())
                 .field("accepted", s.accepted())
                 .field("keepAlive", s.keepAlive())
+                .field("webSockets", s.webSockets())
                 .field("lingering", s.lingering());
         j.name("closed").beginObject();
         for (CloseReason r : CloseReason.values()) {
             j.field(r.tag(), s.closed().get(r));
         }
         j.endObject().endObject();
+        j.name("streaming").beginObject()
+                .field("detached", s.streaming().detached())
+                .field("suspended", s.streaming().suspended())
+                .field("eventStreams", s.streaming().eventStreams())
+                .field("suspendTimeouts", s.streaming().suspendTimeouts())
+                .endObject();
         j.field("scoreboard", s.scoreboard());
         j.name("children").beginArray();
         for (StatusSnapshot.Child c : s.children()) {

@@ -30,7 +30,16 @@ import org.loommpm.spi.CloseReason;
 record StatusSnapshot(String serverName, String version, Instant now, Instant started, long uptimeSeconds,
                       int generation, long requests, long bytesSent, long accepted, long open,
                       Map<CloseReason, Long> closed, int keepAlive, int lingering, int busy, int idle, int pending,
-                      int graceful, List<Child> children, List<Current> current, int openSlots) {
+                      int graceful, List<Child> children, List<Current> current, int openSlots,
+                      Streaming streaming, long webSockets) {
+
+    /**
+     * Long-lived exchanges: connections DETACHED (no thread, no slot: suspended exchanges, event
+     * streams, idle WebSockets, HTTP/2 connections whose streams are all suspended), suspended
+     * exchanges and event streams open now (HTTP/1.1 and HTTP/2), deadlines passed so far.
+     */
+    record Streaming(int detached, long suspended, long eventStreams, long suspendTimeouts) {
+    }
 
     /** One child's row. */
     record Child(int id, int generation, String state, boolean draining, String drainReason, boolean accepting,
@@ -80,7 +89,9 @@ record StatusSnapshot(String serverName, String version, Instant now, Instant st
         int keepAlive = 0;
         int lingering = 0;
         int servingSlots = 0;
+        int detached = 0;
         for (ChildStats c : stats.children()) {
+            detached += c.detachedConnections();
             Child row = child(c);
             children.add(row);
             busy += row.active();
@@ -104,7 +115,10 @@ record StatusSnapshot(String serverName, String version, Instant now, Instant st
         return new StatusSnapshot(serverName, version, now, started, uptime, stats.generation(), stats.requests(),
                 stats.bytesSent(), stats.connectionsAccepted(), stats.connectionsOpen(), closed, keepAlive,
                 lingering, busy, idle, pending, graceful, List.copyOf(children), List.copyOf(current),
-                Math.max(0, stats.slotLimit() - servingSlots));
+                Math.max(0, stats.slotLimit() - servingSlots),
+                new Streaming(detached, stats.protocols().suspendedNow(), stats.protocols().eventStreamsNow(),
+                        stats.protocols().suspendTimeouts()),
+                stats.protocols().webSocketsOpen());
     }
 
     private static Child child(ChildStats c) {

@@ -114,6 +114,27 @@ final class RawHttp implements AutoCloseable {
     }
 
     /**
+     * One chunk of a chunked body whose head {@link #readHead()} read (a stream still open), as
+     * text; {@code null} for the last chunk (its trailers read).
+     */
+    String readChunk() throws IOException {
+        String size = line();
+        if (size == null) {
+            throw new IOException("connection closed inside a chunked body");
+        }
+        int n = Integer.parseInt(size.split(";")[0].trim(), 16);
+        if (n == 0) {
+            while (!line().isEmpty()) {
+                // trailers
+            }
+            return null;
+        }
+        byte[] data = in.readNBytes(n);
+        line();
+        return new String(data, StandardCharsets.UTF_8);
+    }
+
+    /**
      * Whether the server sent nothing and kept the connection open for {@code millis}: true only
      * when the read times out (any byte or EOF within the window makes it false).
      */

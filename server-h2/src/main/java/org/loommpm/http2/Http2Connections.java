@@ -4,6 +4,7 @@ import java.lang.System.Logger.Level;
 import org.loommpm.api.Handler;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.http.ExchangeRunner;
+import org.loommpm.http.StreamingLimits;
 import org.loommpm.http.RequestHead;
 import org.loommpm.http2.frame.Http2Error;
 import org.loommpm.http2.hpack.FieldBlock;
@@ -25,6 +26,7 @@ public final class Http2Connections implements Http2Protocol {
     /** Calls the application's handler and counts each exchange, as for HTTP/1.1. */
     private final ExchangeRunner runner;
     private final long timeoutNanos;
+    private final StreamingLimits streamingLimits;
 
     /**
      * @param config the generation's settings ({@link ServerConfig#http2()} for the limits)
@@ -35,6 +37,7 @@ public final class Http2Connections implements Http2Protocol {
         this.config = config;
         this.runner = new ExchangeRunner(app, observer);
         this.timeoutNanos = config.timeout().toNanos();
+        this.streamingLimits = StreamingLimits.of(config);
     }
 
     @Override
@@ -84,5 +87,9 @@ public final class Http2Connections implements Http2Protocol {
 
     long timeoutNanos() {
         return timeoutNanos;
+    }
+
+    StreamingLimits streamingLimits() {
+        return streamingLimits;
     }
 }

@@ -6,7 +6,11 @@ import java.lang.System.Logger.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import org.loommpm.api.EventStream;
 import org.loommpm.api.Headers;
+import org.loommpm.api.SuspendedResponse;
+import org.loommpm.http.EventStreamResponse;
+import org.loommpm.http.StreamingLimits;
 import org.loommpm.api.Response;
 import org.loommpm.http.ExchangeRunner;
 import org.loommpm.http.HttpDate;
@@ -37,7 +41,14 @@ final class Http2Response extends ResponseState implements ExchangeRunner.Exchan
     private long bodyBytes;
     private long frames;
 
-    Http2Response(Stream stream, String method, String serverHeader, long timeoutNanos) {
+    /** SuspendTimeout and the rest, and OutboundQueueLimit, for {@link #suspend()} and {@link #eventStream()}. */
+    private final StreamingLimits limits;
+    private final long queueLimit;
+
+    Http2Response(Stream stream, String method, String serverHeader, long timeoutNanos, StreamingLimits limits,
+                  long queueLimit) {
+        this.limits = limits;
+        this.queueLimit = queueLimit;
         this.stream = stream;
         this.head = "HEAD".equals(method);
         this.serverHeader = serverHeader;
@@ -173,6 +184,37 @@ final class Http2Response extends ResponseState implements ExchangeRunner.Exchan
         }
     }
 
+    @Override
+    public SuspendedResponse suspend() {
+        return suspend(java.time.Duration.ofNanos(limits.suspendTimeoutNanos()));
+    }
+
+    /** The stream's worker slot is released when the handler returns; the stream stays open. */
+    @Override
+    public SuspendedResponse suspend(java.time.Duration timeout) {
+        checkNotComplete();
+        checkNotCommitted();
+        Http2Suspension s = new Http2Suspension(this, stream, System.nanoTime() + timeout.toNanos(), limits,
+                queueLimit, false);
+        handOver(s);
+        return s;
+    }
+
+    @Override
+    public EventStream eventStream() throws IOException {
+        checkNotComplete();
+        checkNotCommitted();
+        Http2Suspension s = new Http2Suspension(this, stream, 0, limits, queueLimit, true);
+        handOver(s);
+        return new EventStreamResponse(s, stream.request.headers().first("last-event-id"), limits.heartbeatNanos());
+    }
+
+    /** Counts body bytes a suspended exchange queued (for {@link #bytesSent()}). Under its lock. */
+    void counted(int len) {
+        bodyBytes += len;
+        frames += 1 + len / 16_384;
+    }
+
     /** Completes the response after the handler returned. */
     @Override
     public void finish() throws IOException {
@@ -206,6 +248,13 @@ final class Http2Response extends ResponseState implements ExchangeRunner.Exchan
     @Override
     public boolean fail(ExchangeRunner.Failure failure, int status, Throwable cause) throws IOException {
         Session session = stream.session();
+        if (suspension() != null) {
+            // The handler failed after suspending: the handle answers (or ends the streamed body).
+            LOG.log(Level.ERROR, "LM0710 handler failed after suspending " + stream.request.method() + " "
+                    + stream.request.path() + " on " + session + " stream " + stream.id(), cause);
+            suspension().fail(status);
+            return true;
+        }
         switch (failure) {
             case STATUS -> LOG.log(Level.DEBUG, "LM0709 {0} stream {1} answered {2}: {3}", session, stream.id(),
                     status, cause.getMessage());

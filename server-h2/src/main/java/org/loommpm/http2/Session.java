@@ -93,6 +93,12 @@ final class Session {
         }
     };
     private final ArrayDeque<Stream> ready = new ArrayDeque<>();
+    /**
+     * Stream tasks started and not yet returned: the loop increments when it starts one, the task
+     * decrements when its handler returned (suspended or not). At zero with streams open, every
+     * open stream is suspended or waits on the client, and the connection can wait DETACHED.
+     */
+    final java.util.concurrent.atomic.AtomicInteger tasksRunning = new java.util.concurrent.atomic.AtomicInteger();
     final StreamLimit limit;
     final RapidResetGuard resets;
     final ControlFrameGuard control;
@@ -419,6 +425,16 @@ final class Session {
             c.handBackKeepAlive();
             return;
         }
+        if (tasksRunning.get() == 0 && outbound.isEmpty() && !in.hasRemaining() && settingsAcked
+                && inbound.prefaceDone() && !inbound.inHeaderBlock()) {
+            // Every open stream is suspended (or waits on the client): no task will need this
+            // loop, so the connection waits like an idle one, its context released; a suspended
+            // stream's answer signals it back (a plain dispatch: no task holds a slot waiting for
+            // it), the client's frames bring it back, a stall deadline looks.
+            partialSince = 0;
+            c.handBackDetached(nextWaitDeadline, true);
+            return;
+        }
         long now = System.nanoTime();
         long deadline = settingsAcked ? 0 : settingsDeadline;
         if (in.hasRemaining() || inbound.inHeaderBlock()) {
@@ -523,6 +539,7 @@ final class Session {
         s.counted = true;
         streams.put(s.id(), s);
         counters.streamStarted();
+        tasksRunning.incrementAndGet();
         c.services().dispatch(new StreamTask(s, protocol));
     }
 

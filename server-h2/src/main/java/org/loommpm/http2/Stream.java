@@ -3,7 +3,10 @@ package org.loommpm.http2;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
+import java.nio.channels.ClosedChannelException;
 import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -28,6 +31,11 @@ import org.loommpm.http2.hpack.FieldBlock;
  *   <li>{@link #cancelled}: set by the loop when the stream is reset or the connection ends;
  *       the task sees it in every body read and write ({@link StreamResetException});</li>
  *   <li>the request {@link #body}, which has its own lock;</li>
+ *   <li>a suspended exchange ({@link #suspension}): any thread queues through
+ *       {@link #offerData}, which reserves its bytes in {@link #queued} by CAS within the budget
+ *       instead of parking, and waits through {@link #whenWritable} (futures completed by the
+ *       loop in {@link #written}, or exceptionally by {@link #cancel}); a cancelled stream ends
+ *       the suspended exchange;</li>
  *   <li>{@link #holders}: the stream's place in the session's {@link
  *       org.loommpm.http2.guard.StreamLimit}, held by the loop until the stream is closed and by
  *       the task until its handler returned; whoever lets go last gives the place back.</li>
@@ -78,6 +86,12 @@ final class Stream {
     private final AtomicInteger holders = new AtomicInteger(2);
     private volatile Thread writer;
     private volatile boolean cancelled;
+    /** The suspended exchange answering this stream, if its handler suspended; set by the task. */
+    volatile Http2Suspension suspension;
+    /** Futures of {@link #whenWritable}: any thread adds, the loop completes (MPMC queue). */
+    private final ConcurrentLinkedQueue<CompletableFuture<Void>> waiters = new ConcurrentLinkedQueue<>();
+    /** The budget {@link #whenWritable} waits under (the suspended exchange's OutboundQueueLimit). */
+    private volatile long waitLimit;
 
     Stream(Session session, int id, FieldBlock request, long sendWindow, long recvWindow, long limitBody) {
         this.session = session;
@@ -108,6 +122,62 @@ final class Stream {
             queued.addAndGet(o.len);
         }
         session.enqueue(o);
+    }
+
+    /**
+     * Queues a DATA item of a suspended exchange if at most {@code limit} body bytes would then
+     * wait (always when none waits), without parking. Any thread.
+     *
+     * @return whether it was queued
+     */
+    boolean offerData(Out o, long limit) throws IOException {
+        if (cancelled) {
+            throw new ClosedChannelException();
+        }
+        for (;;) {
+            long q = queued.get();
+            if (q > 0 && q + o.len > limit) {
+                return false;
+            }
+            if (queued.compareAndSet(q, q + o.len)) {
+                break;
+            }
+        }
+        session.enqueue(o);
+        return true;
+    }
+
+    /**
+     * Completes once at most half of {@code limit} body bytes wait to be written (at once if so
+     * now); exceptionally once the stream is cancelled. Any thread.
+     */
+    CompletableFuture<Void> whenWritable(long limit) {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        waitLimit = limit;
+        if (cancelled) {
+            f.completeExceptionally(new ClosedChannelException());
+            return f;
+        }
+        if (queued.get() <= limit / 2) {
+            f.complete(null);
+            return f;
+        }
+        waiters.add(f);
+        if (queued.get() <= limit / 2 || cancelled) {
+            releaseWaiters(); // the loop wrote between our look and the add
+        }
+        return f;
+    }
+
+    private void releaseWaiters() {
+        CompletableFuture<Void> f;
+        while ((f = waiters.poll()) != null) {
+            if (cancelled) {
+                f.completeExceptionally(new ClosedChannelException());
+            } else {
+                f.complete(null);
+            }
+        }
     }
 
     /**
@@ -179,10 +249,13 @@ final class Stream {
 
     /** {@code n} queued body bytes were written to the socket (or dropped): wake a parked task. */
     void written(long n) {
-        queued.addAndGet(-n);
+        long left = queued.addAndGet(-n);
         Thread w = writer;
         if (w != null) {
             LockSupport.unpark(w);
+        }
+        if (!waiters.isEmpty() && left <= waitLimit / 2) {
+            releaseWaiters();
         }
     }
 
@@ -193,6 +266,11 @@ final class Stream {
         Thread w = writer;
         if (w != null) {
             LockSupport.unpark(w);
+        }
+        releaseWaiters();
+        Http2Suspension s = suspension;
+        if (s != null) {
+            s.clientGone();
         }
     }
 

@@ -2,6 +2,7 @@ package org.loommpm.http2;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.loommpm.api.Headers;
 import org.loommpm.api.HttpException;
 import org.loommpm.http.ExchangeRunner;
@@ -32,6 +33,12 @@ final class StreamTask implements WorkerTask {
     private SlotBoard board;
     private Http2Request req;
     private Http2Response res;
+    /**
+     * A suspended exchange ends in two parts, in either order: the handler returned (this task)
+     * and the exchange ended (any thread, {@link Http2Suspension#afterEnd}); the last counts the
+     * exchange and lets the stream go.
+     */
+    private final AtomicInteger suspendedParts = new AtomicInteger(2);
 
     StreamTask(Stream stream, Http2Connections protocol) {
         this.stream = stream;
@@ -41,12 +48,29 @@ final class StreamTask implements WorkerTask {
     @Override
     public void run(int startSlot) {
         slot = startSlot;
+        boolean suspended = false;
         try {
             if (!stream.isCancelled()) {
-                serve();
+                suspended = serve();
             }
         } finally {
-            // The handler has returned: its stream may now stop counting against the limit.
+            stream.session().tasksRunning.decrementAndGet();
+            if (suspended) {
+                // The loop may now let the connection wait DETACHED (see Session.handBack).
+                stream.session().connection().signal();
+                suspendedPartDone();
+            } else {
+                // The handler has returned: its stream may now stop counting against the limit.
+                stream.letGo();
+            }
+        }
+    }
+
+    /** One part of a suspended exchange's end (see {@link #suspendedParts}). Any thread. */
+    void suspendedPartDone() {
+        if (suspendedParts.decrementAndGet() == 0) {
+            protocol.runner().completedWithoutSlot(res, "HTTP/2.0", stream.request.method(), req.bytesReceived(),
+                    stream.startNanos);
             stream.letGo();
         }
     }
@@ -76,12 +100,13 @@ final class StreamTask implements WorkerTask {
         board.set(slot, SlotBoard.WRITING);
     }
 
-    private void serve() {
+    /** @return whether the handler suspended the exchange (it goes on without this task) */
+    private boolean serve() {
         Session session = stream.session();
         services = session.connection().services();
         board = services.scoreboard();
         Http2Response res = new Http2Response(stream, stream.request.method(), protocol.config().serverHeader(),
-                protocol.timeoutNanos());
+                protocol.timeoutNanos(), protocol.streamingLimits(), protocol.config().streaming().outboundQueueLimit());
         res.showIn(board, slot);
         this.res = res;
         stream.body.timeout(protocol.timeoutNanos());
@@ -97,7 +122,7 @@ final class StreamTask implements WorkerTask {
                         protocol.config().limitRequestBody());
             } catch (RuntimeException e) {
                 runner.failed(res, e); // a malformed :path (400): answered, not counted (there is no request)
-                return;
+                return false;
             }
             board.requestStarted(slot, req, session.remoteAddress(), stream.startNanos);
             board.set(slot, SlotBoard.WRITING);
@@ -110,11 +135,22 @@ final class StreamTask implements WorkerTask {
             // The handler's own failures were answered; this is the answer failing (stream gone).
             LOG.log(Level.DEBUG, "LM0708 {0} stream {1}: could not answer: {2}", session, stream.id(), e.toString());
         } finally {
-            if (req != null) {
+            if (req != null && res.suspension() == null) {
                 runner.completed(board, slot, res, "HTTP/2.0", stream.request.method(), req.bytesReceived(),
                         stream.startNanos);
             }
         }
+        if (res.suspension() instanceof Http2Suspension s && req != null) {
+            // Published before the cancel check (a Dekker pair with Stream.cancel): a reset that
+            // came first ends the exchange here, a later one through the stream.
+            stream.suspension = s;
+            if (stream.isCancelled()) {
+                s.clientGone();
+            }
+            s.start();
+            return true;
+        }
+        return false;
     }
 
     /**

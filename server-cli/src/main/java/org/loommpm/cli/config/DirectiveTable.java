@@ -61,6 +61,7 @@ public final class DirectiveTable {
         DirectiveTable t = new DirectiveTable();
         EngineDirectives.register(t);
         Http2Directives.register(t);
+        StreamingDirectives.register(t);
         SiteDirectives.register(t);
         LogDirectives.register(t);
         TlsDirectives.register(t);

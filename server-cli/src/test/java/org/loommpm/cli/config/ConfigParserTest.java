@@ -72,6 +72,24 @@ class ConfigParserTest {
     }
 
     @Test
+    void streamingDirectives() throws Exception {
+        LoomConfig c = parse("""
+                OutboundQueueLimit 131072
+                SuspendTimeout 2mi
+                EventStreamHeartbeat 500ms
+                """);
+        org.loommpm.config.StreamingSettings st = c.engine().streaming();
+        assertEquals(131072, st.outboundQueueLimit());
+        assertEquals(Duration.ofMinutes(2), st.suspendTimeout());
+        assertEquals(Duration.ofMillis(500), st.eventStreamHeartbeat());
+        assertEquals(Duration.ZERO, parse("EventStreamHeartbeat 0").engine().streaming().eventStreamHeartbeat());
+        assertEquals(org.loommpm.config.StreamingSettings.DEFAULTS, parse("").engine().streaming());
+        assertTrue(error("OutboundQueueLimit 10").getMessage().contains("OutboundQueueLimit"));
+        assertTrue(error("SuspendTimeout 0").getMessage().contains("SuspendTimeout"));
+        assertTrue(error("EventStreamHeartbeat 10ms").getMessage().contains("EventStreamHeartbeat"));
+    }
+
+    @Test
     void engineDirectivesAreCaseInsensitiveAndTyped() throws Exception {
         LoomConfig c = parse("""
                 # a comment

@@ -1,0 +1,67 @@
+package org.loommpm.api;
+
+import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A {@code text/event-stream} response (Server-Sent Events), obtained from
+ * {@link Response#eventStream()}: the head is sent at once, the handler returns, and events are
+ * sent from any thread for as long as the client stays: chunks on HTTP/1.1, DATA frames on
+ * HTTP/2. Between events the stream holds no worker slot, no thread and no buffer; a heartbeat
+ * comment goes out when nothing was sent for {@code EventStreamHeartbeat} (15 s by default), so
+ * proxies do not cut it as idle.
+ *
+ * <p><b>A slow reader is bounded</b>: sends are queued up to {@code OutboundQueueLimit} bytes per
+ * stream; a send that does not fit returns {@code false} and sends nothing. The policy is the
+ * caller's: skip the event (the client can catch up through {@code Last-Event-ID}), wait for
+ * {@link #whenWritable()}, or {@link #close()} the stream.
+ *
+ * <p>Every method may be called from any thread and never blocks. The stream ends when
+ * {@link #close()} is called, the client goes away, or the server stops (the stream is ended at
+ * once so the client reconnects elsewhere); {@link #closed()} completes then, and sends fail with
+ * an {@link IOException}.
+ */
+public interface EventStream extends AutoCloseable {
+    /** The request's {@code Last-Event-ID} (the id of the last event a reconnecting client saw), or {@code null}. */
+    String lastEventId();
+
+    /**
+     * Sends an event.
+     *
+     * @return {@code true} if queued, {@code false} if the stream's queue is full (not sent)
+     * @throws IOException if the stream has ended
+     */
+    boolean send(ServerSentEvent event) throws IOException;
+
+    /** Sends a "message" event with {@code data}; see {@link #send(ServerSentEvent)}. */
+    default boolean send(String data) throws IOException {
+        return send(ServerSentEvent.data(data));
+    }
+
+    /** Sends an event of type {@code name} with {@code data}; see {@link #send(ServerSentEvent)}. */
+    default boolean send(String name, String data) throws IOException {
+        return send(ServerSentEvent.data(data).name(name));
+    }
+
+    /**
+     * Sends a comment line (clients ignore it): a heartbeat of one's own. Each line of
+     * {@code text} becomes a {@code :} line.
+     *
+     * @return {@code true} if queued, {@code false} if the queue is full
+     * @throws IOException if the stream has ended
+     */
+    boolean comment(String text) throws IOException;
+
+    /** Completes when a send has room again (at once if it has now); exceptionally if the stream ends. */
+    CompletableFuture<Void> whenWritable();
+
+    /** Whether the stream is still open. */
+    boolean isOpen();
+
+    /** Completes once the stream has ended, whichever way; actions attached run on the thread that ended it. */
+    CompletableFuture<Void> closed();
+
+    /** Ends the stream (the response's body ends; the connection may serve further requests). */
+    @Override
+    void close();
+}

@@ -1,0 +1,81 @@
+package org.loommpm.api;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A response whose handler has returned without answering: a long poll, an answer that comes
+ * from another thread or a later event. Obtained from {@link Response#suspend()}; from then on the
+ * exchange holds no worker slot and no thread, and its connection (HTTP/1.1) or stream (HTTP/2)
+ * waits in the server's poller until this handle sends something or the deadline passes.
+ *
+ * <p><b>Any thread, never blocking.</b> Every method may be called from any thread and returns
+ * at once: bytes are queued on the connection (or the HTTP/2 stream) and written by the server.
+ * The queue is bounded ({@code OutboundQueueLimit}): {@link #write} returns {@code false} when a
+ * chunk does not fit, and {@link #whenWritable()} completes when it would; whether to wait, drop
+ * or {@link #complete()} is the caller's policy. {@link #send} and {@link #complete()} always go
+ * out whatever the budget: they end the exchange.
+ *
+ * <p><b>Ends</b> exactly once: answered ({@link #send}, {@link #complete()}), timed out
+ * ({@code SuspendTimeout} or {@link Response#suspend(java.time.Duration)}: {@link #onTimeout} runs,
+ * then a {@code 503} if it did not answer), the client gone (connection closed, stream reset), or
+ * the server stopping ({@code 503} once {@code GracefulShutdownTimeout} is nearly over).
+ * {@link #ended()} completes then, whichever it was; later calls to {@link #send},
+ * {@link #write} fail with an {@link IOException}.
+ *
+ * <p>The request must be read before {@link Response#suspend()}: an unread body is discarded when
+ * the handler returns.
+ */
+public interface SuspendedResponse {
+    /** Sets the status (default: what the handler set, else 200). Before the head is sent. */
+    SuspendedResponse status(int status);
+
+    /** Replaces a header field. Before the head is sent. */
+    SuspendedResponse header(String name, String value);
+
+    /**
+     * Sends the whole response with this body (Content-Length) and ends the exchange.
+     *
+     * @throws IllegalStateException if the head was already sent by {@link #write}
+     * @throws IOException if the exchange has ended (client gone, timed out)
+     */
+    void send(byte[] body) throws IOException;
+
+    /** Sends text as UTF-8 ({@code text/plain; charset=UTF-8} unless a Content-Type is set) and ends. */
+    default void send(String body) throws IOException {
+        send(body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Sends a piece of a streamed body (the first call sends the head: chunked on HTTP/1.1,
+     * DATA frames on HTTP/2), if the queue has room.
+     *
+     * @return {@code true} if queued; {@code false} if the queue is full (nothing was queued:
+     *         retry after {@link #whenWritable()}, or give up)
+     * @throws IOException if the exchange has ended
+     */
+    boolean write(byte[] chunk) throws IOException;
+
+    /** Completes when {@link #write} has room again (at once if it has now); exceptionally if the exchange ends. */
+    CompletableFuture<Void> whenWritable();
+
+    /**
+     * Ends the exchange: a streamed body is terminated; a response never sent goes out as an
+     * empty body with the status set. Does nothing once ended.
+     */
+    void complete();
+
+    /**
+     * What to do when the deadline passes, run on a virtual thread of its own (it may block
+     * briefly, and may answer, e.g. {@code 204} "nothing new"); if it leaves the exchange open
+     * the server answers {@code 503}. Replaces an earlier action.
+     */
+    SuspendedResponse onTimeout(Runnable action);
+
+    /** Whether the exchange has ended (answered, timed out, client gone, server stopped). */
+    boolean isDone();
+
+    /** Completes once the exchange has ended, whichever way; actions attached run on the thread that ended it. */
+    CompletableFuture<Void> ended();
+}

@@ -1,0 +1,71 @@
+package org.loommpm.http;
+
+import java.lang.System.Logger.Level;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The one thread that keeps time for suspended exchanges and event streams of every server in
+ * the JVM: their deadlines, the graceful-stop rule and event-stream heartbeats (see
+ * {@link SuspendedExchange#tick}). A platform daemon thread, started on first use, that looks at
+ * each registered exchange every {@link #TICK_MILLIS} ms; it never writes to a socket itself (what
+ * it sends is queued like any other thread's send). Deadlines are therefore kept to within a tick.
+ *
+ * <p>One thread rather than a timer per exchange, so a suspended exchange costs a set entry,
+ * not a scheduled task, and no thread is held per exchange. Registration: any thread adds and
+ * removes (a concurrent set); only the clock thread iterates.
+ */
+final class StreamingClock implements Runnable {
+    static final StreamingClock INSTANCE = new StreamingClock();
+    static final long TICK_MILLIS = 100;
+    private static final System.Logger LOG = System.getLogger("org.loommpm.http");
+
+    private final Set<SuspendedExchange> exchanges = ConcurrentHashMap.newKeySet();
+    private volatile Thread thread;
+
+    private StreamingClock() {
+    }
+
+    void add(SuspendedExchange e) {
+        exchanges.add(e);
+        if (thread == null) {
+            startThread();
+        }
+    }
+
+    void remove(SuspendedExchange e) {
+        exchanges.remove(e);
+    }
+
+    /** Exchanges registered now (tests). */
+    int size() {
+        return exchanges.size();
+    }
+
+    private synchronized void startThread() {
+        if (thread == null) {
+            thread = Thread.ofPlatform().daemon(true).name("loom-streaming-clock").start(this);
+        }
+    }
+
+    @Override
+    public void run() {
+        for (;;) {
+            try {
+                Thread.sleep(TICK_MILLIS);
+            } catch (InterruptedException e) {
+                // Never interrupted by the server; keep time.
+            }
+            long now = System.nanoTime();
+            for (SuspendedExchange e : exchanges) {
+                try {
+                    e.tick(now);
+                } catch (RuntimeException | Error t) {
+                    LOG.log(Level.ERROR, "LM1605 the streaming clock failed on an exchange; it is ended", t);
+                    exchanges.remove(e);
+                    e.clientGone();
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,390 @@
+package org.loommpm.http;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.channels.ClosedChannelException;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.ReentrantLock;
+import org.loommpm.api.SuspendedResponse;
+import org.loommpm.spi.ChildServices;
+import org.loommpm.spi.ProtocolCounters;
+
+/**
+ * A suspended exchange, the part HTTP/1.1 and HTTP/2 share: the phases of the answer, its
+ * deadline, the graceful-stop rule and the counts. Each protocol subclass says how a head, a
+ * piece of body and the end are queued (HTTP/1.1: on the connection's outbound queue; HTTP/2: as
+ * frames on the session's queue), all without blocking.
+ *
+ * <p><b>Phases</b> (guarded by {@link #lock}; the only lock, never held across I/O, since
+ * queueing does not block): {@code WAITING} (nothing sent) -> {@code STREAMING} (head sent,
+ * body pieces following) -> {@code DONE}; or {@code WAITING -> DONE} for a whole response.
+ * {@code DONE} also when the client goes away. {@link #end} runs once, after the phase became
+ * DONE, outside the lock.
+ *
+ * <p><b>Threads.</b> The handle's methods: any thread. {@link #tick}: the {@link StreamingClock}
+ * thread (deadline, graceful stop, event-stream heartbeat). {@link #clientGone}: whichever thread
+ * saw the connection or stream end. The status and header fields of the suspended response are
+ * written under the lock only (its handler has handed it over: {@link ResponseState#complete}).
+ */
+public abstract class SuspendedExchange implements SuspendedResponse {
+    private static final System.Logger LOG = System.getLogger("org.loommpm.http");
+    private static final byte[] EMPTY = new byte[0];
+
+    private enum Phase { WAITING, STREAMING, DONE }
+
+    /** The response handed over; its status and fields are written under {@link #lock}. */
+    protected final ResponseState response;
+    /** Guards the phase and the response's fields; held only while queueing (never blocks). */
+    protected final ReentrantLock lock = new ReentrantLock();
+    private final CompletableFuture<Void> ended = new CompletableFuture<>();
+    private final ChildServices services;
+    private final ProtocolCounters counters;
+    /** Absolute deadline ({@link System#nanoTime()}), 0 = none. */
+    private final long deadlineNanos;
+    /** How long after a graceful stop began a suspended exchange is answered 503. */
+    private final long stopGraceNanos;
+    private Phase phase = Phase.WAITING;
+    private volatile Runnable onTimeout;
+    private volatile boolean timedOut;
+    /** When the clock first saw the server stopping (clock thread only), 0 before. */
+    private long stopSeenNanos;
+    /** Whether the answer was sent (false: the client went away first). Written before {@link #ended}. */
+    private volatile boolean answered;
+    /** Whether this is an event stream (counted apart). */
+    private final boolean isEventStream;
+    /** Set for an event stream: heartbeats, and the end at once on a graceful stop. */
+    private volatile EventStreamResponse eventStream;
+
+    /**
+     * @param deadlineNanos absolute deadline, 0 for none
+     * @param gracefulShutdownNanos the server's GracefulShutdownTimeout: the 503 goes out a
+     *        little before it ends (at most 1 s before), while the connection is still there
+     * @param isEventStream whether this will carry an event stream (counted apart)
+     */
+    protected SuspendedExchange(ResponseState response, ChildServices services, long deadlineNanos,
+                                long gracefulShutdownNanos, boolean isEventStream) {
+        this.response = response;
+        this.isEventStream = isEventStream;
+        this.services = services;
+        this.counters = services.counters();
+        this.deadlineNanos = deadlineNanos;
+        this.stopGraceNanos = Math.max(0, gracefulShutdownNanos - Math.min(1_000_000_000L, gracefulShutdownNanos / 2));
+        counters.exchangeSuspended(isEventStream);
+    }
+
+    // ---- what each protocol provides; called under the lock, never blocking ----
+
+    /** Queues a whole response (head and body with a Content-Length) whatever the budget. */
+    protected abstract void queueWhole(byte[] body) throws IOException;
+
+    /** Queues the head of a streamed response whatever the budget. */
+    protected abstract void queueHead() throws IOException;
+
+    /** Queues a piece of a streamed body if the budget allows; whether it did. */
+    protected abstract boolean offerPiece(byte[] piece) throws IOException;
+
+    /** Queues the end of a streamed body whatever the budget. */
+    protected abstract void queueEnd() throws IOException;
+
+    /** When a piece would fit again. */
+    protected abstract CompletableFuture<Void> protocolWhenWritable();
+
+    /**
+     * The exchange has ended (once, outside the lock): the protocol goes on with the connection or
+     * stream (HTTP/1.1: a signal brings the connection back to a worker).
+     *
+     * @param answered whether the answer was queued (false: the client went away)
+     */
+    protected abstract void afterEnd(boolean answered);
+
+    // ---- the protocol's side ----
+
+    /**
+     * Registers the exchange with the clock once the protocol has let go of it (the handler
+     * returned). An exchange already ended (answered from the handler's own thread) is taken out
+     * again: {@link #end} completes {@link #ended} before it removes, so one of the two sees the other.
+     */
+    public void start() {
+        StreamingClock.INSTANCE.add(this);
+        if (isDone()) {
+            StreamingClock.INSTANCE.remove(this);
+        }
+    }
+
+    /** The connection or stream ended before the answer (or while it streamed). Any thread. */
+    public void clientGone() {
+        lock.lock();
+        try {
+            if (phase == Phase.DONE) {
+                return;
+            }
+            phase = Phase.DONE;
+        } finally {
+            lock.unlock();
+        }
+        end(false);
+    }
+
+    /**
+     * Ends the exchange with {@code status} if nothing was sent yet (a short text body), else by
+     * ending the streamed body: a handler that failed after suspending, the deadline, a stop.
+     * Any thread.
+     */
+    public void fail(int status) {
+        lock.lock();
+        try {
+            if (phase == Phase.DONE) {
+                return;
+            }
+            if (phase == Phase.WAITING) {
+                response.headers.clear();
+                response.status = status;
+                response.headers.set("Content-Type", "text/plain; charset=UTF-8");
+                queueWhole((StatusReasons.reason(status) + "\n").getBytes(StandardCharsets.UTF_8));
+            } else {
+                queueEnd();
+            }
+            phase = Phase.DONE;
+        } catch (IOException e) {
+            connectionGone(); // unlocks
+            return;
+        } finally {
+            if (lock.isHeldByCurrentThread()) {
+                lock.unlock();
+            }
+        }
+        end(true);
+    }
+
+    /** Whether the answer went out (false after {@link #clientGone}). Meaningful once done. */
+    public boolean answered() {
+        return answered;
+    }
+
+    void eventStream(EventStreamResponse stream) {
+        this.eventStream = stream;
+    }
+
+    /**
+     * The clock's look, about ten times a second: a graceful stop ends an event stream at once
+     * and answers a suspended exchange 503 shortly before GracefulShutdownTimeout; the deadline
+     * runs {@link #onTimeout} (on a virtual thread) then 503; an event stream idle for
+     * EventStreamHeartbeat gets a comment. Clock thread.
+     */
+    void tick(long now) {
+        if (isDone()) {
+            return;
+        }
+        EventStreamResponse es = eventStream;
+        if (services.isStopping()) {
+            if (stopSeenNanos == 0) {
+                stopSeenNanos = now;
+            }
+            if (es != null) {
+                LOG.log(Level.DEBUG, "LM1604 event stream ended: the server is stopping");
+                es.close();
+                return;
+            }
+            if (now - stopSeenNanos >= stopGraceNanos) {
+                LOG.log(Level.DEBUG, "LM1603 suspended exchange answered 503: the server is stopping");
+                fail(503);
+                return;
+            }
+        }
+        if (deadlineNanos != 0 && now - deadlineNanos >= 0 && !timedOut) {
+            timedOut = true;
+            counters.suspendTimedOut();
+            Runnable action = onTimeout;
+            LOG.log(Level.DEBUG, "LM1601 suspended exchange timed out{0}", action == null ? ": 503" : "");
+            if (action == null) {
+                fail(503);
+            } else {
+                Thread.ofVirtual().name("loom-suspend-timeout").start(() -> {
+                    try {
+                        action.run();
+                    } catch (RuntimeException | Error e) {
+                        LOG.log(Level.ERROR, "LM1602 a suspended exchange's onTimeout action failed", e);
+                    } finally {
+                        fail(503);
+                    }
+                });
+            }
+            return;
+        }
+        if (es != null) {
+            es.heartbeat(now);
+        }
+    }
+
+    private void end(boolean sent) {
+        answered = sent;
+        counters.suspendedEnded(isEventStream);
+        ended.complete(null);
+        StreamingClock.INSTANCE.remove(this);
+        afterEnd(sent);
+    }
+
+    // ---- the handle (any thread) ----
+
+    @Override
+    public SuspendedResponse status(int status) {
+        if (status < 100 || status > 999) {
+            throw new IllegalArgumentException("status out of range: " + status);
+        }
+        lock.lock();
+        try {
+            checkNotSent();
+            response.status = status;
+        } finally {
+            lock.unlock();
+        }
+        return this;
+    }
+
+    @Override
+    public SuspendedResponse header(String name, String value) {
+        HeaderValidation.check(name, value);
+        lock.lock();
+        try {
+            checkNotSent();
+            response.headers.set(name, value);
+        } finally {
+            lock.unlock();
+        }
+        return this;
+    }
+
+    private void checkNotSent() {
+        if (phase != Phase.WAITING) {
+            throw new IllegalStateException("response head already sent");
+        }
+    }
+
+    @Override
+    public void send(byte[] body) throws IOException {
+        lock.lock();
+        try {
+            checkOpen();
+            checkNotSent();
+            if (!response.headers.contains("Content-Type") && body.length > 0) {
+                response.headers.set("Content-Type", "application/octet-stream");
+            }
+            queueWhole(body);
+            phase = Phase.DONE;
+        } catch (ClosedChannelException e) {
+            connectionGone(); // unlocks
+            throw e;
+        } finally {
+            if (lock.isHeldByCurrentThread()) {
+                lock.unlock();
+            }
+        }
+        end(true);
+    }
+
+    /**
+     * Queueing found the connection closed before its end was reported here: the exchange ends
+     * now (unless it already had). Called with the lock held; releases it.
+     */
+    private void connectionGone() {
+        boolean wasOpen = phase != Phase.DONE;
+        phase = Phase.DONE;
+        lock.unlock();
+        if (wasOpen) {
+            end(false);
+        }
+    }
+
+    @Override
+    public void send(String body) throws IOException {
+        lock.lock();
+        try {
+            if (phase == Phase.WAITING && !response.headers.contains("Content-Type")) {
+                response.headers.set("Content-Type", "text/plain; charset=UTF-8");
+            }
+        } finally {
+            lock.unlock();
+        }
+        send(body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public boolean write(byte[] chunk) throws IOException {
+        lock.lock();
+        try {
+            checkOpen();
+            if (phase == Phase.WAITING) {
+                queueHead();
+                phase = Phase.STREAMING;
+            }
+            return chunk.length == 0 || offerPiece(chunk);
+        } catch (ClosedChannelException e) {
+            connectionGone(); // unlocks
+            throw e;
+        } finally {
+            if (lock.isHeldByCurrentThread()) {
+                lock.unlock();
+            }
+        }
+    }
+
+    /** Sends the head now (an event stream's, before the handler returns). */
+    void commit() throws IOException {
+        write(EMPTY);
+    }
+
+    private void checkOpen() throws IOException {
+        if (phase == Phase.DONE) {
+            throw new ClosedChannelException();
+        }
+    }
+
+    @Override
+    public CompletableFuture<Void> whenWritable() {
+        if (isDone()) {
+            return CompletableFuture.failedFuture(new ClosedChannelException());
+        }
+        return protocolWhenWritable();
+    }
+
+    @Override
+    public void complete() {
+        lock.lock();
+        try {
+            if (phase == Phase.DONE) {
+                return;
+            }
+            if (phase == Phase.WAITING) {
+                queueWhole(EMPTY);
+            } else {
+                queueEnd();
+            }
+            phase = Phase.DONE;
+        } catch (IOException e) {
+            connectionGone(); // unlocks
+            return;
+        } finally {
+            if (lock.isHeldByCurrentThread()) {
+                lock.unlock();
+            }
+        }
+        end(true);
+    }
+
+    @Override
+    public SuspendedResponse onTimeout(Runnable action) {
+        this.onTimeout = action;
+        return this;
+    }
+
+    @Override
+    public boolean isDone() {
+        return ended.isDone();
+    }
+
+    @Override
+    public CompletableFuture<Void> ended() {
+        return ended;
+    }
+}

@@ -1,0 +1,135 @@
+package org.loommpm.http1;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import org.loommpm.http.StreamingLimits;
+import org.loommpm.http.SuspendedExchange;
+import org.loommpm.spi.OutboundQueue;
+import org.loommpm.spi.ProtocolConnection;
+
+/**
+ * A suspended HTTP/1.1 exchange: what any thread sends is encoded here (the head into a buffer
+ * of its own, a streamed body as chunks, or close-delimited for HTTP/1.0) and queued on the
+ * connection's {@link OutboundQueue}, which its poller writes while the connection is DETACHED.
+ * When the exchange ends, a {@link ProtocolConnection#signal} brings the connection back to a
+ * worker ({@link Http1Protocol}), which counts the exchange and reads the next request, or
+ * closes the connection if this response said so.
+ *
+ * <p>Threads: the encoders run under the exchange's lock on whichever thread sends; the fields
+ * below the lock are written by the serving worker before {@link #start()} and read by the
+ * worker that resumes the connection (published by the hand-off and the signal).
+ */
+final class Http1Suspension extends SuspendedExchange {
+    private static final byte[] CRLF = {'\r', '\n'};
+    private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+
+    private enum Mode { CHUNKED, RAW, DISCARD }
+
+    final Http1Response res;
+    private final ProtocolConnection connection;
+    private final OutboundQueue out;
+    /** How the streamed body goes out; decided with the head. Under the lock. */
+    private Mode mode;
+
+    /** The request as counted when the exchange ends: its version, method, bytes and start. */
+    String version;
+    String method;
+    long bytesReceived;
+    long startNanos;
+    /** Whether the connection may serve another request once this one is answered (its body was read whole). */
+    boolean reusable;
+
+    /**
+     * The connection's session while HTTP/1.1 serves it, once a request on it suspended: the
+     * suspended exchange now ({@code null} between them), and the one hook on the connection's
+     * end, registered once per connection (a hook per suspension would pile up on a keep-alive
+     * connection that long-polls for hours). The owner writes {@link #current}; the thread ending
+     * the connection reads it.
+     */
+    static final class Holder {
+        volatile Http1Suspension current;
+
+        Holder(ProtocolConnection connection) {
+            connection.outbound().closed().thenRun(this::connectionEnded);
+        }
+
+        private void connectionEnded() {
+            Http1Suspension s = current;
+            if (s != null) {
+                s.clientGone();
+            }
+        }
+    }
+
+    Http1Suspension(Http1Response res, ProtocolConnection connection, long deadlineNanos, StreamingLimits limits,
+                    boolean eventStream) {
+        super(res, connection.services(), deadlineNanos, limits.gracefulShutdownNanos(), eventStream);
+        this.res = res;
+        this.connection = connection;
+        this.out = connection.outbound();
+    }
+
+    @Override
+    protected void queueWhole(byte[] body) throws IOException {
+        boolean noBody = res.bodyForbidden() || res.isHeadRequest();
+        ByteBuffer head = res.encodeHead(res.bodyForbidden() ? -1 : body.length, false, noBody ? 0 : body.length, true);
+        if (!noBody) {
+            head.put(body);
+        }
+        out.put(head.flip());
+    }
+
+    @Override
+    protected void queueHead() throws IOException {
+        ByteBuffer head;
+        if (!res.bodyForbidden() && !res.isHttp10()) {
+            mode = Mode.CHUNKED;
+            head = res.encodeHead(-1, true, 0, true);
+        } else {
+            mode = Mode.RAW; // HTTP/1.0: close-delimited (the head says Connection: close)
+            head = res.encodeHead(-1, false, 0, true);
+        }
+        if (res.isHeadRequest() || res.bodyForbidden()) {
+            mode = Mode.DISCARD;
+        }
+        out.put(head.flip());
+    }
+
+    @Override
+    protected boolean offerPiece(byte[] piece) throws IOException {
+        switch (mode) {
+            case DISCARD -> {
+                return true;
+            }
+            case RAW -> {
+                return out.offer(ByteBuffer.wrap(piece.clone()));
+            }
+            default -> {
+                byte[] size = Integer.toHexString(piece.length).getBytes(StandardCharsets.US_ASCII);
+                ByteBuffer chunk = ByteBuffer.allocate(size.length + 2 + piece.length + 2);
+                chunk.put(size).put(CRLF).put(piece).put(CRLF).flip();
+                return out.offer(chunk);
+            }
+        }
+    }
+
+    @Override
+    protected void queueEnd() throws IOException {
+        if (mode == Mode.CHUNKED) {
+            out.put(ByteBuffer.wrap(LAST_CHUNK));
+        }
+    }
+
+    @Override
+    protected CompletableFuture<Void> protocolWhenWritable() {
+        return out.whenWritable();
+    }
+
+    /** The connection goes back to a worker once the queue is written: the exchange is counted there. */
+    @Override
+    protected void afterEnd(boolean answered) {
+        connection.signal();
+    }
+}

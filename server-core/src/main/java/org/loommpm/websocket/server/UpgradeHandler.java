@@ -1,0 +1,67 @@
+package org.loommpm.websocket.server;
+
+import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
+import org.loommpm.api.Handler;
+import org.loommpm.api.Headers;
+import org.loommpm.api.Request;
+import org.loommpm.api.Response;
+import org.loommpm.http.ResponseState;
+import org.loommpm.websocket.WebSocketEndpoint;
+import org.loommpm.websocket.handshake.Handshake;
+
+/**
+ * A WebSocket route's {@link Handler} ({@code Router.websocket}): it runs inside the router's
+ * filters like any handler, so whatever they refuse (access rules, authentication) never opens a
+ * socket. It checks the handshake ({@link Handshake}); a refusal is answered with its status
+ * (426 with {@code Upgrade: websocket} or {@code Sec-WebSocket-Version: 13}, 400, 403) and logged
+ * at DEBUG (LM1701); an accepted handshake is answered {@code 101} with the agreed subprotocol and
+ * extensions, and the connection is handed to {@link WebSocketUpgrade} once the 101 is written.
+ * Stateless: one per route, called on the request's worker.
+ */
+public final class UpgradeHandler implements Handler {
+    private static final System.Logger LOG = System.getLogger("org.loommpm.websocket");
+
+    private final WebSocketEndpoint endpoint;
+    private final Handshake.Policy policy;
+
+    /** @param endpoint the route's handler and handshake policy */
+    public UpgradeHandler(WebSocketEndpoint endpoint) {
+        this.endpoint = endpoint;
+        this.policy = new Handshake.Policy(endpoint.subprotocols(), endpoint.originCheck(), endpoint.deflate(),
+                endpoint.contextTakeover());
+    }
+
+    @Override
+    public void handle(Request req, Response res) throws Exception {
+        Headers h = req.headers();
+        boolean hasBody = req.contentLength() > 0 || h.contains("Transfer-Encoding");
+        Handshake.Result r = Handshake.checkHttp1(req.method(), req.protocol(), hasBody, h, policy);
+        if (r.accepted() && !(res instanceof ResponseState)) {
+            // A filter wrapped the server's response: the connection cannot be handed over through it.
+            r = new Handshake.Result(500, "the response is not the server's own (wrapped by a filter)", null, null, null);
+        }
+        if (!r.accepted()) {
+            LOG.log(r.status() == 500 ? Level.ERROR : Level.DEBUG, "LM1701 WebSocket handshake for {0} from {1} refused with {2}: {3}",
+                    req.path(), req.remoteAddress(), r.status(), r.problem());
+            refuse(res, r);
+            return;
+        }
+        res.status(101).header("Upgrade", "websocket").header("Sec-WebSocket-Accept", r.accept());
+        if (r.subprotocol() != null) {
+            res.header("Sec-WebSocket-Protocol", r.subprotocol());
+        }
+        if (r.deflate() != null) {
+            res.header("Sec-WebSocket-Extensions", r.deflate().responseHeader());
+        }
+        ((ResponseState) res).upgrade(new WebSocketUpgrade(endpoint.handler(), r, req));
+    }
+
+    private static void refuse(Response res, Handshake.Result r) throws java.io.IOException {
+        res.status(r.status()).header("Content-Type", "text/plain; charset=UTF-8");
+        if (r.status() == 426) {
+            res.header("Upgrade", "websocket").header("Sec-WebSocket-Version", "13");
+        }
+        res.send((r.problem() + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,614 @@
+package org.loommpm.websocket.server;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+import org.loommpm.api.Headers;
+import org.loommpm.config.WebSocketSettings;
+import org.loommpm.spi.CloseReason;
+import org.loommpm.spi.OutboundQueue;
+import org.loommpm.spi.ProtocolConnection;
+import org.loommpm.spi.SlotBoard;
+import org.loommpm.websocket.WebSocketHandler;
+import org.loommpm.websocket.WebSocketSession;
+import org.loommpm.websocket.deflate.DeflateParams;
+import org.loommpm.websocket.deflate.MessageDeflater;
+import org.loommpm.websocket.deflate.MessageInflater;
+import org.loommpm.websocket.deflate.ZlibPool;
+import org.loommpm.websocket.frame.CloseCodes;
+import org.loommpm.websocket.frame.FrameWriter;
+import org.loommpm.websocket.frame.MessageReader;
+import org.loommpm.websocket.frame.Opcode;
+import org.loommpm.websocket.frame.WebSocketProtocolException;
+
+/**
+ * One WebSocket on an HTTP/1.1 connection: the connection's session (kept while it waits in its
+ * poller), the application's {@link WebSocketSession}, and the listener of its
+ * {@link MessageReader}.
+ *
+ * <p><b>Who owns what.</b> The reader, the activity clock and {@link #serve} belong to the
+ * connection's owner: a worker dispatched when bytes arrive (or a deadline or stop), which reads
+ * every available byte, runs the handler's callbacks for the messages they complete, writes what
+ * is queued, and hands the connection back <i>detached</i>: waiting in its poller with read
+ * interest and a deadline, holding no worker slot, no thread and no buffer (the reader keeps at
+ * most a partial frame header and a partly received message). Sending is any thread's: a frame is
+ * encoded (and compressed) on the sender's thread and offered to the connection's
+ * {@link OutboundQueue}, which its poller (or the owning worker) writes; the worker's own frames
+ * (pongs, close frames) go through the same queue, so every frame leaves in queue order.
+ *
+ * <p><b>States</b> ({@link #state}, CAS; any thread): {@code OPEN -> CLOSING} when a close frame
+ * is queued (by the client's close, {@link #close}, a failure, the idle timeout or a stop;
+ * exactly one of them wins the CAS and its close frame is the only one sent) {@code -> CLOSED}
+ * when the connection has ended. After {@code OPEN} no message reaches the handler and no send
+ * is accepted. {@link WebSocketHandler#onClose} runs once, on a worker dispatched when the
+ * connection ends ({@link OutboundQueue#closed()}), with the code recorded by the winner of the
+ * CAS (1006 if the connection ended without a close frame).
+ */
+final class WebSocketConnection implements WebSocketSession, MessageReader.Listener {
+    private static final System.Logger LOG = System.getLogger("org.loommpm.websocket");
+    private static final int OPEN = 0;
+    private static final int CLOSING = 1;
+    private static final int CLOSED = 2;
+    /** Reads with data per dispatch before the socket waits in its poller again (fairness). */
+    private static final int MAX_READS_PER_DISPATCH = 16;
+    private static final byte[] EMPTY = new byte[0];
+    private static final String IDLE_TIMEOUT = "idle timeout";
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(WebSocketConnection.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** What the session shows of its handshake request; the header fields only until onOpen returns. */
+    record Origin(String path, String query, Map<String, String> pathParams, Headers headers) {
+    }
+
+    private final ProtocolConnection connection;
+    private final WebSocketHandler handler;
+    private final WebSocketSettings settings;
+    private final String subprotocol;
+    private final String path;
+    private final String query;
+    private final Map<String, String> pathParams;
+    /** Owner only. */
+    private final MessageReader reader;
+    /** Compresses outgoing messages when permessage-deflate was agreed, else {@code null}. */
+    private final MessageDeflater deflater;
+    /** Serialises compress-and-queue when the compressor keeps its context, else {@code null}. */
+    private final ReentrantLock contextLock;
+    private final MessageInflater inflater;
+    private final AtomicBoolean closeNotified = new AtomicBoolean();
+
+    @SuppressWarnings("unused") // through STATE
+    private volatile int state;
+    private volatile Headers handshakeHeaders;
+    private volatile Object attachment;
+    /** The status onClose reports, written by the winner of the OPEN -> CLOSING CAS (before it). */
+    private volatile int closeCode = CloseCodes.ABNORMAL;
+    private volatile String closeReason = "";
+    /** Owner only: when the client last sent anything, and when the server last pinged. */
+    private long lastActivityNanos;
+    private long lastPingNanos;
+    /**
+     * The worker thread serving the socket now, else {@code null}: set and cleared by that thread
+     * only, and compared only with the current thread (which always sees its own writes), so a
+     * plain field suffices.
+     */
+    private Thread owner;
+    /** Frames the owner sent from its callbacks, written when its read batch ends. Owner only. */
+    private ByteBuffer[] own;
+    private int ownCount;
+    private long ownBytes;
+
+    WebSocketConnection(ProtocolConnection c, WebSocketHandler handler, WebSocketSettings settings, String subprotocol,
+                        DeflateParams deflate, Origin origin) {
+        this.connection = c;
+        this.handler = handler;
+        this.settings = settings;
+        this.subprotocol = subprotocol;
+        this.path = origin.path();
+        this.query = origin.query();
+        this.pathParams = origin.pathParams();
+        this.handshakeHeaders = origin.headers();
+        this.inflater = deflate == null ? null : new MessageInflater(deflate, ZlibPool.SHARED);
+        this.reader = new MessageReader(settings.maxFrameSize(), settings.maxMessageSize(), inflater);
+        this.deflater = deflate == null ? null : new MessageDeflater(deflate, ZlibPool.SHARED);
+        this.contextLock = deflate != null && !deflate.serverNoContextTakeover() ? new ReentrantLock() : null;
+    }
+
+    // ---- the owner: a worker holding the connection ----
+
+    /** The first serve, right after the 101: onOpen, then whatever the client sent behind its handshake. */
+    void open(ProtocolConnection c, int slot) {
+        c.services().counters().webSocketOpened();
+        // Every end of the connection completes this future, whoever ends it: onClose hangs off it.
+        c.outbound().closed().whenComplete((reason, failure) -> ended());
+        lastActivityNanos = System.nanoTime();
+        lastPingNanos = lastActivityNanos;
+        owner = Thread.currentThread();
+        try {
+            handler.onOpen(this);
+        } catch (Exception | LinkageError | AssertionError e) {
+            handlerFailed(e);
+        } finally {
+            handshakeHeaders = null;
+        }
+        if (c.services().isDraining() || c.services().isStopping()) {
+            startClose(CloseCodes.GOING_AWAY, "server going away");
+        }
+        serve(c, slot);
+    }
+
+    /** A dispatch: bytes arrived, a deadline passed, or the server stops. Ends with one hand-back. */
+    void serve(ProtocolConnection c, int slot) {
+        SlotBoard board = c.services().scoreboard();
+        board.set(slot, SlotBoard.READING);
+        owner = Thread.currentThread();
+        serveOwned(c, slot, board);
+    }
+
+    /**
+     * The owner stops being one: called right before each hand-back, never after it (another
+     * worker may own the socket by then and have set the field for itself).
+     */
+    private void release() {
+        owner = null;
+    }
+
+    private void serveOwned(ProtocolConnection c, int slot, SlotBoard board) {
+        try {
+            if (c.closeRequested()) {
+                deadline(c);
+            }
+            ByteBuffer in = c.context().in();
+            for (int reads = 0; ; ) {
+                if (in.hasRemaining() && (int) STATE.getVolatile(this) == OPEN) {
+                    reader.read(in, this);
+                }
+                if ((int) STATE.getVolatile(this) != OPEN || c.outbound().isClosed()) {
+                    board.set(slot, SlotBoard.CLOSING);
+                    finish(c);
+                    return;
+                }
+                in.clear();
+                int n = c.readNow(in);
+                in.flip();
+                if (n < 0) {
+                    // The client went away without a close frame: 1006 for the handler.
+                    release();
+                    c.handBackClose(CloseReason.ABORT);
+                    return;
+                }
+                if (n > 0) {
+                    lastActivityNanos = System.nanoTime();
+                    reads++;
+                }
+                if (n == 0 && !c.hasBufferedInput() && ownCount > 0 && reads < MAX_READS_PER_DISPATCH
+                        && c.services().busyWorkers() > 1) {
+                    // Grace read, as HTTP/1.1 does after a response: the answers go out, the other
+                    // runnable workers run once, and a client that answers at once (an echo, a
+                    // request/response protocol) is read without a round trip through the poller.
+                    writeOwn(c);
+                    Thread.yield();
+                    in.clear();
+                    n = c.readNow(in);
+                    in.flip();
+                    if (n < 0) {
+                        release();
+                        c.handBackClose(CloseReason.ABORT);
+                        return;
+                    }
+                    if (n > 0) {
+                        lastActivityNanos = System.nanoTime();
+                        reads++;
+                        continue;
+                    }
+                }
+                if ((n == 0 && !c.hasBufferedInput()) || reads >= MAX_READS_PER_DISPATCH) {
+                    if (in.hasRemaining()) {
+                        continue; // read above, never left in the buffer
+                    }
+                    writeOwn(c);
+                    c.flushOutbound();
+                    release();
+                    c.handBackDetached(nextDeadline(), true);
+                    return;
+                }
+            }
+        } catch (WebSocketProtocolException e) {
+            LOG.log(Level.DEBUG, "LM1702 WebSocket {0} from {1} failed: {2} {3}", c.id(), c.remoteAddress(),
+                    e.closeCode(), e.getMessage());
+            startClose(e.closeCode(), e.getMessage());
+            board.set(slot, SlotBoard.CLOSING);
+            closeAfterFlush(c, CloseReason.ERROR);
+        } catch (HandlerFailure e) {
+            board.set(slot, SlotBoard.CLOSING);
+            closeAfterFlush(c, CloseReason.ERROR);
+        } catch (IOException e) {
+            LOG.log(Level.DEBUG, "LM1704 WebSocket {0} ended: {1}", c.id(), e.toString());
+            release();
+            c.handBackClose(CloseReason.ABORT);
+        }
+    }
+
+    /**
+     * Dispatched with a close request: a stop or a drain closes with 1001, so does an idle socket
+     * past WebSocketIdleTimeout; a ping deadline only pings (the request is withdrawn).
+     */
+    private void deadline(ProtocolConnection c) {
+        long now = System.nanoTime();
+        if (c.services().isStopping() || c.services().isDraining()) {
+            startClose(CloseCodes.GOING_AWAY, "server going away");
+        } else if (now - lastActivityNanos >= settings.idleTimeout().toNanos()) {
+            LOG.log(Level.DEBUG, "LM1705 WebSocket {0} idle for {1}: closing", c.id(), settings.idleTimeout());
+            startClose(CloseCodes.GOING_AWAY, IDLE_TIMEOUT);
+        } else {
+            c.withdrawCloseRequest();
+            if (!settings.pingInterval().isZero() && now - lastPingNanos >= settings.pingInterval().toNanos()) {
+                lastPingNanos = now;
+                queue(Opcode.PING, EMPTY);
+            }
+        }
+    }
+
+    /** The next deadline: the idle timeout, or the next ping if that comes first. */
+    private long nextDeadline() {
+        long idle = lastActivityNanos + settings.idleTimeout().toNanos();
+        if (settings.pingInterval().isZero()) {
+            return idle;
+        }
+        long ping = Math.max(lastActivityNanos, lastPingNanos) + settings.pingInterval().toNanos();
+        return Math.min(idle, ping);
+    }
+
+    /** The socket is closing: its close frame is queued (or the connection is ending anyway). */
+    private void finish(ProtocolConnection c) throws IOException {
+        if (c.outbound().isClosed()) {
+            // A close asked through the queue (another thread's close()) takes effect once detached.
+            writeOwn(c);
+            release();
+            c.handBackDetached(0, false);
+            return;
+        }
+        closeAfterFlush(c, IDLE_TIMEOUT.equals(closeReason) ? CloseReason.TIMEOUT : CloseReason.NORMAL);
+    }
+
+    /** Writes what is queued (the close frame last), then closes lingering (the client's close frame is read and dropped). */
+    private void closeAfterFlush(ProtocolConnection c, CloseReason reason) {
+        try {
+            writeOwn(c);
+            c.flushOutbound();
+        } catch (IOException e) {
+            release();
+            c.handBackClose(CloseReason.ABORT);
+            return;
+        }
+        release();
+        c.handBackLinger(reason);
+    }
+
+    /**
+     * Writes the frames the owner sent from its callbacks (one gathering write), then what other
+     * threads queued: a close frame is always queued (see {@link #queue}), so it goes last. Owner only.
+     */
+    private void writeOwn(ProtocolConnection c) throws IOException {
+        if (ownCount > 0) {
+            ByteBuffer[] frames = ownCount == own.length ? own : Arrays.copyOf(own, ownCount);
+            own = null;
+            ownCount = 0;
+            ownBytes = 0;
+            c.write(frames);
+        }
+    }
+
+    /** Keeps a frame the owner sends, to write with the rest of its batch; a large batch is written at once. */
+    private void keepOwn(byte[] frame) {
+        if (own == null) {
+            own = new ByteBuffer[4];
+        } else if (ownCount == own.length) {
+            own = Arrays.copyOf(own, ownCount * 2);
+        }
+        own[ownCount++] = ByteBuffer.wrap(frame);
+        ownBytes += frame.length;
+        if (ownBytes >= connection.outbound().limit()) {
+            try {
+                writeOwn(connection); // parks this worker while the socket is full: it is the owner's to wait
+            } catch (IOException e) {
+                // The client is gone: the next read finds it.
+            }
+        }
+    }
+
+    @Override
+    public void onMessage(boolean text, byte[] data, int length) {
+        connection.services().counters().webSocketMessageReceived();
+        if ((int) STATE.getVolatile(this) != OPEN) {
+            return; // closing: what follows the close decision is dropped (RFC 6455 §1.4)
+        }
+        try {
+            if (text) {
+                handler.onText(this, new String(data, 0, length, StandardCharsets.UTF_8));
+            } else {
+                handler.onBinary(this, length == data.length ? data : Arrays.copyOf(data, length));
+            }
+        } catch (Exception | LinkageError | AssertionError e) {
+            handlerFailed(e);
+            throw new HandlerFailure();
+        }
+    }
+
+    @Override
+    public void onPing(byte[] payload) {
+        // offer, not put: a ping flood must not grow the queue past its bound; a dropped pong is
+        // allowed (RFC 6455 §5.5.3: answering only the latest ping is enough).
+        send(Opcode.PONG, payload, false);
+    }
+
+    @Override
+    public void onPong(byte[] payload) {
+        try {
+            handler.onPong(this, payload);
+        } catch (Exception | LinkageError | AssertionError e) {
+            handlerFailed(e);
+            throw new HandlerFailure();
+        }
+    }
+
+    @Override
+    public void onClose(int code, String reason) {
+        // The client's close: answered with the same code (an empty close frame if it had none).
+        if (STATE.compareAndSet(this, OPEN, CLOSING)) {
+            closeCode = code;
+            closeReason = reason;
+            queue(Opcode.CLOSE, null);
+        }
+    }
+
+    private void handlerFailed(Throwable e) {
+        LOG.log(Level.ERROR, "LM1703 WebSocket handler failed on " + path + " (connection " + connection.id() + ")", e);
+        startClose(CloseCodes.INTERNAL_ERROR, "internal error");
+    }
+
+    /** Queues the server's close frame unless one was already queued (the CAS decides). */
+    private boolean startClose(int code, String reason) {
+        if (!STATE.compareAndSet(this, OPEN, CLOSING)) {
+            return false;
+        }
+        closeCode = code;
+        closeReason = reason;
+        queue(Opcode.CLOSE, null);
+        return true;
+    }
+
+    /**
+     * Queues a control frame whatever the budget (close: must not be lost; a server ping is tiny).
+     * The owner keeps its pings and pongs with its other frames; a close frame always goes through
+     * the queue, after the owner's frames, so nothing follows it.
+     */
+    private void queue(int opcode, byte[] payload) {
+        byte[] frame = opcode == Opcode.CLOSE ? closeFrame() : FrameWriter.frame(opcode, false, payload, 0, payload.length);
+        if (owner == Thread.currentThread()) {
+            if (opcode != Opcode.CLOSE) {
+                keepOwn(frame);
+                return;
+            }
+            try {
+                writeOwn(connection);
+            } catch (IOException e) {
+                return; // the client is gone
+            }
+        }
+        try {
+            connection.outbound().put(ByteBuffer.wrap(frame));
+        } catch (IOException e) {
+            // The connection ended meanwhile: nothing to tell the client.
+        }
+    }
+
+    private byte[] closeFrame() {
+        return closeCode == CloseCodes.NO_STATUS ? FrameWriter.close(CloseCodes.NO_STATUS, "")
+                : FrameWriter.close(closeCode, closeReason);
+    }
+
+    /** The connection ended (any path, any thread): onClose on a worker, once. */
+    private void ended() {
+        STATE.setVolatile(this, CLOSED);
+        connection.services().counters().webSocketClosed();
+        try {
+            connection.services().dispatch(slot -> notifyClosed());
+        } catch (RuntimeException e) {
+            // The child no longer runs tasks (it stopped): the handler still hears of the close.
+            Thread.ofVirtual().start(this::notifyClosed);
+        }
+    }
+
+    private void notifyClosed() {
+        if (!closeNotified.compareAndSet(false, true)) {
+            return;
+        }
+        if (deflater != null) {
+            deflater.end();
+        }
+        try {
+            handler.onClose(this, closeCode, closeReason);
+        } catch (Exception | LinkageError | AssertionError e) {
+            LOG.log(Level.ERROR, "LM1703 WebSocket handler failed in onClose on " + path, e);
+        }
+    }
+
+    // ---- sending: any thread ----
+
+    @Override
+    public boolean sendText(String text) {
+        byte[] b = text.getBytes(StandardCharsets.UTF_8);
+        return send(Opcode.TEXT, b, true);
+    }
+
+    @Override
+    public boolean sendBinary(byte[] data) {
+        return send(Opcode.BINARY, data, true);
+    }
+
+    @Override
+    public boolean sendPing(byte[] payload) {
+        if (payload.length > 125) {
+            throw new IllegalArgumentException("a ping carries at most 125 bytes, got " + payload.length);
+        }
+        return send(Opcode.PING, payload, false);
+    }
+
+    private boolean send(int opcode, byte[] payload, boolean message) {
+        if ((int) STATE.getVolatile(this) != OPEN) {
+            return false;
+        }
+        if (owner == Thread.currentThread() && contextLock == null) {
+            // From the owner's own callbacks: kept and written when its batch ends, without the
+            // queue (and its poke of the poller). Not with context takeover, whose compressed
+            // messages must reach the wire in the order they were compressed, whoever sends them.
+            boolean z = message && deflater != null && deflater.compresses(payload.length);
+            byte[] p = z ? deflater.compress(payload, 0, payload.length) : payload;
+            keepOwn(FrameWriter.frame(opcode, z, p, 0, p.length));
+            if (message) {
+                connection.services().counters().webSocketMessageSent();
+            }
+            return true;
+        }
+        OutboundQueue q = connection.outbound();
+        boolean queued;
+        try {
+            if (!message || deflater == null || !deflater.compresses(payload.length)) {
+                queued = q.offer(ByteBuffer.wrap(FrameWriter.frame(opcode, false, payload, 0, payload.length)));
+            } else if (contextLock == null) {
+                byte[] z = deflater.compress(payload, 0, payload.length);
+                queued = q.offer(ByteBuffer.wrap(FrameWriter.frame(opcode, true, z, 0, z.length)));
+            } else {
+                queued = sendWithContext(q, opcode, payload);
+            }
+        } catch (IOException e) {
+            return false; // closed meanwhile
+        }
+        if (queued && message) {
+            connection.services().counters().webSocketMessageSent();
+        }
+        return queued;
+    }
+
+    /**
+     * With context takeover every compressed message depends on the ones before it, so one that
+     * is compressed must be sent: the room is checked first, under the lock that orders senders
+     * (only senders add to the queue, and they hold the lock), and the frame is then put.
+     */
+    private boolean sendWithContext(OutboundQueue q, int opcode, byte[] payload) throws IOException {
+        contextLock.lock();
+        try {
+            long queued = q.queuedBytes();
+            if (queued > 0 && queued + payload.length > q.limit()) {
+                return false;
+            }
+            byte[] z = deflater.compress(payload, 0, payload.length);
+            q.put(ByteBuffer.wrap(FrameWriter.frame(opcode, true, z, 0, z.length)));
+            return true;
+        } finally {
+            contextLock.unlock();
+        }
+    }
+
+    @Override
+    public CompletableFuture<Void> whenWritable() {
+        return connection.outbound().whenWritable();
+    }
+
+    @Override
+    public void close(int code, String reason) {
+        if (!CloseCodes.validFromPeer(code)) {
+            throw new IllegalArgumentException("not a close status a server may send: " + code);
+        }
+        if (startClose(code, reason == null ? "" : reason)) {
+            // The connection ends once the close frame is written; the client's answer is drained.
+            connection.outbound().close(CloseReason.NORMAL, true);
+        }
+    }
+
+    @Override
+    public boolean isOpen() {
+        return (int) STATE.getVolatile(this) == OPEN;
+    }
+
+    @Override
+    public long id() {
+        return connection.id();
+    }
+
+    @Override
+    public String path() {
+        return path;
+    }
+
+    @Override
+    public String query() {
+        return query;
+    }
+
+    @Override
+    public String pathParam(String name) {
+        return pathParams.get(name);
+    }
+
+    @Override
+    public String requestHeader(String name) {
+        Headers h = handshakeHeaders;
+        return h == null ? null : h.first(name);
+    }
+
+    @Override
+    public String subprotocol() {
+        return subprotocol;
+    }
+
+    @Override
+    public boolean compressed() {
+        return deflater != null;
+    }
+
+    @Override
+    public boolean isSecure() {
+        return connection.isSecure();
+    }
+
+    @Override
+    public InetSocketAddress remoteAddress() {
+        return connection.remoteAddress();
+    }
+
+    @Override
+    public Object attachment() {
+        return attachment;
+    }
+
+    @Override
+    public void attachment(Object value) {
+        attachment = value;
+    }
+
+    /** A handler callback threw: the reader stops, the socket closes with 1011 (already queued). */
+    private static final class HandlerFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        HandlerFailure() {
+            super(null, null, false, false);
+        }
+    }
+}

@@ -1,0 +1,240 @@
+package org.loommpm.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.loommpm.api.LoomServer;
+import org.loommpm.api.Router;
+import org.loommpm.api.SuspendedResponse;
+import org.loommpm.config.StreamingSettings;
+import org.loommpm.engine.ChildStats;
+import org.loommpm.engine.EngineStats;
+import org.loommpm.spi.ProtocolCounters;
+
+/**
+ * Suspended HTTP/1.1 exchanges ({@code Response.suspend()}) with real clients: a long poll holds
+ * no worker slot (counted, with fewer slots than suspended requests), answers come from other
+ * threads whole or streamed, the deadline answers 503 (or the handle's onTimeout action), a
+ * graceful stop answers 503, a full queue is reported, and a client that goes away ends the
+ * exchange.
+ */
+class SuspendedExchangeTest {
+    private LoomServer server;
+    private final LinkedBlockingQueue<SuspendedResponse> waiting = new LinkedBlockingQueue<>();
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.stop(Duration.ofSeconds(5));
+        }
+    }
+
+    private int start(java.util.function.Consumer<org.loommpm.config.ServerConfig.Builder> directives) throws IOException {
+        Router router = new Router()
+                .get("/poll", (req, res) -> waiting.add(res.suspend()))
+                .get("/short", (req, res) -> waiting.add(res.suspend(Duration.ofMillis(200))))
+                .get("/short204", (req, res) -> {
+                    SuspendedResponse s = res.suspend(Duration.ofMillis(200));
+                    s.onTimeout(() -> s.status(204).complete());
+                })
+                .get("/inline", (req, res) -> res.suspend().send("at once"))
+                .get("/ping", (req, res) -> res.send("pong"));
+        server = TestServers.start(router, directives);
+        return server.port();
+    }
+
+    private ChildStats child() {
+        return EngineStats.of(server.stats()).children().get(0);
+    }
+
+    private ProtocolCounters counters() {
+        return EngineStats.of(server.stats()).protocols();
+    }
+
+    /**
+     * 100 long polls with 4 worker slots: all wait suspended with no slot held, other requests
+     * are answered meanwhile, and one thread then answers every poll.
+     */
+    @Test
+    void longPollsHoldNoWorkerSlot() throws Exception {
+        int port = start(c -> c.threadsPerChild(4));
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        int polls = 100;
+        List<CompletableFuture<HttpResponse<String>>> answers = new ArrayList<>();
+        for (int i = 0; i < polls; i++) {
+            answers.add(client.sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/poll")).build(),
+                    HttpResponse.BodyHandlers.ofString()));
+        }
+        TestServers.waitFor("every poll suspended", 20, () -> waiting.size() == polls);
+        // The hand-backs reach the pollers just after the workers let their slots go.
+        TestServers.waitFor("no worker held, every connection detached", 10,
+                () -> child().activeWorkers() == 0 && child().detachedConnections() == polls);
+        assertEquals(polls, counters().suspendedNow());
+        assertEquals(0, child().contextsHeld(), "a suspended exchange holds no buffer");
+        for (int i = 0; i < 10; i++) {
+            try (RawHttp raw = new RawHttp(port)) {
+                assertEquals("pong", raw.send("GET /ping HTTP/1.1\r\nHost: x\r\n\r\n").read().text());
+            }
+        }
+        Thread answerer = Thread.ofPlatform().start(() -> {
+            SuspendedResponse s;
+            int i = 0;
+            while ((s = waiting.poll()) != null) {
+                try {
+                    s.header("X-N", Integer.toString(i++)).send("news");
+                } catch (IOException e) {
+                    throw new RuntimeException(e);
+                }
+            }
+        });
+        answerer.join(10_000);
+        for (CompletableFuture<HttpResponse<String>> f : answers) {
+            HttpResponse<String> r = f.get(20, TimeUnit.SECONDS);
+            assertEquals(200, r.statusCode());
+            assertEquals("news", r.body());
+        }
+        TestServers.waitFor("counted", 10, () -> counters().suspendedNow() == 0);
+        assertEquals(polls, counters().suspendedTotal());
+        // The connections went back to keep-alive: the client reuses them.
+        HttpResponse<String> again = client.send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + port + "/ping")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals("pong", again.body());
+        assertTrue(server.stats().requests() >= polls + 11, "suspended exchanges are counted when they end");
+    }
+
+    /** A streamed answer from another thread is chunked; the connection then serves its next request. */
+    @Test
+    void streamedAnswerThenKeepAlive() throws Exception {
+        int port = start(c -> { });
+        try (RawHttp raw = new RawHttp(port)) {
+            raw.send("GET /poll HTTP/1.1\r\nHost: x\r\n\r\n");
+            SuspendedResponse s = waiting.poll(10, TimeUnit.SECONDS);
+            Thread.ofPlatform().start(() -> {
+                try {
+                    s.header("Content-Type", "text/plain");
+                    assertTrue(s.write("a".getBytes()));
+                    assertTrue(s.write("b".getBytes()));
+                    s.complete();
+                } catch (IOException e) {
+                    throw new RuntimeException(e);
+                }
+            }).join();
+            RawHttp.Response r = raw.read();
+            assertEquals("chunked", r.header("Transfer-Encoding"));
+            assertEquals("ab", r.text());
+            assertEquals("pong", raw.send("GET /ping HTTP/1.1\r\nHost: x\r\n\r\n").read().text());
+        }
+        assertEquals("at once", new RawHttp(port).send("GET /inline HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                .read().text(), "answered on the handler's own thread before it returned");
+    }
+
+    /** A request pipelined behind a suspended one is answered after it, in order. */
+    @Test
+    void pipelinedRequestWaitsForTheSuspendedAnswer() throws Exception {
+        int port = start(c -> { });
+        try (RawHttp raw = new RawHttp(port)) {
+            raw.send("GET /poll HTTP/1.1\r\nHost: x\r\n\r\nGET /ping HTTP/1.1\r\nHost: x\r\n\r\n");
+            SuspendedResponse s = waiting.poll(10, TimeUnit.SECONDS);
+            assertTrue(raw.silentFor(200), "nothing before the suspended answer");
+            s.send("first");
+            assertEquals("first", raw.read().text());
+            assertEquals("pong", raw.read().text());
+        }
+    }
+
+    /** The deadline answers 503, or the handle's onTimeout action answers. */
+    @Test
+    void deadlineAnswers503OrTheTimeoutAction() throws Exception {
+        int port = start(c -> { });
+        try (RawHttp raw = new RawHttp(port)) {
+            RawHttp.Response r = raw.send("GET /short HTTP/1.1\r\nHost: x\r\n\r\n").read();
+            assertEquals(503, r.status());
+            assertTrue(waiting.poll(1, TimeUnit.SECONDS).isDone());
+            assertEquals(204, raw.send("GET /short204 HTTP/1.1\r\nHost: x\r\n\r\n").read().status());
+            assertEquals("pong", raw.send("GET /ping HTTP/1.1\r\nHost: x\r\n\r\n").read().text());
+        }
+        assertEquals(2, counters().suspendTimeouts());
+    }
+
+    /** A graceful stop answers suspended exchanges 503 before GracefulShutdownTimeout ends. */
+    @Test
+    void gracefulStopAnswers503() throws Exception {
+        int port = start(c -> c.gracefulShutdownTimeout(Duration.ofSeconds(2)));
+        List<RawHttp> clients = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            clients.add(new RawHttp(port).send("GET /poll HTTP/1.1\r\nHost: x\r\n\r\n"));
+        }
+        TestServers.waitFor("suspended", 10, () -> waiting.size() == 5);
+        Thread stopper = Thread.ofPlatform().start(() -> server.stop(Duration.ofSeconds(2)));
+        for (RawHttp raw : clients) {
+            RawHttp.Response r = raw.read();
+            assertEquals(503, r.status());
+            assertEquals("close", r.header("Connection"));
+            assertTrue(raw.closedByServer());
+            raw.close();
+        }
+        stopper.join(10_000);
+        server = null;
+    }
+
+    /** A client that does not read fills the queue: write reports it, whenWritable completes once it reads. */
+    @Test
+    void fullQueueIsReported() throws Exception {
+        int port = start(c -> c.streaming(StreamingSettings.DEFAULTS.withOutboundQueueLimit(4096)));
+        try (Socket socket = new Socket()) {
+            socket.setReceiveBufferSize(4096);
+            socket.connect(new InetSocketAddress("127.0.0.1", port));
+            RawHttp raw = new RawHttp(socket, 10_000);
+            raw.send("GET /poll HTTP/1.1\r\nHost: x\r\n\r\n");
+            SuspendedResponse s = waiting.poll(10, TimeUnit.SECONDS);
+            byte[] piece = new byte[1000];
+            int queued = 0;
+            while (s.write(piece)) {
+                queued++;
+                assertTrue(queued < 100_000, "the queue never reported full");
+            }
+            // Done already if the poller drained to half the budget meanwhile; else once the client reads.
+            CompletableFuture<Void> room = s.whenWritable();
+            RawHttp.Response head = raw.readHead();
+            assertEquals(200, head.status());
+            for (int i = 0; i < queued; i++) {
+                assertEquals(1000, raw.readChunk().length());
+            }
+            room.get(10, TimeUnit.SECONDS);
+            s.complete();
+            assertEquals(null, raw.readChunk());
+        }
+    }
+
+    /** A client that goes away ends the exchange: ended() completes and sends fail. */
+    @Test
+    void clientGoneEndsTheExchange() throws Exception {
+        int port = start(c -> { });
+        SuspendedResponse s;
+        try (RawHttp raw = new RawHttp(port)) {
+            raw.send("GET /poll HTTP/1.1\r\nHost: x\r\n\r\n");
+            s = waiting.poll(10, TimeUnit.SECONDS);
+        }
+        s.ended().get(10, TimeUnit.SECONDS);
+        assertTrue(s.isDone());
+        assertThrows(IOException.class, () -> s.send("late"));
+        TestServers.waitFor("gone", 10, () -> counters().suspendedNow() == 0);
+        TestServers.waitFor("closed", 10, () -> child().openConnections() == 0);
+    }
+}

@@ -1,0 +1,89 @@
+package org.loommpm.http2;
+
+import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
+import java.util.concurrent.CompletableFuture;
+import org.loommpm.http.StreamingLimits;
+import org.loommpm.http.SuspendedExchange;
+
+/**
+ * A suspended HTTP/2 exchange: what any thread sends becomes items on the session's outbound
+ * queue (HEADERS, then DATA pieces within the stream's budget, {@link Stream#offerData}), framed
+ * by the connection's frame loop as the client's windows allow; nothing here blocks or touches
+ * the socket. A reset stream ends the exchange ({@link Stream#cancel}); the end lets the
+ * stream's task go ({@link StreamTask#suspendedPartDone}), which counts the exchange and gives
+ * back the stream's place in the concurrency limit.
+ */
+final class Http2Suspension extends SuspendedExchange {
+    private static final byte[] EMPTY = new byte[0];
+
+    private final Http2Response res;
+    private final Stream stream;
+    private final long limit;
+    /** Whether streamed pieces are dropped (HEAD, 204, 304). Under the lock. */
+    private boolean discard;
+
+    Http2Suspension(Http2Response res, Stream stream, long deadlineNanos, StreamingLimits limits, long queueLimit,
+                    boolean eventStream) {
+        super(res, stream.session().connection().services(), deadlineNanos, limits.gracefulShutdownNanos(),
+                eventStream);
+        this.res = res;
+        this.stream = stream;
+        this.limit = queueLimit;
+    }
+
+    @Override
+    protected void queueWhole(byte[] body) throws IOException {
+        try {
+            boolean noBody = res.isHead() || res.bodyForbidden() || body.length == 0;
+            res.commit(body.length, noBody);
+            if (!noBody) {
+                res.counted(body.length);
+                stream.enqueue(Out.data(stream, body.clone(), 0, body.length, true));
+            }
+        } catch (StreamResetException e) {
+            throw new ClosedChannelException();
+        }
+    }
+
+    @Override
+    protected void queueHead() throws IOException {
+        try {
+            res.commit(-1, false);
+            discard = res.isHead() || res.bodyForbidden();
+        } catch (StreamResetException e) {
+            throw new ClosedChannelException();
+        }
+    }
+
+    @Override
+    protected boolean offerPiece(byte[] piece) throws IOException {
+        if (discard) {
+            return true;
+        }
+        boolean queued = stream.offerData(Out.data(stream, piece.clone(), 0, piece.length, false), limit);
+        if (queued) {
+            res.counted(piece.length);
+        }
+        return queued;
+    }
+
+    @Override
+    protected void queueEnd() throws IOException {
+        try {
+            stream.enqueue(Out.data(stream, EMPTY, 0, 0, true));
+        } catch (StreamResetException e) {
+            throw new ClosedChannelException();
+        }
+    }
+
+    @Override
+    protected CompletableFuture<Void> protocolWhenWritable() {
+        return stream.whenWritable(limit);
+    }
+
+    @Override
+    protected void afterEnd(boolean answered) {
+        stream.task.suspendedPartDone();
+    }
+}
