@@ -35,7 +35,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       every {@code --interval} s (POST to {@code --path}, a handler that reads its body);
  *   <li>{@code idle}: connections that send nothing (file-descriptor exhaustion, silent connections);
  *   <li>{@code tls-hold}: on a TLS port, the first half of a ClientHello, then nothing;
- *   <li>{@code malformed}: each {@link Probe} once (status, time to the answer, time to the close),
+ *   <li>{@code malformed}: each {@link Probe} once to warm up, then once measured (status, time to
+ *       the answer, time to the close),
  *       then all of them round-robin on {@code --conns} connections until the time is up (memory);
  *   <li>{@code tls-probes}: the same for a TLS port: a TLS 1.0-only ClientHello, garbage, plain HTTP.
  * </ul>
