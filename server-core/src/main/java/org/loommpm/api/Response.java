@@ -90,6 +90,14 @@ public interface Response {
     boolean isCommitted();
 
     /**
+     * Tells the server that the exchange is now being logged (an access log writing its line after
+     * the response): the status page shows httpd's {@code L} in the worker's slot until the
+     * exchange ends. A no-op where there is no scoreboard.
+     */
+    default void logging() {
+    }
+
+    /**
      * Bytes of this response written to the connection so far: status line, header fields, body
      * and transfer-coding framing (httpd's {@code %O}). For access logs: read it after the
      * handler chain returned. -1 when the implementation does not count.

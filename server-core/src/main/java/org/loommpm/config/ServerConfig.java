@@ -27,8 +27,17 @@ public final class ServerConfig {
     public static final long DEFAULT_MAX_CONNECTIONS_PER_CHILD = 0;
     /** {@code Timeout}: longest wait for a body read or a response write to make progress. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
-    /** {@code RequestReadTimeout header=}: the whole request head must arrive within this. */
+    /** {@code RequestReadTimeout header=}'s first timeout (see {@link #DEFAULT_REQUEST_READ_TIMEOUT}). */
     public static final Duration DEFAULT_REQUEST_HEADER_TIMEOUT = Duration.ofSeconds(20);
+    /** {@code RequestReadTimeout}: {@code handshake=0 header=20-40,MinRate=500 body=20,MinRate=500}, httpd's. */
+    public static final RequestReadTimeout DEFAULT_REQUEST_READ_TIMEOUT = RequestReadTimeout.DEFAULT;
+    /**
+     * {@code FirstByteTimeout}: how long a new connection may stay silent (no byte of a request,
+     * a preface or a TLS ClientHello) before it is closed. Ten seconds covers a client whose
+     * first segment is lost and retransmitted three times (1 + 2 + 4 s of RTO), while a silent
+     * connection is released at half the header stage's first timeout.
+     */
+    public static final Duration DEFAULT_FIRST_BYTE_TIMEOUT = Duration.ofSeconds(10);
     /** {@code KeepAlive}. */
     public static final boolean DEFAULT_KEEP_ALIVE = true;
     /** {@code KeepAliveTimeout}: idle time allowed between requests on one connection. */
@@ -91,6 +100,18 @@ public final class ServerConfig {
      * Pollers complete an iteration at least every 500 ms, so it must be 0 or at least 1 s.
      */
     public static final Duration DEFAULT_CHILD_WATCHDOG_TIMEOUT = Duration.ofSeconds(10);
+    /** {@code ChildScaling}: worker.c's doubling. */
+    public static final ChildScaling DEFAULT_CHILD_SCALING = ChildScaling.WORKER;
+    /**
+     * {@code ChildPingInterval}: how often the supervisor pings each child's engine (spamd's
+     * ping). Ten seconds: a ping costs one worker task per child per interval.
+     */
+    public static final Duration DEFAULT_CHILD_PING_INTERVAL = Duration.ofSeconds(10);
+    /**
+     * {@code ChildPingMisses}: pings in a row a child may leave unanswered before it is replaced.
+     * Three at the default interval: 30 s in which not one of the child's worker slots came free.
+     */
+    public static final int DEFAULT_CHILD_PING_MISSES = 3;
     /**
      * How often the supervisor runs its maintenance (pool policy, watchdog, start-up retries), as
      * httpd's parent does once a second. Not a directive: tests shorten it.
@@ -105,7 +126,8 @@ public final class ServerConfig {
     private final int pollersPerChild;
     private final long maxConnectionsPerChild;
     private final Duration timeout;
-    private final Duration requestHeaderTimeout;
+    private final RequestReadTimeout requestReadTimeout;
+    private final Duration firstByteTimeout;
     private final boolean keepAlive;
     private final Duration keepAliveTimeout;
     private final int maxKeepAliveRequests;
@@ -131,6 +153,9 @@ public final class ServerConfig {
     private final int minSpareThreads;
     private final int maxSpareThreads;
     private final Duration childWatchdogTimeout;
+    private final ChildScaling childScaling;
+    private final Duration childPingInterval;
+    private final int childPingMisses;
     private final Duration maintenanceInterval;
     private final List<String> adjustments;
     private final TlsSettings tls;
@@ -145,7 +170,8 @@ public final class ServerConfig {
         this.pollersPerChild = b.pollersPerChild;
         this.maxConnectionsPerChild = b.maxConnectionsPerChild;
         this.timeout = b.timeout;
-        this.requestHeaderTimeout = b.requestHeaderTimeout;
+        this.requestReadTimeout = b.requestReadTimeout;
+        this.firstByteTimeout = b.firstByteTimeout;
         this.keepAlive = b.keepAlive;
         this.keepAliveTimeout = b.keepAliveTimeout;
         this.maxKeepAliveRequests = b.maxKeepAliveRequests;
@@ -170,6 +196,9 @@ public final class ServerConfig {
         this.minSpareThreads = limits.minSpareThreads();
         this.maxSpareThreads = limits.maxSpareThreads();
         this.childWatchdogTimeout = b.childWatchdogTimeout;
+        this.childScaling = b.childScaling;
+        this.childPingInterval = b.childPingInterval;
+        this.childPingMisses = b.childPingMisses;
         this.maintenanceInterval = b.maintenanceInterval;
         this.adjustments = limits.adjustments();
         this.http2 = b.http2;
@@ -189,7 +218,8 @@ public final class ServerConfig {
         b.pollersPerChild = pollersPerChild;
         b.maxConnectionsPerChild = maxConnectionsPerChild;
         b.timeout = timeout;
-        b.requestHeaderTimeout = requestHeaderTimeout;
+        b.requestReadTimeout = requestReadTimeout;
+        b.firstByteTimeout = firstByteTimeout;
         b.keepAlive = keepAlive;
         b.keepAliveTimeout = keepAliveTimeout;
         b.maxKeepAliveRequests = maxKeepAliveRequests;
@@ -213,6 +243,9 @@ public final class ServerConfig {
         b.minSpareThreads = minSpareThreads;
         b.maxSpareThreads = maxSpareThreads;
         b.childWatchdogTimeout = childWatchdogTimeout;
+        b.childScaling = childScaling;
+        b.childPingInterval = childPingInterval;
+        b.childPingMisses = childPingMisses;
         b.maintenanceInterval = maintenanceInterval;
         b.tls = tls.toBuilder();
         b.http2 = http2;
@@ -231,8 +264,37 @@ public final class ServerConfig {
     public long maxConnectionsPerChild() { return maxConnectionsPerChild; }
     /** {@code Timeout}. */
     public Duration timeout() { return timeout; }
-    /** {@code RequestReadTimeout header=}. */
-    public Duration requestHeaderTimeout() { return requestHeaderTimeout; }
+    /** {@code RequestReadTimeout}: the handshake, header and body stages. */
+    public RequestReadTimeout requestReadTimeout() { return requestReadTimeout; }
+    /** {@code RequestReadTimeout header=}'s first timeout (0 = the stage is off). */
+    public Duration requestHeaderTimeout() { return requestReadTimeout.header().timeout(); }
+    /** {@code FirstByteTimeout} (0 = off). */
+    public Duration firstByteTimeout() { return firstByteTimeout; }
+
+    /**
+     * How long a new connection may wait for its first byte: {@code FirstByteTimeout}, and never
+     * longer than the header stage's first timeout (which httpd counts from the accept); with
+     * both off, {@code Timeout}.
+     */
+    public Duration firstByteWait() {
+        Duration header = requestReadTimeout.header().timeout();
+        if (firstByteTimeout.isZero()) {
+            return header.isZero() ? timeout : header;
+        }
+        return header.isZero() || firstByteTimeout.compareTo(header) <= 0 ? firstByteTimeout : header;
+    }
+
+    /**
+     * How long a TLS handshake may take from the accept: {@code RequestReadTimeout handshake=},
+     * else (handshake=0, httpd's default) the header stage's first timeout, else {@code Timeout}.
+     */
+    public Duration tlsHandshakeTimeout() {
+        if (!requestReadTimeout.handshake().isZero()) {
+            return requestReadTimeout.handshake();
+        }
+        Duration header = requestReadTimeout.header().timeout();
+        return header.isZero() ? timeout : header;
+    }
     /** {@code KeepAlive}. */
     public boolean keepAlive() { return keepAlive; }
     /** {@code KeepAliveTimeout}. */
@@ -282,6 +344,12 @@ public final class ServerConfig {
     public int maxSpareThreads() { return maxSpareThreads; }
     /** {@code ChildWatchdogTimeout} ({@link Duration#ZERO}: off). */
     public Duration childWatchdogTimeout() { return childWatchdogTimeout; }
+    /** {@code ChildScaling worker|spamd}. */
+    public ChildScaling childScaling() { return childScaling; }
+    /** {@code ChildPingInterval} (0 = no liveness ping). */
+    public Duration childPingInterval() { return childPingInterval; }
+    /** {@code ChildPingMisses}. */
+    public int childPingMisses() { return childPingMisses; }
     /** How often the supervisor runs its maintenance (not a directive). */
     public Duration maintenanceInterval() { return maintenanceInterval; }
 
@@ -381,7 +449,8 @@ public final class ServerConfig {
         private int pollersPerChild = DEFAULT_POLLERS_PER_CHILD;
         private long maxConnectionsPerChild = DEFAULT_MAX_CONNECTIONS_PER_CHILD;
         private Duration timeout = DEFAULT_TIMEOUT;
-        private Duration requestHeaderTimeout = DEFAULT_REQUEST_HEADER_TIMEOUT;
+        private RequestReadTimeout requestReadTimeout = DEFAULT_REQUEST_READ_TIMEOUT;
+        private Duration firstByteTimeout = DEFAULT_FIRST_BYTE_TIMEOUT;
         private boolean keepAlive = DEFAULT_KEEP_ALIVE;
         private Duration keepAliveTimeout = DEFAULT_KEEP_ALIVE_TIMEOUT;
         private int maxKeepAliveRequests = DEFAULT_MAX_KEEP_ALIVE_REQUESTS;
@@ -405,6 +474,9 @@ public final class ServerConfig {
         private int minSpareThreads = DEFAULT_MIN_SPARE_THREADS;
         private int maxSpareThreads = DEFAULT_MAX_SPARE_THREADS;
         private Duration childWatchdogTimeout = DEFAULT_CHILD_WATCHDOG_TIMEOUT;
+        private ChildScaling childScaling = DEFAULT_CHILD_SCALING;
+        private Duration childPingInterval = DEFAULT_CHILD_PING_INTERVAL;
+        private int childPingMisses = DEFAULT_CHILD_PING_MISSES;
         private Duration maintenanceInterval = DEFAULT_MAINTENANCE_INTERVAL;
         private TlsSettings.Builder tls = TlsSettings.builder();
         private Http2Settings http2 = Http2Settings.DEFAULTS;
@@ -426,8 +498,20 @@ public final class ServerConfig {
         public Builder maxConnectionsPerChild(long n) { maxConnectionsPerChild = n; return this; }
         /** {@code Timeout}. */
         public Builder timeout(Duration d) { timeout = d; return this; }
-        /** {@code RequestReadTimeout header=}. */
-        public Builder requestHeaderTimeout(Duration d) { requestHeaderTimeout = d; return this; }
+        /**
+         * {@code RequestReadTimeout header=d}: the whole head within {@code d}, no rate (the form
+         * this builder had before the full {@link #requestReadTimeout}; kept for compatibility).
+         */
+        public Builder requestHeaderTimeout(Duration d) {
+            requestReadTimeout = requestReadTimeout.withHeader(RequestReadTimeout.Stage.of(d));
+            return this;
+        }
+        /** {@code RequestReadTimeout}: every stage. */
+        public Builder requestReadTimeout(RequestReadTimeout t) { requestReadTimeout = Objects.requireNonNull(t); return this; }
+        /** The {@code RequestReadTimeout} set so far (a directive changes only the stages it names). */
+        public RequestReadTimeout requestReadTimeout() { return requestReadTimeout; }
+        /** {@code FirstByteTimeout}: 0 (off) or more. */
+        public Builder firstByteTimeout(Duration d) { firstByteTimeout = d; return this; }
         /** {@code KeepAlive}. */
         public Builder keepAlive(boolean on) { keepAlive = on; return this; }
         /** {@code KeepAliveTimeout}. */
@@ -474,6 +558,12 @@ public final class ServerConfig {
         public Builder maxSpareThreads(int n) { maxSpareThreads = n; return this; }
         /** {@code ChildWatchdogTimeout}: 0 (off) or at least 1 s. */
         public Builder childWatchdogTimeout(Duration d) { childWatchdogTimeout = d; return this; }
+        /** {@code ChildScaling worker|spamd}. */
+        public Builder childScaling(ChildScaling s) { childScaling = Objects.requireNonNull(s); return this; }
+        /** {@code ChildPingInterval}: 0 (off) or positive. */
+        public Builder childPingInterval(Duration d) { childPingInterval = d; return this; }
+        /** {@code ChildPingMisses}: 1 or more. */
+        public Builder childPingMisses(int n) { childPingMisses = n; return this; }
         /** How often the supervisor runs its maintenance; default 1 s (tests shorten it). */
         public Builder maintenanceInterval(Duration d) { maintenanceInterval = d; return this; }
         /** Adjusts the TLS settings ({@code SSL*} directives, {@code Listen ... https}). */
@@ -502,7 +592,9 @@ public final class ServerConfig {
             atLeast("RecycleListSize", recycleListSize, 0);
             atLeast("ConnectionBufferSize", bufferSize, 1024);
             positive("Timeout", timeout);
-            positive("RequestReadTimeout", requestHeaderTimeout);
+            if (firstByteTimeout == null || firstByteTimeout.isNegative()) {
+                throw new IllegalArgumentException("FirstByteTimeout must be 0 (off) or positive, got " + firstByteTimeout);
+            }
             positive("KeepAliveTimeout", keepAliveTimeout);
             positive("LingerTimeout", lingerTimeout);
             for (String p : protocols) {
@@ -519,6 +611,10 @@ public final class ServerConfig {
             atLeast("MaxRequestWorkers", maxRequestWorkers, 0);
             atLeast("MaxSpareThreads", maxSpareThreads, 0);
             positive("maintenance interval", maintenanceInterval);
+            if (childPingInterval == null || childPingInterval.isNegative()) {
+                throw new IllegalArgumentException("ChildPingInterval must be 0 (off) or positive, got " + childPingInterval);
+            }
+            atLeast("ChildPingMisses", childPingMisses, 1);
             if (childWatchdogTimeout == null || childWatchdogTimeout.isNegative()
                     || (!childWatchdogTimeout.isZero() && childWatchdogTimeout.compareTo(Duration.ofSeconds(1)) < 0)) {
                 throw new IllegalArgumentException("ChildWatchdogTimeout must be 0 (off) or at least 1 second, got "

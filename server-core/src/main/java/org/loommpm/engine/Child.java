@@ -55,6 +55,17 @@ public final class Child implements ChildStats, ChildHandle {
     private volatile ChildState finishing;
     /** When the watchdog (or a failed poller) made this child sick; 0 if it is not. */
     private volatile long sickSinceNanos;
+    /** The supervisor's liveness ping of this child ({@link ChildPing}); supervisor thread only. */
+    final ChildPing liveness;
+    /** The highest ping number a worker of this child has answered: written by that worker, read by the supervisor. */
+    private volatile int pingAnswered;
+    /** Where a ping task reports (one instance, not a lambda per ping). */
+    private final java.util.function.IntConsumer pingAnswer = new java.util.function.IntConsumer() {
+        @Override
+        public void accept(int n) {
+            pingAnswered = n;
+        }
+    };
 
     /**
      * Opens the pollers' selectors and registers the listeners with poller 0.
@@ -68,6 +79,7 @@ public final class Child implements ChildStats, ChildHandle {
         this.config = config;
         this.handler = handler;
         this.supervisor = supervisor;
+        this.liveness = new ChildPing(config.childPingMisses());
         this.admission = new AdmissionControl(config.threadsPerChild(), config.admissionControl());
         int n = config.effectivePollersPerChild();
         this.pollers = new Poller[n];
@@ -243,6 +255,19 @@ public final class Child implements ChildStats, ChildHandle {
     }
 
     /** When the child became sick ({@link System#nanoTime()}), 0 if it is not. */
+    /**
+     * Sends liveness ping {@code number} into this child's engine: a worker task through its pool,
+     * queued like any other when every slot is taken (see {@link ChildPing}). Any thread.
+     */
+    void ping(int number) {
+        pool.dispatch(ChildPing.task(number, pingAnswer));
+    }
+
+    /** The highest ping number this child's workers have answered. Any thread. */
+    int pingAnswered() {
+        return pingAnswered;
+    }
+
     long sickSinceNanos() {
         return sickSinceNanos;
     }

@@ -27,11 +27,11 @@ import org.loommpm.spi.WorkerTask;
  * <pre>
  *   state             owner   selector interest / deadline
  *   NEW               poller  (in the poller's inbox)
- *   KEEPALIVE         poller  OP_READ / KeepAliveTimeout (first request: RequestReadTimeout header)
+ *   KEEPALIVE         poller  OP_READ / KeepAliveTimeout (a new connection: FirstByteTimeout)
  *   ASYNC_WAITIO      poller  OP_READ / the head's absolute deadline
  *   MULTIPLEXED       poller  OP_READ / optional   (HTTP/2: streams run on their own workers)
  *   PROCESSING        worker  OP_READ or 0 / none (read interest is dropped lazily)
- *   SUSPENDED         worker  OP_READ / Timeout      (worker parked; the poller may only wake it)
+ *   SUSPENDED         worker  OP_READ / Timeout, or a body stage deadline if sooner (worker parked)
  *   WRITE_COMPLETION  worker  OP_WRITE / Timeout     (worker parked; the poller may only wake it)
  *   LINGER            poller  OP_READ / LingerTimeout
  *   CLOSED            nobody
@@ -132,6 +132,14 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
     HandOff op = HandOff.NONE;
     /** Absolute deadline for {@link HandOff#READ_WAIT}, in {@link System#nanoTime()} units. */
     long headDeadline;
+    /**
+     * Absolute deadline of an {@link HandOff#AWAIT_READ} ({@code 0} = {@code Timeout} alone): a
+     * request body's {@code RequestReadTimeout body=} stage. Written by the parking worker
+     * before its hand-off, read by the poller after it.
+     */
+    long awaitDeadline;
+    /** Whether the poller ever dispatched it (it has sent something); poller-confined. */
+    boolean dispatchedOnce;
     /**
      * Whether the key's interest set is {@code OP_READ}: written by the poller whenever it sets
      * the interest, read by a worker just after it pushed a KEEPALIVE hand-back (see
@@ -351,6 +359,17 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
      * @throws SocketTimeoutException when nothing arrives within Timeout
      */
     public int read(ByteBuffer dst) throws IOException {
+        return read(dst, 0);
+    }
+
+    /**
+     * {@link #read(ByteBuffer)} that also gives up at {@code deadlineNanos} ({@link System#nanoTime()}
+     * scale, 0 = none) when that comes before {@code Timeout}.
+     *
+     * @throws SocketTimeoutException when nothing arrives within Timeout or by the deadline
+     */
+    public int read(ByteBuffer dst, long deadlineNanos) throws IOException {
+        awaitDeadline = deadlineNanos;
         try {
             for (;;) {
                 int n = transport.read(dst);

@@ -1,6 +1,7 @@
 package org.loommpm.engine;
 
 import java.lang.System.Logger.Level;
+import org.loommpm.config.ChildScaling;
 import org.loommpm.config.ServerConfig;
 
 /**
@@ -18,6 +19,8 @@ import org.loommpm.config.ServerConfig;
  *       the configured spares are far from the load, LM0808 says that, once.</li>
  *   <li>Otherwise: rate back to 1.</li>
  * </ul>
+ * With {@code ChildScaling spamd} (SpamAssassin's prefork scaling) the rate stays 1: one child
+ * started or retired per interval, never more.
  *
  * <p>{@link #adjust} is the pass both supervisors run, over either kind of {@link ChildHandle}:
  * {@link Supervisor} over in-JVM children, the jar's process supervisor over child processes
@@ -80,7 +83,8 @@ public final class DynamicPool {
                 emptiest = c;
             }
         }
-        Decision d = decide(idle, running, config.childLimit(), config.minSpareThreads(), config.maxSpareThreads());
+        Decision d = decide(idle, running, config.childLimit(), config.minSpareThreads(), config.maxSpareThreads(),
+                config.childScaling());
         ChildHandle retired = d.retireOne() ? emptiest : null;
         if (retired != null) {
             retired.drain(ChildState.IDLE_KILLED, idle + " free worker slots, more than MaxSpareThreads "
@@ -96,6 +100,14 @@ public final class DynamicPool {
      * @param childLimit MaxRequestWorkers / ThreadsPerChild (at most ServerLimit)
      */
     public Decision decide(int idle, int children, int childLimit, int minSpare, int maxSpare) {
+        return decide(idle, children, childLimit, minSpare, maxSpare, ChildScaling.WORKER);
+    }
+
+    /**
+     * {@link #decide(int, int, int, int, int)} with the growth rule: {@code WORKER} doubles the
+     * number started per interval while short, {@code SPAMD} starts one at a time.
+     */
+    public Decision decide(int idle, int children, int childLimit, int minSpare, int maxSpare, ChildScaling scaling) {
         if (idle > maxSpare) {
             spawnRate = 1;
             return children > 1 ? Decision.RETIRE : Decision.NONE;
@@ -122,7 +134,7 @@ public final class DynamicPool {
                     + "slots, {2} children); consider raising StartServers, ThreadsPerChild or "
                     + "MinSpareThreads/MaxSpareThreads", n, idle, children);
         }
-        if (spawnRate < MAX_SPAWN_RATE) {
+        if (scaling == ChildScaling.WORKER && spawnRate < MAX_SPAWN_RATE) {
             spawnRate *= 2;
         }
         return new Decision(n, false);

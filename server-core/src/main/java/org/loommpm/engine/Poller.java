@@ -68,7 +68,8 @@ public final class Poller implements Runnable, PollerStats {
     /** Connections reported ready while a worker owned them, settled after the inbox (see {@link #onReady}). */
     private final List<Connection> readyWhileOwned = new ArrayList<>();
     private final long keepAliveNanos;
-    private final long firstRequestNanos;
+    /** A new connection's wait for its first byte ({@link org.loommpm.config.ServerConfig#firstByteWait}). */
+    private final long firstByteNanos;
     private final long timeoutNanos;
     private final long lingerNanos;
     private final int bufferSize;
@@ -122,7 +123,7 @@ public final class Poller implements Runnable, PollerStats {
         this.recycleList = new RecycleList<>(cfg.recycleListSize());
         this.acceptor = new Acceptor(child);
         this.keepAliveNanos = cfg.keepAliveTimeout().toNanos();
-        this.firstRequestNanos = cfg.requestHeaderTimeout().toNanos();
+        this.firstByteNanos = cfg.firstByteWait().toNanos();
         this.timeoutNanos = cfg.timeout().toNanos();
         this.lingerNanos = cfg.lingerTimeout().toNanos();
         this.bufferSize = cfg.bufferSize();
@@ -394,7 +395,7 @@ public final class Poller implements Runnable, PollerStats {
                     timers.scheduleAt(c, c.headDeadline);
                 }
                 case WATCH -> watch(c);
-                case AWAIT_READ -> arm(c, ConnState.SUSPENDED, SelectionKey.OP_READ, timeoutNanos);
+                case AWAIT_READ -> awaitRead(c);
                 case AWAIT_WRITE -> arm(c, ConnState.WRITE_COMPLETION, SelectionKey.OP_WRITE, timeoutNanos);
                 case LINGER -> linger(c);
                 case CLOSE -> close(c);
@@ -404,6 +405,19 @@ public final class Poller implements Runnable, PollerStats {
             LOG.log(Level.DEBUG, "LM0103 hand-off failed for {0}: {1}", c, e.toString());
             failWaiterOrClose(c, op, CloseReason.ERROR);
         }
+    }
+
+    /** A parked reader: woken by readiness, {@code Timeout}, or its own deadline when that is sooner. */
+    private void awaitRead(Connection c) {
+        long deadline = c.awaitDeadline;
+        long now = System.nanoTime();
+        if (deadline == 0 || deadline - (now + timeoutNanos) >= 0) {
+            arm(c, ConnState.SUSPENDED, SelectionKey.OP_READ, timeoutNanos);
+            return;
+        }
+        c.state = ConnState.SUSPENDED;
+        interest(c, SelectionKey.OP_READ);
+        timers.scheduleAt(c, deadline);
     }
 
     /** Interest and deadline set together: the re-arm half of the ownership protocol. */
@@ -450,7 +464,7 @@ public final class Poller implements Runnable, PollerStats {
 
     private void register(Connection c) throws IOException {
         c.key = c.channel().register(selector, SelectionKey.OP_READ, c);
-        arm(c, ConnState.KEEPALIVE, SelectionKey.OP_READ, firstRequestNanos);
+        arm(c, ConnState.KEEPALIVE, SelectionKey.OP_READ, firstByteNanos);
     }
 
     /** Called by {@link Selector#select(java.util.function.Consumer, long)} for each ready key. */
@@ -516,6 +530,7 @@ public final class Poller implements Runnable, PollerStats {
         timers.cancel(c);
         leaveKeepAlive(c);
         c.state = ConnState.PROCESSING;
+        c.dispatchedOnce = true;
         if (c.context == null) {
             ConnectionContext ctx = recycleList.pop();
             if (ctx == null) {
@@ -544,7 +559,12 @@ public final class Poller implements Runnable, PollerStats {
             Connection c = (Connection) t;
             switch (c.state) {
                 case KEEPALIVE -> {
-                    if (c.protocol().closesGracefully()) {
+                    if (!c.dispatchedOnce) {
+                        // Silent since the accept: nothing to answer, no worker ever held.
+                        LOG.log(Level.INFO, "LM2002 connection {0} from {1} closed: nothing received within"
+                                + " FirstByteTimeout", c.id(), c.remoteAddress());
+                        close(c, CloseReason.TIMEOUT);
+                    } else if (c.protocol().closesGracefully()) {
                         c.closeReason = CloseReason.TIMEOUT;
                         requestGracefulClose(c);
                     } else {
@@ -575,6 +595,10 @@ public final class Poller implements Runnable, PollerStats {
     private void headTimedOut(Connection c) {
         c.closeReason = CloseReason.TIMEOUT;
         byte[] answer = c.isSecure() ? null : child.protocol().headTimeoutResponse();
+        // INFO, as httpd's mod_reqtimeout: a client's slowness, not a server fault.
+        LOG.log(Level.INFO, "LM2001 connection {0} from {1}: {2} not received within RequestReadTimeout, closed{3}",
+                c.id(), c.remoteAddress(), c.transport().handshaking() ? "TLS handshake" : "request head",
+                answer != null ? " with 408" : "");
         if (answer != null) {
             try {
                 c.channel().write(ByteBuffer.wrap(answer));

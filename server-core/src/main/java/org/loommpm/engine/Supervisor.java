@@ -82,6 +82,8 @@ public final class Supervisor implements EngineStats {
     private final ChildStarts starts = new ChildStarts(new Starter());
     /** Supervisor thread only. */
     private final DynamicPool dynamic = new DynamicPool();
+    /** When the next liveness ping is due ({@link ChildPing}); supervisor thread only. */
+    private long nextPingNanos;
     /** Creates the children ({@link ChildFactory#CHILDREN} but in tests). */
     private final ChildFactory factory;
     /** While start()/restart() start a generation, maintenance leaves the pool size alone. */
@@ -326,9 +328,51 @@ public final class Supervisor implements EngineStats {
                 c.forceExit();
             }
         }
+        long pingInterval = cfg.childPingInterval().toNanos();
+        if (pingInterval > 0 && now - nextPingNanos >= 0) {
+            nextPingNanos = now + pingInterval;
+            pingChildren(cfg);
+        }
         starts.retryDue(g, now);
         if (cfg.childPolicy() == ChildPolicy.DYNAMIC && !generationStarting && !drained) {
             adjustPool(g);
+        }
+    }
+
+    /**
+     * spamd's ping, once per ChildPingInterval: each ready child whose last ping is still
+     * unanswered counts a miss; at ChildPingMisses in a row it is marked sick (it stops accepting,
+     * a replacement starts, its connections get GracefulShutdownTimeout, then LM0804 ends it by
+     * force); every other ready child gets the next ping. Supervisor thread.
+     */
+    private void pingChildren(ServerConfig cfg) {
+        for (Child c : children) {
+            if (c.state() != ChildState.READY) {
+                continue;
+            }
+            if (c.liveness.overdue(c.pingAnswered())) {
+                LOG.log(Level.ERROR, "LM2010 child {0} (generation {1}) has not answered {2} liveness pings in a row "
+                        + "(ChildPingInterval {3} ms): its workers are stuck ({4} busy, {5} pending); it is sick: it "
+                        + "stops accepting, finishes its connections and a replacement starts", c.id(), c.generation(),
+                        c.liveness.missed(), cfg.childPingInterval().toMillis(), c.activeWorkers(), c.pendingWorkers());
+                c.markSick(c.liveness.missed() + " liveness pings unanswered");
+                continue;
+            }
+            c.ping(c.liveness.next());
+        }
+    }
+
+    /**
+     * Sends liveness ping {@code number} into every ready child's engine; each child that runs it
+     * on one of its worker slots reports the number to {@code answer}. For a child process, whose
+     * supervisor is another JVM: the number came down its control pipe, the answer goes back
+     * through the shared scoreboard. Any thread.
+     */
+    public void ping(int number, java.util.function.IntConsumer answer) {
+        for (Child c : children) {
+            if (c.state() == ChildState.READY) {
+                c.pool().dispatch(ChildPing.task(number, answer));
+            }
         }
     }
 

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import org.loommpm.api.Headers;
 import org.loommpm.api.Response;
+import org.loommpm.spi.SlotBoard;
+import org.loommpm.spi.WorkerTask;
 
 /**
  * The part of a response every protocol keeps the same way: the status and header fields a
@@ -22,6 +24,23 @@ public abstract class ResponseState implements Response {
     protected boolean complete;
     /** {@link Headers#additions()} when every field so far came through {@link #header}, else -1. */
     private int checkedAdditions;
+    /** The scoreboard {@link #logging} marks, or {@code null}. */
+    private SlotBoard board;
+    /** The slot the serving task holds now ({@link WorkerTask#NO_SLOT} while it has lent it). */
+    private int slot = WorkerTask.NO_SLOT;
+
+    /** Where {@link #logging} shows: the serving task's slot, told again when it changes. The serving task. */
+    public final void showIn(SlotBoard board, int slot) {
+        this.board = board;
+        this.slot = slot;
+    }
+
+    @Override
+    public final void logging() {
+        if (board != null && slot != WorkerTask.NO_SLOT) {
+            board.set(slot, SlotBoard.LOGGING);
+        }
+    }
 
     @Override
     public final Response status(int code) {

@@ -2,7 +2,10 @@ package org.loommpm.http1;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.System.Logger.Level;
+import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import org.loommpm.config.RequestReadTimeout;
 import org.loommpm.spi.ProtocolConnection;
 
 /**
@@ -10,17 +13,35 @@ import org.loommpm.spi.ProtocolConnection;
  * buffer, then more from the socket, parking the worker's virtual thread while none has arrived.
  * Body decoders read through this and never past the body, so what remains in the buffer
  * afterwards is the next pipelined request. Worker-owned, like the connection.
+ *
+ * <p><b>Body read stage</b> ({@code RequestReadTimeout body=}, mod_reqtimeout's): the clock
+ * starts at the first read that needs the socket; the client then has the stage's timeout, plus
+ * one second per MinRate bytes it has sent since, up to the stage's maximum if it has one. Each
+ * wait is bounded by that deadline as well as by {@code Timeout}; passing it throws a
+ * {@link SocketTimeoutException} (the exchange answers 408 if nothing was sent yet, and closes),
+ * logged once at INFO (LM2003).
  */
 final class ConnectionInputStream extends InputStream {
+    private static final System.Logger LOG = System.getLogger("org.loommpm.http1");
+
     private final ProtocolConnection connection;
     private final ByteBuffer in;
+    private final RequestReadTimeout.Stage stage;
+    /** When the body stage started ({@link System#nanoTime()}), 0 before its first socket read. */
+    private long stageStart;
+    /** Bytes received from the socket since the stage started (what MinRate extends by). */
+    private long received;
     /** Bytes handed to readers: the body as received, framing included ({@code %I}, metrics). */
     private long consumed;
 
-    /** @param in the context's read buffer, in read mode */
-    ConnectionInputStream(ProtocolConnection connection, ByteBuffer in) {
+    /**
+     * @param in the context's read buffer, in read mode
+     * @param stage {@code RequestReadTimeout body=} (off: {@code Timeout} alone bounds each wait)
+     */
+    ConnectionInputStream(ProtocolConnection connection, ByteBuffer in, RequestReadTimeout.Stage stage) {
         this.connection = connection;
         this.in = in;
+        this.stage = stage;
     }
 
     @Override
@@ -59,7 +80,36 @@ final class ConnectionInputStream extends InputStream {
     /** Refills the empty buffer from the socket, parking until at least one byte or EOF. */
     private int fill() throws IOException {
         in.clear();
-        int n = connection.read(in);
+        int n;
+        if (!stage.enabled()) {
+            n = connection.read(in);
+        } else {
+            long now = System.nanoTime();
+            if (stageStart == 0) {
+                stageStart = now;
+            }
+            long deadline = stage.deadline(stageStart, received);
+            try {
+                // Past the deadline, bytes already waiting still count: the handler may have been
+                // slow, not the client. Only an empty socket times out.
+                n = now - deadline >= 0 ? connection.readNow(in) : connection.read(in, deadline);
+                if (n == 0) {
+                    throw new SocketTimeoutException("request body not received within RequestReadTimeout body=" + stage);
+                }
+            } catch (SocketTimeoutException e) {
+                in.flip();
+                if (System.nanoTime() - deadline >= 0) {
+                    LOG.log(Level.INFO, "LM2003 connection {0} from {1}: request body not received within"
+                            + " RequestReadTimeout body={2} ({3} bytes in {4} ms)", connection.id(),
+                            connection.remoteAddress(), stage, received, (System.nanoTime() - stageStart) / 1_000_000);
+                    throw new SocketTimeoutException("request body not received within RequestReadTimeout body=" + stage);
+                }
+                throw e;
+            }
+            if (n > 0) {
+                received += n;
+            }
+        }
         in.flip();
         return n;
     }

@@ -9,6 +9,7 @@ import java.util.List;
 import javax.net.ssl.SSLException;
 import org.loommpm.api.Handler;
 import org.loommpm.api.HttpException;
+import org.loommpm.config.RequestReadTimeout;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.http.ExchangeRunner;
 import org.loommpm.http.ProtocolSwitch;
@@ -82,7 +83,10 @@ public final class Http1Protocol implements ConnectionProtocol {
     private final ServerConfig config;
     /** Calls the application's handler and counts each exchange. */
     private final ExchangeRunner runner;
-    private final long headerTimeoutNanos;
+    /** {@code RequestReadTimeout header=}: the head's deadline from its first byte, extended by its rate. */
+    private final RequestReadTimeout.Stage headerStage;
+    /** {@code Timeout}: the wait for the rest of a head when the header stage is off. */
+    private final long timeoutNanos;
     private final int maxHeadBytes;
     /** Where other protocols may take a connection over (ALPN, a preface, {@code Upgrade}). */
     private final ProtocolSwitch protocols;
@@ -98,7 +102,8 @@ public final class Http1Protocol implements ConnectionProtocol {
         this.config = config;
         this.runner = new ExchangeRunner(app, observer);
         this.protocols = protocols;
-        this.headerTimeoutNanos = config.requestHeaderTimeout().toNanos();
+        this.headerStage = config.requestReadTimeout().header();
+        this.timeoutNanos = config.timeout().toNanos();
         this.maxHeadBytes = config.limitRequestLine() + 2
                 + config.limitRequestFields() * (config.limitRequestFieldSize() + 2) + 1024;
     }
@@ -244,7 +249,7 @@ public final class Http1Protocol implements ConnectionProtocol {
                     if (in.limit() == 0) {
                         c.handBackKeepAlive();
                     } else {
-                        c.handBackReadWait(st.headStartNanos + headerTimeoutNanos);
+                        c.handBackReadWait(headDeadline(st, in.limit()));
                     }
                     return -1;
                 }
@@ -263,6 +268,17 @@ public final class Http1Protocol implements ConnectionProtocol {
             return -1;
         }
         return headEnd;
+    }
+
+    /**
+     * When the rest of a head must have arrived: the header stage's deadline from the head's first
+     * byte, extended by one second per MinRate bytes received so far ({@code received}: the
+     * buffer holds this head from index 0), up to its maximum (mod_reqtimeout). With the stage
+     * off, {@code Timeout} from now, as a plain read would have.
+     */
+    private long headDeadline(Http1State st, int received) {
+        return headerStage.enabled() ? headerStage.deadline(st.headStartNanos, received)
+                : System.nanoTime() + timeoutNanos;
     }
 
     /**
@@ -288,8 +304,9 @@ public final class Http1Protocol implements ConnectionProtocol {
         boolean keepAlive = config.keepAlive() && head.keepAlive() && !c.services().isDraining()
                 && (config.maxKeepAliveRequests() == 0 || served < config.maxKeepAliveRequests());
         board.requestStarted(slot, head, c.remoteAddress(), st.headStartNanos);
-        ConnectionInputStream body = new ConnectionInputStream(c, in);
+        ConnectionInputStream body = new ConnectionInputStream(c, in, config.requestReadTimeout().body());
         Http1Response res = new Http1Response(c, st, ctx.out(), in, head, config.serverHeader(), keepAlive);
+        res.showIn(board, slot);
         Http1Request req = new Http1Request(head, headEnd, c, body, res,
                 config.limitRequestBody(), config.limitRequestFields(), config.limitRequestFieldSize());
         // An exchange counts once its handler has run (an exception here means the client is gone

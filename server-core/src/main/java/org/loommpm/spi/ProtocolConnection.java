@@ -85,6 +85,13 @@ public interface ProtocolConnection {
     /** Reads at least one byte, parking the worker while none is there: bytes read, or -1 at the end. Owner only. */
     int read(ByteBuffer dst) throws IOException;
 
+    /**
+     * {@link #read(ByteBuffer)} bounded also by an absolute deadline ({@link System#nanoTime()}
+     * scale; 0 = {@code Timeout} alone), when it comes first: a request body's read stage. A
+     * deadline that passes ends the wait with a {@link java.net.SocketTimeoutException}. Owner only.
+     */
+    int read(ByteBuffer dst, long deadlineNanos) throws IOException;
+
     /** Writes all of {@code src}, parking the worker while the socket is full. Owner only. */
     void write(ByteBuffer src) throws IOException;
 

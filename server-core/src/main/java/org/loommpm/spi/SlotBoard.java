@@ -23,6 +23,8 @@ public interface SlotBoard {
     byte KEEPALIVE = 'K';
     /** {@code C}: closing the connection. */
     byte CLOSING = 'C';
+    /** {@code L}: logging the exchange (the access log line is formatted after the response). */
+    byte LOGGING = 'L';
 
     /** What the status page shows of the request a slot is serving. */
     interface RequestInfo {

@@ -57,7 +57,7 @@ record StatusSnapshot(String serverName, String version, Instant now, Instant st
                   int recycleSize, long recycleHits, long recycleMisses, long recycleDrops) {
     }
 
-    /** A request being served ({@code W} slot). Everything but the numbers came from the client. */
+    /** A request being served ({@code W} slot) or logged ({@code L}). Everything but the numbers came from the client. */
     record Current(int child, int slot, char state, String client, String vhost, String method, String path,
                    long ageMillis) {
     }
@@ -145,7 +145,7 @@ record StatusSnapshot(String serverName, String version, Instant now, Instant st
         Scoreboard board = c.scoreboard();
         for (int slot = 0; slot < board.size(); slot++) {
             char letter = board.state(slot);
-            if (letter != (char) Scoreboard.WRITING) {
+            if (letter != (char) Scoreboard.WRITING && letter != (char) Scoreboard.LOGGING) {
                 continue;
             }
             Scoreboard.CurrentRequest r = board.current(slot);

@@ -30,7 +30,7 @@ public final class TlsContextFactory {
         TlsSettings tls = config.tls();
         RenegotiationGuard.rejectInJdk();
         SSLContext ssl = sslContext(tls);
-        return new TlsContext(ssl, parameters(ssl, tls, alpn), config.requestHeaderTimeout().toNanos(), counters);
+        return new TlsContext(ssl, parameters(ssl, tls, alpn), config.tlsHandshakeTimeout().toNanos(), counters);
     }
 
     /**

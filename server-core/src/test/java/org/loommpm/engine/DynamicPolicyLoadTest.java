@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.loommpm.config.ChildPolicy;
+import org.loommpm.config.ChildScaling;
 
 /**
  * The dynamic policy under a bounded load step: children are added 1, 2, 4 at a time while the
@@ -67,6 +68,34 @@ class DynamicPolicyLoadTest {
             assertEquals(7, exitStates.size());
             assertEquals(List.of(), starts.subList(7, starts.size()), "no child started after the load stopped");
             assertTrue(SupervisorHarness.get(h.port, 5000).startsWith("HTTP/1.1 200"));
+        }
+    }
+
+    @Test
+    void spamdScalingAddsOneChildPerInterval() throws Exception {
+        List<Long> starts = new CopyOnWriteArrayList<>();
+        try (SupervisorHarness h = new SupervisorHarness((req, res) -> {
+                 Thread.sleep(100);
+                 res.send("ok");
+             }, c -> c.childPolicy(ChildPolicy.DYNAMIC).childScaling(ChildScaling.SPAMD).startServers(1)
+                     .threadsPerChild(4).pollersPerChild(1).minSpareThreads(2).maxSpareThreads(6).maxRequestWorkers(16)
+                     .maintenanceInterval(INTERVAL), s -> s.supervisor.addChildListener(new ChildListener() {
+                         @Override
+                         public void childStarted(ChildStats child) {
+                             starts.add(System.nanoTime());
+                         }
+
+                         @Override
+                         public void childExited(ChildStats child) {
+                         }
+                     }))) {
+            starts.clear();
+            try (SupervisorHarness.Load load = new SupervisorHarness.Load(h.port, 32, Duration.ofSeconds(30))) {
+                SupervisorHarness.waitFor("the pool grew to 4 children", 20, () -> h.serving().size() == 4);
+                load.close();
+                assertEquals(List.of(), load.failures());
+            }
+            assertEquals(List.of(1, 1, 1), batches(starts), "spamd: one child per interval, where worker.c starts 1, 2");
         }
     }
 

@@ -7,8 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.loommpm.config.ChildScaling;
 
-/** The worker MPM's spare-thread rule: exponential spawn, one retirement at a time, the limits. */
+/** The worker MPM's spare-thread rule: exponential spawn (or spamd's one at a time), one retirement at a time, the limits. */
 class DynamicPoolTest {
     private static final int MIN = 2;
     private static final int MAX = 6;
@@ -24,6 +25,26 @@ class DynamicPoolTest {
             children += d.spawn();
         }
         assertEquals(List.of(1, 2, 4, 8, 16, 32, 32, 32), spawned);
+    }
+
+    @Test
+    void spamdScalingGrowsAndShrinksOneChildAtATime() {
+        DynamicPool pool = new DynamicPool();
+        List<Integer> spawned = new ArrayList<>();
+        int children = 1;
+        for (int i = 0; i < 8; i++) {
+            DynamicPool.Decision d = pool.decide(0, children, 1000, MIN, MAX, ChildScaling.SPAMD);
+            spawned.add(d.spawn());
+            children += d.spawn();
+        }
+        assertEquals(List.of(1, 1, 1, 1, 1, 1, 1, 1), spawned, "never more than one per interval");
+        int retired = 0;
+        for (int i = 0; i < 3; i++) {
+            DynamicPool.Decision d = pool.decide(100, children, 1000, MIN, MAX, ChildScaling.SPAMD);
+            assertEquals(0, d.spawn());
+            retired += d.retireOne() ? 1 : 0;
+        }
+        assertEquals(3, retired, "one retirement per interval");
     }
 
     @Test

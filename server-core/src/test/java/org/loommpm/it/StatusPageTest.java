@@ -38,6 +38,12 @@ class StatusPageTest {
                     release.await();
                     res.send("released");
                 })
+                .get("/logged", (req, res) -> {
+                    res.send("logged");
+                    res.logging(); // as the jar's access log does after the response
+                    blocked.incrementAndGet();
+                    release.await();
+                })
                 .get("/server-status", status);
     }
 
@@ -97,6 +103,24 @@ class StatusPageTest {
             assertFalse(c.get("/server-status?refresh=soon").body().contains("http-equiv"));
             assertEquals(405, c.send("POST /server-status HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
                     .read().status(), "the router answers methods it has no route for");
+        }
+    }
+
+    @Test
+    void slotWritingItsAccessLogLineShowsL() throws Exception {
+        startWithoutMetrics();
+        try (CountingClient logged = new CountingClient(server.port());
+             CountingClient viewer = new CountingClient(server.port())) {
+            logged.send("GET /logged HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertEquals("logged", logged.read().body(), "the response went out before the logging phase");
+            TestServers.waitFor("handler logging", 10, () -> blocked.get() == 1);
+            Map<String, String> auto = ObservabilityTest.auto(viewer.get("/server-status?auto").body());
+            String board = auto.get("Scoreboard");
+            assertEquals(1, board.chars().filter(ch -> ch == 'L').count(), board);
+            assertEquals(1, board.chars().filter(ch -> ch == 'W').count(), "the viewer's own request: " + board);
+            String json = viewer.get("/server-status?json").body();
+            assertTrue(json.contains("\"/logged\""), "an L slot still shows its request: " + json);
+            release.countDown();
         }
     }
 

@@ -116,6 +116,12 @@ final class Session {
     boolean goAwayReceived;
     /** When the current partial frame began to wait for its rest (0 = none). */
     private long partialSince;
+    /**
+     * When the client's current "head" began: the rest of the connection preface, or a header
+     * block awaiting CONTINUATION (0 = none). Bounded by {@code RequestReadTimeout header=}'s
+     * first timeout, as HTTP/1.1 bounds a request head; frame loop only.
+     */
+    private long headSince;
     /** {@code H2StallTimeout}. */
     private final long stallTimeoutNanos;
     /** The earliest time a stream's wait on the client may expire (0 = none waits); may be early. */
@@ -280,6 +286,11 @@ final class Session {
         if (!settingsAcked && now - settingsDeadline >= 0) {
             throw Http2Error.connection(ErrorCode.SETTINGS_TIMEOUT, "SETTINGS not acknowledged in time");
         }
+        long headDeadline = headDeadline();
+        if (headDeadline != 0 && now - headDeadline >= 0) {
+            headTimedOut();
+            return true;
+        }
         if (partialSince != 0 && now - (partialSince + protocol.timeoutNanos()) >= 0) {
             LOG.log(Level.DEBUG, "LM0705 {0} ended: a frame stayed incomplete for Timeout", this);
             abort(CloseReason.TIMEOUT);
@@ -394,6 +405,11 @@ final class Session {
     }
 
     private void handBack(SlotBoard board, int slot) {
+        long headDeadline = headDeadline();
+        if (headDeadline != 0 && System.nanoTime() - headDeadline >= 0) {
+            headTimedOut();
+            return;
+        }
         ByteBuffer in = c.context().in();
         boolean idle = streams.isEmpty() && outbound.isEmpty() && !in.hasRemaining() && settingsAcked
                 && inbound.prefaceDone() && !inbound.inHeaderBlock();
@@ -417,7 +433,36 @@ final class Session {
         if (nextWaitDeadline != 0 && (deadline == 0 || nextWaitDeadline - deadline < 0)) {
             deadline = nextWaitDeadline;
         }
+        if (headDeadline != 0 && (deadline == 0 || headDeadline - deadline < 0)) {
+            deadline = headDeadline;
+        }
         c.handBackWatch(deadline);
+    }
+
+    /**
+     * The deadline of the client's current head (the preface's rest, or a header block's
+     * CONTINUATIONs), starting its clock if it just began; 0 when none is pending or the header
+     * stage is off. No MinRate extension here: a header block is bounded in size by
+     * {@code H2MaxHeaderListSize} and in frames by the CONTINUATION guard, so the first timeout
+     * is the whole allowance.
+     */
+    private long headDeadline() {
+        var header = protocol.config().requestReadTimeout().header();
+        if (!header.enabled() || (inbound.prefaceDone() && !inbound.inHeaderBlock())) {
+            headSince = 0;
+            return 0;
+        }
+        if (headSince == 0) {
+            headSince = System.nanoTime();
+        }
+        return header.deadline(headSince, 0);
+    }
+
+    /** The preface or a header block missed RequestReadTimeout header=: closed, as HTTP/1.1 would (no stream to answer). */
+    private void headTimedOut() {
+        LOG.log(Level.INFO, "LM2004 {0}: {1} not received within RequestReadTimeout header=, closed", this,
+                inbound.prefaceDone() ? "a header block's CONTINUATION frames" : "the connection preface");
+        abort(CloseReason.TIMEOUT);
     }
 
     /** A whole frame was processed: whatever was partial has arrived. */

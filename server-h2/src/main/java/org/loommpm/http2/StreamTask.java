@@ -31,6 +31,7 @@ final class StreamTask implements WorkerTask {
     private ChildServices services;
     private SlotBoard board;
     private Http2Request req;
+    private Http2Response res;
 
     StreamTask(Stream stream, Http2Connections protocol) {
         this.stream = stream;
@@ -62,11 +63,13 @@ final class StreamTask implements WorkerTask {
     void lendSlot() {
         services.lend(slot);
         slot = WorkerTask.NO_SLOT;
+        res.showIn(board, slot);
     }
 
     /** The wait is over: runs on with a slot again, the exchange shown in it. */
     void reclaimSlot() {
         slot = services.reclaim();
+        res.showIn(board, slot);
         if (req != null) {
             board.requestStarted(slot, req, stream.session().remoteAddress(), stream.startNanos);
         }
@@ -79,6 +82,8 @@ final class StreamTask implements WorkerTask {
         board = services.scoreboard();
         Http2Response res = new Http2Response(stream, stream.request.method(), protocol.config().serverHeader(),
                 protocol.timeoutNanos());
+        res.showIn(board, slot);
+        this.res = res;
         stream.body.timeout(protocol.timeoutNanos());
         if (stream.request.headers().hasToken("expect", "100-continue")) {
             expectContinue(res);

@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Locale;
+import org.loommpm.config.RequestReadTimeout;
 
 /**
  * The engine's directives: every setting of {@link org.loommpm.config.ServerConfig}, with httpd's
@@ -42,7 +43,9 @@ final class EngineDirectives {
         ADMISSION_CONTROL("AdmissionControl", 1, 1, "On|Off"),
         PROTOCOLS("Protocols", 1, 3, "protocol ... (h2 h2c http/1.1)"),
         TIMEOUT("Timeout", 1, 1, "seconds"),
-        REQUEST_READ_TIMEOUT("RequestReadTimeout", 1, 2, "header=seconds"),
+        REQUEST_READ_TIMEOUT("RequestReadTimeout", 1, 3,
+                "[handshake=seconds] [header=timeout[-maxtimeout][,MinRate=rate]] [body=timeout[-maxtimeout][,MinRate=rate]]"),
+        FIRST_BYTE_TIMEOUT("FirstByteTimeout", 1, 1, "seconds (0 = off)"),
         KEEP_ALIVE("KeepAlive", 1, 1, "On|Off"),
         KEEP_ALIVE_TIMEOUT("KeepAliveTimeout", 1, 1, "seconds"),
         MAX_KEEP_ALIVE_REQUESTS("MaxKeepAliveRequests", 1, 1, "number"),
@@ -91,6 +94,7 @@ final class EngineDirectives {
                 case PROTOCOLS -> protocols(s, l);
                 case TIMEOUT -> s.engine.timeout(Args.duration(l, a, false));
                 case REQUEST_READ_TIMEOUT -> requestReadTimeout(s, l);
+                case FIRST_BYTE_TIMEOUT -> s.engine.firstByteTimeout(Args.duration(l, a, true));
                 case KEEP_ALIVE -> s.engine.keepAlive(Args.onOff(l));
                 case KEEP_ALIVE_TIMEOUT -> s.engine.keepAliveTimeout(Args.duration(l, a, false));
                 case MAX_KEEP_ALIVE_REQUESTS -> s.engine.maxKeepAliveRequests(Args.intArg(l, 0, Integer.MAX_VALUE));
@@ -242,17 +246,37 @@ final class EngineDirectives {
         s.engine.threadsPerChild(n);
     }
 
-    /** Only the {@code header=} part of mod_reqtimeout's syntax, without a rate. */
+    /**
+     * mod_reqtimeout's syntax: {@code handshake=}, {@code header=} and {@code body=}, each
+     * optional; a stage not named keeps its value (httpd's default unless an earlier line set
+     * it). {@code handshake=} takes plain seconds here (no range, no rate).
+     */
     private static void requestReadTimeout(ParseState s, ConfigLine l) throws ConfigException {
+        RequestReadTimeout t = s.engine.requestReadTimeout();
         for (String a : l.args()) {
             int eq = a.indexOf('=');
             String key = eq < 0 ? a : a.substring(0, eq).toLowerCase(Locale.ROOT);
-            if (!key.equals("header") || eq < 0) {
-                throw l.error("RequestReadTimeout: only header=SECONDS is supported, got '" + a + "'");
+            String value = eq < 0 ? "" : a.substring(eq + 1);
+            try {
+                t = switch (key) {
+                    case "header" -> t.withHeader(RequestReadTimeout.Stage.parse(value));
+                    case "body" -> t.withBody(RequestReadTimeout.Stage.parse(value));
+                    case "handshake" -> {
+                        RequestReadTimeout.Stage h = RequestReadTimeout.Stage.parse(value);
+                        if (!h.maxTimeout().isZero() || h.minRate() != 0) {
+                            throw new IllegalArgumentException("RequestReadTimeout: handshake= takes seconds only"
+                                    + " (no range or MinRate), got '" + a + "'");
+                        }
+                        yield t.withHandshake(h.timeout());
+                    }
+                    default -> throw new IllegalArgumentException("RequestReadTimeout: unknown stage '" + a
+                            + "' (known: handshake=, header=, body=)");
+                };
+            } catch (IllegalArgumentException e) {
+                throw l.error(e.getMessage());
             }
-            Duration d = Args.duration(l, a.substring(eq + 1), false);
-            s.engine.requestHeaderTimeout(d);
         }
+        s.engine.requestReadTimeout(t);
     }
 
     private static void serverTokens(ParseState s, ConfigLine l) throws ConfigException {

@@ -72,6 +72,7 @@ public final class AccessLogFilter implements Filter {
     }
 
     private void log(Request request, Response response, int status, long startMillis, long start) {
+        response.logging(); // httpd's L in the worker's slot while the line is formatted
         AccessLogFormat.Exchange x = new AccessLogFormat.Exchange(request, response, status, startMillis,
                 timed ? System.nanoTime() - start : 0, serverName);
         // Keyed by the client connection, so that one connection's lines keep their order.

@@ -15,6 +15,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.loommpm.cli.logging.LogLevel;
+import org.loommpm.config.RequestReadTimeout;
 
 class ConfigParserTest {
     @TempDir
@@ -99,6 +100,23 @@ class ConfigParserTest {
     }
 
     @Test
+    void requestReadTimeoutTakesHttpdsFullFormStageByStage() throws Exception {
+        assertEquals(RequestReadTimeout.DEFAULT, parse("").engine().requestReadTimeout());
+        assertEquals(Duration.ofSeconds(10), parse("").engine().firstByteTimeout());
+        LoomConfig c = parse("""
+                RequestReadTimeout header=10-30,MinRate=1000
+                RequestReadTimeout body=0 handshake=5
+                FirstByteTimeout 3
+                """);
+        RequestReadTimeout t = c.engine().requestReadTimeout();
+        assertEquals(new RequestReadTimeout.Stage(Duration.ofSeconds(10), Duration.ofSeconds(30), 1000), t.header());
+        assertEquals(RequestReadTimeout.Stage.OFF, t.body());
+        assertEquals(Duration.ofSeconds(5), t.handshake());
+        assertEquals(Duration.ofSeconds(3), c.engine().firstByteTimeout());
+        assertEquals("handshake=5 header=10-30,MinRate=1000 body=0", t.toString());
+    }
+
+    @Test
     void continuationLinesAndQuotes() throws Exception {
         LoomConfig c = parse("DirectoryIndex \\\n  a.html \\\n  \"b c.html\"\nLogFormat \"%h \\\"%r\\\"\" mine\n");
         assertEquals(List.of("a.html", "b c.html"), c.site().directoryIndex());
@@ -128,7 +146,11 @@ class ConfigParserTest {
         assertTrue(error("CustomLog /dev/stdout nosuchnick").getMessage().contains("nosuchnick"));
         assertTrue(error("DocumentRoot /no/such/dir").getMessage().contains("does not exist"));
         assertTrue(error("Options +Indexes FollowSymLinks").getMessage().contains("Either all Options"));
-        assertTrue(error("RequestReadTimeout body=10").getMessage().contains("header="));
+        assertTrue(error("RequestReadTimeout tail=10").getMessage().contains("header="));
+        assertTrue(error("RequestReadTimeout header=10-20").getMessage().contains("MinRate"));
+        assertTrue(error("RequestReadTimeout header=20-10,MinRate=5").getMessage().contains("maximum"));
+        assertTrue(error("RequestReadTimeout body=10,Rate=5").getMessage().contains("MinRate"));
+        assertTrue(error("RequestReadTimeout handshake=5-9,MinRate=1").getMessage().contains("handshake="));
     }
 
     @Test

@@ -68,6 +68,7 @@ class ConnectionErrorTest {
         try (FrameClient c = new FrameClient(server.port())) {
             c.raw("PRI * HTTP/2.0\r\n\r\nXX\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             assertEquals(PROTOCOL_ERROR, c.expectGoAway());
+            assertTrue(c.closedByServer(), "closed after GOAWAY (RFC 9113 §3.4)");
         }
     }
 
@@ -77,6 +78,7 @@ class ConnectionErrorTest {
             c.raw(FrameClient.PREFACE);
             c.ping(new byte[8]);
             assertEquals(PROTOCOL_ERROR, c.expectGoAway());
+            assertTrue(c.closedByServer(), "closed after GOAWAY (RFC 9113 §3.4)");
         }
     }
 
