@@ -7,7 +7,7 @@
 #   benchmarks/fuzz.sh 10m head frames            two targets, one after the other
 #   JOBS=2 benchmarks/fuzz.sh 10m                 every target, two at a time (the machine has 2 cores)
 #
-# Targets: head chunked chunked-roundtrip frames hpack hpack-roundtrip config
+# Targets: head chunked chunked-roundtrip frames hpack hpack-roundtrip config proxy
 # A finding is written by Jazzer into the target's corpus directory under src/test/resources
 # (crash-<sha1>), so it becomes a regression test of the ordinary build once fixed; the corpus
 # Jazzer grows is kept in <module>/.cifuzz-corpus (not committed). Logs: benchmarks/results/fuzz/.
@@ -24,9 +24,10 @@ declare -A SPEC=(
   [hpack]="server-h2 HpackFuzzTest#decode"
   [hpack-roundtrip]="server-h2 HpackFuzzTest#roundTrip"
   [config]="server-cli ConfigFuzzTest"
+  [proxy]="server-core ProxyHeaderFuzzTest"
 )
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(head frames chunked hpack chunked-roundtrip hpack-roundtrip config)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(head frames chunked hpack chunked-roundtrip hpack-roundtrip config proxy)
 OUT=benchmarks/results/fuzz
 mkdir -p "$OUT"
 # Compile once, so that parallel runs find everything up to date.
