@@ -173,7 +173,7 @@ public final class ConfigParser {
             throw l.error("Exceeded the maximum include directory nesting level of " + MAX_INCLUDE_DEPTH
                     + ". You have probably a recursion somewhere.");
         }
-        Path pattern = st.resolve(l.args().get(0));
+        Path pattern = st.resolve(l, l.args().get(0));
         List<Path> files = expand(l, pattern, optional);
         for (Path f : files) {
             String source = f.toString();

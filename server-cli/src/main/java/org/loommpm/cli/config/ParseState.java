@@ -1,6 +1,7 @@
 package org.loommpm.cli.config;
 
 import java.net.InetSocketAddress;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -82,9 +83,18 @@ public final class ParseState {
         this.serverRoot = serverRoot.toAbsolutePath().normalize();
     }
 
-    /** A path argument resolved against {@code ServerRoot}. */
-    public Path resolve(String path) {
-        return serverRoot.resolve(path).normalize();
+    /**
+     * A path argument of {@code line} resolved against {@code ServerRoot}.
+     *
+     * @throws ConfigException when the argument cannot be a path (a NUL character, found by
+     *     ConfigFuzzTest: it escaped as an InvalidPathException)
+     */
+    public Path resolve(ConfigLine line, String path) throws ConfigException {
+        try {
+            return serverRoot.resolve(path).normalize();
+        } catch (InvalidPathException e) {
+            throw line.error(line.name() + ": '" + path + "' is not a valid path (" + e.getReason() + ")");
+        }
     }
 
     /** Records a note for the operator (a value httpd would clamp, say), located at {@code line}. */

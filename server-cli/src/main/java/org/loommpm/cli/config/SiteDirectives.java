@@ -74,7 +74,7 @@ final class SiteDirectives {
     }
 
     private static void serverRoot(ParseState s, ConfigLine l) throws ConfigException {
-        Path p = s.resolve(l.args().get(0));
+        Path p = s.resolve(l, l.args().get(0));
         if (!Files.isDirectory(p)) {
             throw l.error("ServerRoot must be a valid directory: '" + p + "'");
         }
@@ -82,7 +82,7 @@ final class SiteDirectives {
     }
 
     private static void documentRoot(ParseState s, ConfigLine l) throws ConfigException {
-        Path p = s.resolve(l.args().get(0));
+        Path p = s.resolve(l, l.args().get(0));
         try {
             // The real path: symlink checks compare real paths, so the root must be one too.
             s.documentRoot = p.toRealPath();
@@ -132,7 +132,7 @@ final class SiteDirectives {
 
     /** A mime.types file: {@code type ext ext ...} per line, {@code #} comments. */
     private static void typesConfig(ParseState s, ConfigLine l) throws ConfigException {
-        Path p = s.resolve(l.args().get(0));
+        Path p = s.resolve(l, l.args().get(0));
         List<String> lines;
         try {
             lines = Files.readAllLines(p, StandardCharsets.UTF_8);

@@ -31,6 +31,16 @@ class ConfigParserTest {
         return assertThrows(ConfigException.class, () -> parse(text));
     }
 
+    /** ConfigFuzzTest found a NUL in a path argument escaping as an InvalidPathException. */
+    @Test
+    void aPathWithANulIsAConfigurationError() {
+        for (String line : List.of("ErrorLog \"logs/a\0b.log\"", "DocumentRoot \"/tmp/a\0\"",
+                "SSLCertificateFile \"x\0\"", "Include \"a\0*.conf\"", "ServerRoot \"/\0\"")) {
+            ConfigException e = error(line);
+            assertTrue(e.getMessage().contains("is not a valid path"), line + ": " + e.getMessage());
+        }
+    }
+
     @Test
     void fileCacheValid() throws Exception {
         assertEquals(SiteSettings.DEFAULT_FILE_CACHE_VALID, parse("").site().fileCacheValid());
