@@ -41,6 +41,13 @@ class ConfigParserTest {
         }
     }
 
+    /** ConfigFuzzTest found an empty SSLProtocol argument escaping as a StringIndexOutOfBoundsException. */
+    @Test
+    void anEmptySslProtocolArgumentIsAConfigurationError() {
+        assertTrue(error("SSLProtocol \"\"").getMessage().contains("unknown protocol ''"));
+        assertTrue(error("SSLProtocol TLSv1.3 ''").getMessage().contains("unknown protocol ''"));
+    }
+
     @Test
     void fileCacheValid() throws Exception {
         assertEquals(SiteSettings.DEFAULT_FILE_CACHE_VALID, parse("").site().fileCacheValid());
