@@ -9,6 +9,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
 import org.loommpm.cli.children.ChildSpec;
 import org.loommpm.cli.children.Control;
 import org.loommpm.cli.children.ProcState;
@@ -19,6 +20,7 @@ import org.loommpm.cli.config.LoomConfig;
 import org.loommpm.cli.signals.SignalQueue;
 import org.loommpm.config.ChildPolicy;
 import org.loommpm.engine.EngineStats;
+import org.loommpm.engine.Supervisor;
 
 /**
  * A child process of {@code ChildProcesses On} ({@code --child SPEC}): one in-JVM child on
@@ -39,11 +41,13 @@ final class ChildServe {
     /**
      * The engine settings of one child process: one in-JVM child (the supervisor runs StartServers
      * processes and the pool policy), and MaxConnectionsPerChild applied to the process by the
-     * publisher, so the engine never replaces its child inside this JVM.
+     * publisher, so the engine never replaces its child inside this JVM. Its liveness ping is the
+     * process supervisor's too (it kills and replaces the whole process), so the engine here does
+     * not ping its own child.
      */
     static LoomConfig forChild(LoomConfig c) {
         var engine = c.engine().toBuilder().startServers(1).childPolicy(ChildPolicy.STATIC).maxConnectionsPerChild(0)
-                .build();
+                .childPingInterval(java.time.Duration.ZERO).build();
         return new LoomConfig(engine, c.site(), c.logs(), c.warnings(), c.description(), c.extensions());
     }
 
@@ -65,7 +69,9 @@ final class ChildServe {
             return 1;
         }
         BlockingQueue<Control> commands = new LinkedBlockingQueue<>();
-        readCommands(commands);
+        ScoreboardPublisher publisher = new ScoreboardPublisher(file, spec.record(), EngineStats.of(process.server().stats()),
+                config.engine().maxConnectionsPerChild());
+        readCommands(commands, Supervisor.of(process.server().stats()), publisher);
         Thread.ofPlatform().daemon().name("loom-signals").start(new Runnable() {
             @Override
             public void run() {
@@ -80,8 +86,7 @@ final class ChildServe {
                 }
             }
         });
-        ScoreboardPublisher publisher = new ScoreboardPublisher(file, spec.record(), EngineStats.of(process.server().stats()),
-                config.engine().maxConnectionsPerChild()).start();
+        publisher.start();
         Control c = commands.take();
         if (c.kind() == Control.Kind.DRAIN) {
             LOG.log(Level.INFO, "LM1515 child {0} draining: {1}", spec.id(), c.reason());
@@ -100,8 +105,18 @@ final class ChildServe {
         return 0;
     }
 
-    /** Stdin, line by line, into {@code commands}; its end (the supervisor is gone) is a stop. */
-    private static void readCommands(BlockingQueue<Control> commands) {
+    /**
+     * Stdin, line by line, into {@code commands}; its end (the supervisor is gone) is a stop. A
+     * ping goes to the engine instead, as a worker task whose answer the publisher carries to the
+     * scoreboard: this thread only hands it over, it never answers itself.
+     */
+    private static void readCommands(BlockingQueue<Control> commands, Supervisor engine, ScoreboardPublisher publisher) {
+        IntConsumer answer = new IntConsumer() {
+            @Override
+            public void accept(int n) {
+                publisher.pingAnswered(n);
+            }
+        };
         Thread.ofPlatform().daemon().name("loom-control").start(new Runnable() {
             @Override
             public void run() {
@@ -111,6 +126,10 @@ final class ChildServe {
                     while ((line = in.readLine()) != null) {
                         try {
                             Control c = Control.decode(line);
+                            if (c.kind() == Control.Kind.PING) {
+                                engine.ping(c.ping(), answer);
+                                continue;
+                            }
                             stopSeen |= c.kind() == Control.Kind.STOP;
                             commands.add(c);
                         } catch (IllegalArgumentException e) {

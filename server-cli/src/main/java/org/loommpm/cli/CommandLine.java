@@ -4,18 +4,22 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.loommpm.cli.children.ChildSpec;
+import org.loommpm.cli.signals.ServerControl;
 
 /**
  * The options, in httpd's spirit: {@code -f FILE}, {@code -C 'Directive args'} (before the file),
- * {@code -c 'Directive args'} (after it), {@code -t}, {@code -v}, {@code -h}.
+ * {@code -c 'Directive args'} (after it), {@code -k start|stop|restart|graceful|graceful-stop},
+ * {@code -t}, {@code -v}, {@code -h}.
  *
  * @param action what to do
  * @param file the configuration file, or null for the embedded default
  * @param before {@code -C} lines in order
  * @param after {@code -c} lines in order
  * @param child for a child process of {@code ChildProcesses On} (internal option {@code --child}), else null
+ * @param control the {@code -k} command, or null
  */
-record CommandLine(Action action, Path file, List<String> before, List<String> after, ChildSpec child) {
+record CommandLine(Action action, Path file, List<String> before, List<String> after, ChildSpec child,
+                   ServerControl.Command control) {
     /** What the invocation asks for. */
     enum Action { SERVE, TEST, VERSION, HELP }
 
@@ -29,16 +33,22 @@ record CommandLine(Action action, Path file, List<String> before, List<String> a
     }
 
     static final String USAGE = """
-            usage: java -jar loom-mpm.jar [-f file] [-C "directive"] [-c "directive"] [-t] [-v] [-h]
+            usage: java -jar loom-mpm.jar [-f file] [-C "directive"] [-c "directive"]
+                                          [-k start|stop|restart|graceful|graceful-stop] [-t] [-v] [-h]
               (no options)     serve the embedded default on http://localhost:8080/
                                (a welcome page, ./htdocs if it exists, /server-status from localhost)
               -f file          read this configuration file instead of the embedded default
               -C "directive"   process the directive before reading the configuration (repeatable)
               -c "directive"   process the directive after reading the configuration (repeatable)
+              -k start         serve (in the foreground) unless the server the PidFile names runs
+              -k stop          graceful stop of the server the PidFile names (SIGTERM)
+              -k graceful-stop the same through SIGWINCH (httpd's graceful-stop)
+              -k restart       graceful restart: re-read the configuration (SIGHUP); starts if none runs
+              -k graceful      the same through SIGUSR1 (httpd's graceful); starts if none runs
               -t               check the configuration's syntax, print "Syntax OK" or the error, exit 0 or 1
               -v               print the version and exit
               -h               print this help and exit
-            signals: TERM/INT stop gracefully, HUP re-reads the configuration (graceful restart)""";
+            signals: TERM/INT/WINCH stop gracefully, HUP/USR1 re-read the configuration (graceful restart)""";
 
     /** The configuration options again ({@code -f}, {@code -C}, {@code -c}), for a child process. */
     List<String> configArgs() {
@@ -64,6 +74,7 @@ record CommandLine(Action action, Path file, List<String> before, List<String> a
         List<String> before = new ArrayList<>();
         List<String> after = new ArrayList<>();
         ChildSpec child = null;
+        ServerControl.Command control = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -91,12 +102,26 @@ record CommandLine(Action action, Path file, List<String> before, List<String> a
                         (a.equals("-C") ? before : after).add(v);
                     }
                 }
+                case "-k" -> {
+                    if (i + 1 >= args.length) {
+                        throw new UsageException("option -k needs an argument (start, stop, restart, graceful, "
+                                + "graceful-stop)");
+                    }
+                    if (control != null) {
+                        throw new UsageException("option -k given twice");
+                    }
+                    try {
+                        control = ServerControl.Command.parse(args[++i]);
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageException(e.getMessage());
+                    }
+                }
                 case "-t" -> action = action == Action.SERVE ? Action.TEST : action;
                 case "-v" -> action = Action.VERSION;
                 case "-h", "--help" -> action = Action.HELP;
                 default -> throw new UsageException("unknown option '" + a + "'");
             }
         }
-        return new CommandLine(action, file, List.copyOf(before), List.copyOf(after), child);
+        return new CommandLine(action, file, List.copyOf(before), List.copyOf(after), child, control);
     }
 }

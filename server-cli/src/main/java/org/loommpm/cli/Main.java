@@ -11,11 +11,16 @@ import org.loommpm.cli.config.DirectiveTable;
 import org.loommpm.cli.config.LoomConfig;
 import org.loommpm.cli.config.Version;
 import org.loommpm.cli.logging.JulBridge;
+import org.loommpm.cli.config.PidDirectives;
+import org.loommpm.cli.signals.PidFile;
+import org.loommpm.cli.signals.ServerControl;
 import org.loommpm.cli.signals.SignalQueue;
 
 /**
  * {@code java -jar loom-mpm.jar}: reads the configuration (a file with {@code -f}, else the
- * embedded default), then serves until {@code SIGTERM}/{@code SIGINT}; {@code SIGHUP} re-reads it.
+ * embedded default), then serves until {@code SIGTERM}/{@code SIGINT}/{@code SIGWINCH};
+ * {@code SIGHUP}/{@code SIGUSR1} re-read it. {@code -k} signals the server a {@code PidFile} names
+ * instead (see {@link ServerControl}).
  * Exit status: 0 after a graceful stop or a successful {@code -t}/{@code -v}/{@code -h}, 1 for
  * a configuration error or a failed start, 2 for a bad command line.
  */
@@ -139,12 +144,21 @@ public final class Main {
             System.out.println("Syntax OK");
             return;
         }
-        SignalQueue signals = new SignalQueue().install();
         if (cl.child() != null) {
-            System.exit(ChildServe.run(cl.child(), config, loader, signals));
-        } else if (ChildDirectives.enabled(config)) {
-            System.exit(new ProcessSupervisor(loader::load, new ChildCommand(cl.configArgs())).run(config, signals));
+            System.exit(ChildServe.run(cl.child(), config, loader, new SignalQueue().installForChild()));
         }
-        System.exit(new ServerProcess(loader).run(config, signals));
+        Path pidPath = PidDirectives.file(config);
+        if (cl.control() != null) {
+            int status = ServerControl.run(cl.control(), pidPath, System.out, System.err);
+            if (status != ServerControl.START) {
+                System.exit(status);
+            }
+        }
+        SignalQueue signals = new SignalQueue().install();
+        PidFile pid = pidPath != null ? new PidFile(pidPath) : null;
+        if (ChildDirectives.enabled(config)) {
+            System.exit(new ProcessSupervisor(loader::load, new ChildCommand(cl.configArgs())).run(config, signals, pid));
+        }
+        System.exit(new ServerProcess(loader).run(config, signals, pid));
     }
 }

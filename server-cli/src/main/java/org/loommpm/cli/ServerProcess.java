@@ -14,15 +14,23 @@ import org.loommpm.api.Response;
 import org.loommpm.cli.config.ConfigException;
 import org.loommpm.cli.config.LocationSettings;
 import org.loommpm.cli.config.LoomConfig;
+import org.loommpm.cli.config.ProxySettings;
 import org.loommpm.cli.config.Version;
+import org.loommpm.cli.config.CompressionDirectives;
 import org.loommpm.cli.logging.AccessLogFilter;
+import org.loommpm.compress.CompressionFilter;
+import org.loommpm.compress.CompressionSettings;
+import org.loommpm.cli.remoteip.RemoteIpFilter;
+import org.loommpm.cli.remoteip.RemoteIpSettings;
 import org.loommpm.cli.logging.AsyncLogWriter;
 import org.loommpm.cli.logging.LogTargets;
+import org.loommpm.cli.signals.PidFile;
 import org.loommpm.cli.signals.SignalQueue;
 import org.loommpm.cli.staticfiles.StaticFileHandler;
 import org.loommpm.engine.EngineStats;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.loommpm.health.HealthHandler;
 import org.loommpm.metrics.MetricsHandler;
 import org.loommpm.status.StatusHandler;
 
@@ -50,10 +58,14 @@ final class ServerProcess {
      * child process) every child process through the shared scoreboard.
      */
     private final Handler status;
+    /** {@code SetHandler health}: this process's own engine, also in a child process. */
+    private final Handler health = new HealthHandler(builder.stats());
     /** {@code SetHandler metrics}: Prometheus text, if the starting configuration asked for it. */
     private Handler metrics;
     private LoomServer server;
     private LoomConfig config;
+    /** The running generation's proxy (balancers, pools, health checks); null when not configured. */
+    private ProxySettings.Running proxy;
 
     ServerProcess(Loader loader) {
         this(loader, null);
@@ -68,18 +80,31 @@ final class ServerProcess {
     }
 
     /**
-     * Starts serving {@code initial} and handles signals until stopped.
+     * Starts serving {@code initial} and handles signals until stopped. The pid file is written
+     * once the listeners are bound (so an instance that fails to bind leaves a running one's file
+     * alone) and removed after the stop; a server that cannot write it does not serve (LM1902),
+     * as httpd.
      *
+     * @param pid the {@code PidFile}, or null
      * @return the exit status
      */
-    int run(LoomConfig initial, SignalQueue signals) throws InterruptedException {
+    int run(LoomConfig initial, SignalQueue signals, PidFile pid) throws InterruptedException {
         if (!start(initial, false)) {
             return 1;
+        }
+        if (pid != null) {
+            try {
+                pid.write();
+            } catch (IOException e) {
+                LOG.log(Level.ERROR, "LM1902 could not write PidFile {0}: {1}; stopping", pid.path(), e.toString());
+                close();
+                return 1;
+            }
         }
         banner(System.out);
         for (;;) {
             if (signals.take() == SignalQueue.Event.STOP) {
-                stop();
+                stop(pid);
                 return 0;
             }
             restart();
@@ -99,6 +124,7 @@ final class ServerProcess {
             warn(initial);
             server = builder.config(initial.engine()).handler(handler).reusePort(reusePort).start();
         } catch (IOException | RuntimeException e) {
+            closeProxy(proxy);
             LOG.log(Level.ERROR, "LM1001 could not start: {0}", e.getMessage());
             logs.close();
             return false;
@@ -112,12 +138,27 @@ final class ServerProcess {
         return server;
     }
 
-    /** The handler chain for a configuration: access log (if any is kept) around the site. */
+    /**
+     * The handler chain for a configuration: {@code RemoteIPHeader} (if set) outermost, so the
+     * access log and {@code Require} see the client it finds; then the access log (if any is
+     * kept); then compression (if configured) around the site. Starts
+     * the configuration's proxy (its balancers and health checks) and makes it {@link #proxy}.
+     */
     private Handler site(LoomConfig cfg, List<AccessLogFilter.Sink> sinks) {
         Handler welcome = cfg.site().welcomePage() ? new WelcomePage() : null;
         StaticFileHandler files = new StaticFileHandler(cfg.site(), welcome);
-        Handler site = new SiteHandler(cfg.site(), files, status, metrics);
-        return sinks.isEmpty() ? site : new AccessLogFilter(sinks, cfg.site().serverName()).around(site);
+        ProxySettings ps = ProxySettings.of(cfg);
+        proxy = ps == null || !ps.enabled() ? null
+                : ps.start(cfg.site().serverName(), cfg.engine().timeout(), cfg.engine().threadsPerChild());
+        Handler site = new SiteHandler(cfg.site(), files, status, metrics, health,
+                proxy == null ? List.of() : proxy.routes());
+        if (cfg.extensions().get(CompressionDirectives.KEY) instanceof CompressionSettings.Builder compression) {
+            // Inside the access log, so that its %b and %O count the compressed bytes.
+            site = new CompressionFilter(compression.build()).around(site);
+        }
+        Handler logged = sinks.isEmpty() ? site : new AccessLogFilter(sinks, cfg.site().serverName()).around(site);
+        RemoteIpFilter remoteIp = RemoteIpFilter.of((RemoteIpSettings) cfg.extensions().get(RemoteIpSettings.KEY));
+        return remoteIp == null ? logged : remoteIp.around(logged);
     }
 
     /**
@@ -166,6 +207,7 @@ final class ServerProcess {
                     + "generation runs in this JVM");
         }
         List<AsyncLogWriter> retired = new ArrayList<>();
+        ProxySettings.Running oldProxy = proxy;
         try {
             // The new logs are opened first: the new generation's handler writes to them. If the
             // restart then fails (a Listen address taken), the old generation keeps serving with
@@ -175,6 +217,8 @@ final class ServerProcess {
             server.restart(next.engine(), handler);
         } catch (IOException | RuntimeException e) {
             logs.restore(retired);
+            closeProxy(proxy);
+            proxy = oldProxy;
             LOG.log(Level.ERROR, "LM1302 graceful restart failed, still serving generation {0}: {1}",
                     server.stats().generation(), e.getMessage());
             return;
@@ -182,7 +226,30 @@ final class ServerProcess {
         config = next;
         LOG.log(Level.INFO, "LM1303 configuration re-read from {0}; generation {1} serving on {2}",
                 next.description(), server.stats().generation(), server.addresses());
-        closeLater(retired, next.engine().gracefulShutdownTimeout().plus(next.engine().keepAliveTimeout()));
+        Duration grace = next.engine().gracefulShutdownTimeout().plus(next.engine().keepAliveTimeout());
+        closeLater(retired, grace);
+        closeProxyLater(oldProxy, grace);
+    }
+
+    private static void closeProxy(ProxySettings.Running p) {
+        if (p != null) {
+            p.close();
+        }
+    }
+
+    /** The old generation's proxy stays open while its requests may still use it. */
+    private static void closeProxyLater(ProxySettings.Running p, Duration after) {
+        if (p == null) {
+            return;
+        }
+        Thread.ofVirtual().name("loom-proxy-retire").start(() -> {
+            try {
+                Thread.sleep(after);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            p.close();
+        });
     }
 
     /** Logs no longer named stay open while the old generation may still write to them. */
@@ -200,15 +267,21 @@ final class ServerProcess {
         });
     }
 
-    private void stop() {
+    private void stop(PidFile pid) {
+        var e = config.engine();
         LOG.log(Level.INFO, "LM0011 signal received: stopping gracefully (at most {0} s)",
-                config.engine().gracefulShutdownTimeout().toSeconds());
-        close();
+                e.gracefulStopDelay().plus(e.gracefulShutdownTimeout()).toSeconds());
+        server.close();
+        if (pid != null) {
+            pid.remove();
+        }
+        logs.close();
     }
 
     /** Stops the server gracefully (within GracefulShutdownTimeout), then flushes and closes the logs. */
     void close() {
         server.close();
+        closeProxy(proxy);
         // Every line the stop produced is queued by now: write it all before the JVM exits.
         logs.close();
     }
@@ -234,6 +307,10 @@ final class ServerProcess {
             sb.append("  <Location ").append(l.path()).append("> ")
                     .append(l.handler() != null ? "SetHandler " + l.handler() : "")
                     .append(l.require() != null ? " (Require set)" : "").append('\n');
+        }
+        ProxySettings ps = ProxySettings.of(config);
+        if (ps != null) {
+            ps.describe(sb);
         }
         out.print(sb);
         out.flush();

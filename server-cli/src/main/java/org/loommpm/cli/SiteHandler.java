@@ -6,6 +6,7 @@ import org.loommpm.api.Request;
 import org.loommpm.api.Response;
 import org.loommpm.cli.access.AccessRule;
 import org.loommpm.cli.config.LocationSettings;
+import org.loommpm.cli.config.ProxySettings;
 import org.loommpm.cli.config.SiteSettings;
 import org.loommpm.cli.staticfiles.StaticFileHandler;
 import org.loommpm.cli.staticfiles.UrlPath;
@@ -14,7 +15,11 @@ import org.loommpm.cli.staticfiles.UrlPath;
  * What every request goes to (inside the access-log filter): the path is normalized once by
  * {@link UrlPath}, then the matching {@code <Location>} sections decide, in file order with later
  * ones winning as in httpd, who may proceed ({@code Require}) and which handler answers
- * ({@code SetHandler}); everything else is a static file.
+ * ({@code SetHandler}); then a {@code ProxyPass} whose path prefixes the request's sends it to
+ * its backend ({@code ProxyPass} inside a {@code <Location>} first, the last matching section
+ * winning; then the server-level ones in file order, the first match winning, as httpd;
+ * {@code !} stops the search); everything else is a static file. An explicit {@code SetHandler}
+ * wins over a {@code ProxyPass}.
  */
 final class SiteHandler implements Handler {
     private static final System.Logger LOG = System.getLogger("org.loommpm.cli");
@@ -23,12 +28,17 @@ final class SiteHandler implements Handler {
     private final StaticFileHandler files;
     private final Handler status;
     private final Handler metrics;
+    private final Handler health;
+    private final ProxySettings.Route[] routes;
 
-    SiteHandler(SiteSettings site, StaticFileHandler files, Handler status, Handler metrics) {
+    SiteHandler(SiteSettings site, StaticFileHandler files, Handler status, Handler metrics, Handler health,
+                java.util.List<ProxySettings.Route> routes) {
         this.locations = site.locations().toArray(new LocationSettings[0]);
+        this.routes = routes.toArray(new ProxySettings.Route[0]);
         this.files = files;
         this.status = status;
         this.metrics = metrics;
+        this.health = health;
     }
 
     @Override
@@ -58,9 +68,38 @@ final class SiteHandler implements Handler {
             status.handle(req, res);
         } else if ("metrics".equals(handler)) {
             metrics.handle(req, res);
+        } else if ("health".equals(handler)) {
+            health.handle(req, res);
+        } else if (handler == null && routes.length > 0 && proxied(path, req, res)) {
+            return;
         } else {
             files.serve(req, res, path);
         }
+    }
+
+    /** Proxies the request if a {@code ProxyPass} takes it; returns whether one did. */
+    private boolean proxied(String path, Request req, Response res) throws Exception {
+        ProxySettings.Route chosen = null;
+        boolean inLocation = false;
+        for (ProxySettings.Route r : routes) {
+            if (r.inLocation() && r.matches(path)) {
+                chosen = r;
+                inLocation = true;
+            }
+        }
+        if (!inLocation) {
+            for (ProxySettings.Route r : routes) {
+                if (!r.inLocation() && r.matches(path)) {
+                    chosen = r;
+                    break;
+                }
+            }
+        }
+        if (chosen == null || chosen.handler() == null) {
+            return false;
+        }
+        chosen.handler().handle(req, res);
+        return true;
     }
 
     private static void plain(Response res, int status, String text) throws java.io.IOException {

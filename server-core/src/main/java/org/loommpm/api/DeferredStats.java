@@ -19,6 +19,7 @@ final class DeferredStats implements EngineStats {
 
     @Override public Instant startTime() { EngineStats t = target; return t != null ? t.startTime() : Instant.EPOCH; }
     @Override public int generation() { EngineStats t = target; return t != null ? t.generation() : 0; }
+    @Override public int slotLimit() { EngineStats t = target; return t != null ? t.slotLimit() : 0; }
     @Override public long connectionsAccepted() { EngineStats t = target; return t != null ? t.connectionsAccepted() : 0; }
     @Override public long connectionsOpen() { EngineStats t = target; return t != null ? t.connectionsOpen() : 0; }
     @Override public long requests() { EngineStats t = target; return t != null ? t.requests() : 0; }
@@ -28,6 +29,10 @@ final class DeferredStats implements EngineStats {
         return t != null ? t.protocols() : org.loommpm.spi.ProtocolCounters.NONE;
     }
     @Override public List<ChildStats> children() { EngineStats t = target; return t != null ? t.children() : List.of(); }
+    @Override public org.loommpm.engine.Readiness readiness() {
+        EngineStats t = target;
+        return t != null ? t.readiness() : org.loommpm.engine.Readiness.STARTING;
+    }
 
     @Override
     public long connectionsClosed(CloseReason reason) {

@@ -1,6 +1,7 @@
 package org.loommpm.api;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -9,10 +10,12 @@ import java.util.Objects;
 import java.util.function.Consumer;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.engine.Supervisor;
+import org.loommpm.health.HealthHandler;
 import org.loommpm.metrics.EngineMetrics;
 import org.loommpm.metrics.RequestMetrics;
 import org.loommpm.protocol.Protocols;
 import org.loommpm.spi.ExchangeObserver;
+import org.loommpm.tracing.ObservedHandler;
 
 /**
  * An embedded loom-mpm server.
@@ -37,19 +40,30 @@ import org.loommpm.spi.ExchangeObserver;
  * <p><b>Observability.</b> {@link #stats()} reads the engine's own counters at any time (the
  * {@link org.loommpm.status.StatusHandler} renders them in detail). Micrometer meters exist only when the
  * builder is given a registry ({@link Builder#meterRegistry}); without one, metrics are off and
- * the request path has no observer at all.
+ * the request path has no observer at all. Tracing works the same way: only a builder given an
+ * {@code ObservationRegistry} ({@link Builder#observationRegistry}) observes requests.
+ * {@link Builder#health} adds liveness and readiness probes.
  */
 public final class LoomServer implements AutoCloseable {
     private volatile ServerConfig config;
     private final Supervisor supervisor;
     private final ExchangeObserver observer;
+    /** {@link Builder#observationRegistry}, or null (tracing off). */
+    private final ObservationRegistry observations;
+    /** {@link Builder#health}, or null. */
+    private final String healthPrefix;
+    /** The builder's view of this server's counts (bound once the supervisor runs). */
+    private final ServerStats stats;
     private final java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
 
-    private LoomServer(ServerConfig config, Handler handler, MeterRegistry registry, boolean reusePort)
-            throws IOException {
+    private LoomServer(ServerConfig config, Handler handler, MeterRegistry registry, boolean reusePort,
+                       ObservationRegistry observations, String healthPrefix, ServerStats stats) throws IOException {
         this.config = config;
+        this.observations = observations;
+        this.healthPrefix = healthPrefix;
+        this.stats = stats;
         this.observer = registry != null ? new RequestMetrics(registry) : null;
-        this.supervisor = new Supervisor(config, Protocols.initial(config, handler, observer));
+        this.supervisor = new Supervisor(config, Protocols.initial(config, compose(handler), observer));
         supervisor.reusePort(reusePort);
         if (registry != null) {
             supervisor.addChildListener(new EngineMetrics(registry, supervisor));
@@ -80,8 +94,17 @@ public final class LoomServer implements AutoCloseable {
      * @throws IOException if a new address cannot be bound (the running generation keeps serving)
      */
     public void restart(ServerConfig newConfig, Handler handler) throws IOException {
-        supervisor.restart(newConfig, Protocols.initial(newConfig, handler, observer));
+        supervisor.restart(newConfig, Protocols.initial(newConfig, compose(handler), observer));
         config = newConfig;
+    }
+
+    /**
+     * What every generation serves around the application's handler: the health probes outside
+     * (not observed: an orchestrator polls them every few seconds), the observation inside.
+     */
+    private Handler compose(Handler app) {
+        Handler h = ObservedHandler.wrap(observations, app);
+        return healthPrefix != null ? HealthHandler.mount(healthPrefix, stats, h) : h;
     }
 
     /** The configuration in force. */
@@ -132,6 +155,8 @@ public final class LoomServer implements AutoCloseable {
         private Handler handler;
         private MeterRegistry registry;
         private boolean reusePort;
+        private String healthPrefix;
+        private ObservationRegistry observations;
         private final DeferredStats stats = new DeferredStats();
 
         private Builder() {
@@ -146,6 +171,22 @@ public final class LoomServer implements AutoCloseable {
         /** Adds a listener on every address ({@code Listen port}). */
         public Builder port(int port) {
             config.listen(new InetSocketAddress(port));
+            return this;
+        }
+
+        /**
+         * Adds a listener whose connections start with a PROXY protocol header, v1 or v2
+         * ({@code Listen host:port proxy-protocol}): what a load balancer such as HAProxy, an AWS
+         * NLB or a Kubernetes ingress sends when told to. The header's client address is then the
+         * request's {@link Request#remoteAddress()}; a connection without a valid header is
+         * refused. For TLS behind the header, add the listener with {@link #https} and mark it:
+         * {@code configure(c -> c.proxyProtocol(c.proxyProtocol().withListener(address)))}, or mark
+         * every listener with {@code withAll(true)} ({@code RemoteIPProxyProtocol On}).
+         */
+        public Builder listenProxyProtocol(String host, int port) {
+            InetSocketAddress a = new InetSocketAddress(host, port);
+            config.listen(a);
+            config.proxyProtocol(config.proxyProtocol().withListener(a));
             return this;
         }
 
@@ -205,6 +246,40 @@ public final class LoomServer implements AutoCloseable {
         }
 
         /**
+         * Turns tracing on: each request is observed in {@code observationRegistry} as an
+         * {@code http.server.requests} observation (see {@link org.loommpm.tracing.ObservedHandler}).
+         * With micrometer-tracing and a bridge (OpenTelemetry, Brave) registered on it, every
+         * request gets a server span named after its {@link Router} template, with OpenTelemetry's
+         * HTTP attributes, as a child of the caller's W3C {@code traceparent}. Default: none,
+         * tracing off, and nothing of it on the request path. The health probes are not observed.
+         *
+         * @param observationRegistry where requests are observed
+         * @return this builder
+         */
+        public Builder observationRegistry(ObservationRegistry observationRegistry) {
+            observations = Objects.requireNonNull(observationRegistry);
+            return this;
+        }
+
+        /**
+         * Serves liveness and readiness probes at {@code prefix + "/live"} and
+         * {@code prefix + "/ready"} in front of the handler (see
+         * {@link org.loommpm.health.HealthHandler}): live answers 200 while the server answers
+         * at all; ready answers 200 while new work should come here and 503 from the moment a
+         * graceful stop begins ({@link LoomServer#close()}: the listeners still accept for
+         * {@code GracefulStopDelay}), while drained, and while admission control refuses.
+         * Default: no probes. Other paths cost one {@code startsWith} more.
+         *
+         * @param prefix a path starting with {@code /} and not ending with one, like {@code /health}
+         * @return this builder
+         * @throws IllegalArgumentException for a prefix not of that form
+         */
+        public Builder health(String prefix) {
+            healthPrefix = HealthHandler.checkPrefix(prefix);
+            return this;
+        }
+
+        /**
          * The counts of the server this builder starts, usable before it starts: what a
          * {@link org.loommpm.status.StatusHandler} in the server's own handler needs. Until
          * {@link #start()} returns it reports an empty server (no children, all counts 0).
@@ -221,7 +296,7 @@ public final class LoomServer implements AutoCloseable {
          */
         public LoomServer start() throws IOException {
             LoomServer server = new LoomServer(config.build(), handler != null ? handler : new Router(), registry,
-                    reusePort);
+                    reusePort, observations, healthPrefix, stats);
             stats.bind(server.supervisor);
             return server;
         }

@@ -11,7 +11,7 @@ import java.util.Map;
  * request with {@link #pathParam} answered from the match. A wrapper rather than a setter on
  * the server's request, so routers can nest and a request never carries a stale match.
  */
-final class RoutedRequest implements Request {
+final class RoutedRequest implements Request, RouteAware {
     private final Request delegate;
     private final String[] names;
     private final String[] values;
@@ -21,6 +21,14 @@ final class RoutedRequest implements Request {
         this.delegate = delegate;
         this.names = names;
         this.values = values;
+    }
+
+    /** A nested router's match goes to the request this one wraps (the innermost template wins). */
+    @Override
+    public void routeMatched(String template) {
+        if (delegate instanceof RouteAware aware) {
+            aware.routeMatched(template);
+        }
     }
 
     /** The matched value, else whatever the wrapped request knows (an enclosing router's). */

@@ -181,7 +181,7 @@ public final class Router implements Handler {
             m = methods.size();
             methods.add(method);
         }
-        Route route = new Route(routes.size(), handler, params, rest);
+        Route route = new Route(routes.size(), handler, params, rest, template);
         node.put(m, route, method, template);
         routes.add(route);
         return this;
@@ -212,6 +212,9 @@ public final class Router implements Handler {
         String method = request.method();
         Route route = find(path, t.methodIndex(method), null);
         if (route != null) {
+            if (request instanceof RouteAware aware) {
+                aware.routeMatched(route.template);
+            }
             // Only routes with named parameters pay for the wrapper and the captured values.
             Request routed = route.names.length == 0
                     ? request
@@ -356,8 +359,11 @@ public final class Router implements Handler {
         final boolean rest;
         /** The named variables, in template order. */
         final String[] names;
+        /** As registered: what a {@link RouteAware} request is told. */
+        final String template;
 
-        Route(int id, Handler handler, String[] params, boolean rest) {
+        Route(int id, Handler handler, String[] params, boolean rest, String template) {
+            this.template = template;
             this.id = id;
             this.handler = handler;
             this.params = params;

@@ -54,6 +54,12 @@ public final class ServerConfig {
     public static final long DEFAULT_LIMIT_REQUEST_BODY = 1L << 30;
     /** {@code GracefulShutdownTimeout}: how long a graceful stop waits before closing by force. */
     public static final Duration DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+    /**
+     * {@code GracefulStopDelay}: how long a graceful stop keeps accepting, with readiness already
+     * answering 503, before it closes the listeners (so a load balancer that polls readiness
+     * stops sending first). 0, the default, closes them at once as before.
+     */
+    public static final Duration DEFAULT_GRACEFUL_STOP_DELAY = Duration.ZERO;
     /** {@code LingerTimeout}: how long a closing connection's unread input is drained. */
     public static final Duration DEFAULT_LINGER_TIMEOUT = Duration.ofSeconds(2);
     /** {@code TcpNoDelay}. */
@@ -136,6 +142,7 @@ public final class ServerConfig {
     private final int limitRequestFieldSize;
     private final long limitRequestBody;
     private final Duration gracefulShutdownTimeout;
+    private final Duration gracefulStopDelay;
     private final Duration lingerTimeout;
     private final boolean tcpNoDelay;
     private final int listenBacklog;
@@ -160,6 +167,7 @@ public final class ServerConfig {
     private final List<String> adjustments;
     private final TlsSettings tls;
     private final Http2Settings http2;
+    private final ProxyProtocolSettings proxyProtocol;
 
     private ServerConfig(Builder b, Limits limits, TlsSettings tls) {
         this.listen = List.copyOf(b.listen.isEmpty() && tls.listen().isEmpty()
@@ -180,6 +188,7 @@ public final class ServerConfig {
         this.limitRequestFieldSize = b.limitRequestFieldSize;
         this.limitRequestBody = b.limitRequestBody;
         this.gracefulShutdownTimeout = b.gracefulShutdownTimeout;
+        this.gracefulStopDelay = b.gracefulStopDelay;
         this.lingerTimeout = b.lingerTimeout;
         this.tcpNoDelay = b.tcpNoDelay;
         this.listenBacklog = b.listenBacklog;
@@ -202,6 +211,7 @@ public final class ServerConfig {
         this.maintenanceInterval = b.maintenanceInterval;
         this.adjustments = limits.adjustments();
         this.http2 = b.http2;
+        this.proxyProtocol = b.proxyProtocol;
     }
 
     /** A builder holding every default. */
@@ -228,6 +238,7 @@ public final class ServerConfig {
         b.limitRequestFieldSize = limitRequestFieldSize;
         b.limitRequestBody = limitRequestBody;
         b.gracefulShutdownTimeout = gracefulShutdownTimeout;
+        b.gracefulStopDelay = gracefulStopDelay;
         b.lingerTimeout = lingerTimeout;
         b.tcpNoDelay = tcpNoDelay;
         b.listenBacklog = listenBacklog;
@@ -249,6 +260,7 @@ public final class ServerConfig {
         b.maintenanceInterval = maintenanceInterval;
         b.tls = tls.toBuilder();
         b.http2 = http2;
+        b.proxyProtocol = proxyProtocol;
         return b;
     }
 
@@ -311,6 +323,8 @@ public final class ServerConfig {
     public long limitRequestBody() { return limitRequestBody; }
     /** {@code GracefulShutdownTimeout}. */
     public Duration gracefulShutdownTimeout() { return gracefulShutdownTimeout; }
+    /** {@code GracefulStopDelay}: see {@link #DEFAULT_GRACEFUL_STOP_DELAY}. */
+    public Duration gracefulStopDelay() { return gracefulStopDelay; }
     /** {@code LingerTimeout}. */
     public Duration lingerTimeout() { return lingerTimeout; }
     /** {@code TcpNoDelay}. */
@@ -366,6 +380,9 @@ public final class ServerConfig {
     public List<String> adjustments() { return adjustments; }
     /** The HTTP/2 limits and guards ({@code H2*} directives). */
     public Http2Settings http2() { return http2; }
+
+    /** The PROXY protocol: which listeners expect the header, and its timeout. */
+    public ProxyProtocolSettings proxyProtocol() { return proxyProtocol; }
 
     /** Pollers each child runs: the configured number, or auto; never more than ThreadsPerChild. */
     public int effectivePollersPerChild() {
@@ -459,6 +476,7 @@ public final class ServerConfig {
         private int limitRequestFieldSize = DEFAULT_LIMIT_REQUEST_FIELD_SIZE;
         private long limitRequestBody = DEFAULT_LIMIT_REQUEST_BODY;
         private Duration gracefulShutdownTimeout = DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT;
+        private Duration gracefulStopDelay = DEFAULT_GRACEFUL_STOP_DELAY;
         private Duration lingerTimeout = DEFAULT_LINGER_TIMEOUT;
         private boolean tcpNoDelay = DEFAULT_TCP_NODELAY;
         private int listenBacklog = DEFAULT_LISTEN_BACKLOG;
@@ -480,6 +498,7 @@ public final class ServerConfig {
         private Duration maintenanceInterval = DEFAULT_MAINTENANCE_INTERVAL;
         private TlsSettings.Builder tls = TlsSettings.builder();
         private Http2Settings http2 = Http2Settings.DEFAULTS;
+        private ProxyProtocolSettings proxyProtocol = ProxyProtocolSettings.DEFAULTS;
 
         private Builder() {
         }
@@ -528,6 +547,8 @@ public final class ServerConfig {
         public Builder limitRequestBody(long n) { limitRequestBody = n; return this; }
         /** {@code GracefulShutdownTimeout}. */
         public Builder gracefulShutdownTimeout(Duration d) { gracefulShutdownTimeout = d; return this; }
+        /** {@code GracefulStopDelay}, 0 or more: see {@link ServerConfig#DEFAULT_GRACEFUL_STOP_DELAY}. */
+        public Builder gracefulStopDelay(Duration d) { gracefulStopDelay = d; return this; }
         /** {@code LingerTimeout}. */
         public Builder lingerTimeout(Duration d) { lingerTimeout = d; return this; }
         /** {@code TcpNoDelay}. */
@@ -572,6 +593,10 @@ public final class ServerConfig {
         public Builder tls(TlsSettings settings) { tls = settings.toBuilder(); return this; }
         /** The HTTP/2 limits and guards ({@code H2*} directives). */
         public Builder http2(Http2Settings s) { http2 = Objects.requireNonNull(s); return this; }
+        /** The PROXY protocol settings ({@code Listen ... proxy-protocol}, {@code RemoteIPProxyProtocol}). */
+        public Builder proxyProtocol(ProxyProtocolSettings s) { proxyProtocol = Objects.requireNonNull(s); return this; }
+        /** The PROXY protocol settings so far (to derive a copy from). */
+        public ProxyProtocolSettings proxyProtocol() { return proxyProtocol; }
 
         /**
          * Validates and freezes the settings.
@@ -605,6 +630,9 @@ public final class ServerConfig {
             }
             if (gracefulShutdownTimeout.isNegative()) {
                 throw new IllegalArgumentException("GracefulShutdownTimeout must not be negative");
+            }
+            if (gracefulStopDelay == null || gracefulStopDelay.isNegative()) {
+                throw new IllegalArgumentException("GracefulStopDelay must not be negative");
             }
             atLeast("ThreadLimit", threadLimit, 1);
             atLeast("ServerLimit", serverLimit, 1);

@@ -69,7 +69,7 @@ final class Acceptor {
             if (recovered != null) {
                 LOG.log(Level.WARNING, recovered);
             }
-            child.accepted(ch, listener.tls());
+            child.accepted(ch, listener);
             if (!child.admission().evaluate(child.pool()) || child.isDraining()) {
                 arm(false);
             }

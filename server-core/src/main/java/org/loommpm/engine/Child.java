@@ -164,17 +164,35 @@ public final class Child implements ChildStats, ChildHandle {
     // ---- called by poller 0 ----
 
     /** A new socket from the listener: count it, bind it to a poller, hand it over. */
-    void accepted(SocketChannel ch, TransportFactory tls) {
+    void accepted(SocketChannel ch, Listener listener) {
         accepted.increment();
         supervisor.connectionAccepted();
         open.incrementAndGet();
         Poller target = pollers[nextPoller];
         nextPoller = (nextPoller + 1) % pollers.length;
-        Connection c = new Connection(supervisor.nextConnectionId(), ch, target, tls);
+        Connection c = new Connection(supervisor.nextConnectionId(), ch, target, listener.tls(),
+                expectsProxyHeader(listener, ch));
         pollers[0].adopt(ch, c);
         long max = config.maxConnectionsPerChild();
         if (max > 0 && accepted.sum() >= max) {
             drain(ChildState.FINISHING, "MaxConnectionsPerChild " + max + " reached");
+        }
+    }
+
+    /**
+     * Whether {@code ch} starts with a PROXY protocol header: its listener expects one and its
+     * client is not among {@code RemoteIPProxyProtocolExceptions} (the accepted channel holds its
+     * peer address: no system call).
+     */
+    private boolean expectsProxyHeader(Listener listener, SocketChannel ch) {
+        if (!listener.proxyProtocol()) {
+            return false;
+        }
+        try {
+            return !(ch.getRemoteAddress() instanceof java.net.InetSocketAddress peer
+                    && config.proxyProtocol().exceptions().test(peer.getAddress()));
+        } catch (IOException e) {
+            return true; // closed already: the header read will find out
         }
     }
 
@@ -190,12 +208,13 @@ public final class Child implements ChildStats, ChildHandle {
      * here, and handed to a poller through its inbox (the path every registration from another
      * thread takes). Any thread; only before the child retires (its open count keeps it alive).
      */
-    void adoptSwept(SocketChannel ch, TransportFactory tls) {
+    void adoptSwept(SocketChannel ch, Listener listener) {
         accepted.increment();
         supervisor.connectionAccepted();
         open.incrementAndGet();
         Poller target = pollers[java.util.concurrent.ThreadLocalRandom.current().nextInt(pollers.length)];
-        Connection c = new Connection(supervisor.nextConnectionId(), ch, target, tls);
+        Connection c = new Connection(supervisor.nextConnectionId(), ch, target, listener.tls(),
+                expectsProxyHeader(listener, ch));
         try {
             ch.configureBlocking(false);
             if (config.tcpNoDelay()) {

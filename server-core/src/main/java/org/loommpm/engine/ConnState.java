@@ -7,6 +7,11 @@ package org.loommpm.engine;
 public enum ConnState {
     /** Accepted; waiting in its poller's inbox to be registered. Owner: the accepting poller. */
     NEW,
+    /**
+     * On a PROXY protocol listener, before anything else: the poller reads the header itself
+     * (read interest, the header deadline, no context, no thread, no transport yet). Owner: poller.
+     */
+    PROXY_HEADER,
     /** Between requests (or before the first): read interest, a deadline, no context, no thread. Owner: poller. */
     KEEPALIVE,
     /** Part of a request head has arrived; its bytes wait in the context for the rest. Owner: poller. */

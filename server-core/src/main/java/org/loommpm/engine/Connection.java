@@ -27,6 +27,7 @@ import org.loommpm.spi.WorkerTask;
  * <pre>
  *   state             owner   selector interest / deadline
  *   NEW               poller  (in the poller's inbox)
+ *   PROXY_HEADER      poller  OP_READ / RemoteIPProxyProtocolTimeout (PROXY protocol listeners only)
  *   KEEPALIVE         poller  OP_READ / KeepAliveTimeout (a new connection: FirstByteTimeout)
  *   ASYNC_WAITIO      poller  OP_READ / the head's absolute deadline
  *   MULTIPLEXED       poller  OP_READ / optional   (HTTP/2: streams run on their own workers)
@@ -37,6 +38,9 @@ import org.loommpm.spi.WorkerTask;
  *   CLOSED            nobody
  *
  *   NEW -> KEEPALIVE                        poller registers it
+ *   NEW -> PROXY_HEADER -> KEEPALIVE        on a PROXY protocol listener: the poller reads the
+ *                                           header itself, then makes the transport (below)
+ *   PROXY_HEADER -> CLOSED                  invalid header, EOF, or its deadline
  *   KEEPALIVE | ASYNC_WAITIO -> PROCESSING  poller claims it on readiness: timer cancelled,
  *                                           context attached, dispatched to a worker; should the
  *                                           socket be reported ready again while a worker owns
@@ -76,7 +80,10 @@ import org.loommpm.spi.WorkerTask;
  * that hand-back is never lost. The owner consumes the flag with {@link #takeSignal}.
  *
  * <p><b>Transport.</b> All socket I/O of the worker side goes through the connection's
- * {@link Transport} (plaintext or TLS, fixed at accept); the transport never blocks, and this
+ * {@link Transport} (plaintext or TLS, fixed at accept, or on a PROXY protocol listener made by
+ * the poller once it has read the header, with the bytes that followed it; the header's client
+ * address then replaces the socket's in {@link #remoteAddress()}, and the transport exists
+ * before the first dispatch, published by it); the transport never blocks, and this
  * class parks the worker on what it reports (see {@link Transport}). While a TLS handshake is
  * unfinished, a KEEPALIVE hand-back waits under the first request's header deadline instead
  * (ASYNC_WAITIO), so a stalled handshake ends like a stalled head. Closing hand-backs send the
@@ -86,7 +93,12 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
     private final long id;
     private final SocketChannel channel;
     private final Poller poller;
-    private final Transport transport;
+    /** Set at accept, or by the poller after a PROXY protocol header (then before the first dispatch). */
+    private Transport transport;
+    /** Makes {@link #transport} once the PROXY protocol header is read; null for plaintext. */
+    private final TransportFactory transportFactory;
+    /** The PROXY protocol header being read, until it is complete; poller-confined. */
+    ProxyHeaderReader proxyHeader;
     private static final VarHandle ENDED;
     private static final VarHandle SIGNALLED;
     private static final VarHandle POKE_QUEUED;
@@ -158,13 +170,40 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
     private InetSocketAddress remote;
     private InetSocketAddress local;
 
-    Connection(long id, SocketChannel channel, Poller poller, TransportFactory tls) {
+    /**
+     * @param tls the listener's TLS transports, or null for plaintext
+     * @param proxyProtocol whether the connection starts with a PROXY protocol header: then the
+     *                      transport is made only once its poller has read it
+     */
+    Connection(long id, SocketChannel channel, Poller poller, TransportFactory tls, boolean proxyProtocol) {
         super(id);
         this.id = id;
         this.channel = channel;
         this.poller = poller;
-        this.transport = tls == null ? new PlainTransport(channel) : tls.open(channel);
+        this.transportFactory = tls;
+        if (proxyProtocol) {
+            this.proxyHeader = new ProxyHeaderReader();
+        } else {
+            this.transport = openTransport(null);
+        }
         this.protocol = poller.child().protocol();
+    }
+
+    private Transport openTransport(ByteBuffer received) {
+        return transportFactory == null ? new PlainTransport(channel, received) : transportFactory.open(channel, received);
+    }
+
+    /**
+     * The PROXY protocol header is complete: its client address (if it names one) becomes this
+     * connection's remote address, and the transport starts with the bytes read past it. Poller
+     * side, before the first dispatch.
+     */
+    void proxied(org.loommpm.proxyprotocol.ProxyHeader header) {
+        if (header.hasSource()) {
+            remote = header.source();
+        }
+        transport = openTransport(proxyHeader.rest());
+        proxyHeader = null;
     }
 
     /** Unique across every child of this server. */
@@ -311,7 +350,10 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
         return poller.services();
     }
 
-    /** The client's address (cached after the first call). */
+    /**
+     * The client's address (cached after the first call): the socket's peer, or on a PROXY
+     * protocol listener the client the header names.
+     */
     public InetSocketAddress remoteAddress() {
         if (remote == null) {
             try {

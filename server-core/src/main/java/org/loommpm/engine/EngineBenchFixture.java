@@ -20,7 +20,7 @@ public final class EngineBenchFixture {
      */
     public static Connection unconnectedConnection(ServerConfig config) throws IOException {
         Child child = new Child(0, 0, config, (connection, slot) -> { }, null, List.of(), null);
-        return new Connection(1, null, new Poller(child, 0, null), null);
+        return new Connection(1, null, new Poller(child, 0, null), null, false);
     }
 
     /** A child's worker pool of {@code size} slots, on its own (no child, no poller). */

@@ -28,6 +28,16 @@ public interface EngineStats extends ServerStats {
         throw new IllegalArgumentException("not the stats of a LoomServer or its builder: " + stats.getClass());
     }
 
+    /**
+     * The most worker slots the current generation's pool may grow to: under {@code ChildPolicy
+     * dynamic}, {@code MaxRequestWorkers} rounded to whole children; 0 where the pool does not
+     * grow (static). The status page shows the slots no child has yet as {@code .}, as httpd shows
+     * scoreboard slots with no current process.
+     */
+    default int slotLimit() {
+        return 0;
+    }
+
     /** When the server started ({@link Instant#EPOCH} before it has). */
     Instant startTime();
 
@@ -66,4 +76,22 @@ public interface EngineStats extends ServerStats {
 
     /** The children alive now (running or draining), oldest first. */
     List<ChildStats> children();
+
+    /**
+     * Whether new work should be sent here: {@link Readiness#READY} while a child accepts,
+     * {@link Readiness#REFUSING} while every running child has admission control closed,
+     * {@link Readiness#STARTING} when none runs yet. Any generation counts: during a graceful
+     * restart the old children accept until the new ones are started, so readiness never dips.
+     * The supervisor adds its stop and drain.
+     */
+    default Readiness readiness() {
+        boolean running = false;
+        for (ChildStats c : children()) {
+            if (c.accepting()) {
+                return Readiness.READY;
+            }
+            running |= !c.draining() && c.state() != ChildState.STARTING;
+        }
+        return running ? Readiness.REFUSING : Readiness.STARTING;
+    }
 }

@@ -34,10 +34,12 @@ record Generation(int number, ServerConfig config, ConnectionProtocol handler, L
         List<InetSocketAddress> addresses = new ArrayList<>();
         List<Listener> listeners = new ArrayList<>();
         int plain = config.listen().size();
+        List<InetSocketAddress> configured = Listeners.addresses(config);
         for (int i = 0; i < channels.size(); i++) {
             ServerSocketChannel ch = channels.get(i);
             addresses.add((InetSocketAddress) ch.getLocalAddress());
-            listeners.add(new Listener(ch, config.tls().engine() || i >= plain ? tls : null));
+            listeners.add(new Listener(ch, config.tls().engine() || i >= plain ? tls : null,
+                    config.proxyProtocol().appliesTo(configured.get(i))));
         }
         return new Generation(number, config, handler, List.copyOf(listeners), List.copyOf(addresses));
     }

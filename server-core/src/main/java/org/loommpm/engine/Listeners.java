@@ -138,7 +138,7 @@ final class Listeners {
         try {
             SocketChannel ch;
             while (taker != null && (ch = l.channel().accept()) != null) {
-                taker.adoptSwept(ch, l.tls());
+                taker.adoptSwept(ch, l);
             }
         } catch (IOException e) {
             LOG.log(Level.DEBUG, "LM0811 the accept sweep before closing a drained listener failed: {0}", e.toString());

@@ -7,17 +7,32 @@ import java.nio.channels.SocketChannel;
 
 /**
  * Cleartext: the socket channel itself, zero-copy {@code transferTo} for files. Holds no buffer
- * and no state besides the channel. Threads: see {@link Transport}.
+ * and no state besides the channel, except the bytes that came after a PROXY protocol header in
+ * the poller's read ({@code received}), returned by the first reads and then dropped. Threads:
+ * see {@link Transport}.
  */
 final class PlainTransport implements Transport {
     private final SocketChannel channel;
+    /** Bytes read from the socket before this transport existed; null once consumed. */
+    private ByteBuffer received;
 
-    PlainTransport(SocketChannel channel) {
+    PlainTransport(SocketChannel channel, ByteBuffer received) {
         this.channel = channel;
+        this.received = received != null && received.hasRemaining() ? received : null;
     }
 
     @Override
     public int read(ByteBuffer dst) throws IOException {
+        ByteBuffer r = received;
+        if (r != null) {
+            int n = Math.min(r.remaining(), dst.remaining());
+            dst.put(dst.position(), r, r.position(), n).position(dst.position() + n);
+            r.position(r.position() + n);
+            if (!r.hasRemaining()) {
+                received = null;
+            }
+            return n;
+        }
         return channel.read(dst);
     }
 
@@ -43,7 +58,7 @@ final class PlainTransport implements Transport {
 
     @Override
     public boolean hasBufferedInput() {
-        return false;
+        return received != null;
     }
 
     @Override

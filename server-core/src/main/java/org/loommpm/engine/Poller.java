@@ -72,6 +72,7 @@ public final class Poller implements Runnable, PollerStats {
     private final long firstByteNanos;
     private final long timeoutNanos;
     private final long lingerNanos;
+    private final long proxyHeaderNanos;
     private final int bufferSize;
     private Thread thread;
     private boolean idleClosedForStop;
@@ -126,6 +127,7 @@ public final class Poller implements Runnable, PollerStats {
         this.firstByteNanos = cfg.firstByteWait().toNanos();
         this.timeoutNanos = cfg.timeout().toNanos();
         this.lingerNanos = cfg.lingerTimeout().toNanos();
+        this.proxyHeaderNanos = cfg.proxyProtocol().headerTimeout().toNanos();
         this.bufferSize = cfg.bufferSize();
     }
 
@@ -464,7 +466,49 @@ public final class Poller implements Runnable, PollerStats {
 
     private void register(Connection c) throws IOException {
         c.key = c.channel().register(selector, SelectionKey.OP_READ, c);
+        if (c.proxyHeader != null) {
+            arm(c, ConnState.PROXY_HEADER, SelectionKey.OP_READ, proxyHeaderNanos);
+            return;
+        }
         arm(c, ConnState.KEEPALIVE, SelectionKey.OP_READ, firstByteNanos);
+    }
+
+    /**
+     * A PROXY protocol listener's connection turned readable before its header was complete: one
+     * non-blocking read of at most the header's cap, here on the poller (no worker for a few
+     * bytes). Complete: the connection gets its transport and waits for its first request like
+     * any other (dispatched at once if the transport already holds a whole request or record).
+     * Invalid, cut short or failing: closed. Nothing is ever written back: the header comes
+     * before TLS, so the peer could not read an answer anyway.
+     */
+    private void readProxyHeader(Connection c) {
+        org.loommpm.proxyprotocol.ProxyHeader h;
+        try {
+            h = c.proxyHeader.read(c.channel());
+        } catch (org.loommpm.proxyprotocol.ProxyHeaderException e) {
+            LOG.log(Level.INFO, "LM2201 refused a connection from {0} without a valid PROXY protocol header: {1}",
+                    c.remoteAddress(), e.getMessage());
+            close(c, CloseReason.ERROR);
+            return;
+        } catch (IOException e) {
+            LOG.log(Level.DEBUG, "LM2202 {0} went away before its PROXY protocol header was complete: {1}",
+                    c.remoteAddress(), e.getMessage());
+            close(c, e instanceof java.io.EOFException ? CloseReason.NORMAL : CloseReason.ABORT);
+            return;
+        }
+        if (h == null) {
+            return; // the rest of the header is on its way; the deadline stands
+        }
+        timers.cancel(c);
+        c.proxied(h);
+        if (child.isStopping()) {
+            close(c, CloseReason.NORMAL);
+            return;
+        }
+        arm(c, ConnState.KEEPALIVE, SelectionKey.OP_READ, firstByteNanos);
+        if (c.transport().hasBufferedInput()) {
+            claimAndDispatch(c); // the first request (or ClientHello) came with the header
+        }
     }
 
     /** Called by {@link Selector#select(java.util.function.Consumer, long)} for each ready key. */
@@ -480,6 +524,7 @@ public final class Poller implements Runnable, PollerStats {
         }
         switch (c.state) {
             case KEEPALIVE, ASYNC_WAITIO, MULTIPLEXED -> claimAndDispatch(c);
+            case PROXY_HEADER -> readProxyHeader(c);
             case SUSPENDED, WRITE_COMPLETION -> {
                 interest(c, 0);
                 timers.cancel(c);
@@ -576,6 +621,12 @@ public final class Poller implements Runnable, PollerStats {
                     requestGracefulClose(c);
                 }
                 case ASYNC_WAITIO -> headTimedOut(c);
+                case PROXY_HEADER -> {
+                    LOG.log(Level.INFO, "LM2203 no complete PROXY protocol header from {0} within {1} ms "
+                            + "({2} bytes received): closing", c.remoteAddress(), proxyHeaderNanos / 1_000_000,
+                            c.proxyHeader.received());
+                    close(c, CloseReason.TIMEOUT);
+                }
                 case SUSPENDED, WRITE_COMPLETION -> {
                     interest(c, 0);
                     c.wakeWorker(Wake.TIMEOUT);
@@ -739,7 +790,7 @@ public final class Poller implements Runnable, PollerStats {
                 boolean idle = c.state == ConnState.KEEPALIVE || c.state == ConnState.MULTIPLEXED;
                 if (idle && c.protocol().closesGracefully()) {
                     requestGracefulClose(c);
-                } else if (c.state == ConnState.KEEPALIVE) {
+                } else if (c.state == ConnState.KEEPALIVE || c.state == ConnState.PROXY_HEADER) {
                     close(c, CloseReason.NORMAL);
                 }
             }

@@ -101,6 +101,11 @@ public final class Supervisor implements EngineStats {
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private volatile Generation current;
     private volatile boolean stopping;
+    /**
+     * {@link #stop} was called: readiness answers {@link Readiness#STOPPING} from here on, while
+     * the listeners still accept for {@code GracefulStopDelay}; {@link #stopping} follows.
+     */
+    private volatile boolean stopAnnounced;
     private volatile Instant startTime;
     private Thread thread;
 
@@ -363,6 +368,19 @@ public final class Supervisor implements EngineStats {
     }
 
     /**
+     * The engine behind a server's stats (what {@code LoomServer.stats()} returns), for the jar's
+     * child processes, which hand it the liveness pings.
+     *
+     * @throws IllegalArgumentException if {@code stats} is not a started server's
+     */
+    public static Supervisor of(org.loommpm.api.ServerStats stats) {
+        if (stats instanceof Supervisor s) {
+            return s;
+        }
+        throw new IllegalArgumentException("not the stats of a started LoomServer: " + stats.getClass());
+    }
+
+    /**
      * Sends liveness ping {@code number} into every ready child's engine; each child that runs it
      * on one of its worker slots reports the number to {@code answer}. For a child process, whose
      * supervisor is another JVM: the number came down its control pipe, the answer goes back
@@ -475,15 +493,19 @@ public final class Supervisor implements EngineStats {
     }
 
     /**
-     * Graceful stop: every child stops accepting and closes its idle keep-alive connections;
-     * requests in flight finish (their responses say {@code Connection: close}); after
-     * {@code timeout} whatever is left is closed. Returns when every child has exited.
+     * Graceful stop: readiness turns to {@link Readiness#STOPPING} at once; after
+     * {@code GracefulStopDelay} (while the listeners still accept) every child stops accepting
+     * and closes its idle keep-alive connections; requests in flight finish (their responses say
+     * {@code Connection: close}); after {@code timeout} whatever is left is closed. Returns when
+     * every child has exited.
      */
     public void stop(Duration timeout) {
-        if (stopping) {
+        if (stopAnnounced) {
             joinQuietly(stopped);
             return;
         }
+        stopAnnounced = true;
+        delayStop(current.config().gracefulStopDelay());
         stopping = true;
         starts.clear();
         LOG.log(Level.INFO, "LM0006 graceful stop: finishing in-flight requests (at most {0} ms)", timeout.toMillis());
@@ -514,6 +536,24 @@ public final class Supervisor implements EngineStats {
             thread.interrupt();
         }
         LOG.log(Level.INFO, "LM0009 loom-mpm stopped");
+    }
+
+    /**
+     * {@code GracefulStopDelay}: readiness already answers 503 (a load balancer that polls it
+     * takes the server out) while the listeners still accept, so no client is refused in the
+     * meantime. An interrupt ends the wait early.
+     */
+    private static void delayStop(Duration delay) {
+        if (delay.isZero()) {
+            return;
+        }
+        LOG.log(Level.INFO, "LM1900 graceful stop announced: readiness answers 503, still accepting for "
+                + "GracefulStopDelay {0} ms", delay.toMillis());
+        try {
+            Thread.sleep(delay);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**
@@ -551,8 +591,25 @@ public final class Supervisor implements EngineStats {
     }
 
     @Override
+    public Readiness readiness() {
+        if (stopAnnounced) {
+            return Readiness.STOPPING;
+        }
+        if (drained) {
+            return Readiness.DRAINING;
+        }
+        return startTime == null ? Readiness.STARTING : EngineStats.super.readiness();
+    }
+
+    @Override
     public int generation() {
         return current.number();
+    }
+
+    @Override
+    public int slotLimit() {
+        ServerConfig cfg = current.config();
+        return cfg.childPolicy() == ChildPolicy.DYNAMIC ? cfg.childLimit() * cfg.threadsPerChild() : 0;
     }
 
     @Override

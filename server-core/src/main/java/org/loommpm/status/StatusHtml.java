@@ -110,12 +110,16 @@ final class StatusHtml {
             }
             b.append("</pre>\n");
         }
+        if (s.openSlots() > 0) {
+            b.append("<div class=\"key\">open slots: ").append(s.openSlots())
+                    .append(" more worker slots the pool may start children for (ChildPolicy dynamic)</div>\n");
+        }
         b.append("<p class=\"key\">Key: <code>_</code> waiting for work, <code>S</code> starting (virtual "
                 + "thread waiting for a CPU, or a child starting), <code>R</code> reading a request, "
                 + "<code>W</code> running the handler / writing the response, <code>K</code> keep-alive "
                 + "(looking for the next request on the same worker), <code>C</code> closing, <code>L</code> logging (the access log line, after the response), "
                 + "<code>G</code> gracefully finishing (child draining), <code>.</code> slot of a draining child "
-                + "that takes no more work, <code>I</code> slot of a child retired as idle (dynamic policy). A slot is a permit to run one handler task on a virtual thread; idle "
+                + "that takes no more work (or, at the end of the ?auto line, an open slot no child has yet), <code>I</code> slot of a child retired as idle (dynamic policy). A slot is a permit to run one handler task on a virtual thread; idle "
                 + "keep-alive connections hold none (they are counted above).</p>\n");
     }
 

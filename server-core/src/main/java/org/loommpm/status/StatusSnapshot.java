@@ -24,11 +24,13 @@ import org.loommpm.spi.CloseReason;
  * show {@code S}) or draining (finishing, idle-killed, sick): its busy slots show {@code G}
  * (gracefully finishing) and its free slots {@code .} (they will take no more work), or
  * {@code I} for a child the dynamic policy retired as idle, as httpd shows a process on its way out.
+ * Under {@code ChildPolicy dynamic} the slots the pool may still grow to (no child has them yet)
+ * follow as {@code .}, httpd's "open slot with no current process".
  */
 record StatusSnapshot(String serverName, String version, Instant now, Instant started, long uptimeSeconds,
                       int generation, long requests, long bytesSent, long accepted, long open,
                       Map<CloseReason, Long> closed, int keepAlive, int lingering, int busy, int idle, int pending,
-                      int graceful, List<Child> children, List<Current> current) {
+                      int graceful, List<Child> children, List<Current> current, int openSlots) {
 
     /** One child's row. */
     record Child(int id, int generation, String state, boolean draining, String drainReason, boolean accepting,
@@ -77,6 +79,7 @@ record StatusSnapshot(String serverName, String version, Instant now, Instant st
         int graceful = 0;
         int keepAlive = 0;
         int lingering = 0;
+        int servingSlots = 0;
         for (ChildStats c : stats.children()) {
             Child row = child(c);
             children.add(row);
@@ -88,6 +91,7 @@ record StatusSnapshot(String serverName, String version, Instant now, Instant st
                 graceful += row.active();
             } else {
                 idle += row.idle();
+                servingSlots += row.slots();
             }
             currentRequests(c, nowNanos, current);
         }
@@ -99,7 +103,8 @@ record StatusSnapshot(String serverName, String version, Instant now, Instant st
         // Totals last: a request counted in a child's row above is then also in the totals.
         return new StatusSnapshot(serverName, version, now, started, uptime, stats.generation(), stats.requests(),
                 stats.bytesSent(), stats.connectionsAccepted(), stats.connectionsOpen(), closed, keepAlive,
-                lingering, busy, idle, pending, graceful, List.copyOf(children), List.copyOf(current));
+                lingering, busy, idle, pending, graceful, List.copyOf(children), List.copyOf(current),
+                Math.max(0, stats.slotLimit() - servingSlots));
     }
 
     private static Child child(ChildStats c) {
@@ -180,12 +185,13 @@ record StatusSnapshot(String serverName, String version, Instant now, Instant st
         return requests > 0 ? (double) bytesSent / requests : 0;
     }
 
-    /** Every child's letters, concatenated in child order (mod_status's Scoreboard line). */
+    /** Every child's letters, concatenated in child order, then the open slots (mod_status's Scoreboard line). */
     String scoreboard() {
         StringBuilder b = new StringBuilder();
         for (Child c : children) {
             b.append(c.scoreboard());
         }
+        b.repeat('.', openSlots);
         return b.toString();
     }
 

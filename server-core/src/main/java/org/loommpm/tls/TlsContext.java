@@ -1,5 +1,6 @@
 package org.loommpm.tls;
 
+import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
@@ -28,8 +29,8 @@ public final class TlsContext implements TransportFactory {
     }
 
     @Override
-    public Transport open(SocketChannel channel) {
-        return new TlsTransport(this, channel, System.nanoTime() + handshakeTimeoutNanos);
+    public Transport open(SocketChannel channel, ByteBuffer received) {
+        return new TlsTransport(this, channel, System.nanoTime() + handshakeTimeoutNanos, received);
     }
 
     /** A server-mode engine with the configured parameters. */

@@ -86,10 +86,17 @@ public final class TlsTransport implements Transport {
     private ByteBuffer appIn;
     private ByteBuffer fileBuf;
 
-    TlsTransport(TlsContext context, SocketChannel channel, long handshakeDeadline) {
+    /**
+     * @param received bytes of the TLS stream already read from the socket (those after a PROXY
+     *                 protocol header), or null: they start {@code netIn}
+     */
+    TlsTransport(TlsContext context, SocketChannel channel, long handshakeDeadline, ByteBuffer received) {
         this.context = context;
         this.channel = channel;
         this.handshakeDeadline = handshakeDeadline;
+        if (received != null && received.hasRemaining()) {
+            netIn = ByteBuffer.allocate(received.remaining()).put(received).flip();
+        }
     }
 
     // ---- reads ----
@@ -106,6 +113,9 @@ public final class TlsTransport implements Transport {
                     // Without this the engine reports NOT_HANDSHAKING until its first unwrap.
                     engine.beginHandshake();
                     state = State.HANDSHAKING;
+                    if (netIn != null && netIn.hasRemaining()) {
+                        firstBytes(); // they came with a PROXY protocol header
+                    }
                 }
                 case HANDSHAKING -> {
                     if (!handshake()) {
@@ -295,13 +305,18 @@ public final class TlsTransport implements Transport {
             return false;
         }
         if (!received) {
-            received = true;
-            byte first = netIn.get(netIn.position());
-            if (first >= 'A' && first <= 'Z') {
-                plaintextRequest();
-            }
+            firstBytes();
         }
         return true;
+    }
+
+    /** The connection's first bytes are in {@code netIn}: an HTTP request there is answered in cleartext. */
+    private void firstBytes() throws SSLException {
+        received = true;
+        byte first = netIn.get(netIn.position());
+        if (first >= 'A' && first <= 'Z') {
+            plaintextRequest();
+        }
     }
 
     /**

@@ -17,6 +17,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.loommpm.api.LoomServer;
 import org.loommpm.api.Router;
+import org.loommpm.config.ChildPolicy;
+import org.loommpm.engine.ChildHandle;
+import org.loommpm.engine.ChildState;
+import org.loommpm.engine.ChildStats;
+import org.loommpm.engine.EngineStats;
 import org.loommpm.metrics.MetricsHandler;
 import org.loommpm.status.StatusHandler;
 
@@ -121,6 +126,38 @@ class StatusPageTest {
             String json = viewer.get("/server-status?json").body();
             assertTrue(json.contains("\"/logged\""), "an L slot still shows its request: " + json);
             release.countDown();
+        }
+    }
+
+    @Test
+    void childRetiredAsIdleShowsIForItsFreeSlotsAndGForItsBusyOne() throws Exception {
+        StatusHandler status = startWithoutMetrics();
+        try (CountingClient slow = new CountingClient(server.port())) {
+            slow.send("GET /block/1 HTTP/1.1\r\nHost: x\r\n\r\n");
+            TestServers.waitFor("handler blocked", 10, () -> blocked.get() == 1);
+            // What the dynamic policy (worker or spamd scaling) does to a child above MaxSpareThreads.
+            ChildStats only = EngineStats.of(server.stats()).children().get(0);
+            ((ChildHandle) only).drain(ChildState.IDLE_KILLED, "test: free slots above MaxSpareThreads");
+            Map<String, String> auto = ObservabilityTest.auto(FakeExchange.get(status, "/server-status?auto"));
+            assertEquals("GIII", auto.get("Scoreboard"));
+            assertTrue(auto.get("LoomChild#0").contains("state=idle-killed"), auto.get("LoomChild#0"));
+            release.countDown();
+            assertEquals("released", slow.read().body());
+        }
+    }
+
+    @Test
+    void dynamicPoolShowsTheSlotsItMayStillStartAsDots() throws Exception {
+        LoomServer.Builder b = LoomServer.builder().listen("127.0.0.1", 0)
+                .configure(c -> c.threadsPerChild(4).pollersPerChild(1).childPolicy(ChildPolicy.DYNAMIC)
+                        .minSpareThreads(1).maxSpareThreads(8).maxRequestWorkers(12)
+                        .gracefulShutdownTimeout(Duration.ofSeconds(5)));
+        StatusHandler status = new StatusHandler(b.stats());
+        server = b.handler(router(status)).start();
+        try (CountingClient viewer = new CountingClient(server.port())) {
+            Map<String, String> auto = ObservabilityTest.auto(viewer.get("/server-status?auto").body());
+            // One child of 4 slots (the viewer's own request in one), room for two more children.
+            assertEquals("W___........", auto.get("Scoreboard"));
         }
     }
 

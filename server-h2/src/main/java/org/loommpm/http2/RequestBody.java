@@ -3,17 +3,21 @@ package org.loommpm.http2;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.lang.System.Logger.Level;
 import java.net.SocketTimeoutException;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.loommpm.api.HttpException;
+import org.loommpm.config.RequestReadTimeout;
 
 /**
  * A stream's request body as the handler reads it. The frame loop {@link #offer}s the payload of
  * each DATA frame (a copy) and {@link #end}s it at END_STREAM; the handler's task reads, parking
- * on a condition until data, the end, a reset or the Timeout. The bytes buffered never exceed
+ * on a condition until data, the end, a reset, the Timeout or the body read stage
+ * ({@code RequestReadTimeout body=}: from the first read that has to wait, its timeout plus one
+ * second per MinRate bytes received since, as for HTTP/1.1; LM2003). The bytes buffered never exceed
  * the stream window the server advertised (the loop rejects DATA beyond it), and the task
  * returns window to the client with a WINDOW_UPDATE once it has consumed half of it.
  *
@@ -21,6 +25,7 @@ import org.loommpm.api.HttpException;
  * guarded by {@link #lock} (held only for short non-blocking sections).
  */
 final class RequestBody extends InputStream {
+    private static final System.Logger LOG = System.getLogger("org.loommpm.http2");
     private final Stream stream;
     private final long window;
     private final long limit;
@@ -35,6 +40,12 @@ final class RequestBody extends InputStream {
     /** Task only: bytes consumed in total. */
     private long consumed;
     private long timeoutNanos = TimeUnit.SECONDS.toNanos(60);
+    /** {@code RequestReadTimeout body=}; off until the task sets it. */
+    private RequestReadTimeout.Stage stage = RequestReadTimeout.Stage.OFF;
+    /** Task only: when the body stage started (the first read that had to wait), 0 before. */
+    private long stageStart;
+    /** Task only: {@link #consumed} when the stage started (what MinRate extends by is received after). */
+    private long stageBase;
     /** Task only: run before the first read (sends {@code 100 Continue}), then cleared. */
     private Runnable beforeFirstRead;
 
@@ -47,6 +58,11 @@ final class RequestBody extends InputStream {
 
     void timeout(long nanos) {
         timeoutNanos = nanos;
+    }
+
+    /** Task side: the body read stage ({@code RequestReadTimeout body=}). */
+    void stage(RequestReadTimeout.Stage s) {
+        stage = s;
     }
 
     /** Task side: {@code hook} runs once, before the handler's first read. */
@@ -116,7 +132,19 @@ final class RequestBody extends InputStream {
         int n;
         lock.lock();
         try {
-            long deadline = System.nanoTime() + timeoutNanos;
+            long now = System.nanoTime();
+            long deadline = now + timeoutNanos;
+            long stageDeadline = 0;
+            if (chunks.isEmpty() && stage.enabled()) {
+                if (stageStart == 0) {
+                    stageStart = now;
+                    stageBase = consumed;
+                }
+                stageDeadline = stage.deadline(stageStart, consumed - stageBase);
+                if (stageDeadline - deadline < 0) {
+                    deadline = stageDeadline;
+                }
+            }
             while (chunks.isEmpty()) {
                 if (cancelled) {
                     throw new StreamResetException(stream.id());
@@ -126,6 +154,13 @@ final class RequestBody extends InputStream {
                 }
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
+                    if (stageDeadline != 0 && deadline == stageDeadline) {
+                        LOG.log(Level.INFO, "LM2003 {0} stream {1}: request body not received within RequestReadTimeout"
+                                + " body={2} ({3} bytes in {4} ms)", stream.session(), stream.id(), stage,
+                                consumed - stageBase, (System.nanoTime() - stageStart) / 1_000_000);
+                        throw new SocketTimeoutException("stream " + stream.id()
+                                + ": request body not received within RequestReadTimeout body=" + stage);
+                    }
                     throw new SocketTimeoutException("stream " + stream.id() + ": no body data within Timeout");
                 }
                 try {

@@ -85,6 +85,7 @@ final class StreamTask implements WorkerTask {
         res.showIn(board, slot);
         this.res = res;
         stream.body.timeout(protocol.timeoutNanos());
+        stream.body.stage(protocol.config().requestReadTimeout().body());
         if (stream.request.headers().hasToken("expect", "100-continue")) {
             expectContinue(res);
         }

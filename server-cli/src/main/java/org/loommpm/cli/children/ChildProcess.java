@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import org.loommpm.engine.ChildHandle;
+import org.loommpm.engine.ChildPing;
 import org.loommpm.engine.ChildState;
 
 /**
@@ -42,8 +43,10 @@ final class ChildProcess implements ChildHandle {
     /** The heartbeat last read from its record, and when (supervisor's nanoTime) it last changed. Control thread. */
     long heartbeat;
     long heartbeatChangedNanos = System.nanoTime();
-    /** The supervisor killed it for a missed heartbeat. Control thread. */
+    /** The supervisor killed it for a missed heartbeat or unanswered liveness pings. Control thread. */
     boolean killedAsStuck;
+    /** Its liveness pings ({@link ChildPing}), created with the first. Control thread. */
+    ChildPing liveness;
 
     /**
      * A child to be started with {@link #start}.
@@ -164,6 +167,11 @@ final class ChildProcess implements ChildHandle {
             told = ChildState.FINISHING;
         }
         send(Control.STOP);
+    }
+
+    /** Sends liveness ping {@code number} down its control pipe. */
+    void ping(int number) {
+        send(Control.ping(number));
     }
 
     /** Sends one command line; a closed pipe (the child is exiting) is logged at debug and ignored. */

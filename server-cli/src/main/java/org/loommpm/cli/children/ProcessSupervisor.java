@@ -19,10 +19,12 @@ import org.loommpm.cli.config.LoomConfig;
 import org.loommpm.cli.config.Version;
 import org.loommpm.cli.logging.AsyncLogWriter;
 import org.loommpm.cli.logging.LogTargets;
+import org.loommpm.cli.signals.PidFile;
 import org.loommpm.cli.signals.SignalQueue;
 import org.loommpm.config.ChildPolicy;
 import org.loommpm.engine.Backoff;
 import org.loommpm.engine.ChildHandle;
+import org.loommpm.engine.ChildPing;
 import org.loommpm.engine.ChildState;
 import org.loommpm.engine.DynamicPool;
 
@@ -103,6 +105,8 @@ public final class ProcessSupervisor {
     private final List<ChildProcess> children = new ArrayList<>();
     private final List<DueStart> due = new ArrayList<>();
     private ScoreboardFile scoreboard;
+    /** The {@code PidFile}, or null: written at start, removed after the stop. Control thread. */
+    private PidFile pid;
     private ChildProcess[] byRecord;
     private int childIds;
     /** The generation serving (committed). */
@@ -113,6 +117,8 @@ public final class ProcessSupervisor {
     /** {@code ChildPolicy dynamic}'s state over the current generation. */
     private final DynamicPool dynamic = new DynamicPool();
     private long nextMaintenance;
+    /** When the next liveness ping is due. Control thread. */
+    private long nextPing;
     /** Set when the first generation cannot start: the exit status. */
     private int failed = -1;
 
@@ -130,7 +136,8 @@ public final class ProcessSupervisor {
      *
      * @return the exit status: 0 after a graceful stop, 1 if no child could start
      */
-    public int run(LoomConfig initial, SignalQueue signals) throws InterruptedException {
+    public int run(LoomConfig initial, SignalQueue signals, PidFile pid) throws InterruptedException {
+        this.pid = pid;
         try {
             logs.apply(supervisorLogs(initial.logs()), false, new ArrayList<>());
             check(initial);
@@ -144,6 +151,20 @@ public final class ProcessSupervisor {
             LOG.log(Level.ERROR, "LM1510 cannot run child processes: {0}", e.getMessage());
             logs.close();
             return 1;
+        }
+        if (pid != null) {
+            try {
+                pid.write(); // this process is the one -k signals; its children bind with SO_REUSEPORT
+            } catch (IOException e) {
+                LOG.log(Level.ERROR, "LM1902 could not write PidFile {0}: {1}", pid.path(), e.toString());
+                try {
+                    Files.deleteIfExists(scoreboard.path());
+                } catch (IOException ignored) {
+                    // a stale scoreboard is removed by the next supervisor's start (LM1520)
+                }
+                logs.close();
+                return 1;
+            }
         }
         Thread.ofPlatform().daemon().name("loom-signals").start(new Runnable() {
             @Override
@@ -369,6 +390,11 @@ public final class ProcessSupervisor {
         if (pending != null && pending.everReady && noneStarting(pending)) {
             commit(pending);
         }
+        long pingInterval = current != null ? current.config.engine().childPingInterval().toNanos() : 0;
+        if (pingInterval > 0 && now - nextPing >= 0) {
+            nextPing = now + pingInterval;
+            pingChildren(current.config.engine().childPingMisses());
+        }
         if (current != null && pending == null && now - nextMaintenance >= 0) {
             nextMaintenance = now + current.config.engine().maintenanceInterval().toNanos();
             if (current.config.engine().childPolicy() == ChildPolicy.DYNAMIC) {
@@ -465,6 +491,32 @@ public final class ProcessSupervisor {
         }
     }
 
+    /**
+     * spamd's ping across processes: each ready child not told to drain gets {@code ping N} down
+     * its control pipe; its engine runs it as a worker task and the answer comes back through its
+     * scoreboard record. A child still owing the last ping counts a miss; at ChildPingMisses in a
+     * row its workers are stuck (its publisher's heartbeat, a thread of its own, may well be
+     * fine): it is killed and, like any child that dies, replaced (LM2011).
+     */
+    private void pingChildren(int maxMisses) {
+        for (ChildProcess c : children) {
+            if (!c.wasReady || c.told() || c.killedAsStuck || !c.seen.serving()) {
+                continue;
+            }
+            if (c.liveness == null) {
+                c.liveness = new ChildPing(maxMisses);
+            }
+            if (c.liveness.overdue(scoreboard.pingAnswered(c.spec().record()))) {
+                c.killedAsStuck = true;
+                LOG.log(Level.ERROR, "LM2011 {0} has not answered {1} liveness pings in a row (ChildPingInterval): "
+                        + "its workers are stuck; killing it, a replacement starts", c, c.liveness.missed());
+                c.process().destroyForcibly();
+                continue;
+            }
+            c.ping(c.liveness.next());
+        }
+    }
+
     /** MaxConnectionsPerChild: start the replacement first, drain the child once the replacement serves. */
     private void retireForMaxConnections(ChildProcess c) {
         if (c.replacement == null) {
@@ -492,7 +544,7 @@ public final class ProcessSupervisor {
                 + signalName(status - 128) : "exited with status " + status;
         boolean expected = c.told() || stopRequested || c.killedAsStuck;
         LOG.log(expected && status == 0 ? Level.INFO : Level.WARNING, "LM1502 {0} {1}{2}", c, how,
-                c.killedAsStuck ? " (by the supervisor: no heartbeat)" : expected ? ""
+                c.killedAsStuck ? " (by the supervisor: no heartbeat, or liveness pings unanswered)" : expected ? ""
                         : c.wasReady ? " unexpectedly" : " during start-up");
         if (stopRequested || c.idleKilled() || c.replacement != null) {
             return;
@@ -564,7 +616,9 @@ public final class ProcessSupervisor {
             c.stop();
             c.closeControl();
         }
-        long end = System.nanoTime() + (timeout + STOP_MARGIN_MILLIS) * 1_000_000L;
+        // Each child keeps accepting for GracefulStopDelay (readiness 503) before it finishes.
+        long delay = config.engine().gracefulStopDelay().toMillis();
+        long end = System.nanoTime() + (delay + timeout + STOP_MARGIN_MILLIS) * 1_000_000L;
         for (ChildProcess c : List.copyOf(children)) {
             waitFor(c, end);
         }
@@ -596,6 +650,9 @@ public final class ProcessSupervisor {
             Files.deleteIfExists(scoreboard.path());
         } catch (IOException e) {
             LOG.log(Level.DEBUG, "LM1523 could not delete the scoreboard file: {0}", e.getMessage());
+        }
+        if (pid != null) {
+            pid.remove();
         }
         LOG.log(Level.INFO, "LM0009 loom-mpm stopped");
         logs.close();

@@ -28,7 +28,7 @@ import java.nio.file.StandardOpenOption;
  *                   48 requests (long)           56 response bytes (long)   64 heartbeat, epoch ms (long)
  *                   72 started, epoch ms (long)  80..111 connections closed by reason (4 longs:
  *                      normal, timeout, error, abort)   112 keep-alive connections   116 lingering
- *                   120 pending tasks (ints)
+ *                   120 pending tasks   124 last liveness ping answered (ints)
  * slot record, 96:   0 state letter (int)        8 requests (long)   16 bytes (long)
  *                   24 current request's start, epoch ms (long)
  *                   32 request line: 64 bytes of ASCII, NUL-padded ("GET /path")
@@ -232,6 +232,19 @@ public final class ScoreboardFile {
         LONG.setOpaque(map, c + 72, nowMillis);
         INT.setOpaque(map, c + 16, ProcState.STARTING.ordinal());
         LONG.setRelease(map, c, pid);
+    }
+
+    /**
+     * Records that the child's engine answered liveness ping {@code n} (see {@link Control}).
+     * Its owner (the child process's publisher thread, carrying what a worker task reported).
+     */
+    public void pingAnswered(int i, int n) {
+        INT.setOpaque(map, child(i) + 124, n);
+    }
+
+    /** The last liveness ping record {@code i}'s child answered (0: none yet). Any process. */
+    public int pingAnswered(int i) {
+        return (int) INT.getOpaque(map, child(i) + 124);
     }
 
     /** Sets the state of record {@code i}. Its owner. */

@@ -28,6 +28,11 @@ public final class ScoreboardPublisher {
     private final AtomicReference<ProcState> state = new AtomicReference<>(ProcState.STARTING);
     private volatile boolean stopped;
     private Thread thread;
+    /**
+     * The last liveness ping the engine answered: written by the worker task that ran it
+     * ({@link #pingAnswered(int)}), carried into the record by this thread.
+     */
+    private volatile int pingAnswered;
 
     /**
      * @param maxConnections MaxConnectionsPerChild (0: unlimited)
@@ -60,6 +65,14 @@ public final class ScoreboardPublisher {
     /** The state published last (or about to be). */
     public ProcState state() {
         return state.get();
+    }
+
+    /**
+     * The engine ran liveness ping {@code n} on one of its worker slots: published with the next
+     * counts (within {@value #PERIOD_MS} ms). Called by that worker task.
+     */
+    public void pingAnswered(int n) {
+        pingAnswered = n;
     }
 
     /** Publishes one last time and ends the thread. */
@@ -118,6 +131,7 @@ public final class ScoreboardPublisher {
         long nowMillis = System.currentTimeMillis();
         file.publish(record, new ScoreboardFile.Counts(accepting, open, active, idle, accepted, engine.requests(),
                 engine.bytesSent(), closed, keepAlive, lingering, pending), nowMillis);
+        file.pingAnswered(record, pingAnswered);
         if (serving != null) {
             publishSlots(serving.scoreboard(), nowMillis, System.nanoTime());
         }

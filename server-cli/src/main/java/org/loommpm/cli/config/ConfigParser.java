@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -105,6 +106,13 @@ public final class ConfigParser {
                     closeLocation(st);
                     openedHere = null;
                 }
+                case "<proxy" -> openProxy(st, l);
+                case "</proxy" -> {
+                    if (st.proxySection == null) {
+                        throw l.error("</Proxy> without matching <Proxy> section");
+                    }
+                    st.proxySection = null;
+                }
                 case "include", "includeoptional" -> include(st, l, name.equals("includeoptional"), depth);
                 default -> directive(st, l);
             }
@@ -112,6 +120,23 @@ public final class ConfigParser {
         if (openedHere != null) {
             throw openedHere.opening.error("<Location> was not closed.");
         }
+        if (depth == 0 && st.proxySection != null) {
+            throw st.proxyOpening.error("<Proxy> was not closed.");
+        }
+    }
+
+    /** {@code <Proxy balancer://name>}: the section {@code BalancerMember} and {@code ProxySet} go in. */
+    private static void openProxy(ParseState st, ConfigLine l) throws ConfigException {
+        if (st.location != null || st.proxySection != null) {
+            throw l.error("<Proxy> cannot occur within <Location> or <Proxy> section");
+        }
+        if (l.args().size() != 1 || !l.args().get(0).toLowerCase(Locale.ROOT).startsWith("balancer://")) {
+            throw l.error("<Proxy> takes one argument, balancer://name (this server has no forward proxy)");
+        }
+        String name = ProxyDirectives.balancerName(l, l.args().get(0));
+        st.proxySection = name;
+        st.proxyOpening = l;
+        ProxyDirectives.declareBalancer(st, l, name);
     }
 
     private static void openLocation(ParseState st, ConfigLine l) throws ConfigException {
@@ -141,16 +166,25 @@ public final class ConfigParser {
             throw l.error(String.format(INVALID, l.name()));
         }
         DirectiveTable.Context ctx = st.location != null ? DirectiveTable.Context.LOCATION
-                : DirectiveTable.Context.SERVER;
+                : st.proxySection != null ? DirectiveTable.Context.PROXY : DirectiveTable.Context.SERVER;
         if (!d.contexts().contains(ctx)) {
-            throw l.error(d.name() + (ctx == DirectiveTable.Context.LOCATION
-                    ? " cannot occur within <Location> section" : " is only allowed within <Location> sections"));
+            throw l.error(d.name() + switch (ctx) {
+                case LOCATION -> " cannot occur within <Location> section";
+                case PROXY -> " cannot occur within <Proxy> section";
+                case SERVER -> d.contexts().contains(DirectiveTable.Context.PROXY)
+                        ? " is only allowed within <Proxy> sections" : " is only allowed within <Location> sections";
+            });
         }
         int n = l.args().size();
         if (n < d.minArgs() || n > d.maxArgs()) {
             throw l.error(d.name() + " takes " + count(d) + ": " + d.name() + " " + d.syntax());
         }
-        d.action().apply(st, l);
+        try {
+            d.action().apply(st, l);
+        } catch (InvalidPathException e) {
+            // A path argument that cannot be one (a NUL character; found by ConfigFuzzTest).
+            throw l.error(d.name() + ": '" + e.getInput() + "' is not a valid path (" + e.getReason() + ")");
+        }
     }
 
     private static String count(DirectiveTable.Directive d) {
@@ -173,7 +207,12 @@ public final class ConfigParser {
             throw l.error("Exceeded the maximum include directory nesting level of " + MAX_INCLUDE_DEPTH
                     + ". You have probably a recursion somewhere.");
         }
-        Path pattern = st.resolve(l, l.args().get(0));
+        Path pattern;
+        try {
+            pattern = st.resolve(l.args().get(0));
+        } catch (InvalidPathException e) {
+            throw l.error(l.name() + ": '" + e.getInput() + "' is not a valid path (" + e.getReason() + ")");
+        }
         List<Path> files = expand(l, pattern, optional);
         for (Path f : files) {
             String source = f.toString();

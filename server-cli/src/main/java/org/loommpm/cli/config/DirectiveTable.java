@@ -17,7 +17,9 @@ public final class DirectiveTable {
         /** The top level of a file. */
         SERVER,
         /** Inside {@code <Location>}. */
-        LOCATION
+        LOCATION,
+        /** Inside {@code <Proxy balancer://name>}. */
+        PROXY
     }
 
     /** Applies one directive line to the parse state. */
@@ -49,6 +51,8 @@ public final class DirectiveTable {
     public static final Set<Context> SERVER = Set.of(Context.SERVER);
     /** Inside {@code <Location>} only. */
     public static final Set<Context> LOCATION = Set.of(Context.LOCATION);
+    /** Inside {@code <Proxy>} only. */
+    public static final Set<Context> PROXY = Set.of(Context.PROXY);
 
     private final Map<String, Directive> byName = new LinkedHashMap<>();
 
@@ -61,6 +65,10 @@ public final class DirectiveTable {
         LogDirectives.register(t);
         TlsDirectives.register(t);
         ChildDirectives.register(t);
+        ProxyDirectives.register(t);
+        PidDirectives.register(t);
+        RemoteIpDirectives.register(t);
+        CompressionDirectives.register(t);
         return t;
     }
 

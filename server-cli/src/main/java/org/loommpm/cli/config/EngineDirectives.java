@@ -31,7 +31,7 @@ final class EngineDirectives {
      * directive keeps start-up from spinning dozens of classes.
      */
     enum D implements DirectiveTable.Action {
-        LISTEN("Listen", 1, 2, "[IP-address:]port [protocol]"),
+        LISTEN("Listen", 1, 3, "[IP-address:]port [protocol] [proxy-protocol]"),
         LISTEN_BACKLOG("ListenBacklog", 1, 1, "backlog"),
         START_SERVERS("StartServers", 1, 1, "number"),
         THREADS_PER_CHILD("ThreadsPerChild", 1, 1, "number"),
@@ -51,6 +51,7 @@ final class EngineDirectives {
         MAX_KEEP_ALIVE_REQUESTS("MaxKeepAliveRequests", 1, 1, "number"),
         LINGER_TIMEOUT("LingerTimeout", 1, 1, "seconds"),
         GRACEFUL_SHUTDOWN_TIMEOUT("GracefulShutdownTimeout", 1, 1, "seconds"),
+        GRACEFUL_STOP_DELAY("GracefulStopDelay", 1, 1, "seconds"),
         LIMIT_REQUEST_LINE("LimitRequestLine", 1, 1, "bytes"),
         LIMIT_REQUEST_FIELDS("LimitRequestFields", 1, 1, "number"),
         LIMIT_REQUEST_FIELD_SIZE("LimitRequestFieldSize", 1, 1, "bytes"),
@@ -63,7 +64,10 @@ final class EngineDirectives {
         MAX_CLIENTS("MaxClients", 1, 1, "number (old name of MaxRequestWorkers)"),
         MIN_SPARE_THREADS("MinSpareThreads", 1, 1, "number"),
         MAX_SPARE_THREADS("MaxSpareThreads", 1, 1, "number"),
-        CHILD_WATCHDOG_TIMEOUT("ChildWatchdogTimeout", 1, 1, "seconds (0 = off)");
+        CHILD_WATCHDOG_TIMEOUT("ChildWatchdogTimeout", 1, 1, "seconds (0 = off)"),
+        CHILD_SCALING("ChildScaling", 1, 1, "worker|spamd"),
+        CHILD_PING_INTERVAL("ChildPingInterval", 1, 1, "seconds (0 = off)"),
+        CHILD_PING_MISSES("ChildPingMisses", 1, 1, "number");
 
         final String directive;
         final int min;
@@ -100,6 +104,7 @@ final class EngineDirectives {
                 case MAX_KEEP_ALIVE_REQUESTS -> s.engine.maxKeepAliveRequests(Args.intArg(l, 0, Integer.MAX_VALUE));
                 case LINGER_TIMEOUT -> s.engine.lingerTimeout(Args.duration(l, a, false));
                 case GRACEFUL_SHUTDOWN_TIMEOUT -> s.engine.gracefulShutdownTimeout(Args.duration(l, a, true));
+                case GRACEFUL_STOP_DELAY -> s.engine.gracefulStopDelay(Args.duration(l, a, true));
                 case LIMIT_REQUEST_LINE -> s.engine.limitRequestLine(Args.intArg(l, 64, 1 << 20));
                 case LIMIT_REQUEST_FIELDS -> s.engine.limitRequestFields(Args.intArg(l, 1, 32767));
                 case LIMIT_REQUEST_FIELD_SIZE -> s.engine.limitRequestFieldSize(Args.intArg(l, 64, 1 << 20));
@@ -112,6 +117,13 @@ final class EngineDirectives {
                 case MIN_SPARE_THREADS -> s.engine.minSpareThreads(Args.intArg(l, 0, Integer.MAX_VALUE));
                 case MAX_SPARE_THREADS -> s.engine.maxSpareThreads(Args.intArg(l, 0, Integer.MAX_VALUE));
                 case CHILD_WATCHDOG_TIMEOUT -> childWatchdogTimeout(s, l);
+                case CHILD_SCALING -> s.engine.childScaling(switch (a.toLowerCase(Locale.ROOT)) {
+                    case "worker" -> org.loommpm.config.ChildScaling.WORKER;
+                    case "spamd" -> org.loommpm.config.ChildScaling.SPAMD;
+                    default -> throw l.error("ChildScaling takes worker or spamd, got '" + a + "'");
+                });
+                case CHILD_PING_INTERVAL -> s.engine.childPingInterval(Args.duration(l, a, true));
+                case CHILD_PING_MISSES -> s.engine.childPingMisses(Args.intArg(l, 1, 1000));
             }
         }
     }
@@ -137,12 +149,29 @@ final class EngineDirectives {
         s.engine.protocols(names);
     }
 
-    /** {@code Listen 8080}, {@code Listen 127.0.0.1:8080}, {@code Listen [::1]:8080}. */
+    /**
+     * {@code Listen 8080}, {@code Listen 127.0.0.1:8080}, {@code Listen [::1]:8080}, with httpd's
+     * optional protocol ({@code http}, {@code https}) and loom-mpm's {@code proxy-protocol} flag:
+     * connections start with a PROXY protocol header (as httpd's {@code RemoteIPProxyProtocol On}
+     * does for every listener).
+     */
     private static void listen(ParseState s, ConfigLine l) throws ConfigException {
         String a = l.args().get(0);
-        boolean https = l.args().size() == 2 && l.args().get(1).equalsIgnoreCase("https");
-        if (l.args().size() == 2 && !https && !l.args().get(1).equalsIgnoreCase("http")) {
-            throw l.error("Listen: protocol '" + l.args().get(1) + "' is not supported (http or https)");
+        boolean https = false;
+        boolean proxyProtocol = false;
+        boolean protocolSeen = false;
+        for (String opt : l.args().subList(1, l.args().size())) {
+            if (opt.equalsIgnoreCase("proxy-protocol") && !proxyProtocol) {
+                proxyProtocol = true;
+            } else if ((opt.equalsIgnoreCase("https") || opt.equalsIgnoreCase("http")) && !protocolSeen) {
+                protocolSeen = true;
+                https = opt.equalsIgnoreCase("https");
+            } else if (!protocolSeen && !opt.equalsIgnoreCase("proxy-protocol")) {
+                throw l.error("Listen: protocol '" + opt + "' is not supported (http or https)");
+            } else {
+                throw l.error("Listen: '" + opt + "' is not supported here (one protocol, http or https, and the flag "
+                        + "proxy-protocol)");
+            }
         }
         String host = null;
         String port = a;
@@ -175,6 +204,9 @@ final class EngineDirectives {
             TlsDirectives.httpsListen(s, l, addr);
         } else {
             s.engine.listen(addr);
+        }
+        if (proxyProtocol) {
+            s.engine.proxyProtocol(s.engine.proxyProtocol().withListener(addr));
         }
     }
 

@@ -56,7 +56,7 @@ final class LogDirectives {
         if (arg.startsWith("|")) {
             throw l.error(l.name() + ": piped logs are not supported; write to a file or /dev/stdout");
         }
-        Path p = s.resolve(l, arg);
+        Path p = s.resolve(arg);
         Path dir = p.getParent();
         if (dir == null || !Files.isDirectory(dir)) {
             throw l.error(l.name() + ": directory of '" + p + "' does not exist");

@@ -1,7 +1,6 @@
 package org.loommpm.cli.config;
 
 import java.net.InetSocketAddress;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -51,6 +50,10 @@ public final class ParseState {
 
     /** The open {@code <Location>} section, or null at the top level. */
     OpenLocation location;
+    /** The open {@code <Proxy>} section's balancer name, or null. */
+    String proxySection;
+    /** The {@code <Proxy>} line that opened it. */
+    ConfigLine proxyOpening;
 
     private final List<String> warnings = new ArrayList<>();
     private final Map<String, Object> extensions = new LinkedHashMap<>();
@@ -78,23 +81,29 @@ public final class ParseState {
         }
     }
 
+    /** The path of the open {@code <Location>} section, or null at the top level. */
+    public String locationPath() {
+        return location == null ? null : location.path;
+    }
+
+    /** The balancer name of the open {@code <Proxy balancer://name>} section, or null. */
+    public String proxySection() {
+        return proxySection;
+    }
+
     /** @param serverRoot what relative paths are resolved against until {@code ServerRoot} says otherwise */
     ParseState(Path serverRoot) {
         this.serverRoot = serverRoot.toAbsolutePath().normalize();
     }
 
     /**
-     * A path argument of {@code line} resolved against {@code ServerRoot}.
+     * A path argument resolved against {@code ServerRoot}.
      *
-     * @throws ConfigException when the argument cannot be a path (a NUL character, found by
-     *     ConfigFuzzTest: it escaped as an InvalidPathException)
+     * @throws java.nio.file.InvalidPathException when it cannot be a path (a NUL character):
+     *     {@link ConfigParser} turns that into a located configuration error for every directive
      */
-    public Path resolve(ConfigLine line, String path) throws ConfigException {
-        try {
-            return serverRoot.resolve(path).normalize();
-        } catch (InvalidPathException e) {
-            throw line.error(line.name() + ": '" + path + "' is not a valid path (" + e.getReason() + ")");
-        }
+    public Path resolve(String path) {
+        return serverRoot.resolve(path).normalize();
     }
 
     /** Records a note for the operator (a value httpd would clamp, say), located at {@code line}. */

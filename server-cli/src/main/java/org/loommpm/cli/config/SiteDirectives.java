@@ -16,7 +16,7 @@ import org.loommpm.cli.access.IpRange;
 /** Directives about what is served: names, documents, types, options, handlers, access. */
 final class SiteDirectives {
     /** {@code SetHandler} names this build knows. */
-    static final Set<String> HANDLERS = Set.of("server-status", "metrics", "none");
+    static final Set<String> HANDLERS = Set.of("server-status", "metrics", "health", "none");
 
     private SiteDirectives() {
     }
@@ -32,7 +32,7 @@ final class SiteDirectives {
         OPTIONS("Options", 1, Integer.MAX_VALUE, SERVER, "[+|-]Indexes [+|-]FollowSymLinks | None | All"),
         ENABLE_SENDFILE("EnableSendfile", 1, 1, SERVER, "On|Off"),
         FILE_CACHE_VALID("FileCacheValid", 1, 1, SERVER, "duration"),
-        SET_HANDLER("SetHandler", 1, 1, LOCATION, "server-status|metrics|none"),
+        SET_HANDLER("SetHandler", 1, 1, LOCATION, "server-status|metrics|health|none"),
         REQUIRE("Require", 2, Integer.MAX_VALUE, LOCATION, "all granted|denied | ip address[/bits] ...");
 
         final String directive;
@@ -74,7 +74,7 @@ final class SiteDirectives {
     }
 
     private static void serverRoot(ParseState s, ConfigLine l) throws ConfigException {
-        Path p = s.resolve(l, l.args().get(0));
+        Path p = s.resolve(l.args().get(0));
         if (!Files.isDirectory(p)) {
             throw l.error("ServerRoot must be a valid directory: '" + p + "'");
         }
@@ -82,7 +82,7 @@ final class SiteDirectives {
     }
 
     private static void documentRoot(ParseState s, ConfigLine l) throws ConfigException {
-        Path p = s.resolve(l, l.args().get(0));
+        Path p = s.resolve(l.args().get(0));
         try {
             // The real path: symlink checks compare real paths, so the root must be one too.
             s.documentRoot = p.toRealPath();
@@ -132,7 +132,7 @@ final class SiteDirectives {
 
     /** A mime.types file: {@code type ext ext ...} per line, {@code #} comments. */
     private static void typesConfig(ParseState s, ConfigLine l) throws ConfigException {
-        Path p = s.resolve(l, l.args().get(0));
+        Path p = s.resolve(l.args().get(0));
         List<String> lines;
         try {
             lines = Files.readAllLines(p, StandardCharsets.UTF_8);
@@ -192,7 +192,7 @@ final class SiteDirectives {
     private static void setHandler(ParseState s, ConfigLine l) throws ConfigException {
         String h = l.args().get(0).toLowerCase(Locale.ROOT);
         if (!HANDLERS.contains(h)) {
-            throw l.error("SetHandler: unknown handler '" + l.args().get(0) + "' (known: server-status, metrics, none)");
+            throw l.error("SetHandler: unknown handler '" + l.args().get(0) + "' (known: server-status, metrics, health, none)");
         }
         s.location.handler = h;
     }

@@ -163,7 +163,7 @@ final class TlsDirectives {
     }
 
     private static Path readable(ParseState s, ConfigLine l) throws ConfigException {
-        Path p = s.resolve(l, l.args().get(0));
+        Path p = s.resolve(l.args().get(0));
         if (!Files.isRegularFile(p) || !Files.isReadable(p)) {
             throw l.error(l.name() + ": file '" + p + "' does not exist or is not readable");
         }

@@ -6,9 +6,12 @@ import java.util.List;
 import java.util.Locale;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
+import org.loommpm.cli.remoteip.RemoteIpRequest;
 
 /**
- * A compiled {@code LogFormat} string. Supported codes (httpd's meaning): {@code %%}, {@code %a},
+ * A compiled {@code LogFormat} string. Supported codes (httpd's meaning): {@code %%}, {@code %a}
+ * (the client: behind {@code RemoteIPHeader}, the address the proxies vouched for), {@code %{c}a}
+ * and {@code %h} (the connection's peer, as httpd logs them),
  * {@code %A}, {@code %b}, {@code %B}, {@code %D}, {@code %h}, {@code %H}, {@code %{Name}i},
  * {@code %{Name}o}, {@code %I}, {@code %l}, {@code %m}, {@code %O}, {@code %p}, {@code %P},
  * {@code %q}, {@code %r}, {@code %s}, {@code %>s}, {@code %<s}, {@code %t}, {@code %T},
@@ -28,7 +31,8 @@ public final class AccessLogFormat implements AsyncLogWriter.LineFormat<AccessLo
             Request rq = x.request();
             switch (code) {
                 case 0 -> line.bytes(literal);
-                case 'a', 'h' -> line.ip(rq.remoteAddress());
+                case 'a' -> line.ip(arg == null ? rq.remoteAddress() : RemoteIpRequest.connectionAddress(rq));
+                case 'h' -> line.ip(RemoteIpRequest.connectionAddress(rq));
                 case 'A' -> line.ip(rq.localAddress());
                 case 'b' -> {
                     long b = x.response().bodyBytesSent();
@@ -142,7 +146,13 @@ public final class AccessLogFormat implements AsyncLogWriter.LineFormat<AccessLo
     /** Checks a code and its argument. */
     private static Item item(char code, String arg) {
         switch (code) {
-            case 'a', 'h', 'A', 'b', 'B', 'D', 'H', 'I', 'O', 'm', 'p', 'q', 'r', 's', 'U', 'v', 'V' -> {
+            case 'a' -> {
+                if (arg != null && !arg.equals("c")) {
+                    throw new IllegalArgumentException("%{" + arg + "}a: only %a and %{c}a are known");
+                }
+                return new Item(code, arg, null);
+            }
+            case 'h', 'A', 'b', 'B', 'D', 'H', 'I', 'O', 'm', 'p', 'q', 'r', 's', 'U', 'v', 'V' -> {
                 return new Item(code, arg, null);
             }
             case 'i', 'o' -> {

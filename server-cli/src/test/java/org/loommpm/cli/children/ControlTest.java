@@ -11,12 +11,14 @@ class ControlTest {
     @Test
     void commandsRoundTrip() {
         for (Control c : new Control[] {Control.STOP, Control.drain(false, "graceful restart to generation 2"),
-            Control.drain(true, "9 free worker slots")}) {
+            Control.drain(true, "9 free worker slots"), Control.ping(1), Control.ping(Integer.MAX_VALUE)}) {
             assertEquals(c, Control.decode(c.encode()));
         }
         assertEquals("drain finishing a b", Control.drain(false, "a\nb").encode());
         assertThrows(IllegalArgumentException.class, () -> Control.decode("pause"));
         assertThrows(IllegalArgumentException.class, () -> Control.decode("drain later"));
+        assertEquals("ping 7", Control.ping(7).encode());
+        assertThrows(IllegalArgumentException.class, () -> Control.decode("ping soon"));
     }
 
     @Test

@@ -15,6 +15,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.loommpm.cli.logging.LogLevel;
+import org.loommpm.config.ChildScaling;
 import org.loommpm.config.RequestReadTimeout;
 
 class ConfigParserTest {
@@ -131,6 +132,21 @@ class ConfigParserTest {
         assertEquals(Duration.ofSeconds(5), t.handshake());
         assertEquals(Duration.ofSeconds(3), c.engine().firstByteTimeout());
         assertEquals("handshake=5 header=10-30,MinRate=1000 body=0", t.toString());
+    }
+
+    @Test
+    void childScalingAndLivenessPing() throws Exception {
+        var d = parse("").engine();
+        assertEquals(ChildScaling.WORKER, d.childScaling());
+        assertEquals(Duration.ofSeconds(10), d.childPingInterval());
+        assertEquals(3, d.childPingMisses());
+        var c = parse("ChildScaling spamd\nChildPingInterval 500ms\nChildPingMisses 5\n").engine();
+        assertEquals(ChildScaling.SPAMD, c.childScaling());
+        assertEquals(Duration.ofMillis(500), c.childPingInterval());
+        assertEquals(5, c.childPingMisses());
+        assertEquals(Duration.ZERO, parse("ChildPingInterval 0\n").engine().childPingInterval());
+        assertTrue(error("ChildScaling prefork").getMessage().contains("worker or spamd"));
+        assertTrue(error("ChildPingMisses 0").getMessage().contains("ChildPingMisses"));
     }
 
     @Test

@@ -296,6 +296,56 @@ class ChildProcessesIT {
         }
     }
 
+    /** {@link #fetchOnNewConnection}, retried while no child listens yet (one starting binds its listener). */
+    private String fetchOnceListening(String path) throws Exception {
+        long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (true) {
+            try {
+                return fetchOnNewConnection(path);
+            } catch (java.net.ConnectException e) {
+                if (System.nanoTime() > until) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    @Test
+    void aChildWhoseWorkersAreAllStuckIsKilledByTheLivenessPing() throws Exception {
+        setUp(1, "ThreadsPerChild 2\nTimeout 120\nChildPingInterval 1\nChildPingMisses 2\n");
+        // A large file for clients that never read: each worker parks writing it, holding its slot.
+        try (java.io.RandomAccessFile big = new java.io.RandomAccessFile(dir.resolve("htdocs/big.bin").toFile(), "rw")) {
+            big.setLength(64L << 20);
+        }
+        List<Socket> stalled = new ArrayList<>();
+        try (JarProcess server = JarProcess.start(dir, "-f", "loom.conf")) {
+            awaitChildren(server, c -> c.size() == 1, Duration.ofSeconds(20));
+            assertEquals("A", fetchOnceListening("/"));
+            long victim = children(server).iterator().next();
+            for (int i = 0; i < 2; i++) {
+                Socket s = new Socket();
+                s.setReceiveBufferSize(4096);
+                s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+                s.getOutputStream().write("GET /big.bin HTTP/1.1\r\nHost: t\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                s.getOutputStream().flush();
+                stalled.add(s);
+            }
+            // Its JVM, pollers and publisher are all fine (the heartbeat goes on): only the ping,
+            // answered by a worker task, sees that no worker slot ever comes free.
+            server.awaitErrors(s -> s.contains("LM2011 child") && s.contains("pid " + victim), Duration.ofSeconds(30));
+            awaitChildren(server, c -> c.size() == 1 && !c.contains(victim), Duration.ofSeconds(20));
+            assertFalse(server.stderr().contains("LM1519"), "not the heartbeat watchdog");
+            assertEquals("A", fetchOnceListening("/"), "the replacement serves");
+            server.signal("TERM");
+            assertEquals(0, server.waitExit(Duration.ofSeconds(30)));
+        } finally {
+            for (Socket s : stalled) {
+                s.close();
+            }
+        }
+    }
+
     @Test
     void sigtermStopsEveryChildProcess() throws Exception {
         setUp("");

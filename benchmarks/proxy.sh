@@ -1,0 +1,221 @@
+#!/usr/bin/env bash
+# Reverse proxy side by side: loom-mpm ProxyPass vs nginx proxy_pass (upstream keepalive) vs
+# Apache httpd mod_proxy (event MPM), in front of the same backend (see docs/benchmarks.md).
+#
+#   benchmarks/proxy.sh                         # 3 interleaved rounds, 10 s each after 10 s of warm-up
+#   ROUNDS=1 DURATION=5 PEERS="loom nginx" benchmarks/proxy.sh
+#
+# Workload: wrk -t1 -c CONNS (32) keep-alive GET /plaintext through the proxy; the backend is one
+# nginx worker answering `return 200 "Hello, World!"`, pinned with wrk to CLIENT_CPU (1); each
+# proxy is pinned to SERVER_CPU (0) and configured for that one core as its documentation says:
+# loom-mpm StartServers 1 (the JVM sees one CPU through the affinity mask), nginx
+# worker_processes 1 with an upstream keepalive pool, httpd event MPM with one child process
+# (ServerLimit 1, ThreadsPerChild 64). No access log anywhere (nginx access_log off, no
+# httpd CustomLog, loom-mpm CustomLog /dev/null, which it never formats). Proxy CPU per
+# request = user + system time of the proxy's processes (/proc) over
+# the measured run / requests. Rounds are interleaved (loom, nginx, httpd, loom, ...) so the
+# machine's noise falls on all; the table gives medians and same-round ratios.
+# Environment: PEERS (loom nginx httpd), ROUNDS (3), DURATION (10), WARMUP (10), CONNS (32),
+# OUT (docs/benchmarks/proxy-DATE.md), JVM_FLAGS (as common.sh).
+set -euo pipefail
+# shellcheck source=common.sh
+. "$(dirname "$0")/common.sh"
+
+PEERS=${PEERS:-"loom nginx httpd"}
+ROUNDS=${ROUNDS:-3}
+DURATION=${DURATION:-10}
+WARMUP=${WARMUP:-10}
+CONNS=${CONNS:-32}
+OUT=${OUT:-"$ROOT_DIR/docs/benchmarks/proxy-$(date -u +%Y-%m-%d).md"}
+LOOM_JAR="$ROOT_DIR/server-cli/target/loom-mpm.jar"
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+HTTPD=$(command -v apache2 || echo /usr/sbin/apache2)
+MODS=/usr/lib/apache2/modules
+for t in "$NGINX" "$HTTPD" "$(command -v wrk)"; do
+  [ -x "$t" ] || { echo "missing $t (apt-get install nginx apache2 wrk)" >&2; exit 1; }
+done
+[ -f "$LOOM_JAR" ] || (cd "$ROOT_DIR" && ./loom mvn -q -B -DskipTests -pl server-cli -am package)
+
+BACKEND_PORT=$((PORT_BASE + 20))
+declare -A PORT=([loom]=$((PORT_BASE + 21)) [nginx]=$((PORT_BASE + 22)) [httpd]=$((PORT_BASE + 23)))
+RES=$(mktemp -d /tmp/loom-proxybench.XXXXXX)
+HZ=$(getconf CLK_TCK)
+BACKEND_PID=""
+PEER_PID=""
+
+cleanup() {
+  stop_peer
+  if [ -n "$BACKEND_PID" ]; then kill "$BACKEND_PID" 2>/dev/null || true; fi
+  echo "raw output kept in $RES" >&2
+}
+trap cleanup EXIT
+
+nginx_common() {  # $1 dir
+  mkdir -p "$1/logs"
+  cat <<CONF
+daemon off;
+master_process off;
+worker_processes 1;
+pid $1/nginx.pid;
+error_log $1/logs/error.log;
+events { worker_connections 1024; }
+CONF
+}
+
+# The backend: one nginx worker, the cheapest answer there is.
+mkdir -p "$RES/backend"
+{ nginx_common "$RES/backend"; cat <<CONF
+http {
+  access_log off;
+  keepalive_requests 1000000;
+  client_body_temp_path $RES/backend/t;
+  server { listen 127.0.0.1:$BACKEND_PORT; location / { return 200 "Hello, World!"; } }
+}
+CONF
+} >"$RES/backend/nginx.conf"
+taskset -c "$CLIENT_CPU" "$NGINX" -p "$RES/backend" -c "$RES/backend/nginx.conf" >"$RES/backend/out.txt" 2>&1 &
+BACKEND_PID=$!
+
+mkdir -p "$RES/nginx"
+{ nginx_common "$RES/nginx"; cat <<CONF
+http {
+  access_log off;
+  keepalive_requests 1000000;
+  client_body_temp_path $RES/nginx/t;
+  proxy_temp_path $RES/nginx/p;
+  upstream backend { server 127.0.0.1:$BACKEND_PORT; keepalive 64; }
+  server {
+    listen 127.0.0.1:${PORT[nginx]};
+    location / { proxy_pass http://backend; proxy_http_version 1.1; proxy_set_header Connection ""; }
+  }
+}
+CONF
+} >"$RES/nginx/nginx.conf"
+
+mkdir -p "$RES/httpd/logs"
+cat >"$RES/httpd/httpd.conf" <<CONF
+ServerRoot $RES/httpd
+PidFile $RES/httpd/httpd.pid
+ErrorLog $RES/httpd/logs/error.log
+LoadModule mpm_event_module $MODS/mod_mpm_event.so
+LoadModule authz_core_module $MODS/mod_authz_core.so
+LoadModule proxy_module $MODS/mod_proxy.so
+LoadModule proxy_http_module $MODS/mod_proxy_http.so
+User nobody
+Group nogroup
+Listen 127.0.0.1:${PORT[httpd]}
+ServerName 127.0.0.1
+# One core: one child process (the event MPM's threads share it), as the MPM docs size it.
+StartServers 1
+ServerLimit 1
+ThreadsPerChild 64
+ThreadLimit 64
+MaxRequestWorkers 64
+MinSpareThreads 1
+MaxSpareThreads 64
+KeepAlive On
+MaxKeepAliveRequests 0
+ProxyPass / http://127.0.0.1:$BACKEND_PORT/
+CONF
+
+start_peer() {  # $1 peer
+  local p=$1 i
+  case "$p" in
+    loom)
+      # shellcheck disable=SC2086
+      taskset -c "$SERVER_CPU" "$JAVA" $JVM_FLAGS -jar "$LOOM_JAR" -C "Listen 127.0.0.1:${PORT[loom]}" \
+        -C "StartServers 1" -C "CustomLog /dev/null common" \
+        -C "ProxyPass / http://127.0.0.1:$BACKEND_PORT/" >"$RES/loom.out" 2>&1 &
+      PEER_PID=$! ;;
+    nginx)
+      taskset -c "$SERVER_CPU" "$NGINX" -p "$RES/nginx" -c "$RES/nginx/nginx.conf" >"$RES/nginx.out" 2>&1 &
+      PEER_PID=$! ;;
+    httpd)
+      taskset -c "$SERVER_CPU" "$HTTPD" -f "$RES/httpd/httpd.conf" -DFOREGROUND >"$RES/httpd.out" 2>&1 &
+      PEER_PID=$! ;;
+  esac
+  for i in $(seq 300); do
+    if curl -s -o /dev/null "http://127.0.0.1:${PORT[$p]}/plaintext"; then return 0; fi
+    sleep 0.1
+  done
+  echo "$p did not answer through the proxy" >&2
+  return 1
+}
+
+stop_peer() {
+  local i
+  [ -n "$PEER_PID" ] || return 0
+  kill -TERM "$PEER_PID" 2>/dev/null || true
+  for i in $(seq 100); do kill -0 "$PEER_PID" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL "$PEER_PID" 2>/dev/null || true
+  wait "$PEER_PID" 2>/dev/null || true
+  PEER_PID=""
+}
+
+tree_ticks() {  # utime + stime of PEER_PID and its descendants (httpd's child process)
+  local pids total=0 p t
+  pids="$PEER_PID $(pgrep -P "$PEER_PID" | tr '\n' ' ')"
+  for p in $pids; do
+    t=$(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0)
+    total=$((total + t))
+  done
+  echo "$total"
+}
+
+LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
+declare -A RPS CPU
+for round in $(seq "$ROUNDS"); do
+  for p in $PEERS; do
+    start_peer "$p"
+    url="http://127.0.0.1:${PORT[$p]}/plaintext"
+    taskset -c "$CLIENT_CPU" wrk -t1 -c "$CONNS" -d "${WARMUP}s" "$url" >"$RES/warmup_${p}_r$round.txt" 2>&1
+    before=$(tree_ticks)
+    taskset -c "$CLIENT_CPU" wrk -t1 -c "$CONNS" -d "${DURATION}s" "$url" >"$RES/run_${p}_r$round.txt" 2>&1
+    after=$(tree_ticks)
+    reqs=$(awk '/requests in/ {print $1}' "$RES/run_${p}_r$round.txt")
+    errs=$(awk '/Non-2xx|Socket errors/ {print}' "$RES/run_${p}_r$round.txt" | tr '\n' ' ')
+    rps=$(awk -v n="$reqs" -v d="$DURATION" 'BEGIN {printf "%.0f", n / d}')
+    us=$(awk -v t=$((after - before)) -v hz="$HZ" -v n="$reqs" 'BEGIN {printf "%.1f", t * 1e6 / hz / n}')
+    RPS[$p,$round]=$rps
+    CPU[$p,$round]=$us
+    echo "round $round $p: $rps req/s, proxy cpu $us us/req ${errs:+($errs)} load $(cut -d' ' -f1 /proc/loadavg)"
+    stop_peer
+  done
+done
+
+median() { tr ' ' '\n' | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+{
+  echo "# Reverse proxy: loom-mpm ProxyPass vs nginx proxy_pass vs httpd mod_proxy ($(date -u +%Y-%m-%d))"
+  echo
+  machine_summary | sed "s/^load average at start: .*/load average at start: $LOAD_AT_START, at the end: $(cut -d' ' -f1-3 \/proc\/loadavg) (other helpers' builds and benchmarks ran on the same 2 cores)/"
+  echo "wrk -t1 -c$CONNS keep-alive GET, ${WARMUP} s warm-up + ${DURATION} s measured per peer and round; $ROUNDS interleaved rounds;"
+  echo "backend: one nginx worker (return 200), on the client's core. nginx $("$NGINX" -v 2>&1 | sed 's/.*\///'), httpd $("$HTTPD" -v | sed -n 's/Server version: Apache\///p')"
+  echo
+  echo "| peer | req/s (median) | proxy CPU us/req (median) | rounds req/s | rounds us/req |"
+  echo "|---|---|---|---|---|"
+  for p in $PEERS; do
+    rs=""; cs=""
+    for r in $(seq "$ROUNDS"); do rs="$rs ${RPS[$p,$r]}"; cs="$cs ${CPU[$p,$r]}"; done
+    echo "| $p | $(echo $rs | median) | $(echo $cs | median) | $rs | $cs |"
+  done
+  echo
+  echo "Same-round ratios of req/s (median over rounds):"
+  for p in $PEERS; do
+    [ "$p" = loom ] && continue
+    rat=""
+    for r in $(seq "$ROUNDS"); do
+      rat="$rat $(awk -v a="${RPS[loom,$r]}" -v b="${RPS[$p,$r]}" 'BEGIN {printf "%.2f", a / b}')"
+    done
+    echo "- loom / $p: $(echo $rat | median) (rounds:$rat)"
+  done
+  echo
+  echo "Same-round ratios of proxy CPU per request (median over rounds; below 1 = loom cheaper):"
+  for p in $PEERS; do
+    [ "$p" = loom ] && continue
+    rat=""
+    for r in $(seq "$ROUNDS"); do
+      rat="$rat $(awk -v a="${CPU[loom,$r]}" -v b="${CPU[$p,$r]}" 'BEGIN {printf "%.2f", a / b}')"
+    done
+    echo "- loom / $p: $(echo $rat | median) (rounds:$rat)"
+  done
+} | tee "$OUT"

@@ -1,0 +1,49 @@
+package org.loommpm.compress;
+
+import java.util.List;
+import org.loommpm.api.Filter;
+import org.loommpm.api.Handler;
+import org.loommpm.api.Request;
+import org.loommpm.api.Response;
+
+/**
+ * Compression on the fly (httpd's mod_deflate and mod_brotli): gzip or brotli, chosen by
+ * {@code Accept-Encoding}, for the media types {@link CompressionSettings} names. Never for a
+ * {@code HEAD} or a {@code Range} request (the ranges would address the coded bytes); the
+ * response-side rules are {@link CompressingResponse}'s. Embedded:
+ *
+ * <pre>{@code
+ * CompressionFilter gzip = new CompressionFilter(CompressionSettings.builder()
+ *         .types(ContentCoding.GZIP, "text/html", "application/json")
+ *         .types(ContentCoding.BROTLI, "text/html", "application/json").build());
+ * router.filter(gzip);   // or gzip.around(handler)
+ * }</pre>
+ *
+ * Stateless: one instance serves every request, any thread.
+ */
+public final class CompressionFilter implements Filter {
+    private final CompressionSettings settings;
+
+    /** @param settings what to compress, and how hard */
+    public CompressionFilter(CompressionSettings settings) {
+        this.settings = settings;
+    }
+
+    /** This filter around {@code next}, as one handler. */
+    public Handler around(Handler next) {
+        return (req, res) -> filter(req, res, next);
+    }
+
+    @Override
+    public void filter(Request request, Response response, Handler next) throws Exception {
+        if (!settings.enabled() || request.method().equals("HEAD") || request.headers().contains("Range")) {
+            next.handle(request, response);
+            return;
+        }
+        List<String> accept = request.headers().all("Accept-Encoding");
+        String joined = accept.isEmpty() ? null : accept.size() == 1 ? accept.get(0) : String.join(",", accept);
+        CompressingResponse coded = new CompressingResponse(response, joined, settings);
+        next.handle(request, coded);
+        coded.complete();
+    }
+}

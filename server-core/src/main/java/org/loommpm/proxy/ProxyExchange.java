@@ -1,0 +1,245 @@
+package org.loommpm.proxy;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import org.loommpm.api.Headers;
+import org.loommpm.api.Request;
+import org.loommpm.api.Response;
+
+/**
+ * One attempt to serve a request through one leased backend connection: write the request head,
+ * stream the client's body to the backend, read the response head, stream the response body to
+ * the client. Bodies pass through one 16 KiB buffer: a read from one side is written to the other
+ * before the next read, so a slow client parks this worker on its write and the backend, no
+ * longer read, is held back by TCP flow control: nothing accumulates (the same for an upload). The
+ * request body is sent before the response is read, as httpd's mod_proxy_http does.
+ *
+ * <p>{@code Expect: 100-continue} is forwarded: the backend's {@code 100} (or a wait of
+ * {@link #CONTINUE_WAIT_MILLIS} without an answer, for backends that ignore it) lets the client's
+ * body be read, which is when the server sends the client its own {@code 100}; a final status
+ * instead is passed on without reading the body.
+ *
+ * <p><b>Threads.</b> Runs on the worker's virtual thread, which owns the leased connection for the
+ * whole attempt; the caller releases it with the verdict {@link #run} returns.
+ */
+final class ProxyExchange {
+    /** How long to wait for a backend's {@code 100 Continue} before sending the body anyway (curl's default). */
+    static final int CONTINUE_WAIT_MILLIS = 1000;
+    private static final int BUFFER = 16 * 1024;
+
+    private final Request req;
+    private final Response res;
+    private final BackendConnection c;
+    private final boolean reused;
+    private final int timeoutMillis;
+    private final ReverseMap reverse;
+    /** Whether a byte of the client's body has been read (the request can no longer be repeated). */
+    private boolean bodyTouched;
+
+    ProxyExchange(Request req, Response res, MemberPool.Lease lease, int timeoutMillis, ReverseMap reverse) {
+        this.reverse = reverse;
+        this.req = req;
+        this.res = res;
+        this.c = lease.connection();
+        this.reused = lease.reused();
+        this.timeoutMillis = timeoutMillis;
+    }
+
+    /**
+     * Runs the attempt.
+     *
+     * @param head the request head to send, without its final empty line
+     * @param body how the request body is framed toward the backend
+     * @return whether the connection is left at a message boundary and may be reused
+     * @throws AttemptFailed the backend failed; see its kind
+     * @throws IOException the client failed (gone, or its body malformed): propagated as is
+     */
+    boolean run(StringBuilder head, RequestBody body, boolean expectContinue) throws AttemptFailed, IOException {
+        c.ioTimeout(timeoutMillis * 1_000_000L);
+        boolean sendBody = body != RequestBody.NONE;
+        boolean askContinue = sendBody && expectContinue;
+        if (askContinue) {
+            head.append("Expect: 100-continue\r\n");
+        }
+        head.append("\r\n");
+        try {
+            c.out().write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
+            c.flush();
+        } catch (IOException e) {
+            throw new AttemptFailed(reused ? AttemptFailed.Kind.STALE : AttemptFailed.Kind.NO_RESPONSE, true, e);
+        }
+        ResponseHead early = null;
+        if (askContinue) {
+            early = awaitContinue();
+        }
+        if (sendBody && early == null) {
+            early = sendBody(body);
+        }
+        ResponseHead rh = early != null ? early : readFinalHead();
+        return relay(rh, early == null);
+    }
+
+    /** The backend's verdict on {@code Expect: 100-continue}: null to send the body, else a final head. */
+    private ResponseHead awaitContinue() throws AttemptFailed {
+        try {
+            c.readTimeout(CONTINUE_WAIT_MILLIS);
+            ResponseHead h = c.readHead();
+            c.readTimeout(0);
+            return h.status() == 100 ? null : h.status() < 200 ? readFinalHead() : h;
+        } catch (SocketTimeoutException e) {
+            try {
+                c.readTimeout(0);
+            } catch (IOException f) {
+                throw new AttemptFailed(AttemptFailed.Kind.NO_RESPONSE, true, f);
+            }
+            return null;
+        } catch (BackendProtocolException e) {
+            throw new AttemptFailed(AttemptFailed.Kind.PROTOCOL, true, e);
+        } catch (IOException e) {
+            throw new AttemptFailed(reused ? AttemptFailed.Kind.STALE : AttemptFailed.Kind.NO_RESPONSE, true, e);
+        }
+    }
+
+    /**
+     * Streams the client's body to the backend. A failed write toward the backend may mean it
+     * answered early (a 413, say) and closed: its head is read if there is one.
+     *
+     * @return null once the body is sent, or the head of an early final answer
+     */
+    private ResponseHead sendBody(RequestBody framing) throws AttemptFailed, IOException {
+        InputStream in = req.body();
+        OutputStream out = framing == RequestBody.CHUNKED ? new BackendBodies.ChunkedOut(c.out()) : c.out();
+        byte[] buf = new byte[BUFFER];
+        for (;;) {
+            int n = in.read(buf); // a client failure propagates: the caller closes this connection
+            bodyTouched = true;
+            try {
+                if (n < 0) {
+                    if (framing == RequestBody.CHUNKED) {
+                        out.close();
+                    }
+                    c.flush();
+                    return null;
+                }
+                out.write(buf, 0, n);
+                if (in.available() == 0) {
+                    c.flush();
+                }
+            } catch (IOException e) {
+                try {
+                    return readFinalHead();
+                } catch (AttemptFailed f) {
+                    throw new AttemptFailed(AttemptFailed.Kind.NO_RESPONSE, false, e);
+                }
+            }
+        }
+    }
+
+    /** Reads heads until a final one, skipping interim ones (100, 102, 103). */
+    private ResponseHead readFinalHead() throws AttemptFailed {
+        try {
+            for (;;) {
+                ResponseHead h = c.readHead();
+                if (h.status() == 101) {
+                    throw new BackendProtocolException("101 Switching Protocols without an Upgrade request");
+                }
+                if (h.status() >= 200) {
+                    return h;
+                }
+            }
+        } catch (SocketTimeoutException e) {
+            throw new AttemptFailed(AttemptFailed.Kind.TIMEOUT, false, e);
+        } catch (BackendProtocolException e) {
+            throw new AttemptFailed(AttemptFailed.Kind.PROTOCOL, false, e);
+        } catch (IOException e) {
+            boolean stale = reused && !bodyTouched && e instanceof EOFException && !c.hasBufferedBytes();
+            throw new AttemptFailed(stale ? AttemptFailed.Kind.STALE : AttemptFailed.Kind.NO_RESPONSE, !bodyTouched, e);
+        }
+    }
+
+    /**
+     * Passes the response to the client.
+     *
+     * @param requestComplete whether the backend got the whole request (else the connection is not reused)
+     * @return whether the connection may be reused
+     */
+    private boolean relay(ResponseHead rh, boolean requestComplete) throws AttemptFailed, IOException {
+        boolean headRequest = req.method().equals("HEAD");
+        ResponseHead.Framing framing;
+        long length;
+        try {
+            framing = rh.framing(headRequest);
+            length = rh.contentLength();
+        } catch (BackendProtocolException e) {
+            throw new AttemptFailed(AttemptFailed.Kind.PROTOCOL, false, e);
+        }
+        Headers from = rh.headers();
+        Headers to = res.headers();
+        for (int i = 0; i < from.size(); i++) {
+            String name = from.name(i);
+            if (!HopByHop.is(name, from) && !Headers.equalsIgnoreCase(name, "Content-Length")
+                    && !Headers.equalsIgnoreCase(name, "Date")) {
+                to.add(name, from.value(i));
+            }
+        }
+        if (!reverse.isEmpty()) {
+            reverse.rewrite(to, req);
+        }
+        res.status(rh.status());
+        boolean reusable = requestComplete && rh.keepAlive() && framing != ResponseHead.Framing.CLOSE;
+        if (framing == ResponseHead.Framing.NONE) {
+            if (headRequest && length >= 0) {
+                res.header("Content-Length", Long.toString(length));
+            }
+            res.send(new byte[0]);
+            return reusable;
+        }
+        if (framing == ResponseHead.Framing.LENGTH) {
+            res.header("Content-Length", Long.toString(length));
+        }
+        copyBody(BackendBodies.responseBody(c, framing, length));
+        return reusable;
+    }
+
+    private void copyBody(InputStream body) throws AttemptFailed, IOException {
+        OutputStream out = res.outputStream();
+        byte[] buf = new byte[BUFFER];
+        for (;;) {
+            int n;
+            try {
+                n = body.read(buf);
+            } catch (IOException e) {
+                // Commit what we have so the client sees a cut-off response, never a short one
+                // taken for whole: the caller fails the exchange and the server closes (h1) or
+                // resets the stream (h2) without the final chunk.
+                out.flush();
+                throw new AttemptFailed(e instanceof SocketTimeoutException ? AttemptFailed.Kind.TIMEOUT
+                        : AttemptFailed.Kind.ABORTED, false, e);
+            }
+            if (n < 0) {
+                out.close();
+                return;
+            }
+            out.write(buf, 0, n);
+            if (!c.hasBufferedBytes() && c.available() == 0) {
+                // The backend has nothing more right now: pass on what it sent (a streamed answer,
+                // server-sent events) instead of holding it until the buffer fills.
+                out.flush();
+            }
+        }
+    }
+
+    /** How the request body goes to the backend. */
+    enum RequestBody {
+        /** No body. */
+        NONE,
+        /** With the client's Content-Length. */
+        LENGTH,
+        /** Chunked: the length is not known (a chunked or HTTP/2 client body). */
+        CHUNKED
+    }
+}

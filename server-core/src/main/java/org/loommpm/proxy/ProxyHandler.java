@@ -1,0 +1,409 @@
+package org.loommpm.proxy;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Objects;
+import org.loommpm.api.Handler;
+import org.loommpm.api.Headers;
+import org.loommpm.api.HttpException;
+import org.loommpm.api.Request;
+import org.loommpm.api.Response;
+
+/**
+ * A reverse proxy as a {@link Handler} (httpd's {@code ProxyPass}): requests whose target starts
+ * with a path prefix go to a backend URL, or to a {@link Balancer}'s members, with the prefix
+ * replaced by the backend's path.
+ *
+ * <pre>{@code
+ * // everything to one backend
+ * LoomServer.builder().port(8080).handler(ProxyHandler.to("http://127.0.0.1:9000/")).start();
+ *
+ * // /app/... to a balancer, the rest elsewhere
+ * Balancer pool = Balancer.builder("app")
+ *         .member(Member.builder("http://10.0.0.1:9000/").loadFactor(2).build())
+ *         .member(Member.builder("http://10.0.0.2:9000/").build())
+ *         .member(Member.builder("http://10.0.0.3:9000/").hotStandby(true).build())
+ *         .lbMethod(LbMethod.BYBUSYNESS).build();
+ * Handler app = ProxyHandler.builder("/app/", pool).build();
+ * Router r = new Router();
+ * for (String m : List.of("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH")) {
+ *     r.route(m, "/app/*", app);
+ * }
+ * }</pre>
+ *
+ * <p>What it does per request: removes the hop-by-hop fields (RFC 9110 §7.6.1) both ways, sets
+ * {@code Host} to the backend's (or keeps the client's: {@link Builder#preserveHost}), adds
+ * {@code X-Forwarded-For}/{@code -Host}/{@code -Server}/{@code -Proto} (and {@code Via} when
+ * asked), streams the bodies both ways with back-pressure, forwards
+ * {@code Expect: 100-continue}, and rewrites {@code Location}, {@code Content-Location} and
+ * {@code URI} back ({@link ReverseMap}).
+ *
+ * <p>Failures: a connect that fails or times out puts the member in error state for its
+ * {@code retry} time (LM2301) and the next member is tried (nothing was sent, so any method may
+ * move); a request the backend did not answer is sent again, to a fresh connection or another
+ * member, only when it is idempotent and no byte of its body had been read (LM2309). Otherwise:
+ * 503 when no member is usable (LM2303) or no pooled connection frees up in time (LM2310), 504 when the backend does
+ * not answer within the timeout (LM2305), 502 when it closes or breaks HTTP (LM2304). A backend
+ * that fails after the response began cuts the client's response off (LM2306): the server closes
+ * the connection without the final chunk (HTTP/1.1) or resets the stream (HTTP/2), so a
+ * truncated body is never passed off as complete.
+ *
+ * <p><b>Threads.</b> Runs on the exchange's worker (a virtual thread), which leases a backend
+ * connection, owns it for the exchange, and returns it to the member's pool; backend I/O parks
+ * the virtual thread on the JDK's poller (no carrier blocked, no thread per backend socket). A
+ * handler is immutable once built and shared by every worker. {@link #close} closes its
+ * balancer (health checks, idle connections).
+ */
+public final class ProxyHandler implements Handler, AutoCloseable {
+    private static final System.Logger LOG = System.getLogger("org.loommpm.proxy");
+    /** Stale-connection retries per request, beyond the members' own attempts. */
+    private static final int MAX_STALE_RETRIES = 3;
+
+    private final String prefix;
+    private final String extraPath;
+    private final Balancer balancer;
+    private final boolean ownsBalancer;
+    private final boolean preserveHost;
+    private final boolean addHeaders;
+    private final String via;
+    private final String serverName;
+    private final ReverseMap reverse;
+    private final int timeoutMillis;
+
+    private ProxyHandler(Builder b) {
+        this.prefix = b.prefix;
+        this.extraPath = b.extraPath;
+        this.balancer = b.balancer != null ? b.balancer
+                : Balancer.single(Member.builder(b.url.toString()).retry(b.retry).build(), b.timeout);
+        this.ownsBalancer = b.balancer == null;
+        this.preserveHost = b.preserveHost;
+        this.addHeaders = b.addHeaders;
+        this.via = b.via;
+        this.serverName = b.serverName;
+        this.reverse = b.reverse;
+        if (b.autoReverse) {
+            for (Member m : balancer.members()) {
+                reverse.add(prefix, join(m.url().toString(), extraPath));
+            }
+        }
+        this.timeoutMillis = (int) Math.min(Integer.MAX_VALUE, b.timeout.toMillis());
+    }
+
+    /** Proxies every request to {@code url} (the request path is appended to its path). */
+    public static ProxyHandler to(String url) {
+        return builder("/", url).build();
+    }
+
+    /**
+     * A proxy for requests under {@code prefix} to {@code url}: {@code /app/x?y} with prefix
+     * {@code /app/} and URL {@code http://b:9000/base/} goes to {@code /base/x?y}.
+     */
+    public static Builder builder(String prefix, String url) {
+        return new Builder(prefix, BackendUrl.parse(url), null);
+    }
+
+    /** A proxy for requests under {@code prefix} to the members of {@code balancer}. */
+    public static Builder builder(String prefix, Balancer balancer) {
+        return new Builder(prefix, null, Objects.requireNonNull(balancer, "balancer"));
+    }
+
+    /** The path prefix it serves. */
+    public String prefix() {
+        return prefix;
+    }
+
+    /** The balancer it sends to (a one-member one for a URL). */
+    public Balancer balancer() {
+        return balancer;
+    }
+
+    /**
+     * Whether a request target falls under this proxy's prefix: a plain string prefix, as httpd
+     * compares ({@code /app/} does not take {@code /app}). The prefix must appear literally in the
+     * target (not percent-encoded).
+     */
+    public boolean matches(String rawTarget) {
+        return rawTarget.startsWith(prefix);
+    }
+
+    @Override
+    public void handle(Request req, Response res) throws Exception {
+        String target = req.rawTarget();
+        if (!matches(target)) {
+            throw new HttpException(404, "not under the proxy's prefix " + prefix);
+        }
+        String suffix = extraPath + target.substring(prefix.length());
+        ProxyExchange.RequestBody body = bodyFraming(req);
+        boolean expect = req.protocol().equals("HTTP/1.1") && req.headers().hasToken("Expect", "100-continue");
+        boolean idempotent = body == ProxyExchange.RequestBody.NONE && idempotent(req.method());
+        String route = StickyRoute.of(req, balancer.stickySession());
+        long tried = 0;
+        int connectFailures = 0;
+        int staleRetries = 0;
+        AttemptFailed last = null;
+        for (;;) {
+            int i = balancer.choose(route, tried);
+            if (i < 0) {
+                answerUnavailable(req, last);
+                return;
+            }
+            Member m = balancer.member(i);
+            MemberPool.Lease lease;
+            try {
+                lease = m.pool().lease(body == ProxyExchange.RequestBody.NONE);
+            } catch (MemberPool.PoolExhaustedException e) {
+                LOG.log(Level.WARNING, "LM2310 503 for {0} {1}: {2}", req.method(), target, e.getMessage());
+                throw new HttpException(503, e.getMessage());
+            } catch (IOException e) {
+                m.markError(System.nanoTime());
+                LOG.log(Level.WARNING, "LM2301 cannot connect to {0} ({1}): member in error state for {2} ms",
+                        m, e.toString(), m.retry().toMillis());
+                tried |= 1L << i;
+                if (++connectFailures > balancer.maxAttempts()) {
+                    answerUnavailable(req, null);
+                    return;
+                }
+                continue;
+            }
+            boolean reusable = false;
+            m.busy.incrementAndGet();
+            try {
+                int timeout = m.timeout() != null ? (int) Math.min(Integer.MAX_VALUE, m.timeout().toMillis())
+                        : timeoutMillis;
+                reusable = new ProxyExchange(req, res, lease, timeout, reverse).run(head(req, m, suffix, body), body, expect);
+                if (m.errorUntil != 0) {
+                    m.errorUntil = 0;
+                }
+                return;
+            } catch (AttemptFailed f) {
+                last = f;
+                boolean again = f.repeatable && !res.isCommitted()
+                        && (f.kind == AttemptFailed.Kind.STALE || idempotent && f.kind == AttemptFailed.Kind.NO_RESPONSE);
+                if (again && staleRetries++ < MAX_STALE_RETRIES + balancer.members().size()) {
+                    LOG.log(Level.DEBUG, "LM2309 {0} {1} sent again after {2} failed before answering: {3}",
+                            req.method(), target, m, f.getMessage());
+                    if (f.kind != AttemptFailed.Kind.STALE) {
+                        tried |= 1L << i;
+                    }
+                    continue;
+                }
+                fail(req, res, m, f);
+                return;
+            } finally {
+                m.busy.decrementAndGet();
+                m.pool().release(lease.connection(), reusable);
+            }
+        }
+    }
+
+    private static void fail(Request req, Response res, Member m, AttemptFailed f) {
+        switch (f.kind) {
+            case TIMEOUT -> LOG.log(Level.WARNING, "LM2305 {0} for {1} {2}: {3} did not answer in time ({4})",
+                    res.isCommitted() ? "cut off" : "504", req.method(), req.rawTarget(), m, f.getMessage());
+            case ABORTED -> LOG.log(Level.WARNING, "LM2306 response to {0} {1} cut off: {2} failed mid-response ({3})",
+                    req.method(), req.rawTarget(), m, f.getMessage());
+            default -> LOG.log(Level.WARNING, "LM2304 502 for {0} {1}: {2} {3}", req.method(), req.rawTarget(), m,
+                    f.getMessage());
+        }
+        throw new HttpException(res.isCommitted() ? 502 : f.kind.status, f.getMessage());
+    }
+
+    private void answerUnavailable(Request req, AttemptFailed last) {
+        if (last != null) {
+            // Members were reached but failed; the last failure is the answer.
+            LOG.log(Level.WARNING, "LM2304 {0} for {1} {2}: no member left to try after {3}", last.kind.status,
+                    req.method(), req.rawTarget(), last.getMessage());
+            throw new HttpException(last.kind.status, last.getMessage());
+        }
+        LOG.log(Level.ERROR, "LM2303 503 for {0} {1}: no usable member in {2}", req.method(), req.rawTarget(), balancer);
+        throw new HttpException(503, "no usable member in " + balancer);
+    }
+
+    private static boolean idempotent(String method) {
+        return switch (method) {
+            case "GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE" -> true;
+            default -> false;
+        };
+    }
+
+    private static ProxyExchange.RequestBody bodyFraming(Request req) {
+        long len = req.contentLength();
+        if (len > 0) {
+            return ProxyExchange.RequestBody.LENGTH;
+        }
+        if (len == 0) {
+            return ProxyExchange.RequestBody.NONE;
+        }
+        if (req.headers().contains("Transfer-Encoding")) {
+            return ProxyExchange.RequestBody.CHUNKED;
+        }
+        // HTTP/2 frames a body without a length; the methods that carry one are sent chunked.
+        if (req.protocol().equals("HTTP/2.0")) {
+            return switch (req.method()) {
+                case "GET", "HEAD", "OPTIONS", "DELETE", "TRACE" -> ProxyExchange.RequestBody.NONE;
+                default -> ProxyExchange.RequestBody.CHUNKED;
+            };
+        }
+        return ProxyExchange.RequestBody.NONE;
+    }
+
+    /** The request head toward {@code m}, without its final empty line. */
+    private StringBuilder head(Request req, Member m, String suffix, ProxyExchange.RequestBody body) {
+        StringBuilder sb = new StringBuilder(512);
+        String path = join(m.url().path(), suffix);
+        sb.append(req.method()).append(' ').append(path.isEmpty() ? "/" : path).append(" HTTP/1.1\r\n");
+        String host = req.header("Host");
+        sb.append("Host: ").append(preserveHost && host != null ? host : m.url().authority()).append("\r\n");
+        Headers h = req.headers();
+        for (int i = 0; i < h.size(); i++) {
+            String name = h.name(i);
+            if (HopByHop.is(name, h) || name.startsWith(":") || Headers.equalsIgnoreCase(name, "Host")
+                    || Headers.equalsIgnoreCase(name, "Content-Length") || Headers.equalsIgnoreCase(name, "Expect")) {
+                continue;
+            }
+            if (addHeaders && Headers.equalsIgnoreCase(name, "X-Forwarded-For")) {
+                continue; // appended to below
+            }
+            if (via != null && Headers.equalsIgnoreCase(name, "Via")) {
+                continue; // appended to below
+            }
+            sb.append(name).append(": ").append(h.value(i)).append("\r\n");
+        }
+        if (addHeaders) {
+            InetSocketAddress peer = req.remoteAddress();
+            String client = peer.getAddress() != null ? peer.getAddress().getHostAddress() : peer.getHostString();
+            String prior = String.join(", ", h.all("X-Forwarded-For"));
+            sb.append("X-Forwarded-For: ").append(prior.isEmpty() ? client : prior + ", " + client).append("\r\n");
+            if (host != null) {
+                sb.append("X-Forwarded-Host: ").append(host).append("\r\n");
+            }
+            if (serverName != null) {
+                sb.append("X-Forwarded-Server: ").append(serverName).append("\r\n");
+            }
+            sb.append("X-Forwarded-Proto: ").append(req.isSecure() ? "https" : "http").append("\r\n");
+        }
+        if (via != null) {
+            String prior = String.join(", ", h.all("Via"));
+            String mine = (req.protocol().equals("HTTP/2.0") ? "2 " : req.protocol().substring(5) + " ") + via;
+            sb.append("Via: ").append(prior.isEmpty() ? mine : prior + ", " + mine).append("\r\n");
+        }
+        switch (body) {
+            case LENGTH -> sb.append("Content-Length: ").append(req.contentLength()).append("\r\n");
+            case CHUNKED -> sb.append("Transfer-Encoding: chunked\r\n");
+            case NONE -> {
+                if (req.contentLength() == 0) {
+                    sb.append("Content-Length: 0\r\n");
+                }
+            }
+        }
+        return sb;
+    }
+
+    /** Concatenates two path parts as httpd does, without doubling a slash at the seam. */
+    static String join(String a, String b) {
+        if (a.endsWith("/") && b.startsWith("/")) {
+            return a + b.substring(1);
+        }
+        return a + b;
+    }
+
+    /** Closes the balancer if this handler made it (a URL); a shared balancer is its owner's to close. */
+    @Override
+    public void close() {
+        if (ownsBalancer) {
+            balancer.close();
+        }
+    }
+
+    /** A proxy's settings (httpd's {@code Proxy*} directives). */
+    public static final class Builder {
+        private final String prefix;
+        private final BackendUrl url;
+        private final Balancer balancer;
+        private String extraPath = "";
+        private boolean preserveHost;
+        private boolean addHeaders = true;
+        private String via;
+        private String serverName;
+        private ReverseMap reverse = new ReverseMap();
+        private boolean autoReverse = true;
+        private Duration timeout = Balancer.DEFAULT_TIMEOUT;
+        private Duration retry = Member.Builder.DEFAULT_RETRY;
+
+        private Builder(String prefix, BackendUrl url, Balancer balancer) {
+            if (prefix == null || !prefix.startsWith("/")) {
+                throw new IllegalArgumentException("the proxy's prefix must start with /, got " + prefix);
+            }
+            this.prefix = prefix;
+            this.url = url;
+            this.balancer = balancer;
+        }
+
+        /** A path appended to each member's path before the request's ({@code balancer://name/path}). */
+        public Builder balancerPath(String path) {
+            extraPath = path == null || path.equals("/") ? "" : path;
+            return this;
+        }
+
+        /** {@code ProxyPreserveHost}: send the client's {@code Host} instead of the backend's (default off). */
+        public Builder preserveHost(boolean on) {
+            preserveHost = on;
+            return this;
+        }
+
+        /** {@code ProxyAddHeaders}: add {@code X-Forwarded-For}, {@code -Host}, {@code -Server}, {@code -Proto} (default on). */
+        public Builder addHeaders(boolean on) {
+            addHeaders = on;
+            return this;
+        }
+
+        /** {@code ProxyVia On}: add {@code Via: <version> <name>} naming this proxy (default off, as httpd). */
+        public Builder via(String pseudonym) {
+            via = pseudonym;
+            return this;
+        }
+
+        /** The server's name, for {@code X-Forwarded-Server} (none by default). */
+        public Builder serverName(String name) {
+            serverName = name;
+            return this;
+        }
+
+        /**
+         * {@code ProxyPassReverse}: the map applied to response fields. By default the handler's own
+         * mapping (prefix to each member's URL) is added to it; see {@link #autoReverse}.
+         */
+        public Builder reverse(ReverseMap map) {
+            reverse = Objects.requireNonNull(map, "map");
+            return this;
+        }
+
+        /** Whether to add the handler's own mapping to the reverse map (default on; the CLI turns it off). */
+        public Builder autoReverse(boolean on) {
+            autoReverse = on;
+            return this;
+        }
+
+        /** {@code ProxyTimeout}: how long to wait for a backend's connect or bytes (default 60 s). */
+        public Builder timeout(Duration d) {
+            if (d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException("ProxyTimeout must be positive");
+            }
+            timeout = d;
+            return this;
+        }
+
+        /** {@code retry} of the backend of a URL proxy (default 60 s); a balancer's members have their own. */
+        public Builder retry(Duration d) {
+            retry = d;
+            return this;
+        }
+
+        /** The handler; for a URL this creates its one-member balancer. */
+        public ProxyHandler build() {
+            return new ProxyHandler(this);
+        }
+    }
+}
