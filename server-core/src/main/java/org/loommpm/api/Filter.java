@@ -7,6 +7,8 @@ package org.loommpm.api;
 @FunctionalInterface
 public interface Filter {
     /**
+     * Runs this filter on one exchange.
+     *
      * @param request the request
      * @param response the response
      * @param next the rest of the chain (further filters, then the handler)

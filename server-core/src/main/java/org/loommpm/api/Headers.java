@@ -28,22 +28,38 @@ public final class Headers {
         fields = new String[16];
     }
 
-    /** Number of fields (a name repeated counts once per occurrence). */
+    /** {@return number of fields (a name repeated counts once per occurrence)} */
     public int size() {
         return size;
     }
 
-    /** Field name at {@code i}, as it was added. */
+    /**
+     * Field name at {@code i}, as it was added.
+     *
+     * @param i the field's index, from 0 to {@link #size()} - 1
+     * @return the name
+     */
     public String name(int i) {
         return fields[2 * i];
     }
 
-    /** Field value at {@code i}. */
+    /**
+     * Field value at {@code i}.
+     *
+     * @param i the field's index, from 0 to {@link #size()} - 1
+     * @return the value
+     */
     public String value(int i) {
         return fields[2 * i + 1];
     }
 
-    /** Adds a field, keeping any existing field of the same name. */
+    /**
+     * Adds a field, keeping any existing field of the same name.
+     *
+     * @param name the field name
+     * @param value the field value
+     * @return these headers
+     */
     public Headers add(String name, String value) {
         if (2 * size == fields.length) {
             fields = Arrays.copyOf(fields, fields.length * 2);
@@ -55,7 +71,13 @@ public final class Headers {
         return this;
     }
 
-    /** Replaces every field of this name with one field. */
+    /**
+     * Replaces every field of this name with one field.
+     *
+     * @param name the field name (case-insensitive)
+     * @param value the field value
+     * @return these headers
+     */
     public Headers set(String name, String value) {
         remove(name);
         return add(name, value);
@@ -64,12 +86,19 @@ public final class Headers {
     /**
      * How many fields were ever added ({@link #add} and {@link #set}), never decreasing: whoever
      * checked each field it added itself can tell whether someone else added one since.
+     *
+     * @return the number of fields added so far
      */
     public int additions() {
         return additions;
     }
 
-    /** Removes every field of this name; returns whether any was present. */
+    /**
+     * Removes every field of this name; returns whether any was present.
+     *
+     * @param name the field name (case-insensitive)
+     * @return whether a field was removed
+     */
     public boolean remove(String name) {
         int w = 0;
         for (int r = 0; r < size; r++) {
@@ -85,7 +114,12 @@ public final class Headers {
         return removed;
     }
 
-    /** The first value of this field, or {@code null}. */
+    /**
+     * The first value of this field, or {@code null}.
+     *
+     * @param name the field name (case-insensitive)
+     * @return the value, or {@code null}
+     */
     public String first(String name) {
         for (int i = 0; i < 2 * size; i += 2) {
             if (equalsIgnoreCase(fields[i], name)) {
@@ -95,12 +129,22 @@ public final class Headers {
         return null;
     }
 
-    /** Whether a field of this name is present. */
+    /**
+     * Whether a field of this name is present.
+     *
+     * @param name the field name (case-insensitive)
+     * @return whether one is present
+     */
     public boolean contains(String name) {
         return first(name) != null;
     }
 
-    /** How many fields carry this name. */
+    /**
+     * How many fields carry this name.
+     *
+     * @param name the field name (case-insensitive)
+     * @return the number of fields
+     */
     public int count(String name) {
         int n = 0;
         for (int i = 0; i < 2 * size; i += 2) {
@@ -111,7 +155,12 @@ public final class Headers {
         return n;
     }
 
-    /** Every value of this field, in order; empty when absent. */
+    /**
+     * Every value of this field, in order; empty when absent.
+     *
+     * @param name the field name (case-insensitive)
+     * @return the values
+     */
     public List<String> all(String name) {
         List<String> out = null;
         for (int i = 0; i < 2 * size; i += 2) {
@@ -125,7 +174,13 @@ public final class Headers {
         return out == null ? List.of() : Collections.unmodifiableList(out);
     }
 
-    /** Whether a comma-separated field of this name lists {@code token} (case-insensitive). */
+    /**
+     * Whether a comma-separated field of this name lists {@code token} (case-insensitive).
+     *
+     * @param name the field name (case-insensitive)
+     * @param token the token looked for
+     * @return whether a field lists it
+     */
     public boolean hasToken(String name, String token) {
         for (int i = 0; i < 2 * size; i += 2) {
             if (equalsIgnoreCase(fields[i], name) && listContains(fields[i + 1], token)) {
@@ -135,7 +190,11 @@ public final class Headers {
         return false;
     }
 
-    /** Calls {@code action} for every field in order. */
+    /**
+     * Calls {@code action} for every field in order.
+     *
+     * @param action called with each field's name and value
+     */
     public void forEach(BiConsumer<String, String> action) {
         for (int i = 0; i < 2 * size; i += 2) {
             action.accept(fields[i], fields[i + 1]);
@@ -148,7 +207,13 @@ public final class Headers {
         size = 0;
     }
 
-    /** ASCII case-insensitive comparison (header names are ASCII tokens). */
+    /**
+     * ASCII case-insensitive comparison (header names are ASCII tokens).
+     *
+     * @param a a name
+     * @param b another
+     * @return whether they are equal ignoring ASCII case
+     */
     public static boolean equalsIgnoreCase(String a, String b) {
         int n = a.length();
         if (n != b.length()) {

@@ -7,9 +7,12 @@ package org.loommpm.api;
  */
 public class HttpException extends RuntimeException {
     private static final long serialVersionUID = 1L;
+    /** The status the client is answered with. */
     private final int status;
 
     /**
+     * An exception that answers with {@code status}.
+     *
      * @param status the HTTP status to answer with (400-599)
      * @param message why, for the log
      */
@@ -18,7 +21,7 @@ public class HttpException extends RuntimeException {
         this.status = status;
     }
 
-    /** The status the client gets. */
+    /** {@return the status the client gets} */
     public int status() {
         return status;
     }

@@ -71,17 +71,17 @@ public final class LoomServer implements AutoCloseable {
         supervisor.start();
     }
 
-    /** A builder with every default of {@link ServerConfig}. */
+    /** {@return A builder with every default of {@link ServerConfig}} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** The port of the first listener (useful with port 0). */
+    /** {@return the port of the first listener (useful with port 0)} */
     public int port() {
         return addresses().get(0).getPort();
     }
 
-    /** Every bound address, in {@code Listen} order. */
+    /** {@return every bound address, in {@code Listen} order} */
     public List<InetSocketAddress> addresses() {
         return supervisor.boundAddresses();
     }
@@ -92,6 +92,8 @@ public final class LoomServer implements AutoCloseable {
      * generation finishes its requests and exits. Clients see no failed request.
      *
      * @throws IOException if a new address cannot be bound (the running generation keeps serving)
+     * @param newConfig the configuration of the new generation
+     * @param handler the handler of the new generation
      */
     public void restart(ServerConfig newConfig, Handler handler) throws IOException {
         supervisor.restart(newConfig, Protocols.initial(newConfig, compose(handler), observer));
@@ -107,7 +109,7 @@ public final class LoomServer implements AutoCloseable {
         return healthPrefix != null ? HealthHandler.mount(healthPrefix, stats, h) : h;
     }
 
-    /** The configuration in force. */
+    /** {@return the configuration in force} */
     public ServerConfig config() {
         return config;
     }
@@ -115,6 +117,8 @@ public final class LoomServer implements AutoCloseable {
     /**
      * The server's totals (connections, requests, bytes); give it to a
      * {@link org.loommpm.status.StatusHandler} for the per-child detail.
+     *
+     * @return the server's counts
      */
     public ServerStats stats() {
         return supervisor;
@@ -132,13 +136,21 @@ public final class LoomServer implements AutoCloseable {
         return supervisor.drain(reason);
     }
 
-    /** Stops gracefully within {@code timeout}, then closes what is left. */
+    /**
+     * Stops gracefully within {@code timeout}, then closes what is left.
+     *
+     * @param timeout how long in-flight requests may take to finish
+     */
     public void stop(Duration timeout) {
         supervisor.stop(timeout);
         stopped.countDown();
     }
 
-    /** Blocks until the server has stopped. */
+    /**
+     * Blocks until the server has stopped.
+     *
+     * @throws InterruptedException if the calling thread is interrupted while it waits
+     */
     public void awaitStop() throws InterruptedException {
         stopped.await();
     }
@@ -162,13 +174,24 @@ public final class LoomServer implements AutoCloseable {
         private Builder() {
         }
 
-        /** Adds a listener ({@code Listen host:port}); port 0 picks a free port. */
+        /**
+         * Adds a listener ({@code Listen host:port}); port 0 picks a free port.
+         *
+         * @param host the address or host name to bind
+         * @param port the port; 0 picks a free one
+         * @return this builder
+         */
         public Builder listen(String host, int port) {
             config.listen(new InetSocketAddress(host, port));
             return this;
         }
 
-        /** Adds a listener on every address ({@code Listen port}). */
+        /**
+         * Adds a listener on every address ({@code Listen port}).
+         *
+         * @param port the port; 0 picks a free one
+         * @return this builder
+         */
         public Builder port(int port) {
             config.listen(new InetSocketAddress(port));
             return this;
@@ -182,6 +205,10 @@ public final class LoomServer implements AutoCloseable {
          * refused. For TLS behind the header, add the listener with {@link #https} and mark it:
          * {@code configure(c -> c.proxyProtocol(c.proxyProtocol().withListener(address)))}, or mark
          * every listener with {@code withAll(true)} ({@code RemoteIPProxyProtocol On}).
+         *
+         * @param host the address or host name to bind
+         * @param port the port; 0 picks a free one
+         * @return this builder
          */
         public Builder listenProxyProtocol(String host, int port) {
             InetSocketAddress a = new InetSocketAddress(host, port);
@@ -190,7 +217,13 @@ public final class LoomServer implements AutoCloseable {
             return this;
         }
 
-        /** Adds a TLS listener ({@code Listen host:port https}); needs a certificate, see {@link #tls}. */
+        /**
+         * Adds a TLS listener ({@code Listen host:port https}); needs a certificate, see {@link #tls}.
+         *
+         * @param host the address or host name to bind
+         * @param port the port; 0 picks a free one
+         * @return this builder
+         */
         public Builder https(String host, int port) {
             config.tls(t -> t.listen(new InetSocketAddress(host, port)));
             return this;
@@ -199,6 +232,9 @@ public final class LoomServer implements AutoCloseable {
         /**
          * Sets the TLS directives: certificate and key files, {@code SSLEngine} (every listener
          * TLS), protocols, suites. See {@code docs/tls.md}.
+         *
+         * @param directives edits the TLS settings in place
+         * @return this builder
          */
         public Builder tls(Consumer<org.loommpm.config.TlsSettings.Builder> directives) {
             config.tls(directives);
@@ -209,25 +245,43 @@ public final class LoomServer implements AutoCloseable {
          * Binds every listener with {@code SO_REUSEPORT}, so that several processes serve the same
          * addresses (the kernel spreads new connections over them). {@link #start} fails with a
          * clear message where the platform does not support it.
+         *
+         * @param on whether to set {@code SO_REUSEPORT}
+         * @return this builder
          */
         public Builder reusePort(boolean on) {
             reusePort = on;
             return this;
         }
 
-        /** Sets any directive through the typed configuration builder. */
+        /**
+         * Sets any directive through the typed configuration builder.
+         *
+         * @param directives edits the settings in place
+         * @return this builder
+         */
         public Builder configure(Consumer<ServerConfig.Builder> directives) {
             directives.accept(config);
             return this;
         }
 
-        /** Replaces every setting with {@code cfg}'s (later {@link #configure} and {@link #listen} calls adjust it). */
+        /**
+         * Replaces every setting with {@code cfg}'s (later {@link #configure} and {@link #listen} calls adjust it).
+         *
+         * @param cfg the value
+         * @return this builder
+         */
         public Builder config(ServerConfig cfg) {
             config = cfg.toBuilder();
             return this;
         }
 
-        /** The handler every request goes to (usually a {@link Router}). */
+        /**
+         * The handler every request goes to (usually a {@link Router}).
+         *
+         * @param h the value
+         * @return this builder
+         */
         public Builder handler(Handler h) {
             handler = Objects.requireNonNull(h);
             return this;
@@ -239,6 +293,9 @@ public final class LoomServer implements AutoCloseable {
          * any other Micrometer registry). Default: none, metrics off. Then no meter exists and
          * the request path calls no observer; {@link LoomServer#stats()} and the status page
          * work either way.
+         *
+         * @param meterRegistry where the meters are registered
+         * @return this builder
          */
         public Builder meterRegistry(MeterRegistry meterRegistry) {
             registry = Objects.requireNonNull(meterRegistry);
@@ -283,6 +340,8 @@ public final class LoomServer implements AutoCloseable {
          * The counts of the server this builder starts, usable before it starts: what a
          * {@link org.loommpm.status.StatusHandler} in the server's own handler needs. Until
          * {@link #start()} returns it reports an empty server (no children, all counts 0).
+         *
+         * @return the counts of the server to be started
          */
         public ServerStats stats() {
             return stats;
@@ -293,6 +352,7 @@ public final class LoomServer implements AutoCloseable {
          *
          * @throws IOException if a listener cannot be bound
          * @throws IllegalArgumentException if a directive is out of range
+         * @return the running server
          */
         public LoomServer start() throws IOException {
             LoomServer server = new LoomServer(config.build(), handler != null ? handler : new Router(), registry,

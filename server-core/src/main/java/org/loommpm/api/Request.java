@@ -13,65 +13,92 @@ import java.util.Map;
  * handler call, on the handler's thread.
  */
 public interface Request {
-    /** The method token, e.g. {@code GET}. */
+    /** {@return the method token, e.g. {@code GET}} */
     String method();
 
-    /** The request target exactly as sent (origin form, e.g. {@code /a%20b?x=1}). */
+    /** {@return the request target exactly as sent (origin form, e.g. {@code /a%20b?x=1})} */
     String rawTarget();
 
-    /** The path, percent-decoded (UTF-8), without the query. */
+    /** {@return the path, percent-decoded (UTF-8), without the query} */
     String path();
 
-    /** The raw query string without {@code ?}, or {@code null} when the target has none. */
+    /** {@return the raw query string without {@code ?}, or {@code null} when the target has none} */
     String query();
 
-    /** The first value of a query parameter (decoded), or {@code null}. */
+    /**
+     * The first value of a query parameter (decoded), or {@code null}.
+     *
+     * @param name the parameter's name (decoded)
+     * @return the value
+     */
     default String queryParam(String name) {
         List<String> v = queryParams().get(name);
         return v == null || v.isEmpty() ? null : v.get(0);
     }
 
-    /** Every query parameter and its values, decoded, in order of first appearance. */
+    /** {@return every query parameter and its values, decoded, in order of first appearance} */
     Map<String, List<String>> queryParams();
 
-    /** A path template variable ({@code /users/{id}} gives {@code id}), or {@code null}. */
+    /**
+     * A path template variable ({@code /users/{id}} gives {@code id}), or {@code null}.
+     *
+     * @param name the variable's name in the template
+     * @return the value
+     */
     String pathParam(String name);
 
-    /** {@code HTTP/1.0}, {@code HTTP/1.1} or {@code HTTP/2.0}. */
+    /** {@return {@code HTTP/1.0}, {@code HTTP/1.1} or {@code HTTP/2.0}} */
     String protocol();
 
-    /** The request header fields (case-insensitive names). */
+    /** {@return the request header fields (case-insensitive names)} */
     Headers headers();
 
-    /** Shorthand for {@code headers().first(name)}. */
+    /**
+     * Shorthand for {@code headers().first(name)}.
+     *
+     * @param name the field name (case-insensitive)
+     * @return the first value, or {@code null}
+     */
     default String header(String name) {
         return headers().first(name);
     }
 
-    /** The declared body length, or -1 when the body is chunked or absent. */
+    /** {@return the declared body length, or -1 when the body is chunked or absent} */
     long contentLength();
 
     /**
      * The body as a stream; empty when the request has none. Reading past LimitRequestBody
      * fails with an {@link HttpException} 413; malformed chunked framing with a 400.
+     *
+     * @return the body stream
      */
     InputStream body();
 
-    /** The whole body, read up to LimitRequestBody. */
+    /**
+     * {@return the whole body, read up to LimitRequestBody}
+     *
+     * @throws IOException if the connection fails while the body is read
+     */
     byte[] bodyBytes() throws IOException;
 
-    /** The whole body as text, in the charset of its Content-Type (UTF-8 when none is given). */
+    /**
+     * {@return the whole body as text, in the charset of its Content-Type (UTF-8 when none is given)}
+     *
+     * @throws IOException if the connection fails while the body is read
+     */
     String bodyString() throws IOException;
 
-    /** The client's address. */
+    /** {@return the client's address} */
     InetSocketAddress remoteAddress();
 
-    /** The local address the request arrived on. */
+    /** {@return the local address the request arrived on} */
     InetSocketAddress localAddress();
 
     /**
      * Whether the request came over TLS (the {@code https} scheme): a TLS listener, whatever
      * the protocol version. Every protocol implements it.
+     *
+     * @return whether the request came over TLS
      */
     boolean isSecure();
 
@@ -79,6 +106,8 @@ public interface Request {
      * Bytes of this request read from the connection so far: its head as received plus the body
      * bytes consumed, framing included (httpd's {@code %I}). -1 when the implementation does not
      * count.
+     *
+     * @return the bytes received, or -1
      */
     default long bytesReceived() {
         return -1;

@@ -13,22 +13,43 @@ import java.nio.file.Path;
  * Valid only during the handler call, on the handler's thread.
  */
 public interface Response {
-    /** Sets the status code (default 200). */
+    /**
+     * Sets the status code (default 200).
+     *
+     * @param status the status code (100-599)
+     * @return this response
+     */
     Response status(int status);
 
-    /** The status code set so far. */
+    /** {@return the status code set so far} */
     int status();
 
-    /** Replaces a header field. */
+    /**
+     * Replaces a header field.
+     *
+     * @param name the field name
+     * @param value the field value
+     * @return this response
+     */
     Response header(String name, String value);
 
-    /** The response header fields (mutable until the head is sent). */
+    /** {@return the response header fields (mutable until the head is sent)} */
     Headers headers();
 
-    /** Sends the body with a Content-Length and completes the response. */
+    /**
+     * Sends the body with a Content-Length and completes the response.
+     *
+     * @param body the whole body
+     * @throws IOException if the connection fails
+     */
     void send(byte[] body) throws IOException;
 
-    /** Sends text as UTF-8 ({@code text/plain; charset=UTF-8} unless a Content-Type is set). */
+    /**
+     * Sends text as UTF-8 ({@code text/plain; charset=UTF-8} unless a Content-Type is set).
+     *
+     * @param body the whole body
+     * @throws IOException if the connection fails
+     */
     default void send(String body) throws IOException {
         if (!headers().contains("Content-Type")) {
             header("Content-Type", "text/plain; charset=UTF-8");
@@ -36,7 +57,13 @@ public interface Response {
         send(body.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** Sets the status and sends text. */
+    /**
+     * Sets the status and sends text.
+     *
+     * @param status the status code
+     * @param body the whole body
+     * @throws IOException if the connection fails
+     */
     default void send(int status, String body) throws IOException {
         status(status);
         send(body);
@@ -47,12 +74,18 @@ public interface Response {
      * write buffer's size; if the stream is closed before that the response carries a
      * Content-Length, otherwise it switches to chunked transfer coding (HTTP/1.1) or to a
      * close-delimited body (HTTP/1.0). A Content-Length header set by the handler is honoured.
+     *
+     * @return the body stream
+     * @throws IOException if the connection fails
      */
     OutputStream outputStream() throws IOException;
 
     /**
      * Sends a file as the body (zero-copy through {@code FileChannel.transferTo} where the
      * connection allows it) and completes the response. The Content-Type is left as set.
+     *
+     * @param file the file to send
+     * @throws IOException if the file cannot be read or the connection fails
      */
     void sendFile(Path file) throws IOException;
 
@@ -63,6 +96,10 @@ public interface Response {
      * Content-Length, for implementations without a zero-copy path.
      *
      * @throws IOException if the file cannot be read, or is shorter than {@code position + count}
+     * @param file the file
+     * @param position the offset of the first byte sent
+     * @param count how many bytes to send
+     * @throws IOException if the file cannot be read or the connection fails
      */
     default void sendFile(Path file, long position, long count) throws IOException {
         if (position < 0 || count < 0) {
@@ -86,7 +123,7 @@ public interface Response {
         }
     }
 
-    /** Whether the status line and headers have been written (then they can no longer change). */
+    /** {@return whether the status line and headers have been written (then they can no longer change)} */
     boolean isCommitted();
 
     /**
@@ -101,6 +138,8 @@ public interface Response {
      * Bytes of this response written to the connection so far: status line, header fields, body
      * and transfer-coding framing (httpd's {@code %O}). For access logs: read it after the
      * handler chain returned. -1 when the implementation does not count.
+     *
+     * @return the bytes written, or -1
      */
     default long bytesSent() {
         return -1;
@@ -109,6 +148,8 @@ public interface Response {
     /**
      * Bytes of the body written so far, without the head or any framing: 0 for HEAD and for
      * statuses without a body (httpd's {@code %b}). -1 when the implementation does not count.
+     *
+     * @return the body bytes written, or -1
      */
     default long bodyBytesSent() {
         return -1;

@@ -86,37 +86,79 @@ public final class Router implements Handler {
     public Router() {
     }
 
-    /** Routes {@code GET} (and {@code HEAD}, unless it has its own handler) for a template. */
+    /**
+     * Routes {@code GET} (and {@code HEAD}, unless it has its own handler) for a template.
+     *
+     * @param template the path, with {@code {name}} variables
+     * @param handler the handler for matching requests
+     * @return this router
+     */
     public Router get(String template, Handler handler) {
         return route("GET", template, handler);
     }
 
-    /** Routes {@code POST} for a template. */
+    /**
+     * Routes {@code POST} for a template.
+     *
+     * @param template the path, with {@code {name}} variables
+     * @param handler the handler for matching requests
+     * @return this router
+     */
     public Router post(String template, Handler handler) {
         return route("POST", template, handler);
     }
 
-    /** Routes {@code PUT} for a template. */
+    /**
+     * Routes {@code PUT} for a template.
+     *
+     * @param template the path, with {@code {name}} variables
+     * @param handler the handler for matching requests
+     * @return this router
+     */
     public Router put(String template, Handler handler) {
         return route("PUT", template, handler);
     }
 
-    /** Routes {@code DELETE} for a template. */
+    /**
+     * Routes {@code DELETE} for a template.
+     *
+     * @param template the path, with {@code {name}} variables
+     * @param handler the handler for matching requests
+     * @return this router
+     */
     public Router delete(String template, Handler handler) {
         return route("DELETE", template, handler);
     }
 
-    /** Routes {@code PATCH} for a template. */
+    /**
+     * Routes {@code PATCH} for a template.
+     *
+     * @param template the path, with {@code {name}} variables
+     * @param handler the handler for matching requests
+     * @return this router
+     */
     public Router patch(String template, Handler handler) {
         return route("PATCH", template, handler);
     }
 
-    /** Routes {@code OPTIONS} for a template, replacing the automatic 204 answer there. */
+    /**
+     * Routes {@code OPTIONS} for a template, replacing the automatic 204 answer there.
+     *
+     * @param template the path, with {@code {name}} variables
+     * @param handler the handler for matching requests
+     * @return this router
+     */
     public Router options(String template, Handler handler) {
         return route("OPTIONS", template, handler);
     }
 
-    /** Routes {@code HEAD} for a template, taking precedence over its {@code GET} handler. */
+    /**
+     * Routes {@code HEAD} for a template, taking precedence over its {@code GET} handler.
+     *
+     * @param template the path, with {@code {name}} variables
+     * @param handler the handler for matching requests
+     * @return this router
+     */
     public Router head(String template, Handler handler) {
         return route("HEAD", template, handler);
     }
@@ -192,6 +234,7 @@ public final class Router implements Handler {
      *
      * @return this router
      * @throws IllegalStateException if the router has already handled a request
+     * @param filter the filter
      */
     public Router filter(Filter filter) {
         Objects.requireNonNull(filter, "filter");

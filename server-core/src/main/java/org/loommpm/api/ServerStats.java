@@ -11,24 +11,24 @@ import java.time.Instant;
  * and exported as meters when the builder has a registry.
  */
 public interface ServerStats {
-    /** When the server started ({@link Instant#EPOCH} before it has). */
+    /** {@return when the server started ({@link Instant#EPOCH} before it has)} */
     Instant startTime();
 
-    /** The current generation (1 at start, +1 per graceful restart). */
+    /** {@return the current generation (1 at start, +1 per graceful restart)} */
     int generation();
 
-    /** Connections accepted since start, all children. */
+    /** {@return connections accepted since start, all children} */
     long connectionsAccepted();
 
-    /** Connections ended since start, all children. */
+    /** {@return connections ended since start, all children} */
     long connectionsClosed();
 
-    /** Connections open now. */
+    /** {@return connections open now} */
     long connectionsOpen();
 
-    /** Requests completed since start, all children (mod_status's Total Accesses). */
+    /** {@return requests completed since start, all children (mod_status's Total Accesses)} */
     long requests();
 
-    /** Response bytes written since start, all children: status lines, headers and bodies. */
+    /** {@return response bytes written since start, all children: status lines, headers and bodies} */
     long bytesSent();
 }

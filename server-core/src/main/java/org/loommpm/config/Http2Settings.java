@@ -69,76 +69,120 @@ public record Http2Settings(int maxConcurrentStreams, int windowSize, int maxFra
         }
     }
 
-    /** A copy with {@code H2MaxConcurrentStreams} changed. */
+    /**
+     * {@return a copy with {@code H2MaxConcurrentStreams} changed}
+     *
+     * @param v the new value
+     */
     public Http2Settings withMaxConcurrentStreams(int v) {
         return new Http2Settings(v, windowSize, maxFrameSize, maxHeaderListSize, headerTableSize, settingsTimeout,
                 maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond, maxContinuationFrames,
                 stallTimeout);
     }
 
-    /** A copy with {@code H2WindowSize} changed. */
+    /**
+     * {@return a copy with {@code H2WindowSize} changed}
+     *
+     * @param v the new value
+     */
     public Http2Settings withWindowSize(int v) {
         return new Http2Settings(maxConcurrentStreams, v, maxFrameSize, maxHeaderListSize, headerTableSize,
                 settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond,
                 maxContinuationFrames, stallTimeout);
     }
 
-    /** A copy with {@code H2MaxFrameSize} changed. */
+    /**
+     * {@return a copy with {@code H2MaxFrameSize} changed}
+     *
+     * @param v the new value
+     */
     public Http2Settings withMaxFrameSize(int v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, v, maxHeaderListSize, headerTableSize,
                 settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond,
                 maxContinuationFrames, stallTimeout);
     }
 
-    /** A copy with {@code H2MaxHeaderListSize} changed. */
+    /**
+     * {@return a copy with {@code H2MaxHeaderListSize} changed}
+     *
+     * @param v the new value
+     */
     public Http2Settings withMaxHeaderListSize(int v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, v, headerTableSize,
                 settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond,
                 maxContinuationFrames, stallTimeout);
     }
 
-    /** A copy with {@code H2HeaderTableSize} changed. */
+    /**
+     * {@return a copy with {@code H2HeaderTableSize} changed}
+     *
+     * @param v the new value
+     */
     public Http2Settings withHeaderTableSize(int v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, maxHeaderListSize, v,
                 settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond,
                 maxContinuationFrames, stallTimeout);
     }
 
-    /** A copy with {@code H2SettingsTimeout} changed. */
+    /**
+     * {@return a copy with {@code H2SettingsTimeout} changed}
+     *
+     * @param v the new value
+     */
     public Http2Settings withSettingsTimeout(Duration v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, maxHeaderListSize, headerTableSize,
                 v, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond, maxContinuationFrames,
                 stallTimeout);
     }
 
-    /** A copy with {@code H2MaxResetsPerSecond} changed. */
+    /**
+     * {@return a copy with {@code H2MaxResetsPerSecond} changed}
+     *
+     * @param v the new value
+     */
     public Http2Settings withMaxResetsPerSecond(int v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, maxHeaderListSize, headerTableSize,
                 settingsTimeout, v, maxControlFramesPerSecond, maxEmptyFramesPerSecond, maxContinuationFrames,
                 stallTimeout);
     }
 
-    /** A copy with {@code H2MaxControlFramesPerSecond} changed. */
+    /**
+     * {@return a copy with {@code H2MaxControlFramesPerSecond} changed}
+     *
+     * @param v the new value
+     */
     public Http2Settings withMaxControlFramesPerSecond(int v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, maxHeaderListSize, headerTableSize,
                 settingsTimeout, maxResetsPerSecond, v, maxEmptyFramesPerSecond, maxContinuationFrames,
                 stallTimeout);
     }
 
-    /** A copy with {@code H2MaxEmptyFramesPerSecond} changed. */
+    /**
+     * {@return a copy with {@code H2MaxEmptyFramesPerSecond} changed}
+     *
+     * @param v the new value
+     */
     public Http2Settings withMaxEmptyFramesPerSecond(int v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, maxHeaderListSize, headerTableSize,
                 settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, v, maxContinuationFrames, stallTimeout);
     }
 
-    /** A copy with {@code H2MaxContinuationFrames} changed. */
+    /**
+     * {@return a copy with {@code H2MaxContinuationFrames} changed}
+     *
+     * @param v the new value
+     */
     public Http2Settings withMaxContinuationFrames(int v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, maxHeaderListSize, headerTableSize,
                 settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond, v,
                 stallTimeout);
     }
 
-    /** A copy with {@code H2StallTimeout} changed. */
+    /**
+     * {@return a copy with {@code H2StallTimeout} changed}
+     *
+     * @param v the new value
+     */
     public Http2Settings withStallTimeout(Duration v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, maxHeaderListSize, headerTableSize,
                 settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond,

@@ -34,17 +34,32 @@ public record RequestReadTimeout(Duration handshake, Stage header, Stage body) {
         }
     }
 
-    /** A copy with {@code header=} replaced. */
+    /**
+     * A copy with {@code header=} replaced.
+     *
+     * @param s the header stage
+     * @return the copy
+     */
     public RequestReadTimeout withHeader(Stage s) {
         return new RequestReadTimeout(handshake, s, body);
     }
 
-    /** A copy with {@code body=} replaced. */
+    /**
+     * A copy with {@code body=} replaced.
+     *
+     * @param s the body stage
+     * @return the copy
+     */
     public RequestReadTimeout withBody(Stage s) {
         return new RequestReadTimeout(handshake, header, s);
     }
 
-    /** A copy with {@code handshake=} replaced. */
+    /**
+     * A copy with {@code handshake=} replaced.
+     *
+     * @param d the handshake timeout (0: the header stage's)
+     * @return the copy
+     */
     public RequestReadTimeout withHandshake(Duration d) {
         return new RequestReadTimeout(d, header, body);
     }
@@ -91,7 +106,12 @@ public record RequestReadTimeout(Duration handshake, Stage header, Stage body) {
             }
         }
 
-        /** A fixed timeout without a rate (the whole stage within {@code d}). */
+        /**
+         * A fixed timeout without a rate (the whole stage within {@code d}).
+         *
+         * @param d the timeout (0: the stage is off)
+         * @return the stage
+         */
         public static Stage of(Duration d) {
             return new Stage(d, Duration.ZERO, 0);
         }
@@ -101,6 +121,8 @@ public record RequestReadTimeout(Duration handshake, Stage header, Stage body) {
          * second, case-insensitive), as written after {@code header=} or {@code body=}.
          *
          * @throws IllegalArgumentException naming what is wrong
+         * @param spec the text after {@code header=} or {@code body=}
+         * @return the stage
          */
         public static Stage parse(String spec) {
             String times = spec;
@@ -137,7 +159,7 @@ public record RequestReadTimeout(Duration handshake, Stage header, Stage body) {
             }
         }
 
-        /** Whether the stage applies (its timeout is not 0). */
+        /** {@return whether the stage applies (its timeout is not 0)} */
         public boolean enabled() {
             return !timeout.isZero();
         }
@@ -146,6 +168,10 @@ public record RequestReadTimeout(Duration handshake, Stage header, Stage body) {
          * The stage's deadline ({@link System#nanoTime()} scale) for a client that started it at
          * {@code startNanos} and has sent {@code bytes} since: the first timeout, plus one second
          * per {@code minRate} bytes, capped at the maximum.
+         *
+         * @param startNanos when the stage started, on {@link System#nanoTime()}'s clock
+         * @param bytes the bytes the client sent since
+         * @return the deadline, on the same clock
          */
         public long deadline(long startNanos, long bytes) {
             // Capped at a year so the sum cannot overflow, however many bytes a stage without a maximum sees.

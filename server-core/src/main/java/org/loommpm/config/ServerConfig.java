@@ -214,12 +214,12 @@ public final class ServerConfig {
         this.proxyProtocol = b.proxyProtocol;
     }
 
-    /** A builder holding every default. */
+    /** {@return A builder holding every default} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** A builder starting from this configuration. */
+    /** {@return A builder starting from this configuration} */
     public Builder toBuilder() {
         Builder b = new Builder();
         b.listen.addAll(listen);
@@ -264,29 +264,31 @@ public final class ServerConfig {
         return b;
     }
 
-    /** {@code Listen}: the addresses to bind (IPv4 or IPv6; port 0 = ephemeral). */
+    /** {@return {@code Listen}: the addresses to bind (IPv4 or IPv6; port 0 = ephemeral)} */
     public List<InetSocketAddress> listen() { return listen; }
-    /** {@code StartServers}. */
+    /** {@return {@code StartServers}} */
     public int startServers() { return startServers; }
-    /** {@code ThreadsPerChild}. */
+    /** {@return {@code ThreadsPerChild}} */
     public int threadsPerChild() { return threadsPerChild; }
-    /** {@code PollersPerChild} as configured (0 = auto); see {@link #effectivePollersPerChild()}. */
+    /** {@return {@code PollersPerChild} as configured (0 = auto); see {@link #effectivePollersPerChild()}} */
     public int pollersPerChild() { return pollersPerChild; }
-    /** {@code MaxConnectionsPerChild} (0 = unlimited). */
+    /** {@return {@code MaxConnectionsPerChild} (0 = unlimited)} */
     public long maxConnectionsPerChild() { return maxConnectionsPerChild; }
-    /** {@code Timeout}. */
+    /** {@return {@code Timeout}} */
     public Duration timeout() { return timeout; }
-    /** {@code RequestReadTimeout}: the handshake, header and body stages. */
+    /** {@return {@code RequestReadTimeout}: the handshake, header and body stages} */
     public RequestReadTimeout requestReadTimeout() { return requestReadTimeout; }
-    /** {@code RequestReadTimeout header=}'s first timeout (0 = the stage is off). */
+    /** {@return {@code RequestReadTimeout header=}'s first timeout (0 = the stage is off)} */
     public Duration requestHeaderTimeout() { return requestReadTimeout.header().timeout(); }
-    /** {@code FirstByteTimeout} (0 = off). */
+    /** {@return {@code FirstByteTimeout} (0 = off)} */
     public Duration firstByteTimeout() { return firstByteTimeout; }
 
     /**
      * How long a new connection may wait for its first byte: {@code FirstByteTimeout}, and never
      * longer than the header stage's first timeout (which httpd counts from the accept); with
      * both off, {@code Timeout}.
+     *
+     * @return the wait
      */
     public Duration firstByteWait() {
         Duration header = requestReadTimeout.header().timeout();
@@ -299,6 +301,8 @@ public final class ServerConfig {
     /**
      * How long a TLS handshake may take from the accept: {@code RequestReadTimeout handshake=},
      * else (handshake=0, httpd's default) the header stage's first timeout, else {@code Timeout}.
+     *
+     * @return the timeout
      */
     public Duration tlsHandshakeTimeout() {
         if (!requestReadTimeout.handshake().isZero()) {
@@ -307,67 +311,67 @@ public final class ServerConfig {
         Duration header = requestReadTimeout.header().timeout();
         return header.isZero() ? timeout : header;
     }
-    /** {@code KeepAlive}. */
+    /** {@return {@code KeepAlive}} */
     public boolean keepAlive() { return keepAlive; }
-    /** {@code KeepAliveTimeout}. */
+    /** {@return {@code KeepAliveTimeout}} */
     public Duration keepAliveTimeout() { return keepAliveTimeout; }
-    /** {@code MaxKeepAliveRequests} (0 = unlimited). */
+    /** {@return {@code MaxKeepAliveRequests} (0 = unlimited)} */
     public int maxKeepAliveRequests() { return maxKeepAliveRequests; }
-    /** {@code LimitRequestLine}. */
+    /** {@return {@code LimitRequestLine}} */
     public int limitRequestLine() { return limitRequestLine; }
-    /** {@code LimitRequestFields}. */
+    /** {@return {@code LimitRequestFields}} */
     public int limitRequestFields() { return limitRequestFields; }
-    /** {@code LimitRequestFieldSize}. */
+    /** {@return {@code LimitRequestFieldSize}} */
     public int limitRequestFieldSize() { return limitRequestFieldSize; }
-    /** {@code LimitRequestBody} (0 = unlimited). */
+    /** {@return {@code LimitRequestBody} (0 = unlimited)} */
     public long limitRequestBody() { return limitRequestBody; }
-    /** {@code GracefulShutdownTimeout}. */
+    /** {@return {@code GracefulShutdownTimeout}} */
     public Duration gracefulShutdownTimeout() { return gracefulShutdownTimeout; }
-    /** {@code GracefulStopDelay}: see {@link #DEFAULT_GRACEFUL_STOP_DELAY}. */
+    /** {@return {@code GracefulStopDelay}: see {@link #DEFAULT_GRACEFUL_STOP_DELAY}} */
     public Duration gracefulStopDelay() { return gracefulStopDelay; }
-    /** {@code LingerTimeout}. */
+    /** {@return {@code LingerTimeout}} */
     public Duration lingerTimeout() { return lingerTimeout; }
-    /** {@code TcpNoDelay}. */
+    /** {@return {@code TcpNoDelay}} */
     public boolean tcpNoDelay() { return tcpNoDelay; }
-    /** {@code ListenBacklog}. */
+    /** {@return {@code ListenBacklog}} */
     public int listenBacklog() { return listenBacklog; }
-    /** {@code RecycleListSize}. */
+    /** {@return {@code RecycleListSize}} */
     public int recycleListSize() { return recycleListSize; }
-    /** {@code ConnectionBufferSize}. */
+    /** {@return {@code ConnectionBufferSize}} */
     public int bufferSize() { return bufferSize; }
-    /** The {@code Server} header value ({@code ServerTokens}). */
+    /** {@return the {@code Server} header value ({@code ServerTokens})} */
     public String serverHeader() { return serverHeader; }
-    /** {@code AdmissionControl}: off only to measure what it protects against. */
+    /** {@return {@code AdmissionControl}: off only to measure what it protects against} */
     public boolean admissionControl() { return admissionControl; }
-    /** {@code Protocols}: {@code h2}, {@code h2c}, {@code http/1.1}, in preference order. */
+    /** {@return {@code Protocols}: {@code h2}, {@code h2c}, {@code http/1.1}, in preference order} */
     public List<String> protocols() { return protocols; }
-    /** TLS: {@code SSLEngine}, {@code Listen ... https}, certificates, protocols, suites. */
+    /** {@return TLS: {@code SSLEngine}, {@code Listen ... https}, certificates, protocols, suites} */
     public TlsSettings tls() { return tls; }
 
-    /** {@code ChildPolicy}. */
+    /** {@return {@code ChildPolicy}} */
     public ChildPolicy childPolicy() { return childPolicy; }
-    /** {@code ThreadLimit} (ThreadsPerChild is never above it). */
+    /** {@return {@code ThreadLimit} (ThreadsPerChild is never above it)} */
     public int threadLimit() { return threadLimit; }
-    /** {@code ServerLimit} as adjusted: the most children running at once (not counting finishing ones). */
+    /** {@return {@code ServerLimit} as adjusted: the most children running at once (not counting finishing ones)} */
     public int serverLimit() { return serverLimit; }
-    /** {@code MaxRequestWorkers} as adjusted: a multiple of ThreadsPerChild, at most ServerLimit x ThreadsPerChild. */
+    /** {@return {@code MaxRequestWorkers} as adjusted: a multiple of ThreadsPerChild, at most ServerLimit x ThreadsPerChild} */
     public int maxRequestWorkers() { return maxRequestWorkers; }
-    /** {@code MinSpareThreads} as adjusted (at least 1). */
+    /** {@return {@code MinSpareThreads} as adjusted (at least 1)} */
     public int minSpareThreads() { return minSpareThreads; }
-    /** {@code MaxSpareThreads} as adjusted (at least MinSpareThreads + ThreadsPerChild under the dynamic policy). */
+    /** {@return {@code MaxSpareThreads} as adjusted (at least MinSpareThreads + ThreadsPerChild under the dynamic policy)} */
     public int maxSpareThreads() { return maxSpareThreads; }
-    /** {@code ChildWatchdogTimeout} ({@link Duration#ZERO}: off). */
+    /** {@return {@code ChildWatchdogTimeout} ({@link Duration#ZERO}: off)} */
     public Duration childWatchdogTimeout() { return childWatchdogTimeout; }
-    /** {@code ChildScaling worker|spamd}. */
+    /** {@return {@code ChildScaling worker|spamd}} */
     public ChildScaling childScaling() { return childScaling; }
-    /** {@code ChildPingInterval} (0 = no liveness ping). */
+    /** {@return {@code ChildPingInterval} (0 = no liveness ping)} */
     public Duration childPingInterval() { return childPingInterval; }
-    /** {@code ChildPingMisses}. */
+    /** {@return {@code ChildPingMisses}} */
     public int childPingMisses() { return childPingMisses; }
-    /** How often the supervisor runs its maintenance (not a directive). */
+    /** {@return how often the supervisor runs its maintenance (not a directive)} */
     public Duration maintenanceInterval() { return maintenanceInterval; }
 
-    /** Children that may run at once: {@code MaxRequestWorkers / ThreadsPerChild} (at most ServerLimit). */
+    /** {@return children that may run at once: {@code MaxRequestWorkers / ThreadsPerChild} (at most ServerLimit)} */
     public int childLimit() {
         return maxRequestWorkers / threadsPerChild;
     }
@@ -376,15 +380,17 @@ public final class ServerConfig {
      * What {@link Builder#build()} changed to make the limits consistent, one operator-readable
      * sentence each (httpd's start-up warnings); empty when nothing was adjusted. The engine logs
      * them (LM0801) when a generation starts with this configuration.
+     *
+     * @return the adjustments, in the order they were made
      */
     public List<String> adjustments() { return adjustments; }
-    /** The HTTP/2 limits and guards ({@code H2*} directives). */
+    /** {@return the HTTP/2 limits and guards ({@code H2*} directives)} */
     public Http2Settings http2() { return http2; }
 
-    /** The PROXY protocol: which listeners expect the header, and its timeout. */
+    /** {@return the PROXY protocol: which listeners expect the header, and its timeout} */
     public ProxyProtocolSettings proxyProtocol() { return proxyProtocol; }
 
-    /** Pollers each child runs: the configured number, or auto; never more than ThreadsPerChild. */
+    /** {@return pollers each child runs: the configured number, or auto; never more than ThreadsPerChild} */
     public int effectivePollersPerChild() {
         int n = pollersPerChild > 0 ? pollersPerChild
                 : Math.min(MAX_AUTO_POLLERS, Runtime.getRuntime().availableProcessors());
@@ -503,95 +509,293 @@ public final class ServerConfig {
         private Builder() {
         }
 
-        /** Adds a {@code Listen} address. */
+        /**
+         * Adds a {@code Listen} address.
+         *
+         * @param address the address to bind; port 0 picks a free one
+         * @return this builder
+         */
         public Builder listen(InetSocketAddress address) { listen.add(Objects.requireNonNull(address)); return this; }
-        /** Removes every {@code Listen} address. */
+        /** {@return removes every {@code Listen} address} */
         public Builder clearListen() { listen.clear(); return this; }
-        /** {@code StartServers}, 1 or more. */
+        /**
+         * {@code StartServers}, 1 or more.
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder startServers(int n) { startServers = n; return this; }
-        /** {@code ThreadsPerChild}, 1 or more. */
+        /**
+         * {@code ThreadsPerChild}, 1 or more.
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder threadsPerChild(int n) { threadsPerChild = n; return this; }
-        /** {@code PollersPerChild}, 0 (auto) or more. */
+        /**
+         * {@code PollersPerChild}, 0 (auto) or more.
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder pollersPerChild(int n) { pollersPerChild = n; return this; }
-        /** {@code MaxConnectionsPerChild}, 0 (unlimited) or more. */
+        /**
+         * {@code MaxConnectionsPerChild}, 0 (unlimited) or more.
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder maxConnectionsPerChild(long n) { maxConnectionsPerChild = n; return this; }
-        /** {@code Timeout}. */
+        /**
+         * {@code Timeout}.
+         *
+         * @param d the value
+         * @return this builder
+         */
         public Builder timeout(Duration d) { timeout = d; return this; }
         /**
          * {@code RequestReadTimeout header=d}: the whole head within {@code d}, no rate (the form
          * this builder had before the full {@link #requestReadTimeout}; kept for compatibility).
+         *
+         * @param d the header stage's timeout
+         * @return this builder
          */
         public Builder requestHeaderTimeout(Duration d) {
             requestReadTimeout = requestReadTimeout.withHeader(RequestReadTimeout.Stage.of(d));
             return this;
         }
-        /** {@code RequestReadTimeout}: every stage. */
+        /**
+         * {@code RequestReadTimeout}: every stage.
+         *
+         * @param t the value
+         * @return this builder
+         */
         public Builder requestReadTimeout(RequestReadTimeout t) { requestReadTimeout = Objects.requireNonNull(t); return this; }
-        /** The {@code RequestReadTimeout} set so far (a directive changes only the stages it names). */
+        /** {@return the {@code RequestReadTimeout} set so far (a directive changes only the stages it names)} */
         public RequestReadTimeout requestReadTimeout() { return requestReadTimeout; }
-        /** {@code FirstByteTimeout}: 0 (off) or more. */
+        /**
+         * {@code FirstByteTimeout}: 0 (off) or more.
+         *
+         * @param d the value
+         * @return this builder
+         */
         public Builder firstByteTimeout(Duration d) { firstByteTimeout = d; return this; }
-        /** {@code KeepAlive}. */
+        /**
+         * {@code KeepAlive}.
+         *
+         * @param on whether it is on
+         * @return this builder
+         */
         public Builder keepAlive(boolean on) { keepAlive = on; return this; }
-        /** {@code KeepAliveTimeout}. */
+        /**
+         * {@code KeepAliveTimeout}.
+         *
+         * @param d the value
+         * @return this builder
+         */
         public Builder keepAliveTimeout(Duration d) { keepAliveTimeout = d; return this; }
-        /** {@code MaxKeepAliveRequests}, 0 (unlimited) or more. */
+        /**
+         * {@code MaxKeepAliveRequests}, 0 (unlimited) or more.
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder maxKeepAliveRequests(int n) { maxKeepAliveRequests = n; return this; }
-        /** {@code LimitRequestLine}. */
+        /**
+         * {@code LimitRequestLine}.
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder limitRequestLine(int n) { limitRequestLine = n; return this; }
-        /** {@code LimitRequestFields}. */
+        /**
+         * {@code LimitRequestFields}.
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder limitRequestFields(int n) { limitRequestFields = n; return this; }
-        /** {@code LimitRequestFieldSize}. */
+        /**
+         * {@code LimitRequestFieldSize}.
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder limitRequestFieldSize(int n) { limitRequestFieldSize = n; return this; }
-        /** {@code LimitRequestBody}, 0 (unlimited) or more. */
+        /**
+         * {@code LimitRequestBody}, 0 (unlimited) or more.
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder limitRequestBody(long n) { limitRequestBody = n; return this; }
-        /** {@code GracefulShutdownTimeout}. */
+        /**
+         * {@code GracefulShutdownTimeout}.
+         *
+         * @param d the value
+         * @return this builder
+         */
         public Builder gracefulShutdownTimeout(Duration d) { gracefulShutdownTimeout = d; return this; }
-        /** {@code GracefulStopDelay}, 0 or more: see {@link ServerConfig#DEFAULT_GRACEFUL_STOP_DELAY}. */
+        /**
+         * {@code GracefulStopDelay}, 0 or more: see {@link ServerConfig#DEFAULT_GRACEFUL_STOP_DELAY}.
+         *
+         * @param d the value
+         * @return this builder
+         */
         public Builder gracefulStopDelay(Duration d) { gracefulStopDelay = d; return this; }
-        /** {@code LingerTimeout}. */
+        /**
+         * {@code LingerTimeout}.
+         *
+         * @param d the value
+         * @return this builder
+         */
         public Builder lingerTimeout(Duration d) { lingerTimeout = d; return this; }
-        /** {@code TcpNoDelay}. */
+        /**
+         * {@code TcpNoDelay}.
+         *
+         * @param on whether it is on
+         * @return this builder
+         */
         public Builder tcpNoDelay(boolean on) { tcpNoDelay = on; return this; }
-        /** {@code ListenBacklog}. */
+        /**
+         * {@code ListenBacklog}.
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder listenBacklog(int n) { listenBacklog = n; return this; }
-        /** {@code RecycleListSize}. */
+        /**
+         * {@code RecycleListSize}.
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder recycleListSize(int n) { recycleListSize = n; return this; }
-        /** {@code ConnectionBufferSize}. */
+        /**
+         * {@code ConnectionBufferSize}.
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder bufferSize(int n) { bufferSize = n; return this; }
-        /** The {@code Server} header value. */
+        /**
+         * The {@code Server} header value.
+         *
+         * @param s the value
+         * @return this builder
+         */
         public Builder serverHeader(String s) { serverHeader = Objects.requireNonNull(s); return this; }
-        /** {@code AdmissionControl On|Off}. */
+        /**
+         * {@code AdmissionControl On|Off}.
+         *
+         * @param on whether it is on
+         * @return this builder
+         */
         public Builder admissionControl(boolean on) { admissionControl = on; return this; }
-        /** {@code Protocols}: any of {@code h2}, {@code h2c}, {@code http/1.1}; HTTP/1.1 is always served. */
+        /**
+         * {@code Protocols}: any of {@code h2}, {@code h2c}, {@code http/1.1}; HTTP/1.1 is always served.
+         *
+         * @param names the value
+         * @return this builder
+         */
         public Builder protocols(List<String> names) { protocols = List.copyOf(names); return this; }
-        /** {@code ChildPolicy static|dynamic}. */
+        /**
+         * {@code ChildPolicy static|dynamic}.
+         *
+         * @param p the value
+         * @return this builder
+         */
         public Builder childPolicy(ChildPolicy p) { childPolicy = Objects.requireNonNull(p); return this; }
-        /** {@code ThreadLimit}, 1 or more (above {@link #MAX_THREAD_LIMIT} is lowered). */
+        /**
+         * {@code ThreadLimit}, 1 or more (above {@link #MAX_THREAD_LIMIT} is lowered).
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder threadLimit(int n) { threadLimit = n; return this; }
-        /** {@code ServerLimit}, 1 or more (above {@link #MAX_SERVER_LIMIT} is lowered). */
+        /**
+         * {@code ServerLimit}, 1 or more (above {@link #MAX_SERVER_LIMIT} is lowered).
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder serverLimit(int n) { serverLimit = n; return this; }
-        /** {@code MaxRequestWorkers}, 0 (ServerLimit x ThreadsPerChild) or more. */
+        /**
+         * {@code MaxRequestWorkers}, 0 (ServerLimit x ThreadsPerChild) or more.
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder maxRequestWorkers(int n) { maxRequestWorkers = n; return this; }
-        /** {@code MinSpareThreads} (below 1 is raised to 1). */
+        /**
+         * {@code MinSpareThreads} (below 1 is raised to 1).
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder minSpareThreads(int n) { minSpareThreads = n; return this; }
-        /** {@code MaxSpareThreads}. */
+        /**
+         * {@code MaxSpareThreads}.
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder maxSpareThreads(int n) { maxSpareThreads = n; return this; }
-        /** {@code ChildWatchdogTimeout}: 0 (off) or at least 1 s. */
+        /**
+         * {@code ChildWatchdogTimeout}: 0 (off) or at least 1 s.
+         *
+         * @param d the value
+         * @return this builder
+         */
         public Builder childWatchdogTimeout(Duration d) { childWatchdogTimeout = d; return this; }
-        /** {@code ChildScaling worker|spamd}. */
+        /**
+         * {@code ChildScaling worker|spamd}.
+         *
+         * @param s the value
+         * @return this builder
+         */
         public Builder childScaling(ChildScaling s) { childScaling = Objects.requireNonNull(s); return this; }
-        /** {@code ChildPingInterval}: 0 (off) or positive. */
+        /**
+         * {@code ChildPingInterval}: 0 (off) or positive.
+         *
+         * @param d the value
+         * @return this builder
+         */
         public Builder childPingInterval(Duration d) { childPingInterval = d; return this; }
-        /** {@code ChildPingMisses}: 1 or more. */
+        /**
+         * {@code ChildPingMisses}: 1 or more.
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder childPingMisses(int n) { childPingMisses = n; return this; }
-        /** How often the supervisor runs its maintenance; default 1 s (tests shorten it). */
+        /**
+         * How often the supervisor runs its maintenance; default 1 s (tests shorten it).
+         *
+         * @param d the value
+         * @return this builder
+         */
         public Builder maintenanceInterval(Duration d) { maintenanceInterval = d; return this; }
-        /** Adjusts the TLS settings ({@code SSL*} directives, {@code Listen ... https}). */
+        /**
+         * Adjusts the TLS settings ({@code SSL*} directives, {@code Listen ... https}).
+         *
+         * @param edit edits the settings in place
+         * @return this builder
+         */
         public Builder tls(java.util.function.Consumer<TlsSettings.Builder> edit) { edit.accept(tls); return this; }
-        /** Replaces the TLS settings. */
+        /**
+         * Replaces the TLS settings.
+         *
+         * @param settings the value
+         * @return this builder
+         */
         public Builder tls(TlsSettings settings) { tls = settings.toBuilder(); return this; }
-        /** The HTTP/2 limits and guards ({@code H2*} directives). */
+        /**
+         * The HTTP/2 limits and guards ({@code H2*} directives).
+         *
+         * @param s the value
+         * @return this builder
+         */
         public Builder http2(Http2Settings s) { http2 = Objects.requireNonNull(s); return this; }
         /** The PROXY protocol settings ({@code Listen ... proxy-protocol}, {@code RemoteIPProxyProtocol}). */
         public Builder proxyProtocol(ProxyProtocolSettings s) { proxyProtocol = Objects.requireNonNull(s); return this; }
@@ -602,6 +806,7 @@ public final class ServerConfig {
          * Validates and freezes the settings.
          *
          * @throws IllegalArgumentException naming the first setting out of range
+         * @return the configuration
          */
         public ServerConfig build() {
             atLeast("StartServers", startServers, 1);

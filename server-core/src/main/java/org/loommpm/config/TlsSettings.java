@@ -51,12 +51,12 @@ public final class TlsSettings {
         this.cipherSuites = List.copyOf(b.cipherSuites);
     }
 
-    /** A builder holding every default. */
+    /** {@return A builder holding every default} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** A builder starting from these settings. */
+    /** {@return A builder starting from these settings} */
     public Builder toBuilder() {
         Builder b = new Builder();
         b.engine = engine;
@@ -69,22 +69,22 @@ public final class TlsSettings {
         return b;
     }
 
-    /** {@code SSLEngine on}: every listener speaks TLS. */
+    /** {@return {@code SSLEngine on}: every listener speaks TLS} */
     public boolean engine() { return engine; }
-    /** {@code Listen addr https}: listeners that speak TLS whatever {@link #engine()} says. */
+    /** {@return {@code Listen addr https}: listeners that speak TLS whatever {@link #engine()} says} */
     public List<InetSocketAddress> listen() { return listen; }
-    /** {@code SSLCertificateFile}: PEM chain (perhaps with the key) or PKCS#12; {@code null} if unset. */
+    /** {@return {@code SSLCertificateFile}: PEM chain (perhaps with the key) or PKCS#12; {@code null} if unset} */
     public Path certificateFile() { return certificateFile; }
-    /** {@code SSLCertificateKeyFile}: the PEM key, or {@code null} when it is in the certificate file. */
+    /** {@return {@code SSLCertificateKeyFile}: the PEM key, or {@code null} when it is in the certificate file} */
     public Path keyFile() { return keyFile; }
-    /** {@code SSLCertificatePassword}: opens a PKCS#12 file; {@code null} for none. */
+    /** {@return {@code SSLCertificatePassword}: opens a PKCS#12 file; {@code null} for none} */
     public String password() { return password; }
-    /** {@code SSLProtocol}: JDK protocol names ({@code TLSv1.3}, {@code TLSv1.2}). */
+    /** {@return {@code SSLProtocol}: JDK protocol names ({@code TLSv1.3}, {@code TLSv1.2})} */
     public List<String> protocols() { return protocols; }
-    /** {@code SSLCipherSuite}: JDK suite names, in preference order; empty = the JDK's defaults. */
+    /** {@return {@code SSLCipherSuite}: JDK suite names, in preference order; empty = the JDK's defaults} */
     public List<String> cipherSuites() { return cipherSuites; }
 
-    /** Whether any listener speaks TLS. */
+    /** {@return whether any listener speaks TLS} */
     public boolean active() {
         return engine || !listen.isEmpty();
     }
@@ -102,19 +102,54 @@ public final class TlsSettings {
         private Builder() {
         }
 
-        /** {@code SSLEngine on|off}. */
+        /**
+         * {@code SSLEngine on|off}.
+         *
+         * @param on whether it is on
+         * @return this builder
+         */
         public Builder engine(boolean on) { engine = on; return this; }
-        /** Adds a TLS listener ({@code Listen addr https}); port 0 picks a free port. */
+        /**
+         * Adds a TLS listener ({@code Listen addr https}); port 0 picks a free port.
+         *
+         * @param address the address to bind; port 0 picks a free one
+         * @return this builder
+         */
         public Builder listen(InetSocketAddress address) { listen.add(Objects.requireNonNull(address)); return this; }
-        /** {@code SSLCertificateFile}. */
+        /**
+         * {@code SSLCertificateFile}.
+         *
+         * @param file the value
+         * @return this builder
+         */
         public Builder certificateFile(Path file) { certificateFile = file; return this; }
-        /** {@code SSLCertificateKeyFile}. */
+        /**
+         * {@code SSLCertificateKeyFile}.
+         *
+         * @param file the value
+         * @return this builder
+         */
         public Builder keyFile(Path file) { keyFile = file; return this; }
-        /** {@code SSLCertificatePassword}. */
+        /**
+         * {@code SSLCertificatePassword}.
+         *
+         * @param secret the value
+         * @return this builder
+         */
         public Builder password(String secret) { password = secret; return this; }
-        /** {@code SSLProtocol}, as JDK names. */
+        /**
+         * {@code SSLProtocol}, as JDK names.
+         *
+         * @param names the value
+         * @return this builder
+         */
         public Builder protocols(List<String> names) { protocols = List.copyOf(names); return this; }
-        /** {@code SSLCipherSuite}, as JDK names. */
+        /**
+         * {@code SSLCipherSuite}, as JDK names.
+         *
+         * @param names the value
+         * @return this builder
+         */
         public Builder cipherSuites(List<String> names) { cipherSuites = List.copyOf(names); return this; }
 
         /**
@@ -122,6 +157,7 @@ public final class TlsSettings {
          * the server starts (and by the CLI's {@code -t}), not here.
          *
          * @throws IllegalArgumentException naming the first setting that is wrong
+         * @return the settings
          */
         public TlsSettings build() {
             if (protocols.isEmpty()) {

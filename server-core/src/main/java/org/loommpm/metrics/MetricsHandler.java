@@ -35,7 +35,11 @@ public final class MetricsHandler implements Handler {
 
     private final PrometheusMeterRegistry registry;
 
-    /** @param registry the registry to expose */
+    /**
+     * A handler serving the meters of {@code registry}.
+     * @param registry the registry to expose
+     *
+     */
     public MetricsHandler(PrometheusMeterRegistry registry) {
         this.registry = registry;
     }

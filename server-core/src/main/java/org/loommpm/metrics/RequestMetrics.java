@@ -46,7 +46,11 @@ public final class RequestMetrics implements ExchangeObserver {
     private final AtomicReferenceArray<Counter> received = new AtomicReferenceArray<>(PROTOCOLS.size());
     private final AtomicReferenceArray<Counter> sent = new AtomicReferenceArray<>(PROTOCOLS.size());
 
-    /** @param registry where the meters are registered */
+    /**
+     * The request meters, registered in {@code registry} as they are first needed.
+     * @param registry where the meters are registered
+     *
+     */
     public RequestMetrics(MeterRegistry registry) {
         this.registry = registry;
     }

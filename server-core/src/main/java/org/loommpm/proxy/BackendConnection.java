@@ -163,7 +163,7 @@ final class BackendConnection implements AutoCloseable {
         socket.setSoTimeout(millis);
     }
 
-    /** The buffered stream toward the backend; {@link #flush} sends what it holds. */
+    /** {@return the buffered stream toward the backend; {@link #flush} sends what it holds} */
     OutputStream out() {
         return out;
     }
@@ -191,7 +191,7 @@ final class BackendConnection implements AutoCloseable {
         }
     }
 
-    /** Reads at least one byte into the buffer unless it already holds some; -1 at end of stream. */
+    /** {@return reads at least one byte into the buffer unless it already holds some; -1 at end of stream} */
     private int fill() throws IOException {
         if (pos < lim) {
             return lim - pos;
@@ -243,7 +243,7 @@ final class BackendConnection implements AutoCloseable {
         }
     }
 
-    /** Whether any byte of a response has been read since the last {@link #readHead} began. */
+    /** {@return whether any byte of a response has been read since the last {@link #readHead} began} */
     boolean hasBufferedBytes() {
         return lim > pos;
     }
@@ -274,7 +274,7 @@ final class BackendConnection implements AutoCloseable {
         return timedRead(dst, off, len);
     }
 
-    /** Reads one byte; -1 at end of stream. */
+    /** {@return reads one byte; -1 at end of stream} */
     int read() throws IOException {
         if (fill() <= 0) {
             return -1;
@@ -291,7 +291,7 @@ final class BackendConnection implements AutoCloseable {
         }
     }
 
-    /** Bytes the socket holds unread (not counting this connection's buffer). */
+    /** {@return bytes the socket holds unread (not counting this connection's buffer)} */
     int available() {
         try {
             return in.available();

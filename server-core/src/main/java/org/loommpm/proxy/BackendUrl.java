@@ -19,6 +19,8 @@ public record BackendUrl(String host, int port, String path) {
      *
      * @throws IllegalArgumentException if it is not {@code http://host[:port][/path]}, or has a
      *     query, fragment or user info
+     * @param url the URL
+     * @return the parsed URL
      */
     public static BackendUrl parse(String url) {
         URI u;
@@ -42,7 +44,7 @@ public record BackendUrl(String host, int port, String path) {
         return new BackendUrl(host, u.getPort() < 0 ? 80 : u.getPort(), path);
     }
 
-    /** {@code host:port} as a {@code Host} field value (IPv6 literals bracketed). */
+    /** {@return {@code host:port} as a {@code Host} field value (IPv6 literals bracketed)} */
     public String authority() {
         String h = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
         return port == 80 ? h : h + ":" + port;

@@ -54,7 +54,12 @@ public final class Balancer implements AutoCloseable {
         this.sweeper = new TimeoutSweeper(this, shortest);
     }
 
-    /** A balancer called {@code name} (as in {@code balancer://name}). */
+    /**
+     * A balancer called {@code name} (as in {@code balancer://name}).
+     *
+     * @param name the balancer's name
+     * @return a builder
+     */
     public static Builder builder(String name) {
         return new Builder(name);
     }
@@ -64,32 +69,32 @@ public final class Balancer implements AutoCloseable {
         return builder(m.url().authority()).member(m).timeout(timeout).build();
     }
 
-    /** Its name. */
+    /** {@return its name} */
     public String name() {
         return name;
     }
 
-    /** Its members, in the order added. */
+    /** {@return its members, in the order added} */
     public List<Member> members() {
         return List.of(members);
     }
 
-    /** The sticky-session cookie or parameter name, or null. */
+    /** {@return the sticky-session cookie or parameter name, or null} */
     public String stickySession() {
         return stickySession;
     }
 
-    /** Extra attempts after a failed connect (httpd's {@code maxattempts}, default members - 1). */
+    /** {@return extra attempts after a failed connect (httpd's {@code maxattempts}, default members - 1)} */
     int maxAttempts() {
         return maxAttempts;
     }
 
-    /** Whether a sticky request may move to another member when its own fails (not {@code nofailover}). */
+    /** {@return whether a sticky request may move to another member when its own fails (not {@code nofailover})} */
     boolean failover() {
         return !noFailover;
     }
 
-    /** The default read timeout of its members. */
+    /** {@return the default read timeout of its members} */
     Duration timeout() {
         return timeout;
     }
@@ -199,7 +204,12 @@ public final class Balancer implements AutoCloseable {
             this.name = Objects.requireNonNull(name, "name");
         }
 
-        /** Adds a member (at most 64). */
+        /**
+         * Adds a member (at most 64).
+         *
+         * @param m the value
+         * @return this builder
+         */
         public Builder member(Member m) {
             if (members.size() == 64) {
                 throw new IllegalArgumentException("a balancer has at most 64 members");
@@ -208,24 +218,44 @@ public final class Balancer implements AutoCloseable {
             return this;
         }
 
-        /** Adds a member with default parameters. */
+        /**
+         * Adds a member with default parameters.
+         *
+         * @param url the value
+         * @return this builder
+         */
         public Builder member(String url) {
             return member(Member.builder(url).build());
         }
 
-        /** {@code lbmethod} (default {@link LbMethod#BYREQUESTS}). */
+        /**
+         * {@code lbmethod} (default {@link LbMethod#BYREQUESTS}).
+         *
+         * @param m the value
+         * @return this builder
+         */
         public Builder lbMethod(LbMethod m) {
             method = Objects.requireNonNull(m, "lbmethod");
             return this;
         }
 
-        /** {@code stickysession}: the cookie (or query parameter) whose value's route picks a member. */
+        /**
+         * {@code stickysession}: the cookie (or query parameter) whose value's route picks a member.
+         *
+         * @param cookieName the value
+         * @return this builder
+         */
         public Builder stickySession(String cookieName) {
             stickySession = cookieName;
             return this;
         }
 
-        /** {@code maxattempts}: extra members tried after a failed connect (default: members - 1). */
+        /**
+         * {@code maxattempts}: extra members tried after a failed connect (default: members - 1).
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder maxAttempts(int n) {
             if (n < 0) {
                 throw new IllegalArgumentException("maxattempts must not be negative");
@@ -234,13 +264,23 @@ public final class Balancer implements AutoCloseable {
             return this;
         }
 
-        /** {@code nofailover=On}: a sticky request whose member is unusable gets 503. */
+        /**
+         * {@code nofailover=On}: a sticky request whose member is unusable gets 503.
+         *
+         * @param on whether it is on
+         * @return this builder
+         */
         public Builder noFailover(boolean on) {
             noFailover = on;
             return this;
         }
 
-        /** {@code timeout}: the members' default read (and connect) timeout (default 60 s, httpd's). */
+        /**
+         * {@code timeout}: the members' default read (and connect) timeout (default 60 s, httpd's).
+         *
+         * @param d the value
+         * @return this builder
+         */
         public Builder timeout(Duration d) {
             if (d.isNegative() || d.isZero()) {
                 throw new IllegalArgumentException("timeout must be positive");
@@ -253,6 +293,7 @@ public final class Balancer implements AutoCloseable {
          * The balancer: its connection pools are created and its health checks start.
          *
          * @throws IllegalArgumentException if it has no member
+         * @return the balancer
          */
         public Balancer build() {
             if (members.isEmpty()) {

@@ -49,22 +49,45 @@ public record HealthCheck(String method, String uri, Duration interval, int pass
         Objects.requireNonNull(expect, "expect");
     }
 
-    /** A check with httpd's defaults for everything but the method and path. */
+    /**
+     * A check with httpd's defaults for everything but the method and path.
+     *
+     * @param method the request method, e.g. {@code GET} or {@code HEAD}
+     * @param uri the path asked, e.g. {@code /health}
+     * @return the check
+     */
     public static HealthCheck of(String method, String uri) {
         return new HealthCheck(method, uri, DEFAULT_INTERVAL, 1, 1, DEFAULT_EXPECT, "2xx or 3xx");
     }
 
-    /** This check with another interval. */
+    /**
+     * This check with another interval.
+     *
+     * @param every the time between two checks of a member
+     * @return the new check
+     */
     public HealthCheck interval(Duration every) {
         return new HealthCheck(method, uri, every, passes, fails, expect, expectText);
     }
 
-    /** This check with other pass and fail counts. */
+    /**
+     * This check with other pass and fail counts.
+     *
+     * @param passesToRecover passes in a row that bring an ejected member back
+     * @param failsToEject failures in a row that eject a member
+     * @return the new check
+     */
     public HealthCheck thresholds(int passesToRecover, int failsToEject) {
         return new HealthCheck(method, uri, interval, passesToRecover, failsToEject, expect, expectText);
     }
 
-    /** This check passing on statuses {@code accept} accepts (described by {@code text}). */
+    /**
+     * This check passing on statuses {@code accept} accepts (described by {@code text}).
+     *
+     * @param accept the statuses that pass
+     * @param text how the statuses are described in logs
+     * @return the new check
+     */
     public HealthCheck expect(IntPredicate accept, String text) {
         return new HealthCheck(method, uri, interval, passes, fails, accept, text);
     }

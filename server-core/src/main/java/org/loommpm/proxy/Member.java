@@ -58,7 +58,12 @@ public final class Member {
         this.healthCheck = b.healthCheck;
     }
 
-    /** A member for {@code http://host[:port][/path]}. */
+    /**
+     * A member for {@code http://host[:port][/path]}.
+     *
+     * @param url the member's URL
+     * @return a builder
+     */
     public static Builder builder(String url) {
         return new Builder(BackendUrl.parse(url));
     }
@@ -87,52 +92,52 @@ public final class Member {
         errorUntil = until == 0 ? 1 : until;
     }
 
-    /** The backend URL. */
+    /** {@return the backend URL} */
     public BackendUrl url() {
         return url;
     }
 
-    /** Its weight ({@code loadfactor}, 1 to 100, default 1). */
+    /** {@return its weight ({@code loadfactor}, 1 to 100, default 1)} */
     public int loadFactor() {
         return loadFactor;
     }
 
-    /** Its sticky-session route ({@code route=}), or null. */
+    /** {@return its sticky-session route ({@code route=}), or null} */
     public String route() {
         return route;
     }
 
-    /** Whether it is a hot standby ({@code status=+H}): used only when no other member is usable. */
+    /** {@return whether it is a hot standby ({@code status=+H}): used only when no other member is usable} */
     public boolean hotStandby() {
         return hotStandby;
     }
 
-    /** How long a member stays in error state after a failed connect ({@code retry=}, default 60 s). */
+    /** {@return how long a member stays in error state after a failed connect ({@code retry=}, default 60 s)} */
     public Duration retry() {
         return retry;
     }
 
-    /** Its health check, or null ({@code hcmethod} not set: httpd's {@code None}). */
+    /** {@return its health check, or null ({@code hcmethod} not set: httpd's {@code None})} */
     public HealthCheck healthCheck() {
         return healthCheck;
     }
 
-    /** Most connections open at once ({@code max=}). */
+    /** {@return most connections open at once ({@code max=})} */
     public int max() {
         return max;
     }
 
-    /** The read timeout, or null for the balancer's. */
+    /** {@return the read timeout, or null for the balancer's} */
     Duration timeout() {
         return timeout;
     }
 
-    /** Whether it is in error state or failed its health check now. */
+    /** {@return whether it is in error state or failed its health check now} */
     public boolean inError() {
         return !usable(System.nanoTime()) && !disabled;
     }
 
-    /** Requests in flight to it now. */
+    /** {@return requests in flight to it now} */
     public int busy() {
         return busy.get();
     }
@@ -176,7 +181,12 @@ public final class Member {
             this.url = url;
         }
 
-        /** {@code loadfactor}: 1 to 100 (default 1). */
+        /**
+         * {@code loadfactor}: 1 to 100 (default 1).
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder loadFactor(int n) {
             if (n < 1 || n > 100) {
                 throw new IllegalArgumentException("loadfactor must be 1 to 100, got " + n);
@@ -185,31 +195,56 @@ public final class Member {
             return this;
         }
 
-        /** {@code route}: the value after the dot of a sticky session id that selects this member. */
+        /**
+         * {@code route}: the value after the dot of a sticky session id that selects this member.
+         *
+         * @param r the value
+         * @return this builder
+         */
         public Builder route(String r) {
             route = r;
             return this;
         }
 
-        /** {@code status=+H}: a hot standby. */
+        /**
+         * {@code status=+H}: a hot standby.
+         *
+         * @param on whether it is on
+         * @return this builder
+         */
         public Builder hotStandby(boolean on) {
             hotStandby = on;
             return this;
         }
 
-        /** {@code status=+D}: never chosen. */
+        /**
+         * {@code status=+D}: never chosen.
+         *
+         * @param on whether it is on
+         * @return this builder
+         */
         public Builder disabled(boolean on) {
             disabled = on;
             return this;
         }
 
-        /** {@code retry}: time in error state after a failed connect (default 60 s; 0 retries at once). */
+        /**
+         * {@code retry}: time in error state after a failed connect (default 60 s; 0 retries at once).
+         *
+         * @param d the value
+         * @return this builder
+         */
         public Builder retry(Duration d) {
             retry = requireNonNegative(d, "retry");
             return this;
         }
 
-        /** {@code max}: most connections at once (default {@link #DEFAULT_MAX}). */
+        /**
+         * {@code max}: most connections at once (default {@link #DEFAULT_MAX}).
+         *
+         * @param n the value
+         * @return this builder
+         */
         public Builder max(int n) {
             if (n < 1) {
                 throw new IllegalArgumentException("max must be at least 1");
@@ -218,43 +253,73 @@ public final class Member {
             return this;
         }
 
-        /** {@code ttl}: idle lifetime of a pooled connection (default {@link #DEFAULT_TTL}). */
+        /**
+         * {@code ttl}: idle lifetime of a pooled connection (default {@link #DEFAULT_TTL}).
+         *
+         * @param d the value
+         * @return this builder
+         */
         public Builder ttl(Duration d) {
             ttl = requireNonNegative(d, "ttl");
             return this;
         }
 
-        /** {@code connectiontimeout} (default: the balancer's timeout, as httpd). */
+        /**
+         * {@code connectiontimeout} (default: the balancer's timeout, as httpd).
+         *
+         * @param d the value
+         * @return this builder
+         */
         public Builder connectTimeout(Duration d) {
             connectTimeout = requireNonNegative(d, "connectiontimeout");
             return this;
         }
 
-        /** {@code timeout}: how long a read from this member may wait (default: ProxyTimeout). */
+        /**
+         * {@code timeout}: how long a read from this member may wait (default: ProxyTimeout).
+         *
+         * @param d the value
+         * @return this builder
+         */
         public Builder timeout(Duration d) {
             timeout = requireNonNegative(d, "timeout");
             return this;
         }
 
-        /** {@code acquire}: how long to wait for a free connection when {@code max} are open (default: the timeout). */
+        /**
+         * {@code acquire}: how long to wait for a free connection when {@code max} are open (default: the timeout).
+         *
+         * @param d the value
+         * @return this builder
+         */
         public Builder acquire(Duration d) {
             acquire = requireNonNegative(d, "acquire");
             return this;
         }
 
-        /** {@code disablereuse=On}: a new connection per request. */
+        /**
+         * {@code disablereuse=On}: a new connection per request.
+         *
+         * @param on whether it is on
+         * @return this builder
+         */
         public Builder disableReuse(boolean on) {
             disableReuse = on;
             return this;
         }
 
-        /** Its active health check ({@code hcmethod} and friends), or null for none. */
+        /**
+         * Its active health check ({@code hcmethod} and friends), or null for none.
+         *
+         * @param hc the value
+         * @return this builder
+         */
         public Builder healthCheck(HealthCheck hc) {
             healthCheck = hc;
             return this;
         }
 
-        /** The member. */
+        /** {@return the member} */
         public Member build() {
             return new Member(this);
         }

@@ -91,7 +91,7 @@ final class MemberPool {
         }
     }
 
-    /** Opens a connection outside the pool's accounting (health checks). */
+    /** {@return opens a connection outside the pool's accounting (health checks)} */
     BackendConnection openUnpooled() throws IOException {
         return BackendConnection.open(address, connectMillis);
     }
@@ -123,7 +123,7 @@ final class MemberPool {
         }
     }
 
-    /** Connections in the idle deque now (for tests and the status of a member). */
+    /** {@return connections in the idle deque now (for tests and the status of a member)} */
     int idleCount() {
         return idle.size();
     }

@@ -83,7 +83,7 @@ final class ProxyExchange {
         return relay(rh, early == null);
     }
 
-    /** The backend's verdict on {@code Expect: 100-continue}: null to send the body, else a final head. */
+    /** {@return the backend's verdict on {@code Expect: 100-continue}: null to send the body, else a final head} */
     private ResponseHead awaitContinue() throws AttemptFailed {
         try {
             c.readTimeout(CONTINUE_WAIT_MILLIS);
@@ -139,7 +139,7 @@ final class ProxyExchange {
         }
     }
 
-    /** Reads heads until a final one, skipping interim ones (100, 102, 103). */
+    /** {@return reads heads until a final one, skipping interim ones (100, 102, 103)} */
     private ResponseHead readFinalHead() throws AttemptFailed {
         try {
             for (;;) {

@@ -91,7 +91,12 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         this.timeoutMillis = (int) Math.min(Integer.MAX_VALUE, b.timeout.toMillis());
     }
 
-    /** Proxies every request to {@code url} (the request path is appended to its path). */
+    /**
+     * Proxies every request to {@code url} (the request path is appended to its path).
+     *
+     * @param url the backend's URL
+     * @return the handler
+     */
     public static ProxyHandler to(String url) {
         return builder("/", url).build();
     }
@@ -99,22 +104,32 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     /**
      * A proxy for requests under {@code prefix} to {@code url}: {@code /app/x?y} with prefix
      * {@code /app/} and URL {@code http://b:9000/base/} goes to {@code /base/x?y}.
+     *
+     * @param prefix the request path prefix, e.g. {@code /app/}
+     * @param url the backend's URL
+     * @return a builder
      */
     public static Builder builder(String prefix, String url) {
         return new Builder(prefix, BackendUrl.parse(url), null);
     }
 
-    /** A proxy for requests under {@code prefix} to the members of {@code balancer}. */
+    /**
+     * A proxy for requests under {@code prefix} to the members of {@code balancer}.
+     *
+     * @param prefix the request path prefix, e.g. {@code /app/}
+     * @param balancer the members requests go to
+     * @return a builder
+     */
     public static Builder builder(String prefix, Balancer balancer) {
         return new Builder(prefix, null, Objects.requireNonNull(balancer, "balancer"));
     }
 
-    /** The path prefix it serves. */
+    /** {@return the path prefix it serves} */
     public String prefix() {
         return prefix;
     }
 
-    /** The balancer it sends to (a one-member one for a URL). */
+    /** {@return the balancer it sends to (a one-member one for a URL)} */
     public Balancer balancer() {
         return balancer;
     }
@@ -123,6 +138,9 @@ public final class ProxyHandler implements Handler, AutoCloseable {
      * Whether a request target falls under this proxy's prefix: a plain string prefix, as httpd
      * compares ({@code /app/} does not take {@code /app}). The prefix must appear literally in the
      * target (not percent-encoded).
+     *
+     * @param rawTarget the request target as sent
+     * @return whether this proxy serves it
      */
     public boolean matches(String rawTarget) {
         return rawTarget.startsWith(prefix);
@@ -341,31 +359,56 @@ public final class ProxyHandler implements Handler, AutoCloseable {
             this.balancer = balancer;
         }
 
-        /** A path appended to each member's path before the request's ({@code balancer://name/path}). */
+        /**
+         * A path appended to each member's path before the request's ({@code balancer://name/path}).
+         *
+         * @param path the value
+         * @return this builder
+         */
         public Builder balancerPath(String path) {
             extraPath = path == null || path.equals("/") ? "" : path;
             return this;
         }
 
-        /** {@code ProxyPreserveHost}: send the client's {@code Host} instead of the backend's (default off). */
+        /**
+         * {@code ProxyPreserveHost}: send the client's {@code Host} instead of the backend's (default off).
+         *
+         * @param on whether it is on
+         * @return this builder
+         */
         public Builder preserveHost(boolean on) {
             preserveHost = on;
             return this;
         }
 
-        /** {@code ProxyAddHeaders}: add {@code X-Forwarded-For}, {@code -Host}, {@code -Server}, {@code -Proto} (default on). */
+        /**
+         * {@code ProxyAddHeaders}: add {@code X-Forwarded-For}, {@code -Host}, {@code -Server}, {@code -Proto} (default on).
+         *
+         * @param on whether it is on
+         * @return this builder
+         */
         public Builder addHeaders(boolean on) {
             addHeaders = on;
             return this;
         }
 
-        /** {@code ProxyVia On}: add {@code Via: <version> <name>} naming this proxy (default off, as httpd). */
+        /**
+         * {@code ProxyVia On}: add {@code Via: <version> <name>} naming this proxy (default off, as httpd).
+         *
+         * @param pseudonym the value
+         * @return this builder
+         */
         public Builder via(String pseudonym) {
             via = pseudonym;
             return this;
         }
 
-        /** The server's name, for {@code X-Forwarded-Server} (none by default). */
+        /**
+         * The server's name, for {@code X-Forwarded-Server} (none by default).
+         *
+         * @param name the value
+         * @return this builder
+         */
         public Builder serverName(String name) {
             serverName = name;
             return this;
@@ -374,19 +417,32 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         /**
          * {@code ProxyPassReverse}: the map applied to response fields. By default the handler's own
          * mapping (prefix to each member's URL) is added to it; see {@link #autoReverse}.
+         *
+         * @param map the reverse mapping
+         * @return this builder
          */
         public Builder reverse(ReverseMap map) {
             reverse = Objects.requireNonNull(map, "map");
             return this;
         }
 
-        /** Whether to add the handler's own mapping to the reverse map (default on; the CLI turns it off). */
+        /**
+         * Whether to add the handler's own mapping to the reverse map (default on; the CLI turns it off).
+         *
+         * @param on whether it is on
+         * @return this builder
+         */
         public Builder autoReverse(boolean on) {
             autoReverse = on;
             return this;
         }
 
-        /** {@code ProxyTimeout}: how long to wait for a backend's connect or bytes (default 60 s). */
+        /**
+         * {@code ProxyTimeout}: how long to wait for a backend's connect or bytes (default 60 s).
+         *
+         * @param d the value
+         * @return this builder
+         */
         public Builder timeout(Duration d) {
             if (d.isNegative() || d.isZero()) {
                 throw new IllegalArgumentException("ProxyTimeout must be positive");
@@ -395,13 +451,18 @@ public final class ProxyHandler implements Handler, AutoCloseable {
             return this;
         }
 
-        /** {@code retry} of the backend of a URL proxy (default 60 s); a balancer's members have their own. */
+        /**
+         * {@code retry} of the backend of a URL proxy (default 60 s); a balancer's members have their own.
+         *
+         * @param d the value
+         * @return this builder
+         */
         public Builder retry(Duration d) {
             retry = d;
             return this;
         }
 
-        /** The handler; for a URL this creates its one-member balancer. */
+        /** {@return the handler; for a URL this creates its one-member balancer} */
         public ProxyHandler build() {
             return new ProxyHandler(this);
         }

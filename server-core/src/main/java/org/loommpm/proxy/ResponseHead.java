@@ -104,7 +104,7 @@ record ResponseHead(boolean http11, int status, String reason, Headers headers) 
         return contentLength() >= 0 ? Framing.LENGTH : Framing.CLOSE;
     }
 
-    /** The Content-Length, or -1 when absent; equal repeated values are one (RFC 9110 §8.6). */
+    /** {@return the Content-Length, or -1 when absent; equal repeated values are one (RFC 9110 §8.6)} */
     long contentLength() throws BackendProtocolException {
         long len = -1;
         for (String v : headers.all("Content-Length")) {
@@ -123,7 +123,7 @@ record ResponseHead(boolean http11, int status, String reason, Headers headers) 
         return len;
     }
 
-    /** Whether the connection may carry another request after this response's body. */
+    /** {@return whether the connection may carry another request after this response's body} */
     boolean keepAlive() {
         return http11 && !headers.hasToken("Connection", "close");
     }

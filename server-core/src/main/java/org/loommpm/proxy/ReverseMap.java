@@ -28,6 +28,7 @@ public final class ReverseMap {
      *
      * @param path the client-facing path prefix, e.g. {@code /app/}
      * @param backendUrl e.g. {@code http://127.0.0.1:9000/}
+     * @return this map
      */
     public ReverseMap add(String path, String backendUrl) {
         entries.add(new Entry(path, backendUrl));
@@ -39,6 +40,9 @@ public final class ReverseMap {
      * {@code ProxyPassReverse /path balancer://name/sub}).
      *
      * @param subPath the path after the balancer's name, appended to each member's URL
+     * @param path the client-facing path prefix
+     * @param balancer the balancer whose members are mapped
+     * @return this map
      */
     public ReverseMap add(String path, Balancer balancer, String subPath) {
         for (Member m : balancer.members()) {

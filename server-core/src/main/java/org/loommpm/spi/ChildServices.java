@@ -7,37 +7,45 @@ package org.loommpm.spi;
  * engine's. Any thread (each method says what it needs).
  */
 public interface ChildServices {
-    /** Runs {@code task} on a worker now, or as soon as a slot frees up (admission-counted). */
+    /**
+     * Runs {@code task} on a worker now, or as soon as a slot frees up (admission-counted).
+     *
+     * @param task the task
+     */
     void dispatch(WorkerTask task);
 
     /**
      * Runs a multiplexed connection's owner task now, on a free slot or without one
      * ({@link WorkerTask#NO_SLOT}): never queued behind the connection's own tasks, which may
      * hold every slot while they wait for it.
+     *
+     * @param task the connection's owner task
      */
     void dispatchOwner(WorkerTask task);
 
     /**
      * Gives a running task's slot back while it waits for its peer; it must {@link #reclaim}
      * one before running on. The task's own thread.
+     *
+     * @param slot the slot the task holds
      */
     void lend(int slot);
 
-    /** Takes a slot again after {@link #lend}, parking until one is free. The task's own thread. */
+    /** {@return takes a slot again after {@link #lend}, parking until one is free. The task's own thread} */
     int reclaim();
 
-    /** Tasks holding a slot now (running or parked on I/O). */
+    /** {@return tasks holding a slot now (running or parked on I/O)} */
     int busyWorkers();
 
-    /** The worker slots' states and current requests (mod_status's scoreboard). */
+    /** {@return the worker slots' states and current requests (mod_status's scoreboard)} */
     SlotBoard scoreboard();
 
-    /** Whether the child accepts nothing more and finishes its connections (retiring, restart). */
+    /** {@return whether the child accepts nothing more and finishes its connections (retiring, restart)} */
     boolean isDraining();
 
-    /** Whether the server is stopping: connections end as soon as they are idle. */
+    /** {@return whether the server is stopping: connections end as soon as they are idle} */
     boolean isStopping();
 
-    /** Server-wide counts the protocols keep (TLS handshakes, HTTP/2 streams and guards). */
+    /** {@return server-wide counts the protocols keep (TLS handshakes, HTTP/2 streams and guards)} */
     ProtocolCounters counters();
 }

@@ -24,7 +24,7 @@ public enum CloseReason {
      */
     ABORT;
 
-    /** The lower-case name used in metric tags and status output. */
+    /** {@return the lower-case name used in metric tags and status output} */
     public String tag() {
         return name().toLowerCase(java.util.Locale.ROOT);
     }

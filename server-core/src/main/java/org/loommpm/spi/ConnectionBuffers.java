@@ -8,24 +8,35 @@ import java.nio.ByteBuffer;
  * The owner only.
  */
 public interface ConnectionBuffers {
-    /** Bytes read and not yet consumed, in read mode (the protocol compacts and flips it). */
+    /** {@return bytes read and not yet consumed, in read mode (the protocol compacts and flips it)} */
     ByteBuffer in();
 
     /**
      * Replaces {@link #in()} by a larger buffer holding the same unread bytes (a head or a frame
      * larger than the standard buffer); the next connection gets the standard size again.
+     *
+     * @param capacity the new buffer's capacity in bytes
+     * @return the new input buffer
      */
     ByteBuffer growIn(int capacity);
 
-    /** Staging for response bytes, in write mode (position = end of staged bytes). */
+    /** {@return staging for response bytes, in write mode (position = end of staged bytes)} */
     ByteBuffer out();
 
     /**
      * The protocol's reusable per-context state (parser, scanner) if it is a {@code type}, else
      * {@code null} (none yet, or another protocol's: the caller then stores its own).
+     *
+     * @param <S> the state's type
+     * @param type the state's class
+     * @return the state, or {@code null}
      */
     <S> S protocolState(Class<S> type);
 
-    /** Stores the protocol's reusable state; it is recycled with the buffers. */
+    /**
+     * Stores the protocol's reusable state; it is recycled with the buffers.
+     *
+     * @param state the state
+     */
     void protocolState(Object state);
 }

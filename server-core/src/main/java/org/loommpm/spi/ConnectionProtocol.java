@@ -25,6 +25,8 @@ public interface ConnectionProtocol {
     /**
      * The bytes the poller writes (without blocking, best effort) when a partial request head
      * misses its deadline, before a lingering close; {@code null} for none.
+     *
+     * @return the response bytes, or {@code null}
      */
     default byte[] headTimeoutResponse() {
         return null;
@@ -35,6 +37,8 @@ public interface ConnectionProtocol {
      * rather than by the poller closing them. When true, the poller dispatches an idle
      * (KEEPALIVE or MULTIPLEXED) connection with {@link ProtocolConnection#closeRequested()} set on a
      * graceful stop and when its deadline passes, instead of closing it.
+     *
+     * @return whether the protocol ends idle connections itself
      */
     default boolean closesGracefully() {
         return false;
@@ -43,6 +47,8 @@ public interface ConnectionProtocol {
     /**
      * The ALPN protocol names this handler serves on TLS listeners, in preference order
      * ({@code h2} only when HTTP/2 is really there).
+     *
+     * @return the ALPN names
      */
     default java.util.List<String> applicationProtocols() {
         return java.util.List.of("http/1.1");

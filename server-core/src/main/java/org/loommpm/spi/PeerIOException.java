@@ -10,7 +10,11 @@ import java.io.IOException;
 public final class PeerIOException extends IOException {
     private static final long serialVersionUID = 1L;
 
-    /** Thrown by the engine's connection when its socket fails under a worker. */
+    /**
+     * Thrown by the engine's connection when its socket fails under a worker.
+     *
+     * @param cause the socket's failure
+     */
     public PeerIOException(IOException cause) {
         super(cause.getMessage(), cause);
     }

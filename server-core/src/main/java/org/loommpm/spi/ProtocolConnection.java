@@ -19,45 +19,63 @@ import java.nio.channels.FileChannel;
  * {@link PeerIOException}.
  */
 public interface ProtocolConnection {
-    /** Unique across every child of this server. */
+    /** {@return unique across every child of this server} */
     long id();
 
-    /** The attached buffers. Owner only. */
+    /** {@return the attached buffers. Owner only} */
     ConnectionBuffers context();
 
-    /** Requests served so far. Owner only. */
+    /** {@return requests served so far. Owner only} */
     int requests();
 
-    /** Counts one more request served. Owner only. */
+    /** {@return counts one more request served. Owner only} */
     int countRequest();
 
-    /** Application bytes written since the accept (before any encryption). Owner only. */
+    /** {@return application bytes written since the accept (before any encryption). Owner only} */
     long bytesWritten();
 
-    /** Whether the connection is encrypted (TLS). */
+    /** {@return whether the connection is encrypted (TLS)} */
     boolean isSecure();
 
-    /** The protocol ALPN chose during the TLS handshake, or {@code null} (plaintext, no ALPN). Owner only. */
+    /** {@return the protocol ALPN chose during the TLS handshake, or {@code null} (plaintext, no ALPN). Owner only} */
     String applicationProtocol();
 
     /**
      * Whether input is buffered below the protocol (decrypted TLS bytes) that a read would return
      * at once: no readiness comes for it, so a protocol must read it before going idle. Owner only.
+     *
+     * @return whether buffered input is waiting
      */
     boolean hasBufferedInput();
 
-    /** Hands the connection to another protocol; later dispatches run {@code next}. Owner only. */
+    /**
+     * Hands the connection to another protocol; later dispatches run {@code next}. Owner only.
+     *
+     * @param next the protocol that takes over
+     */
     void switchProtocol(ConnectionProtocol next);
 
-    /** The protocol's connection-long state if it is a {@code type}, else {@code null}. Owner only. */
+    /**
+     * The protocol's connection-long state if it is a {@code type}, else {@code null}. Owner only.
+     *
+     * @param <S> the state's type
+     * @param type the state's class
+     * @return the state, or {@code null}
+     */
     <S> S session(Class<S> type);
 
-    /** Stores the protocol's connection-long state (kept while idle, dropped at close). Owner only. */
+    /**
+     * Stores the protocol's connection-long state (kept while idle, dropped at close). Owner only.
+     *
+     * @param state the state
+     */
     void session(Object state);
 
     /**
      * Whether the poller asked for a graceful end when it dispatched this connection (stop, or a
      * keep-alive or watch deadline), for protocols that close gracefully. Owner only.
+     *
+     * @return whether a graceful end was asked for
      */
     boolean closeRequested();
 
@@ -67,38 +85,72 @@ public interface ProtocolConnection {
     /** Asks for the owner's attention (a multiplexed connection is dispatched soon). Any thread. */
     void signal();
 
-    /** Consumes a pending {@link #signal}: whether there was one. Owner only. */
+    /** {@return consumes a pending {@link #signal}: whether there was one. Owner only} */
     boolean takeSignal();
 
-    /** What the protocol may use of the child serving this connection. */
+    /** {@return what the protocol may use of the child serving this connection} */
     ChildServices services();
 
-    /** The client's address. */
+    /** {@return the client's address} */
     InetSocketAddress remoteAddress();
 
-    /** The local address the client connected to. */
+    /** {@return the local address the client connected to} */
     InetSocketAddress localAddress();
 
-    /** Reads what is available without waiting: bytes read, 0, or -1 at the end. Owner only. */
+    /**
+     * Reads what is available without waiting: bytes read, 0, or -1 at the end. Owner only.
+     *
+     * @param dst where the bytes go
+     * @return the bytes read, 0, or -1
+     * @throws IOException if the socket fails
+     */
     int readNow(ByteBuffer dst) throws IOException;
 
-    /** Reads at least one byte, parking the worker while none is there: bytes read, or -1 at the end. Owner only. */
+    /**
+     * Reads at least one byte, parking the worker while none is there: bytes read, or -1 at the end. Owner only.
+     *
+     * @param dst where the bytes go
+     * @return the bytes read, or -1
+     * @throws IOException if the socket fails
+     */
     int read(ByteBuffer dst) throws IOException;
 
     /**
      * {@link #read(ByteBuffer)} bounded also by an absolute deadline ({@link System#nanoTime()}
      * scale; 0 = {@code Timeout} alone), when it comes first: a request body's read stage. A
      * deadline that passes ends the wait with a {@link java.net.SocketTimeoutException}. Owner only.
+     *
+     * @param dst where the bytes go
+     * @param deadlineNanos the deadline on {@link System#nanoTime()}'s clock, or 0
+     * @return the bytes read, or -1
+     * @throws IOException if the socket fails; {@link java.net.SocketTimeoutException} when the deadline passes
      */
     int read(ByteBuffer dst, long deadlineNanos) throws IOException;
 
-    /** Writes all of {@code src}, parking the worker while the socket is full. Owner only. */
+    /**
+     * Writes all of {@code src}, parking the worker while the socket is full. Owner only.
+     *
+     * @param src the bytes to write
+     * @throws IOException if the socket fails
+     */
     void write(ByteBuffer src) throws IOException;
 
-    /** Writes all of {@code srcs} in gathering writes, parking while the socket is full. Owner only. */
+    /**
+     * Writes all of {@code srcs} in gathering writes, parking while the socket is full. Owner only.
+     *
+     * @param srcs the buffers to write, in order
+     * @throws IOException if the socket fails
+     */
     void write(ByteBuffer[] srcs) throws IOException;
 
-    /** Writes {@code count} bytes of {@code file} from {@code position} (zero-copy where possible). Owner only. */
+    /**
+     * Writes {@code count} bytes of {@code file} from {@code position} (zero-copy where possible). Owner only.
+     *
+     * @param file the file
+     * @param position the offset of the first byte
+     * @param count how many bytes
+     * @throws IOException if the file or the socket fails
+     */
     void transferFrom(FileChannel file, long position, long count) throws IOException;
 
     /**
@@ -117,19 +169,33 @@ public interface ProtocolConnection {
     /** Idle until the next request: buffers released, KEEPALIVE under KeepAliveTimeout. The owner's last act. */
     void handBackKeepAlive();
 
-    /** Waits for the rest of a request head, buffers kept, until {@code deadlineNanos}. The owner's last act. */
+    /**
+     * Waits for the rest of a request head, buffers kept, until {@code deadlineNanos}. The owner's last act.
+     *
+     * @param deadlineNanos the deadline, on {@link System#nanoTime()}'s clock
+     */
     void handBackReadWait(long deadlineNanos);
 
-    /** Closes gracefully (output shut, input drained, then closed), counted under {@code reason}. The owner's last act. */
+    /**
+     * Closes gracefully (output shut, input drained, then closed), counted under {@code reason}. The owner's last act.
+     *
+     * @param reason why the connection closes
+     */
     void handBackLinger(CloseReason reason);
 
-    /** Closes at once, counted under {@code reason}. The owner's last act. */
+    /**
+     * Closes at once, counted under {@code reason}. The owner's last act.
+     *
+     * @param reason why the connection closes
+     */
     void handBackClose(CloseReason reason);
 
     /**
      * A multiplexed connection waits in its poller (buffers kept) for readiness, a
      * {@link #signal}, or {@code deadlineNanos} (then with {@link #closeRequested()} set; 0 = none).
      * The owner's last act.
+     *
+     * @param deadlineNanos the deadline on {@link System#nanoTime()}'s clock, or 0
      */
     void handBackWatch(long deadlineNanos);
 }

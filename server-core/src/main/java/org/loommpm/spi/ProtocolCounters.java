@@ -55,28 +55,28 @@ public final class ProtocolCounters {
     /** An HTTP/2 abuse guard ended a connection (ENHANCE_YOUR_CALM). */
     public void guardTripped() { guardsTripped.increment(); }
 
-    /** TLS handshakes completed. */
+    /** {@return TLS handshakes completed} */
     public long tlsHandshakes() { return tlsHandshakes.sum(); }
-    /** TLS handshakes failed. */
+    /** {@return TLS handshakes failed} */
     public long tlsHandshakeFailures() { return tlsFailures.sum(); }
-    /** Plaintext requests refused on TLS ports. */
+    /** {@return plaintext requests refused on TLS ports} */
     public long tlsPlaintextRequests() { return tlsPlaintext.sum(); }
-    /** HTTP/2 connections started. */
+    /** {@return HTTP/2 connections started} */
     public long http2Connections() { return h2Connections.sum(); }
-    /** HTTP/2 streams whose handler started. */
+    /** {@return HTTP/2 streams whose handler started} */
     public long streamsStarted() { return streamsStarted.sum(); }
-    /** HTTP/2 responses completed. */
+    /** {@return HTTP/2 responses completed} */
     public long responsesCompleted() { return responsesCompleted.sum(); }
-    /** HTTP/2 streams reset by clients. */
+    /** {@return HTTP/2 streams reset by clients} */
     public long streamsReset() { return streamsReset.sum(); }
-    /** HTTP/2 streams refused. */
+    /** {@return HTTP/2 streams refused} */
     public long streamsRefused() { return streamsRefused.sum(); }
-    /** HTTP/2 streams reset for a stalled flow-control window. */
+    /** {@return HTTP/2 streams reset for a stalled flow-control window} */
     public long streamsStalled() { return streamsStalled.sum(); }
-    /** GOAWAY frames sent. */
+    /** {@return GOAWAY frames sent} */
     public long goawaysSent() { return goawaysSent.sum(); }
-    /** GOAWAY frames received. */
+    /** {@return GOAWAY frames received} */
     public long goawaysReceived() { return goawaysReceived.sum(); }
-    /** Connections ended by an HTTP/2 abuse guard. */
+    /** {@return connections ended by an HTTP/2 abuse guard} */
     public long guardsTripped() { return guardsTripped.sum(); }
 }

@@ -28,22 +28,39 @@ public interface SlotBoard {
 
     /** What the status page shows of the request a slot is serving. */
     interface RequestInfo {
-        /** The method token. */
+        /** {@return the method token} */
         String method();
 
-        /** The decoded path, without the query. */
+        /** {@return the decoded path, without the query} */
         String path();
 
-        /** The target host (Host header or absolute-form authority), or {@code null}. */
+        /** {@return the target host (Host header or absolute-form authority), or {@code null}} */
         String host();
     }
 
-    /** Sets {@code slot}'s state letter. The worker holding the slot. */
+    /**
+     * Sets {@code slot}'s state letter. The worker holding the slot.
+     *
+     * @param slot the slot
+     * @param state the state letter (mod_status's: {@code _}, {@code R}, {@code W}, ...)
+     */
     void set(int slot, byte state);
 
-    /** Shows the request {@code slot} now serves. The worker holding the slot. */
+    /**
+     * Shows the request {@code slot} now serves. The worker holding the slot.
+     *
+     * @param slot the slot
+     * @param request the request line's parts
+     * @param client the client's address
+     * @param startNanos when the request started, on {@link System#nanoTime()}'s clock
+     */
     void requestStarted(int slot, RequestInfo request, InetSocketAddress client, long startNanos);
 
-    /** Counts one completed request and the bytes its response put on the wire. The worker holding the slot. */
+    /**
+     * Counts one completed request and the bytes its response put on the wire. The worker holding the slot.
+     *
+     * @param slot the slot
+     * @param bytesSent the response's bytes on the wire
+     */
     void requestDone(int slot, long bytesSent);
 }

@@ -9,12 +9,19 @@ public interface WorkerTask {
     /** The slot a task started by {@link ChildServices#dispatchOwner} receives when it holds none. */
     int NO_SLOT = -1;
 
-    /** Runs on a virtual thread holding worker slot {@code slot} (or {@link #NO_SLOT}). */
+    /**
+     * Runs on a virtual thread holding worker slot {@code slot} (or {@link #NO_SLOT}).
+     *
+     * @param slot the slot held
+     */
     void run(int slot);
 
     /**
      * The slot the task holds once {@link #run} returned: {@code slot}, unless it lent its slot
      * and reclaimed another ({@link ChildServices#lend}, {@link ChildServices#reclaim}).
+     *
+     * @param slot the slot the task ran with
+     * @return the slot it holds now
      */
     default int slotAfterRun(int slot) {
         return slot;

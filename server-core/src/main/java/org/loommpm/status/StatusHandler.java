@@ -41,6 +41,8 @@ public final class StatusHandler implements Handler {
     private final String version;
 
     /**
+     * A status page for a server.
+     *
      * @param stats the server's counts: {@link LoomServer#stats()}, or
      *              {@link LoomServer.Builder#stats()} when the handler is built before the server
      * @throws IllegalArgumentException if {@code stats} is not a server's (an implementation of

@@ -170,22 +170,22 @@ record StatusSnapshot(String serverName, String version, Instant now, Instant st
         return a.getAddress() != null ? a.getAddress().getHostAddress() : a.getHostString();
     }
 
-    /** Requests per second since start (0 in the first second). */
+    /** {@return requests per second since start (0 in the first second)} */
     double reqPerSec() {
         return uptimeSeconds > 0 ? (double) requests / uptimeSeconds : 0;
     }
 
-    /** Response bytes per second since start. */
+    /** {@return response bytes per second since start} */
     double bytesPerSec() {
         return uptimeSeconds > 0 ? (double) bytesSent / uptimeSeconds : 0;
     }
 
-    /** Response bytes per request. */
+    /** {@return response bytes per request} */
     double bytesPerReq() {
         return requests > 0 ? (double) bytesSent / requests : 0;
     }
 
-    /** Every child's letters, concatenated in child order, then the open slots (mod_status's Scoreboard line). */
+    /** {@return every child's letters, concatenated in child order, then the open slots (mod_status's Scoreboard line)} */
     String scoreboard() {
         StringBuilder b = new StringBuilder();
         for (Child c : children) {
@@ -195,17 +195,17 @@ record StatusSnapshot(String serverName, String version, Instant now, Instant st
         return b.toString();
     }
 
-    /** Children draining (httpd's "Stopping" processes). */
+    /** {@return children draining (httpd's "Stopping" processes)} */
     long stopping() {
         return children.stream().filter(Child::draining).count();
     }
 
-    /** Admission transitions summed over the live children. */
+    /** {@return admission transitions summed over the live children} */
     long admissionTransitions() {
         return children.stream().mapToLong(Child::admissionTransitions).sum();
     }
 
-    /** Children whose admission control has the listener off now. */
+    /** {@return children whose admission control has the listener off now} */
     long admissionOff() {
         return children.stream().filter(c -> !c.admissionOpen()).count();
     }

@@ -12,15 +12,23 @@ import java.net.http.HttpResponse;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.loommpm.api.Handler;
+import org.loommpm.api.LoomServer;
+import org.loommpm.testing.H2c;
+import org.loommpm.testing.LoomServerSetup;
+import org.loommpm.testing.LoomServerTest;
 
-/** Requests and responses over h2c: the frame client, the JDK client (Upgrade: h2c) and curl (prior knowledge). */
+/**
+ * Requests and responses over h2c: the frame client, the JDK client (Upgrade: h2c) and curl
+ * (prior knowledge). The server is the embedded one ({@code LoomServer}, HTTP/2 found by
+ * ServiceLoader), one per class, from loom-mpm-testing's extension.
+ */
+@LoomServerTest
 class Http2ExchangeTest {
     static final byte[] BIG = new byte[1 << 20];
-    static H2Server server;
+    private final LoomServer server;
 
     static {
         new Random(7).nextBytes(BIG);
@@ -46,14 +54,14 @@ class Http2ExchangeTest {
         }
     };
 
-    @BeforeAll
-    static void start() throws Exception {
-        server = H2Server.start(APP);
+    Http2ExchangeTest(LoomServer server) {
+        this.server = server;
     }
 
-    @AfterAll
-    static void stop() {
-        server.close();
+    @LoomServerSetup
+    static Handler app(LoomServer.Builder builder) {
+        builder.configure(c -> c.threadsPerChild(64).gracefulShutdownTimeout(Duration.ofSeconds(10)));
+        return APP;
     }
 
     @Test
@@ -160,9 +168,7 @@ class Http2ExchangeTest {
     }
 
     @Test
-    void jdkClientUpgradesWithH2c() throws Exception {
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
-        URI base = URI.create("http://127.0.0.1:" + server.port());
+    void jdkClientUpgradesWithH2c(@H2c HttpClient client, URI base) throws Exception {
         HttpResponse<String> first = client.send(HttpRequest.newBuilder(base.resolve("/hello")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(HttpClient.Version.HTTP_2, first.version());
@@ -219,6 +225,6 @@ class Http2ExchangeTest {
         } finally {
             java.nio.file.Files.delete(file);
         }
-        assertTrue(server.stats().streamsStarted() > 0);
+        assertTrue(server.stats().requests() >= 3);
     }
 }

@@ -5,9 +5,13 @@ import static org.loommpm.http2.it.FrameClient.DATA;
 import static org.loommpm.http2.it.FrameClient.RST_STREAM;
 
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.loommpm.api.Handler;
+import org.loommpm.api.LoomServer;
+import org.loommpm.config.Http2Settings;
+import org.loommpm.testing.LoomServerSetup;
+import org.loommpm.testing.LoomServerTest;
 
 /**
  * A client's frames that arrive after the server already answered the stream (issue #23, 6: over
@@ -16,24 +20,28 @@ import org.junit.jupiter.api.Test;
  * The stream stays half-closed (local) while its request is open, instead of being reset at once
  * with NO_ERROR, which made later errors invisible.
  */
+@LoomServerTest
 class LateFramesTest {
     static final int NO_ERROR = 0, PROTOCOL_ERROR = 1, FLOW_CONTROL_ERROR = 3, STREAM_CLOSED = 5;
     static final String[] POST = {":method", "POST", ":scheme", "http", ":path", "/", ":authority", "x"};
-    static H2Server server;
+    /** The port of the class's server (loom-mpm-testing's extension starts and stops it). */
+    static int port;
 
-    @BeforeAll
-    static void start() throws Exception {
-        server = H2Server.start((req, res) -> res.send("ok"), s -> s.withStallTimeout(Duration.ofSeconds(1)));
+    @LoomServerSetup
+    static Handler app(LoomServer.Builder builder) {
+        builder.configure(c -> c.threadsPerChild(64).gracefulShutdownTimeout(Duration.ofSeconds(10))
+                .http2(Http2Settings.DEFAULTS.withStallTimeout(Duration.ofSeconds(1))));
+        return (req, res) -> res.send("ok");
     }
 
-    @AfterAll
-    static void stop() {
-        server.close();
+    @BeforeAll
+    static void port(LoomServer server) {
+        port = server.port();
     }
 
     /** Opens stream 1 without END_STREAM and reads its whole response (the handler never reads the body). */
     private static FrameClient answered(String... fields) throws Exception {
-        FrameClient c = FrameClient.open(server.port());
+        FrameClient c = FrameClient.open(port);
         c.headers(1, false, fields);
         assertEquals("ok", c.response(1).text());
         return c;

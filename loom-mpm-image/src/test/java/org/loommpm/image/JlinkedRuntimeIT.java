@@ -1,0 +1,88 @@
+package org.loommpm.image;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The image's runtime (target/rootfs/opt/java, the jlink'ed base layer) runs loom-mpm.jar: the
+ * module list is enough to report the version and to serve a request (status page included,
+ * which uses java.management). Run on the build machine, outside a container.
+ */
+class JlinkedRuntimeIT {
+    static final Path JAVA = Path.of(System.getProperty("image.rootfs"), "opt", "java", "bin", "java");
+    static final String JAR = System.getProperty("loom.jar");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void reportsTheVersion() throws Exception {
+        Process p = new ProcessBuilder(JAVA.toString(), "-jar", JAR, "-v").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(out.startsWith("loom-mpm " + System.getProperty("image.version") + " "), out);
+    }
+
+    @Test
+    void servesFilesAndTheStatusPage() throws Exception {
+        Path docroot = Files.createDirectories(dir.resolve("htdocs"));
+        Files.writeString(docroot.resolve("index.html"), "from the jlinked runtime");
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Path conf = dir.resolve("loom-mpm.conf");
+        Files.writeString(conf, """
+                Listen 127.0.0.1:%d
+                DocumentRoot %s
+                ErrorLog /dev/stderr
+                <Location /server-status>
+                    SetHandler server-status
+                </Location>
+                """.formatted(port, docroot));
+        Process p = new ProcessBuilder(JAVA.toString(), "-jar", JAR, "-f", conf.toString())
+                .redirectErrorStream(true).redirectOutput(dir.resolve("out.log").toFile()).start();
+        try (HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()) {
+            URI base = URI.create("http://127.0.0.1:" + port + "/");
+            HttpResponse<String> index = get(client, base, p);
+            assertEquals(200, index.statusCode());
+            assertEquals("from the jlinked runtime", index.body());
+            HttpResponse<String> status = client.send(HttpRequest.newBuilder(base.resolve("/server-status?auto")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, status.statusCode(), status.body());
+        } finally {
+            p.destroy(); // SIGTERM: a graceful stop
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), Files.readString(dir.resolve("out.log")));
+        }
+    }
+
+    /** The first GET, retried while the server is still starting (bounded: 30 s). */
+    private static HttpResponse<String> get(HttpClient client, URI uri, Process p) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                return client.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
+            } catch (IOException e) {
+                if (!p.isAlive() || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+}

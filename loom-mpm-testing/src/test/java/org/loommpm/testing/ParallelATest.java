@@ -1,0 +1,20 @@
+package org.loommpm.testing;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import org.junit.jupiter.api.Test;
+import org.loommpm.api.Handler;
+
+/** One of the three classes that {@link Rendezvous} proves run concurrently without colliding. */
+@LoomServerTest
+class ParallelATest {
+    @LoomServerSetup
+    static Handler app() {
+        return Rendezvous.answer("A");
+    }
+
+    @Test
+    void runsBesideTheOthers(URI base, HttpClient client) throws Exception {
+        Rendezvous.meetTheOthers("A", base, client);
+    }
+}
