@@ -10,7 +10,8 @@
 #   ATTACKS="none zero-window" CONNS=2 DURATION=10 benchmarks/h2attack.sh
 #
 # ATTACKS: words NAME or NAME:TARGET. NAME is none (normal client alone), zero-window,
-# made-you-reset, wu-conn, wu-stream, rst-closed, hpack-size. TARGET is jar (default:
+# made-you-reset, wu-conn, wu-stream, rst-closed, hpack-size, rapid-reset, settings-flood,
+# ping-flood, empty-data, continuation, upload (100 MB POSTs; use :bench). TARGET is jar (default:
 # server-cli/target/loom-mpm.jar with a generated config: a docroot with /big.bin of 10 MB and
 # /small.txt, /server-status; the normal client GETs /small.txt) or bench (the bench jar's loom
 # app, BENCH_HOST=127.0.0.1, whose /slow answers after 20 ms; the normal client GETs /plaintext).
@@ -116,6 +117,9 @@ for spec in $ATTACKS; do
   log="$TMP/server-$run.log"
   if [ "$target" = bench ]; then small=/plaintext; path_arg=(--path /slow); else small=/small.txt; path_arg=(); fi
   [ "$attack" = made-you-reset ] && [ "$target" = jar ] && path_arg=(--path /small.txt)
+  [ "$attack" = rapid-reset ] && [ "$target" = jar ] && path_arg=(--path /small.txt)
+  # POSTs need a handler that reads the body: the bench app's /plaintext.
+  case "$attack" in upload | empty-data) [ "$target" = bench ] && path_arg=(--path /plaintext) ;; esac
   [ "$attack" = hpack-size ] && path_arg+=(--updates "$UPDATES")
   echo "== $attack on $target (port $port)" >&2
   start_target "$target" "$port" "$log"

@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * The listener-owning poller's accept duty: its listener keys, the admission rule that arms and
  * disarms them, the back-off after a failed accept, and the release of the listeners before a
- * drain closes them.
+ * drain closes them. Failed accepts are logged once per episode ({@link AcceptFailures}).
  *
  * <p><b>Thread confinement:</b> poller-confined (its poller's thread only), except
  * {@link #requestRelease}, which any thread may call: it publishes a future through an
@@ -31,6 +31,7 @@ final class Acceptor {
     private final AtomicReference<CompletableFuture<Void>> release = new AtomicReference<>();
     private boolean armed;
     private long pausedUntil;
+    private final AcceptFailures failures = new AcceptFailures();
 
     Acceptor(Child child) {
         this.child = child;
@@ -52,13 +53,21 @@ final class Acceptor {
                 ch = listener.channel().accept();
             } catch (IOException e) {
                 // Typically EMFILE: back off instead of spinning on a listener that stays ready.
-                LOG.log(Level.WARNING, "LM0105 accept failed, pausing accepts for 100 ms: {0}", e.toString());
-                pausedUntil = System.nanoTime() + ACCEPT_BACKOFF_NANOS;
+                long now = System.nanoTime();
+                if (failures.failed(now)) {
+                    LOG.log(Level.WARNING, "LM0105 accept failed ({0} in a row), pausing accepts 100 ms at a time "
+                            + "until one succeeds (LM2104): {1}", failures.failures(), e.toString());
+                }
+                pausedUntil = now + ACCEPT_BACKOFF_NANOS;
                 arm(false);
                 return;
             }
             if (ch == null) {
                 return;
+            }
+            String recovered = failures.accepted(System.nanoTime());
+            if (recovered != null) {
+                LOG.log(Level.WARNING, recovered);
             }
             child.accepted(ch, listener);
             if (!child.admission().evaluate(child.pool()) || child.isDraining()) {

@@ -133,7 +133,17 @@ public final class ProxyHeaderParser {
         }
         try {
             // A string holding a colon is parsed as an IPv6 literal or refused: never looked up.
-            return InetAddress.getByName(s);
+            InetAddress a = InetAddress.getByName(s);
+            if (a instanceof Inet6Address) {
+                return a;
+            }
+            // An IPv4-mapped literal (::ffff:a.b.c.d), which the JDK turns into an IPv4 address:
+            // kept IPv6, as TCP6 says and as v2 gives the same 16 bytes (found by fuzzing).
+            byte[] mapped = new byte[16];
+            mapped[10] = (byte) 0xff;
+            mapped[11] = (byte) 0xff;
+            System.arraycopy(a.getAddress(), 0, mapped, 12, 4);
+            return Inet6Address.getByAddress(null, mapped, null);
         } catch (UnknownHostException e) {
             throw new ProxyHeaderException("v1 header: '" + s + "' is not an IPv6 address");
         }

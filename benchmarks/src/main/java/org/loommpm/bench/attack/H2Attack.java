@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *     [--conns 10] [--duration 20] [--path /big.bin] [--updates 4000] [--no-reconnect]
  * </pre>
  *
- * attacks: zero-window, made-you-reset, wu-conn, wu-stream, rst-closed, hpack-size. The last
+ * attacks: zero-window, made-you-reset, wu-conn, wu-stream, rst-closed, hpack-size, rapid-reset,
+ * settings-flood, ping-flood, empty-data, continuation, upload (100 MB POSTs). The last
  * output line starts with {@code ATTACK} and holds the totals as key=value (read by h2attack.sh).
  */
 public final class H2Attack {

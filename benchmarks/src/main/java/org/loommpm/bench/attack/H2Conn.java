@@ -33,6 +33,10 @@ final class H2Conn implements AutoCloseable {
     final AtomicLong streamsEnded = new AtomicLong();
     final AtomicLong dataBytes = new AtomicLong();
     final AtomicLong framesReceived = new AtomicLong();
+    /** Send credit: the connection's and the one upload stream's (the upload attack); -1 until a SETTINGS says. */
+    private final AtomicLong connCredit = new AtomicLong(65535);
+    private final AtomicLong streamCredit = new AtomicLong(65535);
+    private volatile int initialWindow = 65535;
     volatile int goawayCode = -1;
     volatile String goawayDebug = "";
     /** Nanoseconds after t0 at which the server closed (EOF or reset); -1 while open. */
@@ -83,6 +87,26 @@ final class H2Conn implements AutoCloseable {
         }
     }
 
+    /** Starts the credit of a new upload stream at the server's initial window. */
+    void newUploadStream() {
+        streamCredit.set(initialWindow);
+    }
+
+    /** Waits for send credit (flow control, RFC 9113 §5.2) and takes up to {@code want} bytes of it; 0 when closed. */
+    int takeCredit(int want) {
+        while (open()) {
+            long c = Math.min(connCredit.get(), streamCredit.get());
+            if (c > 0) {
+                int n = (int) Math.min(c, want);
+                connCredit.addAndGet(-n);
+                streamCredit.addAndGet(-n);
+                return n;
+            }
+            LockSupport.parkNanos(100_000);
+        }
+        return 0;
+    }
+
     private void readLoop() {
         Frames reply = new Frames();
         byte[] payload = new byte[16 * 1024];
@@ -119,7 +143,20 @@ final class H2Conn implements AutoCloseable {
                                 | (payload[6] & 0xff) << 8 | (payload[7] & 0xff);
                         goawayDebug = new String(payload, 8, length - 8, java.nio.charset.StandardCharsets.UTF_8);
                     }
+                    case Frames.WINDOW_UPDATE -> {
+                        int inc = (payload[0] & 0x7f) << 24 | (payload[1] & 0xff) << 16 | (payload[2] & 0xff) << 8
+                                | (payload[3] & 0xff);
+                        (streamId == 0 ? connCredit : streamCredit).addAndGet(inc);
+                    }
                     case Frames.SETTINGS -> {
+                        for (int i = 0; (flags & Frames.ACK) == 0 && i + 6 <= length; i += 6) {
+                            if (((payload[i] & 0xff) << 8 | (payload[i + 1] & 0xff)) == Frames.SETTINGS_INITIAL_WINDOW_SIZE) {
+                                int v = (payload[i + 2] & 0xff) << 24 | (payload[i + 3] & 0xff) << 16
+                                        | (payload[i + 4] & 0xff) << 8 | (payload[i + 5] & 0xff);
+                                streamCredit.addAndGet(v - initialWindow);
+                                initialWindow = v;
+                            }
+                        }
                         if ((flags & Frames.ACK) == 0) {
                             reply.clear();
                             reply.settingsAck();

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -178,7 +179,12 @@ public final class ConfigParser {
         if (n < d.minArgs() || n > d.maxArgs()) {
             throw l.error(d.name() + " takes " + count(d) + ": " + d.name() + " " + d.syntax());
         }
-        d.action().apply(st, l);
+        try {
+            d.action().apply(st, l);
+        } catch (InvalidPathException e) {
+            // A path argument that cannot be one (a NUL character; found by ConfigFuzzTest).
+            throw l.error(d.name() + ": '" + e.getInput() + "' is not a valid path (" + e.getReason() + ")");
+        }
     }
 
     private static String count(DirectiveTable.Directive d) {
@@ -201,7 +207,12 @@ public final class ConfigParser {
             throw l.error("Exceeded the maximum include directory nesting level of " + MAX_INCLUDE_DEPTH
                     + ". You have probably a recursion somewhere.");
         }
-        Path pattern = st.resolve(l.args().get(0));
+        Path pattern;
+        try {
+            pattern = st.resolve(l.args().get(0));
+        } catch (InvalidPathException e) {
+            throw l.error(l.name() + ": '" + e.getInput() + "' is not a valid path (" + e.getReason() + ")");
+        }
         List<Path> files = expand(l, pattern, optional);
         for (Path f : files) {
             String source = f.toString();

@@ -96,7 +96,12 @@ public final class ParseState {
         this.serverRoot = serverRoot.toAbsolutePath().normalize();
     }
 
-    /** A path argument resolved against {@code ServerRoot}. */
+    /**
+     * A path argument resolved against {@code ServerRoot}.
+     *
+     * @throws java.nio.file.InvalidPathException when it cannot be a path (a NUL character):
+     *     {@link ConfigParser} turns that into a located configuration error for every directive
+     */
     public Path resolve(String path) {
         return serverRoot.resolve(path).normalize();
     }

@@ -189,7 +189,7 @@ final class TlsDirectives {
     private static List<String> protocols(ConfigLine l) throws ConfigException {
         Set<String> on = new LinkedHashSet<>();
         for (String arg : l.args()) {
-            char sign = arg.charAt(0);
+            char sign = arg.isEmpty() ? ' ' : arg.charAt(0); // "" is an unknown protocol below
             String name = sign == '+' || sign == '-' ? arg.substring(1) : arg;
             List<String> named = switch (name.toLowerCase(Locale.ROOT)) {
                 case "all" -> ALL;

@@ -18,7 +18,9 @@ import java.util.function.Consumer;
  * ({@link LogStripes}) and return at once; when the buffers are full the line is dropped and
  * counted (never a blocked worker), and the writer reports the count once it catches up.
  * {@link #reopen} closes and reopens the file after the lines written so far (log rotation on
- * graceful restart).
+ * graceful restart, or a file removed under the server). A write that fails (disk full, file
+ * gone) loses its batch and is reported once per episode ({@link WriteFailures}); the writer keeps
+ * going, so logging resumes when space is freed or the path is reopened.
  *
  * <p>The writer is not woken per line: it takes every stripe's buffer (swapping in an empty
  * one) and writes it, then sleeps {@value #PERIOD_MS} ms. Waking it for every line would cost
@@ -85,6 +87,8 @@ public final class AsyncLogWriter implements AutoCloseable {
     /** Of {@link #dropped}, how many were reported; writer thread only. */
     private long reportedDrops;
     private OutputStream out;
+    /** Write failures of the destination; writer thread only. */
+    private final WriteFailures failures;
     /** The empty buffer the writer gives the next stripe it takes; writer thread only. */
     private LogLine spare;
 
@@ -112,6 +116,7 @@ public final class AsyncLogWriter implements AutoCloseable {
         this.spare = new LogLine(initial);
         this.dropReport = dropReport;
         this.out = open(target);
+        this.failures = new WriteFailures(target);
         this.thread = Thread.ofPlatform().daemon().name("loom-log " + target).start(new Runnable() {
             @Override
             public void run() {
@@ -261,8 +266,7 @@ public final class AsyncLogWriter implements AutoCloseable {
                     // lose every later line, and there is nothing to rotate.
                     try {
                         if (!target.startsWith("/dev/std")) {
-                            out.close();
-                            out = open(target);
+                            reopenFile();
                         }
                     } finally {
                         r.done().countDown();
@@ -270,7 +274,7 @@ public final class AsyncLogWriter implements AutoCloseable {
                 } else if (control == STOP) {
                     reportDrops();
                     if (!target.startsWith("/dev/std")) {
-                        out.close();
+                        closeQuietly(out);
                     }
                     return;
                 }
@@ -284,11 +288,63 @@ public final class AsyncLogWriter implements AutoCloseable {
                     sleepUntilALine();
                 }
             }
-        } catch (IOException e) {
-            // The destination failed (disk full, file gone): say so once where an operator looks.
+        } catch (RuntimeException | Error e) {
             System.err.println("LM1203 log writer for " + target + " stopped: " + e);
             closed = true;
+            throw e;
         }
+    }
+
+    /**
+     * Closes the file and opens its path again (rotation, or a file removed under the server:
+     * the path gets a new file). If the path cannot be opened, the old file is kept (LM2103).
+     */
+    private void reopenFile() {
+        OutputStream fresh;
+        try {
+            fresh = open(target);
+        } catch (IOException e) {
+            report("LM2103 reopening the log " + target + " failed (" + e + "); still writing to the file opened before");
+            return;
+        }
+        closeQuietly(out);
+        out = fresh;
+    }
+
+    private static void closeQuietly(OutputStream s) {
+        try {
+            s.close();
+        } catch (IOException e) {
+            // Nothing more to do with a file being let go; its write errors were reported.
+        }
+    }
+
+    /** Writes one batch; a failure loses it and is reported once per episode ({@link WriteFailures}). */
+    private void write(byte[] b, int len) {
+        String message;
+        try {
+            out.write(b, 0, len);
+            message = failures.succeeded();
+        } catch (IOException e) {
+            message = failures.failed(e, len);
+        }
+        if (message != null) {
+            report(message);
+        }
+    }
+
+    /**
+     * Says it on stderr, which the error log cannot replace when it is the log failing, and to
+     * {@code dropReport} (the error log, when another file fails).
+     */
+    private void report(String message) {
+        System.err.println(message);
+        dropReport.accept(message);
+    }
+
+    /** Whether the last write to the destination failed (tests). */
+    boolean writeFailing() {
+        return failures.failing();
     }
 
     /**
@@ -298,7 +354,7 @@ public final class AsyncLogWriter implements AutoCloseable {
      *
      * @return whether anything was written
      */
-    private boolean writeStripes() throws IOException {
+    private boolean writeStripes() {
         boolean wrote = false;
         for (int i = 0; i < stripes.count(); i++) {
             for (int tries = 0; !stripes.tryAcquire(i); tries++) {
@@ -311,7 +367,7 @@ public final class AsyncLogWriter implements AutoCloseable {
             LogLine full = stripes.line(i).length() > 0 ? stripes.swap(i, spare) : null;
             stripes.release(i);
             if (full != null) {
-                out.write(full.array(), 0, full.length());
+                write(full.array(), full.length());
                 full.truncate(0);
                 spare = full;
                 wrote = true;

@@ -32,6 +32,23 @@ class ConfigParserTest {
         return assertThrows(ConfigException.class, () -> parse(text));
     }
 
+    /** ConfigFuzzTest found a NUL in a path argument escaping as an InvalidPathException. */
+    @Test
+    void aPathWithANulIsAConfigurationError() {
+        for (String line : List.of("ErrorLog \"logs/a\0b.log\"", "DocumentRoot \"/tmp/a\0\"",
+                "SSLCertificateFile \"x\0\"", "Include \"a\0*.conf\"", "ServerRoot \"/\0\"")) {
+            ConfigException e = error(line);
+            assertTrue(e.getMessage().contains("is not a valid path"), line + ": " + e.getMessage());
+        }
+    }
+
+    /** ConfigFuzzTest found an empty SSLProtocol argument escaping as a StringIndexOutOfBoundsException. */
+    @Test
+    void anEmptySslProtocolArgumentIsAConfigurationError() {
+        assertTrue(error("SSLProtocol \"\"").getMessage().contains("unknown protocol ''"));
+        assertTrue(error("SSLProtocol TLSv1.3 ''").getMessage().contains("unknown protocol ''"));
+    }
+
     @Test
     void fileCacheValid() throws Exception {
         assertEquals(SiteSettings.DEFAULT_FILE_CACHE_VALID, parse("").site().fileCacheValid());

@@ -1,0 +1,313 @@
+#!/usr/bin/env bash
+# The attack campaign of issue #21 (HTTP/1.1, TLS, static files, file descriptors, logs): for each
+# attack a fresh server pinned to SERVER_CPU, the attack client (H1Attack, h2load, curl) for
+# DURATION s on CLIENT_CPU, and meanwhile NormalClient sending RATE GETs per second over HTTP/1.1
+# with a TIMEOUT each. One markdown row per attack: what the attacker got, the normal client's
+# p99 and losses, the server's CPU (% of one core), busy worker slots, threads and heap.
+# HTTP/2 attacks are h2attack.sh's. Everything on 127.0.0.1; every server is one this script started.
+#
+#   benchmarks/attack.sh                                   # every attack
+#   ATTACKS="slowloris fd-exhaustion" benchmarks/attack.sh
+#   SERVER_JAR=/tmp/base/server-cli/target/loom-mpm.jar BENCH_SERVER_JAR=/tmp/base/benchmarks/target/loom-mpm-bench.jar \
+#     OUT=/tmp/before.md benchmarks/attack.sh              # the same attacks against another build
+#
+# ATTACKS: none slowloris slow-body idle overload malformed fd-exhaustion static log-full
+# log-deleted tls-hold tls-probes. Environment: DURATION (20 s), RATE (20 req/s), TIMEOUT (5 s),
+# SLOW_CONNS (1000), BODY_CONNS (300), FD_CONNS (2000), FD_LIMIT (512), OVERLOAD_CONNS (1000),
+# ATTACK_PORT_BASE (18490), SERVER_JAR, BENCH_SERVER_JAR (the servers; the attack clients always
+# come from this checkout's bench jar), JVM_FLAGS, SERVER_CPU (0), CLIENT_CPU (1), BUILD=1, OUT
+# (markdown report), KEEP=1 (keep the temp dir with the server logs).
+set -euo pipefail
+# shellcheck source=common.sh
+. "$(dirname "$0")/common.sh"
+
+ATTACKS=${ATTACKS:-"none slowloris slow-body idle overload malformed fd-exhaustion static log-full log-deleted tls-hold tls-probes"}
+DURATION=${DURATION:-20}
+RATE=${RATE:-20}
+TIMEOUT=${TIMEOUT:-5}
+SLOW_CONNS=${SLOW_CONNS:-1000}
+BODY_CONNS=${BODY_CONNS:-300}
+FD_CONNS=${FD_CONNS:-2000}
+FD_LIMIT=${FD_LIMIT:-512}
+OVERLOAD_CONNS=${OVERLOAD_CONNS:-1000}
+ATTACK_PORT_BASE=${ATTACK_PORT_BASE:-18490}
+OUT=${OUT:-}
+SERVER_JAR=${SERVER_JAR:-"$ROOT_DIR/server-cli/target/loom-mpm.jar"}
+BENCH_SERVER_JAR=${BENCH_SERVER_JAR:-"$JAR"}
+
+if [ ! -f "$JAR" ] || [ ! -f "$SERVER_JAR" ] || [ "${BUILD:-0}" = 1 ]; then
+  echo "building the jars ..." >&2
+  (cd "$ROOT_DIR" && ./loom mvn -q -B -o -DskipTests package)
+fi
+PIN_SERVER=() PIN_CLIENT=()
+if command -v taskset >/dev/null; then
+  PIN_SERVER=(taskset -c "$SERVER_CPU") PIN_CLIENT=(taskset -c "$CLIENT_CPU")
+fi
+
+TMP=$(mktemp -d)
+SERVER_PID="" SAMPLER_PID=""
+cleanup() {
+  [ -n "$SAMPLER_PID" ] && kill "$SAMPLER_PID" 2>/dev/null
+  stop_server
+  if [ "${KEEP:-0}" = 1 ]; then echo "kept $TMP" >&2; else rm -rf "$TMP"; fi
+}
+trap cleanup EXIT
+mkdir -p "$TMP/docroot/sub" "$TMP/outside"
+head -c $((1024 * 1024)) /dev/urandom >"$TMP/docroot/big.bin"
+echo "hello from loom-mpm" >"$TMP/docroot/small.txt"
+echo "secret outside the root" >"$TMP/outside/secret.txt"
+ln -s "$TMP/outside" "$TMP/docroot/out"        # a symlink leading out of DocumentRoot
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 \
+  -keyout "$TMP/key.pem" -out "$TMP/cert.pem" >/dev/null 2>&1
+
+# start_target jar|bench|tls PORT LOG [EXTRA_CONF]: starts a server pinned to SERVER_CPU (a
+# subshell with `ulimit -n FD_LIMIT` for fd-exhaustion), waits until it answers.
+start_target() {
+  local target=$1 port=$2 log=$3 extra=${4:-} i scheme=http limit=""
+  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+    echo "port $port is in use by another process; set ATTACK_PORT_BASE" >&2
+    return 1
+  fi
+  [ "$attack" = fd-exhaustion ] && limit="ulimit -n $FD_LIMIT;"
+  if [ "$target" = bench ]; then
+    # shellcheck disable=SC2086
+    BENCH_HOST=127.0.0.1 "${PIN_SERVER[@]}" bash -c "$limit exec \"\$0\" \"\$@\"" "$JAVA" $JVM_FLAGS \
+      -jar "$BENCH_SERVER_JAR" "$port" loom >"$log" 2>&1 &
+  else
+    local listen="Listen 127.0.0.1:$port"
+    if [ "$target" = tls ]; then
+      listen="Listen 127.0.0.1:$port https
+SSLCertificateFile $TMP/cert.pem
+SSLCertificateKeyFile $TMP/key.pem"
+      scheme=https
+    fi
+    cat >"$TMP/loom-$port.conf" <<EOF
+$listen
+DocumentRoot $TMP/docroot
+<Location /server-status>
+    SetHandler server-status
+</Location>
+LogLevel info
+ErrorLog $log.error
+CustomLog ${ACCESS_LOG:-/dev/null} common
+$extra
+EOF
+    # shellcheck disable=SC2086
+    "${PIN_SERVER[@]}" bash -c "$limit exec \"\$0\" \"\$@\"" "$JAVA" $JVM_FLAGS -jar "$SERVER_JAR" \
+      -f "$TMP/loom-$port.conf" >"$log" 2>&1 &
+  fi
+  SERVER_PID=$!
+  for i in $(seq 300); do
+    kill -0 "$SERVER_PID" 2>/dev/null || { echo "server exited during start-up:" >&2; cat "$log"* >&2; return 1; }
+    curl -sk -m 1 -o /dev/null "$scheme://127.0.0.1:$port/server-status?auto" && return 0
+    sleep 0.1
+  done
+  echo "server not answering within 30 s" >&2
+  return 1
+}
+
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$SERVER_PID/stat" 2>/dev/null || echo 0; }
+HZ=$(getconf CLK_TCK)
+kv() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2" | tail -1; }   # kv KEY LINE
+
+# sampler PORT SCHEME FILE: every 0.5 s busy slots, threads, open fds; heap (jcmd) every 2 s.
+sampler() {
+  local port=$1 scheme=$2 n=0 s t f h
+  set +e +o pipefail
+  while :; do
+    s=$(curl -sk -m 2 "$scheme://127.0.0.1:$port/server-status?auto" 2>/dev/null | awk -F': ' '/^BusyWorkers/{b=$2} END{print (b == "" ? "x" : b)}')
+    t=$(awk '/^Threads/{print $2}' "/proc/$SERVER_PID/status" 2>/dev/null)
+    f=$(ls "/proc/$SERVER_PID/fd" 2>/dev/null | wc -l)
+    h=""
+    if [ $((n % 4)) = 0 ]; then
+      h=$(timeout 5 "$JCMD" "$SERVER_PID" GC.heap_info 2>/dev/null |
+        awk '/PSYoungGen|ParOldGen|garbage-first heap|def new generation|tenured generation/ {
+               for (i = 1; i < NF; i++) if ($i == "used") { v = $(i + 1); sub(/K,?$/, "", v); u += v } }
+             END { if (u != "") printf "%d", u / 1024 }')
+    fi
+    echo "${s:-x} ${t:-0} ${f:-0} ${h:--}"
+    n=$((n + 1))
+    sleep 0.5
+  done
+}
+
+# attack_cmd ATTACK PORT: the attacker's command (run for DURATION s on CLIENT_CPU, reniced).
+attack_cmd() {
+  local a=$1 port=$2 h1=("$JAVA" -cp "$JAR" org.loommpm.bench.attack.H1Attack --port "$port" --duration "$DURATION")
+  case "$a" in
+    none | static | log-full | log-deleted) echo "" ;;
+    slowloris) echo "${h1[*]} --attack slowloris --conns $SLOW_CONNS --interval 3" ;;
+    slow-body) echo "${h1[*]} --attack slow-body --conns $BODY_CONNS --interval 1 --path /plaintext" ;;
+    idle) echo "${h1[*]} --attack idle --conns $SLOW_CONNS" ;;
+    fd-exhaustion) echo "${h1[*]} --attack idle --conns $FD_CONNS" ;;
+    malformed) echo "${h1[*]} --attack malformed --conns 4 --path /plaintext" ;;
+    tls-hold) echo "${h1[*]} --attack tls-hold --conns $SLOW_CONNS" ;;
+    tls-probes) echo "${h1[*]} --attack tls-probes --conns 4" ;;
+    overload) echo "h2load --h1 -D $DURATION -c $OVERLOAD_CONNS -t 1 http://127.0.0.1:$port/slow" ;;
+  esac
+}
+
+target_of() {
+  case "$1" in
+    slow-body | overload | malformed) echo bench ;;
+    tls-hold | tls-probes) echo tls ;;
+    *) echo jar ;;
+  esac
+}
+
+# static_checks PORT: the static-file attacks with curl, one line each: request, status, bytes.
+static_checks() {
+  local port=$1 u ranges i
+  echo "| request | status, bytes |"
+  echo "| --- | --- |"
+  for u in "/%2e%2e/%2e%2e/%2e%2e/etc/passwd" "/%252e%252e/%252e%252e/etc/passwd" "/../../../etc/passwd" \
+    "/..%2f..%2f..%2fetc/passwd" "/..%5c..%5c..%5cetc%5cpasswd" "/sub\\..\\..\\etc\\passwd" "/small.txt%00.png" \
+    "/small.txt%2500" "/out/secret.txt" "/out/" "/sub/%2e%2e/small.txt"; do
+    printf '| `GET %s` | %s |\n' "$u" "$(curl -s --path-as-is -o /dev/null -w '%{http_code}, %{size_download} bytes' "http://127.0.0.1:$port$u")"
+  done
+  # 1,000 one-byte ranges, adjacent (not overlapping), short enough for LimitRequestFieldSize.
+  ranges="bytes=0-0"
+  for i in $(seq 1 999); do ranges="$ranges,$i-$i"; done
+  printf '| `Range:` 1,000 parts on a 1 MB file | %s |\n' \
+    "$(curl -s -o /dev/null -w '%{http_code}, %{size_download} bytes, %{time_total} s' -H "Range: $ranges" "http://127.0.0.1:$port/big.bin")"
+  ranges="bytes=0-0"
+  for i in $(seq 2 2 30); do ranges="$ranges,$i-$i"; done
+  printf '| `Range:` 16 parts | %s |\n' \
+    "$(curl -s -o /dev/null -w '%{http_code}, %{size_download} bytes' -H "Range: $ranges" "http://127.0.0.1:$port/big.bin")"
+  printf '| `Range:` 200 overlapping parts `0-` | %s |\n' \
+    "$(curl -s -o /dev/null -w '%{http_code}, %{size_download} bytes' -H "Range: bytes=$(printf '0-,%.0s' $(seq 199))0-" "http://127.0.0.1:$port/big.bin")"
+}
+
+# requests PORT N: N GETs of /small.txt, prints how many were 200.
+requests() {
+  local ok=0 i
+  for i in $(seq "$2"); do
+    [ "$(curl -s -m 2 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$1/small.txt")" = 200 ] && ok=$((ok + 1))
+  done
+  echo "$ok"
+}
+
+# log_scenario full|deleted PORT LOG: the log-target attacks; prints the result text.
+log_scenario() {
+  local kind=$1 port=$2 log=$3 access=$TMP/access-$port.log ok1 ok2 ok3 lines
+  if [ "$kind" = full ]; then
+    # The access log is a symlink to /dev/full (every write: ENOSPC), as a full file system.
+    # Then space comes back (the link is replaced by a real file) and SIGHUP reopens it.
+    ok1=$(requests "$port" 200)
+    sleep 0.5
+    ok2=$(requests "$port" 50)
+    rm -f "$access"
+    kill -HUP "$SERVER_PID"
+    sleep 3
+    ok3=$(requests "$port" 20)
+    sleep 0.5
+    lines=$(wc -l <"$access" 2>/dev/null || echo 0)
+    echo "200 OK: $ok1/200 while full, $ok2/50 after; after space + SIGHUP: $ok3/20, $lines lines in the new file"
+  else
+    ok1=$(requests "$port" 20)
+    rm -f "$access"
+    ok2=$(requests "$port" 20)
+    kill -HUP "$SERVER_PID"
+    sleep 3
+    ok3=$(requests "$port" 20)
+    sleep 0.5
+    lines=$(wc -l <"$access" 2>/dev/null || echo 0)
+    echo "200 OK: $ok1/20 before, $ok2/20 with the file removed, $ok3/20 after SIGHUP; $lines lines in the recreated file"
+  fi
+}
+
+MACHINE=$(machine_summary)
+ROWS=()
+DETAILS=()
+run=0
+for attack in $ATTACKS; do
+  target=$(target_of "$attack")
+  port=$((ATTACK_PORT_BASE + run))
+  run=$((run + 1))
+  log="$TMP/server-$run.log"
+  scheme=http
+  [ "$target" = tls ] && scheme=https
+  echo "== $attack on $target (port $port)" >&2
+  ACCESS_LOG=""
+  case "$attack" in
+    log-full) ln -sf /dev/full "$TMP/access-$port.log"; ACCESS_LOG=$TMP/access-$port.log ;;
+    log-deleted) ACCESS_LOG=$TMP/access-$port.log ;;
+  esac
+  start_target "$target" "$port" "$log"
+  sampler "$port" "$scheme" >"$TMP/samples-$run" 2>/dev/null &
+  SAMPLER_PID=$!
+  cmd=$(attack_cmd "$attack" "$port")
+  attack_pid=""
+  t0=$(date +%s.%N) c0=$(cpu_ticks)
+  if [ -n "$cmd" ]; then
+    # shellcheck disable=SC2086
+    "${PIN_CLIENT[@]}" nice -n 19 timeout $((DURATION + 60)) $cmd >"$TMP/attack-$run" 2>&1 &
+    attack_pid=$!
+  fi
+  result=""
+  normal="-"
+  probe_url="http://127.0.0.1:$port/small.txt"
+  [ "$target" = bench ] && probe_url="http://127.0.0.1:$port/plaintext"
+  case "$attack" in
+    static) result="see below"; static_checks "$port" >"$TMP/attack-$run" ;;
+    log-full | log-deleted) result=$(log_scenario "${attack#log-}" "$port" "$log") ;;
+    tls-hold | tls-probes) sleep 3 ;;
+  esac
+  if [ "$target" != tls ] && [ "$attack" != static ] && [ "${attack#log-}" = "$attack" ]; then
+    sleep 3 # the attack under way
+    "${PIN_CLIENT[@]}" timeout $((DURATION + TIMEOUT + 30)) "$JAVA" -cp "$JAR" org.loommpm.bench.attack.NormalClient \
+      --url "$probe_url" --rate "$RATE" --duration $((DURATION - 5)) --timeout "$TIMEOUT" --http1 >"$TMP/normal-$run" 2>&1 || true
+    normal=$(grep '^NORMAL' "$TMP/normal-$run" || echo "NORMAL failed")
+    normal="$(kv p99_ms "$normal") ms, $(kv timeouts "$normal")/$(kv failures "$normal")/$(kv non200 "$normal") of $(kv sent "$normal")"
+  fi
+  [ -n "$attack_pid" ] && { wait "$attack_pid" || true; }
+  t1=$(date +%s.%N) c1=$(cpu_ticks)
+  recovery="-"
+  if [ "$attack" = fd-exhaustion ] || [ "$attack" = overload ] || [ "$attack" = slowloris ]; then
+    # Recovery: the first 200 after the attack's connections are gone.
+    tr0=$(date +%s.%N)
+    for i in $(seq 100); do
+      [ "$(curl -sk -m 1 -o /dev/null -w '%{http_code}' "$probe_url")" = 200 ] && break
+      sleep 0.1
+    done
+    recovery=$(awk -v a="$tr0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f s", b - a}')
+  fi
+  kill "$SAMPLER_PID" 2>/dev/null || true
+  wait "$SAMPLER_PID" 2>/dev/null || true
+  SAMPLER_PID=""
+  alive=yes
+  kill -0 "$SERVER_PID" 2>/dev/null || alive="no (exited)"
+  stop_server
+  cpu=$(awk -v c="$((c1 - c0))" -v hz="$HZ" -v a="$t0" -v b="$t1" 'BEGIN{printf "%.0f", c / hz / (b - a) * 100}')
+  samples=$(awk '$1 != "x" {if ($1 > b) b = $1} {if ($2 > t) t = $2; if ($3 > f) f = $3} $4 != "-" {if ($4 > h) h = $4}
+    END{printf "%d | %d | %d | %d", b, t, f, h}' "$TMP/samples-$run")
+  atk=$(grep -E '^H1ATTACK' "$TMP/attack-$run" 2>/dev/null || true)
+  if [ -z "$result" ]; then
+    case "$attack" in
+      none) result="-" ;;
+      overload) result=$(grep -E '^requests:|^status codes:' "$TMP/attack-$run" | tr '\n' ' ' | tr -s ' ') ;;
+      malformed | tls-probes) result="$(kv probes_run "$atk") probes, $(kv left_open "$atk") left open (table below)" ;;
+      *) result="$(kv open_at_end "$atk") of $(kv conns "$atk") open at the end, $(kv closed_by_server "$atk") closed by the server (life p50 $(kv life_p50_s "$atk") s, max $(kv life_max_s "$atk") s, answers $(kv statuses "$atk")), $(kv connect_failed "$atk") connects failed" ;;
+    esac
+  fi
+  logids=""
+  for f in "$log" "$log.error"; do
+    [ -f "$f" ] && logids="$logids $(grep -o 'LM[0-9]\{4\}' "$f" | sort | uniq -c | awk '{printf "%s x%d, ", $2, $1}' || true)"
+  done
+  ROWS+=("| $attack | $target | $result | $normal | $cpu | $samples | $recovery | $alive |")
+  DETAILS+=("### $attack" "" "server log ids:${logids:- none}" "" '```' "$cmd" '```' "" "$(grep -v '^H1ATTACK' "$TMP/attack-$run" 2>/dev/null | head -40 || true)" "")
+done
+
+{
+  echo "# Attack campaign: $(date -u "+%Y-%m-%d %H:%M") UTC, $(basename "$SERVER_JAR") from $SERVER_JAR"
+  echo
+  sed 's/^/    /' <<<"$MACHINE"
+  echo "    DURATION=$DURATION s; normal client RATE=$RATE req/s over HTTP/1.1, TIMEOUT=$TIMEOUT s"
+  echo "    load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo
+  echo "| attack | server | result | normal p99, timeouts/failures/non-200 of sent | server CPU % | busy slots max | threads max | fds max | heap used max MB | first 200 after | alive |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+  printf '%s\n' "${ROWS[@]}"
+  echo
+  printf '%s\n' "${DETAILS[@]}"
+} | tee ${OUT:+"$OUT"}
