@@ -22,23 +22,40 @@ import java.util.concurrent.CompletableFuture;
  * an {@link IOException}.
  */
 public interface EventStream extends AutoCloseable {
-    /** The request's {@code Last-Event-ID} (the id of the last event a reconnecting client saw), or {@code null}. */
+    /**
+     * {@return the request's {@code Last-Event-ID} (the id of the last event a reconnecting client
+     * saw), or {@code null} if the client sent none}
+     */
     String lastEventId();
 
     /**
      * Sends an event.
      *
+     * @param event the event to send
      * @return {@code true} if queued, {@code false} if the stream's queue is full (not sent)
      * @throws IOException if the stream has ended
      */
     boolean send(ServerSentEvent event) throws IOException;
 
-    /** Sends a "message" event with {@code data}; see {@link #send(ServerSentEvent)}. */
+    /**
+     * Sends a "message" event with {@code data}; see {@link #send(ServerSentEvent)}.
+     *
+     * @param data the event's data (each line becomes a {@code data:} line)
+     * @return {@code true} if queued, {@code false} if the stream's queue is full (not sent)
+     * @throws IOException if the stream has ended
+     */
     default boolean send(String data) throws IOException {
         return send(ServerSentEvent.data(data));
     }
 
-    /** Sends an event of type {@code name} with {@code data}; see {@link #send(ServerSentEvent)}. */
+    /**
+     * Sends an event of type {@code name} with {@code data}; see {@link #send(ServerSentEvent)}.
+     *
+     * @param name the event type (the {@code event:} field), one line
+     * @param data the event's data (each line becomes a {@code data:} line)
+     * @return {@code true} if queued, {@code false} if the stream's queue is full (not sent)
+     * @throws IOException if the stream has ended
+     */
     default boolean send(String name, String data) throws IOException {
         return send(ServerSentEvent.data(data).name(name));
     }
@@ -47,18 +64,25 @@ public interface EventStream extends AutoCloseable {
      * Sends a comment line (clients ignore it): a heartbeat of one's own. Each line of
      * {@code text} becomes a {@code :} line.
      *
+     * @param text the comment
      * @return {@code true} if queued, {@code false} if the queue is full
      * @throws IOException if the stream has ended
      */
     boolean comment(String text) throws IOException;
 
-    /** Completes when a send has room again (at once if it has now); exceptionally if the stream ends. */
+    /**
+     * {@return a future that completes when a send has room again (at once if it has now), and
+     * completes exceptionally if the stream ends first}
+     */
     CompletableFuture<Void> whenWritable();
 
-    /** Whether the stream is still open. */
+    /** {@return whether the stream is still open} */
     boolean isOpen();
 
-    /** Completes once the stream has ended, whichever way; actions attached run on the thread that ended it. */
+    /**
+     * {@return a future that completes once the stream has ended, whichever way} Actions attached
+     * to it run on the thread that ended the stream.
+     */
     CompletableFuture<Void> closed();
 
     /** Ends the stream (the response's body ends; the connection may serve further requests). */

@@ -130,6 +130,7 @@ public interface Response {
      * headers set so far carry over. The deadline is {@code SuspendTimeout} (60 s by default).
      * Read the request body first: an unread body is discarded when the handler returns.
      *
+     * @return the handle through which the exchange is answered later
      * @throws IllegalStateException if the response was already committed or suspended
      * @throws UnsupportedOperationException where the implementation cannot suspend
      */

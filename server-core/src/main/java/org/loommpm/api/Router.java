@@ -236,6 +236,12 @@ public final class Router implements Handler {
      * Routes WebSocket handshakes (RFC 6455) for a template to {@code handler}, accepting any
      * origin, no subprotocol, and permessage-deflate when the client offers it. See
      * {@link #websocket(String, WebSocketEndpoint)}.
+     *
+     * @param template the path, with {@code {name}} variables
+     * @param handler the handler of the sessions opened on this path
+     * @return this router
+     * @throws IllegalArgumentException if the template is malformed or already has a GET route
+     * @throws IllegalStateException if the router has already handled a request
      */
     public Router websocket(String template, WebSocketHandler handler) {
         return websocket(template, WebSocketEndpoint.of(handler));
@@ -252,6 +258,8 @@ public final class Router implements Handler {
      * gets {@code 426}. WebSockets run over HTTP/1.1 (cleartext or TLS); HTTP/2's extended
      * {@code CONNECT} (RFC 8441) is not implemented, so HTTP/2 clients open them over HTTP/1.1.
      *
+     * @param template the path, with {@code {name}} variables
+     * @param endpoint the handler and handshake policy (subprotocols, origin check, compression)
      * @return this router
      * @throws IllegalArgumentException if the template is malformed or already has a GET route
      * @throws IllegalStateException if the router has already handled a request

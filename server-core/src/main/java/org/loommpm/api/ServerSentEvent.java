@@ -29,22 +29,43 @@ public record ServerSentEvent(String data, String id, String name, Duration retr
         }
     }
 
-    /** An event carrying {@code data} (type "message", no id). */
+    /**
+     * {@return an event carrying {@code data} (type "message", no id)}
+     *
+     * @param data the event's data; each line becomes a {@code data:} line
+     */
     public static ServerSentEvent data(String data) {
         return new ServerSentEvent(data, null, null, null);
     }
 
-    /** This event with an id. */
+    /**
+     * {@return this event with an id} A client reconnecting sends the last id it saw as
+     * {@code Last-Event-ID}.
+     *
+     * @param eventId the id (one line, no NUL), or {@code null} for none
+     * @throws IllegalArgumentException if the id contains CR, LF or NUL
+     */
     public ServerSentEvent id(String eventId) {
         return new ServerSentEvent(data, eventId, name, retry);
     }
 
-    /** This event with a type ({@code event:} field; {@code addEventListener(name, ...)} in a browser). */
+    /**
+     * {@return this event with a type} The type is the {@code event:} field;
+     * {@code addEventListener(name, ...)} in a browser.
+     *
+     * @param eventName the type (one line), or {@code null} for the default "message"
+     * @throws IllegalArgumentException if the name contains CR or LF
+     */
     public ServerSentEvent name(String eventName) {
         return new ServerSentEvent(data, id, eventName, retry);
     }
 
-    /** This event with a reconnection delay for the client. */
+    /**
+     * {@return this event with a reconnection delay for the client} (the {@code retry:} field)
+     *
+     * @param delay how long the client waits before reconnecting, or {@code null} for its default
+     * @throws IllegalArgumentException if the delay is negative
+     */
     public ServerSentEvent retry(Duration delay) {
         return new ServerSentEvent(data, id, name, delay);
     }

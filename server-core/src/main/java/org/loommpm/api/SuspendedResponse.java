@@ -28,21 +28,40 @@ import java.util.concurrent.CompletableFuture;
  * the handler returns.
  */
 public interface SuspendedResponse {
-    /** Sets the status (default: what the handler set, else 200). Before the head is sent. */
+    /**
+     * Sets the status (default: what the handler set, else 200). Before the head is sent.
+     *
+     * @param status the HTTP status code
+     * @return this handle
+     */
     SuspendedResponse status(int status);
 
-    /** Replaces a header field. Before the head is sent. */
+    /**
+     * Replaces a header field. Before the head is sent.
+     *
+     * @param name the field name
+     * @param value the field value
+     * @return this handle
+     */
     SuspendedResponse header(String name, String value);
 
     /**
      * Sends the whole response with this body (Content-Length) and ends the exchange.
      *
+     * @param body the whole body
      * @throws IllegalStateException if the head was already sent by {@link #write}
      * @throws IOException if the exchange has ended (client gone, timed out)
      */
     void send(byte[] body) throws IOException;
 
-    /** Sends text as UTF-8 ({@code text/plain; charset=UTF-8} unless a Content-Type is set) and ends. */
+    /**
+     * Sends text as UTF-8 ({@code text/plain; charset=UTF-8} unless a Content-Type is set) and
+     * ends the exchange; see {@link #send(byte[])}.
+     *
+     * @param body the whole body
+     * @throws IllegalStateException if the head was already sent by {@link #write}
+     * @throws IOException if the exchange has ended (client gone, timed out)
+     */
     default void send(String body) throws IOException {
         send(body.getBytes(StandardCharsets.UTF_8));
     }
@@ -51,13 +70,17 @@ public interface SuspendedResponse {
      * Sends a piece of a streamed body (the first call sends the head: chunked on HTTP/1.1,
      * DATA frames on HTTP/2), if the queue has room.
      *
+     * @param chunk the bytes to send
      * @return {@code true} if queued; {@code false} if the queue is full (nothing was queued:
      *         retry after {@link #whenWritable()}, or give up)
      * @throws IOException if the exchange has ended
      */
     boolean write(byte[] chunk) throws IOException;
 
-    /** Completes when {@link #write} has room again (at once if it has now); exceptionally if the exchange ends. */
+    /**
+     * {@return a future that completes when {@link #write} has room again (at once if it has
+     * now), and completes exceptionally if the exchange ends first}
+     */
     CompletableFuture<Void> whenWritable();
 
     /**
@@ -70,12 +93,18 @@ public interface SuspendedResponse {
      * What to do when the deadline passes, run on a virtual thread of its own (it may block
      * briefly, and may answer, e.g. {@code 204} "nothing new"); if it leaves the exchange open
      * the server answers {@code 503}. Replaces an earlier action.
+     *
+     * @param action what to run when the deadline passes
+     * @return this handle
      */
     SuspendedResponse onTimeout(Runnable action);
 
-    /** Whether the exchange has ended (answered, timed out, client gone, server stopped). */
+    /** {@return whether the exchange has ended (answered, timed out, client gone, server stopped)} */
     boolean isDone();
 
-    /** Completes once the exchange has ended, whichever way; actions attached run on the thread that ended it. */
+    /**
+     * {@return a future that completes once the exchange has ended, whichever way} Actions
+     * attached to it run on the thread that ended the exchange.
+     */
     CompletableFuture<Void> ended();
 }

@@ -38,17 +38,32 @@ public record StreamingSettings(long outboundQueueLimit, Duration suspendTimeout
         }
     }
 
-    /** A copy with {@code OutboundQueueLimit} changed. */
+    /**
+     * {@return a copy with {@code OutboundQueueLimit} changed}
+     *
+     * @param bytes the new limit in bytes
+     * @throws IllegalArgumentException if the value is out of bounds (see the constructor)
+     */
     public StreamingSettings withOutboundQueueLimit(long bytes) {
         return new StreamingSettings(bytes, suspendTimeout, eventStreamHeartbeat);
     }
 
-    /** A copy with {@code SuspendTimeout} changed. */
+    /**
+     * {@return a copy with {@code SuspendTimeout} changed}
+     *
+     * @param d the new timeout
+     * @throws IllegalArgumentException if the value is out of bounds (see the constructor)
+     */
     public StreamingSettings withSuspendTimeout(Duration d) {
         return new StreamingSettings(outboundQueueLimit, d, eventStreamHeartbeat);
     }
 
-    /** A copy with {@code EventStreamHeartbeat} changed. */
+    /**
+     * {@return a copy with {@code EventStreamHeartbeat} changed}
+     *
+     * @param d the new heartbeat interval ({@link Duration#ZERO} turns it off)
+     * @throws IllegalArgumentException if the value is out of bounds (see the constructor)
+     */
     public StreamingSettings withEventStreamHeartbeat(Duration d) {
         return new StreamingSettings(outboundQueueLimit, suspendTimeout, d);
     }

@@ -39,27 +39,51 @@ public record WebSocketSettings(int maxFrameSize, int maxMessageSize, Duration i
         }
     }
 
-    /** A copy with {@code WebSocketMaxFrameSize} changed. */
+    /**
+     * {@return a copy with {@code WebSocketMaxFrameSize} changed}
+     *
+     * @param v the new maximum frame payload size in bytes
+     * @throws IllegalArgumentException if the value is out of bounds (see the constructor)
+     */
     public WebSocketSettings withMaxFrameSize(int v) {
         return new WebSocketSettings(v, maxMessageSize, idleTimeout, pingInterval, deflate);
     }
 
-    /** A copy with {@code WebSocketMaxMessageSize} changed. */
+    /**
+     * {@return a copy with {@code WebSocketMaxMessageSize} changed}
+     *
+     * @param v the new maximum message size in bytes
+     * @throws IllegalArgumentException if the value is out of bounds (see the constructor)
+     */
     public WebSocketSettings withMaxMessageSize(int v) {
         return new WebSocketSettings(maxFrameSize, v, idleTimeout, pingInterval, deflate);
     }
 
-    /** A copy with {@code WebSocketIdleTimeout} changed. */
+    /**
+     * {@return a copy with {@code WebSocketIdleTimeout} changed}
+     *
+     * @param v the new idle timeout
+     * @throws IllegalArgumentException if the value is out of bounds (see the constructor)
+     */
     public WebSocketSettings withIdleTimeout(Duration v) {
         return new WebSocketSettings(maxFrameSize, maxMessageSize, v, pingInterval, deflate);
     }
 
-    /** A copy with {@code WebSocketPingInterval} changed. */
+    /**
+     * {@return a copy with {@code WebSocketPingInterval} changed}
+     *
+     * @param v the new ping interval ({@link Duration#ZERO} turns pings off)
+     * @throws IllegalArgumentException if the value is out of bounds (see the constructor)
+     */
     public WebSocketSettings withPingInterval(Duration v) {
         return new WebSocketSettings(maxFrameSize, maxMessageSize, idleTimeout, v, deflate);
     }
 
-    /** A copy with {@code WebSocketDeflate} changed. */
+    /**
+     * {@return a copy with {@code WebSocketDeflate} changed}
+     *
+     * @param v whether permessage-deflate is negotiated
+     */
     public WebSocketSettings withDeflate(boolean v) {
         return new WebSocketSettings(maxFrameSize, maxMessageSize, idleTimeout, pingInterval, v);
     }

@@ -34,6 +34,7 @@ public interface OutboundQueue {
      * Queues {@code bytes} (its remaining bytes; the buffer is the queue's from now on: do not
      * touch it again) if the budget allows.
      *
+     * @param bytes the bytes to write, from position to limit
      * @return {@code true} if queued; {@code false} if the queue is full (nothing queued)
      * @throws java.nio.channels.ClosedChannelException if the connection has ended or a close was requested
      */
@@ -42,31 +43,32 @@ public interface OutboundQueue {
     /**
      * Queues {@code bytes} whatever the budget: for small items that end an exchange.
      *
+     * @param bytes the bytes to write, from position to limit; the queue's from now on
      * @throws java.nio.channels.ClosedChannelException if the connection has ended or a close was requested
      */
     void put(ByteBuffer bytes) throws IOException;
 
-    /** Bytes queued and not yet written to the socket. */
+    /** {@return the bytes queued and not yet written to the socket} */
     long queuedBytes();
 
-    /** The budget ({@code OutboundQueueLimit}). */
+    /** {@return the budget in bytes ({@code OutboundQueueLimit})} */
     long limit();
 
     /**
-     * Completes once the queue has room again: when at most half the limit is queued (at once if
-     * that is so now). Completes exceptionally with a {@link java.nio.channels.ClosedChannelException}
+     * {@return a future that completes once the queue has room again} That is when at most half
+     * the limit is queued (at once if that is so now). Completes exceptionally with a {@link java.nio.channels.ClosedChannelException}
      * if the connection ends first. Dependent actions run on the thread that completes it (the
      * poller, or a worker): keep them short and never block in them.
      */
     CompletableFuture<Void> whenWritable();
 
     /**
-     * Completes with the reason once the connection has ended (on every path: closed by either
-     * side, timed out, stopped). Dependent actions run on the thread that ended it: keep them short.
+     * {@return a future that completes with the reason once the connection has ended} It does on
+     * every path: closed by either side, timed out, stopped. Dependent actions run on the thread that ended it: keep them short.
      */
     CompletableFuture<CloseReason> closed();
 
-    /** Whether the connection has ended or a {@link #close} was requested. */
+    /** {@return whether the connection has ended or a {@link #close} was requested} */
     boolean isClosed();
 
     /**
@@ -74,6 +76,10 @@ public interface OutboundQueue {
      * ({@code flushFirst}, then a lingering close), or at once. Takes effect when the connection
      * is detached (at once if it is now, else when its worker hands it back detached); a worker
      * that owns the connection sees it in {@link #isClosed()}.
+     *
+     * @param reason why the connection ends (reported by {@link #closed()})
+     * @param flushFirst {@code true} to write the bytes already queued first, {@code false} to
+     *        end at once
      */
     void close(CloseReason reason, boolean flushFirst);
 }

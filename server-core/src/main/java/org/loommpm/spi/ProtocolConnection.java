@@ -226,6 +226,9 @@ public interface ProtocolConnection {
      * and carries out a close asked through it. It holds no worker slot, no thread, and no buffer
      * unless unread input is buffered (then the context stays attached). A signal dispatches it
      * only once the queue is written. The owner's last act.
+     *
+     * @param deadlineNanos the deadline on {@link System#nanoTime()}'s clock, or 0
+     * @param readInterest whether bytes from the peer dispatch the connection
      */
     void handBackDetached(long deadlineNanos, boolean readInterest);
 }

@@ -116,24 +116,24 @@ public final class ProtocolCounters {
     public long goawaysReceived() { return goawaysReceived.sum(); }
     /** {@return connections ended by an HTTP/2 abuse guard} */
     public long guardsTripped() { return guardsTripped.sum(); }
-    /** WebSockets opened. */
+    /** {@return WebSockets opened} */
     public long webSocketsOpened() { return webSocketsOpened.sum(); }
-    /** WebSockets ended. */
+    /** {@return WebSockets ended} */
     public long webSocketsClosed() { return webSocketsClosed.sum(); }
-    /** WebSockets open now (opened minus ended; exact once traffic stops). */
+    /** {@return WebSockets open now (opened minus ended; exact once traffic stops)} */
     public long webSocketsOpen() { return webSocketsOpened.sum() - webSocketsClosed.sum(); }
-    /** WebSocket messages received. */
+    /** {@return WebSocket messages received} */
     public long webSocketMessagesReceived() { return webSocketMessagesIn.sum(); }
-    /** WebSocket messages sent. */
+    /** {@return WebSocket messages sent} */
     public long webSocketMessagesSent() { return webSocketMessagesOut.sum(); }
-    /** Exchanges suspended so far (event streams not included). */
+    /** {@return exchanges suspended so far (event streams not included)} */
     public long suspendedTotal() { return suspended.sum(); }
-    /** Suspended exchanges waiting for their answer now (a gauge; exact once traffic stops). */
+    /** {@return suspended exchanges waiting for their answer now (a gauge; exact once traffic stops)} */
     public long suspendedNow() { return suspended.sum() - suspendedEnded.sum(); }
-    /** Event streams started so far. */
+    /** {@return event streams started so far} */
     public long eventStreamsTotal() { return eventStreams.sum(); }
-    /** Event streams open now (a gauge; exact once traffic stops). */
+    /** {@return event streams open now (a gauge; exact once traffic stops)} */
     public long eventStreamsNow() { return eventStreams.sum() - eventStreamsEnded.sum(); }
-    /** Suspended exchanges that passed their deadline. */
+    /** {@return suspended exchanges that passed their deadline} */
     public long suspendTimeouts() { return suspendTimeouts.sum(); }
 }

@@ -35,27 +35,50 @@ public record WebSocketEndpoint(WebSocketHandler handler, List<String> subprotoc
         subprotocols = List.copyOf(subprotocols);
     }
 
-    /** An endpoint accepting any origin, no subprotocol, deflate allowed without context takeover. */
+    /**
+     * {@return an endpoint accepting any origin, no subprotocol, deflate allowed without context
+     * takeover}
+     *
+     * @param handler the application's code for the route's sockets
+     */
     public static WebSocketEndpoint of(WebSocketHandler handler) {
         return new WebSocketEndpoint(handler, List.of(), null, true, false);
     }
 
-    /** A copy speaking these subprotocols, in the server's list (the client's order decides). */
+    /**
+     * {@return a copy speaking these subprotocols} They form the server's list; the client's order
+     * decides which is chosen.
+     *
+     * @param names the subprotocol names
+     */
     public WebSocketEndpoint withSubprotocols(String... names) {
         return new WebSocketEndpoint(handler, List.of(names), originCheck, deflate, contextTakeover);
     }
 
-    /** A copy with an origin check ({@code null} for none). */
+    /**
+     * {@return a copy with an origin check}
+     *
+     * @param check given the {@code Origin} field (or {@code null} when absent), whether to accept
+     *        the handshake; {@code null} accepts every origin
+     */
     public WebSocketEndpoint withOriginCheck(Predicate<String> check) {
         return new WebSocketEndpoint(handler, subprotocols, check, deflate, contextTakeover);
     }
 
-    /** A copy allowing or refusing permessage-deflate. */
+    /**
+     * {@return a copy allowing or refusing permessage-deflate}
+     *
+     * @param on whether permessage-deflate may be agreed
+     */
     public WebSocketEndpoint withDeflate(boolean on) {
         return new WebSocketEndpoint(handler, subprotocols, originCheck, on, contextTakeover);
     }
 
-    /** A copy allowing or refusing compressor context takeover. */
+    /**
+     * {@return a copy allowing or refusing compressor context takeover}
+     *
+     * @param on whether the server keeps its compressor's window between messages
+     */
     public WebSocketEndpoint withContextTakeover(boolean on) {
         return new WebSocketEndpoint(handler, subprotocols, originCheck, deflate, on);
     }

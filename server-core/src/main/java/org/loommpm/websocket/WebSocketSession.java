@@ -19,18 +19,34 @@ import java.util.concurrent.CompletableFuture;
  * the message is worth it. Pings from the client are answered by the server.
  */
 public interface WebSocketSession {
-    /** Queues a text message; see the class comment. */
+    /**
+     * Queues a text message; see the class comment.
+     *
+     * @param text the message
+     * @return {@code true} if queued, {@code false} if the queue is full or the socket is closed
+     */
     boolean sendText(String text);
 
-    /** Queues a binary message; see the class comment. */
+    /**
+     * Queues a binary message; see the class comment.
+     *
+     * @param data the message; the array must not be changed afterwards
+     * @return {@code true} if queued, {@code false} if the queue is full or the socket is closed
+     */
     boolean sendBinary(byte[] data);
 
-    /** Queues a ping (at most 125 bytes of payload); the client's pong reaches {@link WebSocketHandler#onPong}. */
+    /**
+     * Queues a ping; the client's pong reaches {@link WebSocketHandler#onPong}.
+     *
+     * @param payload the ping's application data, at most 125 bytes
+     * @return {@code true} if queued, {@code false} if the queue is full or the socket is closed
+     * @throws IllegalArgumentException if the payload is longer than 125 bytes
+     */
     boolean sendPing(byte[] payload);
 
     /**
-     * Completes when the outbound queue has room again (at once if it has), or exceptionally when
-     * the socket closes first. Its dependent actions run on the thread that completes it (a
+     * {@return a future that completes when the outbound queue has room again (at once if it has),
+     * or exceptionally when the socket closes first} Its dependent actions run on the thread that completes it (a
      * poller): keep them short, never block in them.
      */
     CompletableFuture<Void> whenWritable();
@@ -42,6 +58,8 @@ public interface WebSocketSession {
      * nothing if the socket is already closing.
      *
      * @param code a status a server may send: 1000-1003, 1007-1014, or 3000-4999
+     * @param reason the close reason (may be empty)
+     * @throws IllegalArgumentException if {@code code} is not a status a server may send
      */
     void close(int code, String reason);
 
@@ -50,39 +68,52 @@ public interface WebSocketSession {
         close(1000, "");
     }
 
-    /** Whether the socket is open: no close frame sent or received, the connection not ended. */
+    /** {@return whether the socket is open: no close frame sent or received, the connection not ended} */
     boolean isOpen();
 
-    /** The connection's id (unique across the server; the same as in its logs). */
+    /** {@return the connection's id (unique across the server; the same as in its logs)} */
     long id();
 
-    /** The request path of the handshake, percent-decoded. */
+    /** {@return the request path of the handshake, percent-decoded} */
     String path();
 
-    /** The handshake's raw query string, without {@code ?}, or {@code null}. */
+    /** {@return the handshake's raw query string, without {@code ?}, or {@code null}} */
     String query();
 
-    /** A path template variable of the route, or {@code null}. */
+    /**
+     * {@return a path template variable of the route, or {@code null}}
+     *
+     * @param name the variable's name in the route's template
+     */
     String pathParam(String name);
 
-    /** A request header field of the handshake ({@code Cookie}, {@code Authorization}, ...), or {@code null}. */
+    /**
+     * {@return a request header field of the handshake ({@code Cookie}, {@code Authorization}, ...),
+     * or {@code null}}
+     *
+     * @param name the field name, case-insensitive
+     */
     String requestHeader(String name);
 
-    /** The agreed subprotocol, or {@code null}. */
+    /** {@return the agreed subprotocol, or {@code null}} */
     String subprotocol();
 
-    /** Whether permessage-deflate was agreed. */
+    /** {@return whether permessage-deflate was agreed} */
     boolean compressed();
 
-    /** Whether the socket runs over TLS ({@code wss}). */
+    /** {@return whether the socket runs over TLS ({@code wss})} */
     boolean isSecure();
 
-    /** The client's address. */
+    /** {@return the client's address} */
     InetSocketAddress remoteAddress();
 
-    /** The application's per-socket state, or {@code null}. */
+    /** {@return the application's per-socket state, or {@code null}} */
     Object attachment();
 
-    /** Stores the application's per-socket state (visible to every later callback and thread: volatile). */
+    /**
+     * Stores the application's per-socket state (visible to every later callback and thread: volatile).
+     *
+     * @param value the state, or {@code null}
+     */
     void attachment(Object value);
 }
