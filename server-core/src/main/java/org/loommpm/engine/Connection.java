@@ -59,7 +59,7 @@ import org.loommpm.spi.WorkerTask;
  *   DETACHED -> PROCESSING                  the same (readiness only with read interest); a
  *                                           signal is served after the queued bytes are written
  *   DETACHED -> PROCESSING -> DETACHED      poller, TLS only: a short engine task writes the
- *                                           outbound queue through the TLS engine ({@link #runFlush})
+ *                                           outbound queue through the TLS engine ({@link Outbound#flushDetached})
  *   DETACHED -> LINGER | CLOSED             a close asked from any thread ({@link Outbound#close})
  *   KEEPALIVE -> CLOSED                     deadline, graceful stop, or EOF seen by a worker
  *   ASYNC_WAITIO -> LINGER                  head deadline: the protocol's timeout answer (408)
@@ -86,14 +86,8 @@ import org.loommpm.spi.WorkerTask;
  * the poller also checks the flag when it applies {@link #handBackWatch}, a signal racing with
  * that hand-back is never lost. The owner consumes the flag with {@link #takeSignal}.
  *
- * <p><b>Outbound queue.</b> Any thread may queue bytes on {@link #outbound()} without blocking on
- * the socket. Who writes them depends on the state, and so follows ownership: the poller while
- * the connection is DETACHED (plaintext: a non-blocking gathering write on the poller thread,
- * OP_WRITE armed while the socket is full; TLS: a short {@link #runFlush} task on a worker,
- * because a poller never runs the TLS engine), the owning worker otherwise
- * ({@link #flushOutbound}, and before every dispatch of the protocol in {@link #run}). The first
- * offer after the owner last looked pokes the poller, through the same once-per-look flag as a
- * {@link #signal}.
+ * <p><b>Outbound queue.</b> Any thread may queue bytes on {@link #outbound()}; who writes them
+ * follows ownership (see {@link Outbound}, "Who writes").
  *
  * <p><b>Transport.</b> All socket I/O of the worker side goes through the connection's
  * {@link Transport} (plaintext or TLS, fixed at accept, or on a PROXY protocol listener made by
@@ -118,7 +112,6 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
     private static final VarHandle ENDED;
     private static final VarHandle SIGNALLED;
     private static final VarHandle POKE_QUEUED;
-    private static final VarHandle OUTBOUND;
 
     static {
         try {
@@ -126,7 +119,6 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
             ENDED = lookup.findVarHandle(Connection.class, "ended", int.class);
             SIGNALLED = lookup.findVarHandle(Connection.class, "signalled", int.class);
             POKE_QUEUED = lookup.findVarHandle(Connection.class, "pokeQueued", int.class);
-            OUTBOUND = lookup.findVarHandle(Connection.class, "outbound", Outbound.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -155,9 +147,8 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
     boolean detachRead;
     /** Set by the poller before it dispatches a DETACHED connection only to write its queue (TLS). */
     boolean flushOnly;
-    /** Created on first use by any thread (CAS); {@code null} for connections that never queue. */
-    @SuppressWarnings("unused") // written through OUTBOUND
-    private volatile Outbound outbound;
+    /** Created on first use by any thread (a CAS in {@link Outbound#of}); null if never used. */
+    volatile Outbound outbound;
 
     /** Poller-confined once registered. */
     SelectionKey key;
@@ -362,21 +353,10 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
         POKE_QUEUED.setVolatile(this, 0);
     }
 
-    /**
-     * The connection's outbound queue, created on the first call (any thread; a CAS decides
-     * which caller's queue stays).
-     */
+    /** The connection's outbound queue, created on the first call ({@link Outbound#of}). Any thread. */
     @Override
     public Outbound outbound() {
-        Outbound q = outbound;
-        if (q == null) {
-            Outbound fresh = new Outbound(this, poller.child().config().streaming().outboundQueueLimit());
-            q = OUTBOUND.compareAndSet(this, null, fresh) ? fresh : outbound;
-            if (hasEnded()) {
-                q.ended(closeReason); // created after the end: it must not wait for one that passed
-            }
-        }
-        return q;
+        return Outbound.of(this);
     }
 
     /** The queue if it was ever used, else {@code null}. Any thread. */
@@ -740,13 +720,13 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
     /**
      * Runs the protocol on the worker that was dispatched this connection, after writing what
      * other threads queued (so the protocol's own writes follow them); or, when the poller
-     * dispatched it only for that ({@link #flushOnly}), {@link #runFlush}.
+     * dispatched it only for that ({@link #flushOnly}), {@link Outbound#flushDetached}.
      */
     @Override
     public void run(int slot) {
         if (flushOnly) {
             flushOnly = false;
-            runFlush();
+            outbound.flushDetached();
             return;
         }
         Outbound q = outbound;
@@ -761,26 +741,10 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
         protocol.serve(this, slot);
     }
 
-    /**
-     * A DETACHED TLS connection's queue, written on a worker because only a worker runs the TLS
-     * engine; then back to DETACHED with the same deadline and interest, or closed as asked.
-     */
-    private void runFlush() {
-        Outbound q = outbound;
-        try {
-            flushOutbound();
-        } catch (IOException e) {
-            handBackClose(CloseReason.ABORT);
-            return;
-        }
-        switch (q.state()) {
-            case Outbound.CLOSE_NOW -> handBackClose(q.closeReason());
-            case Outbound.CLOSE_AFTER_FLUSH -> handBackLinger(q.closeReason());
-            default -> {
-                transport.idle();
-                handBack(HandOff.DETACH);
-            }
-        }
+    /** Back to DETACHED with its deadline and interest, after {@link Outbound#flushDetached}. Owner only. */
+    void handBackDetachedAgain() {
+        transport.idle();
+        handBack(HandOff.DETACH);
     }
 
     // ---- poller side ----

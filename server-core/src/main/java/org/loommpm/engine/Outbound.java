@@ -27,6 +27,15 @@ import org.loommpm.spi.OutboundQueue;
  * ending the connection completes; a waiter added after the drain looked re-checks the count
  * itself, so none is left behind.
  *
+ * <p><b>Who writes.</b> Any thread may queue bytes without blocking on the socket. Who writes
+ * them depends on the connection's state, and so follows ownership: the poller while the
+ * connection is DETACHED (plaintext: a non-blocking gathering write on the poller thread, in
+ * {@link DetachedService}, OP_WRITE armed while the socket is full; TLS: a short
+ * {@link #flushDetached} task on a worker, because a poller never runs the TLS engine), the
+ * owning worker otherwise ({@link Connection#flushOutbound}, and before every dispatch of the
+ * protocol in {@link Connection#run}). The first offer after the owner last looked pokes the
+ * poller, through the same once-per-look flag as a {@link Connection#signal}.
+ *
  * <p><b>States</b> ({@link #state}, CAS): {@code OPEN -> CLOSE_AFTER_FLUSH | CLOSE_NOW -> ENDED},
  * or {@code OPEN -> ENDED} when the connection ends by another path.
  */
@@ -39,10 +48,14 @@ final class Outbound implements OutboundQueue {
     static final int BATCH = 64;
 
     private static final VarHandle STATE;
+    /** {@link Connection#outbound}, set once by the first {@link #of} (CAS). */
+    private static final VarHandle CONNECTION_OUTBOUND;
 
     static {
         try {
-            STATE = MethodHandles.lookup().findVarHandle(Outbound.class, "state", int.class);
+            var lookup = MethodHandles.lookup();
+            STATE = lookup.findVarHandle(Outbound.class, "state", int.class);
+            CONNECTION_OUTBOUND = lookup.findVarHandle(Connection.class, "outbound", Outbound.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -67,6 +80,41 @@ final class Outbound implements OutboundQueue {
     Outbound(Connection connection, long limit) {
         this.connection = connection;
         this.limit = limit;
+    }
+
+    /**
+     * Worker side, for a DETACHED TLS connection that {@link DetachedService} dispatched only for
+     * this (only a worker runs the TLS engine): writes the queue, then hands the connection back
+     * DETACHED with the same deadline and interest, or closed as asked. Owner (that worker) only.
+     */
+    void flushDetached() {
+        try {
+            connection.flushOutbound();
+        } catch (IOException e) {
+            connection.handBackClose(CloseReason.ABORT);
+            return;
+        }
+        switch (state()) {
+            case CLOSE_NOW -> connection.handBackClose(closeReason());
+            case CLOSE_AFTER_FLUSH -> connection.handBackLinger(closeReason());
+            default -> connection.handBackDetachedAgain();
+        }
+    }
+
+    /**
+     * The connection's queue, created on the first call (any thread; a CAS decides which caller's
+     * queue stays).
+     */
+    static Outbound of(Connection c) {
+        Outbound q = c.outbound;
+        if (q == null) {
+            Outbound fresh = new Outbound(c, c.child().config().streaming().outboundQueueLimit());
+            q = CONNECTION_OUTBOUND.compareAndSet(c, null, fresh) ? fresh : c.outbound;
+            if (c.hasEnded()) {
+                q.ended(c.closeReason); // created after the end: it must not wait for one that passed
+            }
+        }
+        return q;
     }
 
     // ---- producers: any thread ----

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
-import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
@@ -34,10 +33,17 @@ import org.loommpm.spi.CloseReason;
  * takes hand-offs with no wake-up system call; and a connection going idle with its read
  * interest still armed does not wake it at all ({@link #handoffIdle}).
  *
- * <p><b>Counts.</b> The counters below are written by this thread only (plain increments of
- * volatile fields: one writer, so no update is lost) and read by anyone. The KEEPALIVE and
- * LINGER populations are counted on every transition into and out of those states, all of
- * which happen on this thread, so they are exact.
+ * <p><b>Helpers.</b> Some states are served by poller-confined helpers, one each per poller,
+ * called from this loop on this thread only: {@link DetachedService} (DETACHED connections and
+ * their outbound queues), {@link ProxyHeaderService} (PROXY_HEADER), {@link LingeringClose}
+ * (LINGER) and {@link PollerShutdown} (the graceful-stop and drain sweeps, the forced close at
+ * exit). The package-private methods they call back ({@link #claimAndDispatch}, {@link #arm},
+ * {@link #close(Connection)}, ...) are for this thread only as well.
+ *
+ * <p><b>Counts.</b> The counters below, and the DETACHED and LINGER counts of the helpers, are
+ * written by this thread only (plain increments of volatile fields: one writer, so no update is
+ * lost) and read by anyone. The KEEPALIVE, DETACHED and LINGER populations are counted on every
+ * transition into and out of those states, all of which happen on this thread, so they are exact.
  */
 public final class Poller implements Runnable, PollerStats {
     private static final System.Logger LOG = System.getLogger("org.loommpm.engine");
@@ -61,12 +67,14 @@ public final class Poller implements Runnable, PollerStats {
     private final TimerRing timers = new TimerRing();
     private final RecycleList<ConnectionContext> recycleList;
     private final AtomicBoolean sleeping = new AtomicBoolean();
-    private final ByteBuffer lingerScratch = ByteBuffer.allocate(4096);
-    /** The gathering write of DETACHED connections' queues (left all null between uses). */
-    private final ByteBuffer[] outboundScratch = new ByteBuffer[Outbound.BATCH];
-    private final Outbound.Sink channelSink = this::writeChannel;
-    /** The connection {@link #channelSink} writes to now (set around each drain). */
-    private Connection writing;
+    /** Lingering closes and their count. */
+    private final LingeringClose lingeringClose;
+    /** DETACHED connections: their queues, closes and count. */
+    private final DetachedService detachedService;
+    /** The PROXY_HEADER state (PROXY protocol listeners). */
+    private final ProxyHeaderService proxyHeaders;
+    /** The graceful-stop and drain sweeps, and the forced close at exit. */
+    private final PollerShutdown shutdown;
     private final Runnable waker = this::wakeSelector;
     /** One instance for every select (a method reference at the call would allocate one per loop). */
     private final Consumer<SelectionKey> readyAction = this::onReady;
@@ -78,13 +86,8 @@ public final class Poller implements Runnable, PollerStats {
     /** A new connection's wait for its first byte ({@link org.loommpm.config.ServerConfig#firstByteWait}). */
     private final long firstByteNanos;
     private final long timeoutNanos;
-    private final long lingerNanos;
-    private final long proxyHeaderNanos;
     private final int bufferSize;
     private Thread thread;
-    private boolean idleClosedForStop;
-    /** Set once a draining child's detached, gracefully closing connections were asked to end. */
-    private boolean detachedClosedForDrain;
     /** Connections dispatched in the current loop iteration. */
     private int dispatchedThisRound;
     /**
@@ -118,8 +121,6 @@ public final class Poller implements Runnable, PollerStats {
     private volatile long recycleHits;
     private volatile long recycleMisses;
     private volatile int keepAlive;
-    private volatile int lingering;
-    private volatile int detached;
     /** How the connections still open end if the loop stops: ERROR when it failed, else ABORT. */
     private CloseReason exitReason = CloseReason.ABORT;
     private final LongAdder recycleDrops = new LongAdder();
@@ -136,9 +137,11 @@ public final class Poller implements Runnable, PollerStats {
         this.keepAliveNanos = cfg.keepAliveTimeout().toNanos();
         this.firstByteNanos = cfg.firstByteWait().toNanos();
         this.timeoutNanos = cfg.timeout().toNanos();
-        this.lingerNanos = cfg.lingerTimeout().toNanos();
-        this.proxyHeaderNanos = cfg.proxyProtocol().headerTimeout().toNanos();
         this.bufferSize = cfg.bufferSize();
+        this.lingeringClose = new LingeringClose(this, cfg.lingerTimeout().toNanos());
+        this.detachedService = new DetachedService(this, child, timers, lingeringClose);
+        this.proxyHeaders = new ProxyHeaderService(this, child, timers);
+        this.shutdown = new PollerShutdown(this, child, selector, inbox);
     }
 
     /** Registers the shared listeners with this poller (the listener-owning one). Before start. */
@@ -290,9 +293,9 @@ public final class Poller implements Runnable, PollerStats {
             LOG.log(Level.ERROR, "LM0102 poller " + thread.getName() + " failed; closing its connections", t);
             exitReason = CloseReason.ERROR;
         } finally {
-            closeAll();
+            shutdown.closeAll(exitReason);
             exited = true;
-            endHandoffsAfterExit();
+            shutdown.endHandoffsAfterExit();
             try {
                 selector.close();
             } catch (IOException ignored) {
@@ -339,17 +342,14 @@ public final class Poller implements Runnable, PollerStats {
                 acceptor.updateAdmission();
                 child.checkExit();
             }
-            if (child.isStopping() && !idleClosedForStop) {
-                closeIdleForStop();
-            } else if (child.isDraining() && !detachedClosedForDrain) {
-                closeDetachedForDrain();
-            }
+            shutdown.sweep();
             yieldToWorkers = dispatchedThisRound > 0 && child.pool().active() <= dispatchedThisRound;
             dispatchedThisRound = 0;
         }
     }
 
-    private void drainInbox() {
+    /** Applies every hand-off in the inbox. Poller thread only. */
+    void drainInbox() {
         Connection c = inbox.takeAll();
         while (c != null) {
             Connection next = c.handoffNext;
@@ -377,7 +377,7 @@ public final class Poller implements Runnable, PollerStats {
             if (c.state == ConnState.MULTIPLEXED) {
                 claimAndDispatch(c);
             } else if (c.state == ConnState.DETACHED) {
-                serviceDetached(c);
+                detachedService.service(c);
             }
         }
     }
@@ -421,10 +421,10 @@ public final class Poller implements Runnable, PollerStats {
                     timers.scheduleAt(c, c.headDeadline);
                 }
                 case WATCH -> watch(c);
-                case DETACH -> detach(c);
+                case DETACH -> detachedService.detach(c);
                 case AWAIT_READ -> awaitRead(c);
                 case AWAIT_WRITE -> arm(c, ConnState.WRITE_COMPLETION, SelectionKey.OP_WRITE, timeoutNanos);
-                case LINGER -> linger(c);
+                case LINGER -> lingeringClose.start(c);
                 case CLOSE -> close(c);
                 default -> throw new IllegalStateException("unknown hand-off " + op + " for " + c);
             }
@@ -447,14 +447,14 @@ public final class Poller implements Runnable, PollerStats {
         timers.scheduleAt(c, deadline);
     }
 
-    /** Interest and deadline set together: the re-arm half of the ownership protocol. */
-    private void arm(Connection c, ConnState state, int ops, long timeout) {
+    /** Interest and deadline set together: the re-arm half of the ownership protocol. Poller thread only. */
+    void arm(Connection c, ConnState state, int ops, long timeout) {
         if (state == ConnState.KEEPALIVE) {
             enterKeepAlive(c);
         } else {
             c.state = state;
             if (state == ConnState.LINGER) {
-                lingering++;
+                lingeringClose.entered();
             }
         }
         interest(c, ops);
@@ -483,105 +483,8 @@ public final class Poller implements Runnable, PollerStats {
         }
     }
 
-    /**
-     * DETACHED: the deadline is armed once here; the rest is {@link #serviceDetached}, which
-     * also runs on every poke and writable readiness.
-     */
-    private void detach(Connection c) {
-        c.state = ConnState.DETACHED;
-        detached++;
-        if ((child.isStopping() || child.isDraining()) && c.protocol().closesGracefully() && !c.closeRequested) {
-            requestGracefulClose(c);
-            return;
-        }
-        if (c.detachDeadline != 0) {
-            timers.scheduleAt(c, c.detachDeadline);
-        }
-        serviceDetached(c);
-    }
-
-    /**
-     * A DETACHED connection's turn: carry out a close asked from another thread, write its queue
-     * (plaintext: here, without blocking, at most 1 MiB per turn, OP_WRITE armed while the socket
-     * is full; TLS: a short flush task on a worker), then dispatch it if it was signalled, else
-     * wait with the interest the protocol asked for.
-     */
-    private void serviceDetached(Connection c) {
-        Outbound q = c.outboundIfAny();
-        if (q != null) {
-            int qs = q.state();
-            if (qs == Outbound.CLOSE_NOW) {
-                close(c, q.closeReason());
-                return;
-            }
-            if (c.isSecure() && (q.hasItems() || qs == Outbound.CLOSE_AFTER_FLUSH)) {
-                dispatchFlush(c); // only a worker runs the TLS engine (records, close_notify)
-                return;
-            }
-            if (q.hasItems()) {
-                try {
-                    writing = c;
-                    q.drainTo(channelSink, outboundScratch, 1 << 20);
-                } catch (IOException e) {
-                    LOG.log(Level.DEBUG, "LM1600 {0}: queued bytes could not be written: {1}", c, e.toString());
-                    close(c, CloseReason.ABORT);
-                    return;
-                } finally {
-                    writing = null;
-                }
-                if (q.hasItems()) {
-                    interest(c, (c.detachRead ? SelectionKey.OP_READ : 0) | SelectionKey.OP_WRITE);
-                    return;
-                }
-            }
-            if (qs == Outbound.CLOSE_AFTER_FLUSH) {
-                c.closeReason = q.closeReason();
-                leaveDetached(c);
-                try {
-                    linger(c);
-                } catch (IOException e) {
-                    close(c);
-                }
-                return;
-            }
-        }
-        if (c.signalPending() || c.transport().hasBufferedInput()) {
-            claimAndDispatch(c);
-            return;
-        }
-        interest(c, c.detachRead ? SelectionKey.OP_READ : 0);
-    }
-
-    /** The poller's sink for a DETACHED plaintext connection's queue: the channel, never blocking. */
-    private long writeChannel(ByteBuffer[] srcs, int n) throws IOException {
-        long w = writing.channel().write(srcs, 0, n);
-        writing.addBytesWritten(w);
-        return w;
-    }
-
-    /** TLS: the queue is written by a short engine task on a worker, which hands the connection back DETACHED. */
-    private void dispatchFlush(Connection c) {
-        timers.cancel(c);
-        leaveDetached(c);
-        c.state = ConnState.PROCESSING;
-        c.flushOnly = true;
-        dispatches++;
-        child.pool().dispatch(c);
-    }
-
-    /**
-     * Poller-owned states only: call before a DETACHED connection changes state. It counts as
-     * PROCESSING until the caller sets the next state (so a second call counts nothing).
-     */
-    private void leaveDetached(Connection c) {
-        if (c.state == ConnState.DETACHED) {
-            detached--;
-            c.state = ConnState.PROCESSING;
-        }
-    }
-
-    /** Dispatches an idle connection so that its protocol ends it (HTTP/2: GOAWAY first). */
-    private void requestGracefulClose(Connection c) {
+    /** Dispatches an idle connection so that its protocol ends it (HTTP/2: GOAWAY first). Poller thread only. */
+    void requestGracefulClose(Connection c) {
         c.closeRequested = true;
         claimAndDispatch(c);
     }
@@ -589,48 +492,10 @@ public final class Poller implements Runnable, PollerStats {
     private void register(Connection c) throws IOException {
         c.key = c.channel().register(selector, SelectionKey.OP_READ, c);
         if (c.proxyHeader != null) {
-            arm(c, ConnState.PROXY_HEADER, SelectionKey.OP_READ, proxyHeaderNanos);
+            proxyHeaders.start(c);
             return;
         }
         arm(c, ConnState.KEEPALIVE, SelectionKey.OP_READ, firstByteNanos);
-    }
-
-    /**
-     * A PROXY protocol listener's connection turned readable before its header was complete: one
-     * non-blocking read of at most the header's cap, here on the poller (no worker for a few
-     * bytes). Complete: the connection gets its transport and waits for its first request like
-     * any other (dispatched at once if the transport already holds a whole request or record).
-     * Invalid, cut short or failing: closed. Nothing is ever written back: the header comes
-     * before TLS, so the peer could not read an answer anyway.
-     */
-    private void readProxyHeader(Connection c) {
-        org.loommpm.proxyprotocol.ProxyHeader h;
-        try {
-            h = c.proxyHeader.read(c.channel());
-        } catch (org.loommpm.proxyprotocol.ProxyHeaderException e) {
-            LOG.log(Level.INFO, "LM2201 refused a connection from {0} without a valid PROXY protocol header: {1}",
-                    c.remoteAddress(), e.getMessage());
-            close(c, CloseReason.ERROR);
-            return;
-        } catch (IOException e) {
-            LOG.log(Level.DEBUG, "LM2202 {0} went away before its PROXY protocol header was complete: {1}",
-                    c.remoteAddress(), e.getMessage());
-            close(c, e instanceof java.io.EOFException ? CloseReason.NORMAL : CloseReason.ABORT);
-            return;
-        }
-        if (h == null) {
-            return; // the rest of the header is on its way; the deadline stands
-        }
-        timers.cancel(c);
-        c.proxied(h);
-        if (child.isStopping()) {
-            close(c, CloseReason.NORMAL);
-            return;
-        }
-        arm(c, ConnState.KEEPALIVE, SelectionKey.OP_READ, firstByteNanos);
-        if (c.transport().hasBufferedInput()) {
-            claimAndDispatch(c); // the first request (or ClientHello) came with the header
-        }
     }
 
     /** Called by {@link Selector#select(java.util.function.Consumer, long)} for each ready key. */
@@ -646,22 +511,14 @@ public final class Poller implements Runnable, PollerStats {
         }
         switch (c.state) {
             case KEEPALIVE, ASYNC_WAITIO, MULTIPLEXED -> claimAndDispatch(c);
-            case PROXY_HEADER -> readProxyHeader(c);
-            case DETACHED -> {
-                int ready = key.readyOps();
-                if ((ready & SelectionKey.OP_WRITE) != 0) {
-                    serviceDetached(c);
-                }
-                if (c.state == ConnState.DETACHED && c.detachRead && (ready & SelectionKey.OP_READ) != 0) {
-                    claimAndDispatch(c);
-                }
-            }
+            case PROXY_HEADER -> proxyHeaders.readReady(c);
+            case DETACHED -> detachedService.ready(c, key.readyOps());
             case SUSPENDED, WRITE_COMPLETION -> {
                 interest(c, 0);
                 timers.cancel(c);
                 c.wakeWorker(Wake.READY);
             }
-            case LINGER -> drainLinger(c);
+            case LINGER -> lingeringClose.drain(c);
             default -> readyWhileOwned.add(c); // its hand-back may be in the inbox: decided after it
         }
     }
@@ -686,8 +543,8 @@ public final class Poller implements Runnable, PollerStats {
         readyWhileOwned.clear();
     }
 
-    /** Sets a connection's interest set, keeping {@link Connection#readArmed} in step. */
-    private static void interest(Connection c, int ops) {
+    /** Sets a connection's interest set, keeping {@link Connection#readArmed} in step. Poller thread only. */
+    static void interest(Connection c, int ops) {
         c.readArmed = ops == SelectionKey.OP_READ;
         c.key.interestOps(ops);
     }
@@ -699,13 +556,14 @@ public final class Poller implements Runnable, PollerStats {
      * {@code epoll_ctl}, and its hand-back need not wake this poller ({@link #handoffIdle}). If
      * the socket does turn readable while a worker owns it, {@link #settleReadyWhileOwned} drops
      * the interest then; it is the state, not the interest set, that prevents a second dispatch.
+     * Poller thread only.
      */
-    private void claimAndDispatch(Connection c) {
+    void claimAndDispatch(Connection c) {
         // A MULTIPLEXED connection has stream tasks that may hold every slot waiting for it.
         boolean owner = c.state == ConnState.MULTIPLEXED;
         timers.cancel(c);
         leaveKeepAlive(c);
-        leaveDetached(c);
+        detachedService.leave(c);
         c.state = ConnState.PROCESSING;
         c.dispatchedOnce = true;
         if (c.context == null) {
@@ -727,6 +585,12 @@ public final class Poller implements Runnable, PollerStats {
         } else {
             child.pool().dispatch(c);
         }
+    }
+
+    /** Dispatches a connection the caller already moved to PROCESSING (a TLS queue flush), counting it. */
+    void dispatchUnclaimed(Connection c) {
+        dispatches++;
+        child.pool().dispatch(c);
     }
 
     private void expireTimers(long now) {
@@ -753,12 +617,7 @@ public final class Poller implements Runnable, PollerStats {
                     requestGracefulClose(c);
                 }
                 case ASYNC_WAITIO -> headTimedOut(c);
-                case PROXY_HEADER -> {
-                    LOG.log(Level.INFO, "LM2203 no complete PROXY protocol header from {0} within {1} ms "
-                            + "({2} bytes received): closing", c.remoteAddress(), proxyHeaderNanos / 1_000_000,
-                            c.proxyHeader.received());
-                    close(c, CloseReason.TIMEOUT);
-                }
+                case PROXY_HEADER -> proxyHeaders.timedOut(c);
                 case SUSPENDED, WRITE_COMPLETION -> {
                     interest(c, 0);
                     c.wakeWorker(Wake.TIMEOUT);
@@ -791,54 +650,23 @@ public final class Poller implements Runnable, PollerStats {
             }
         }
         try {
-            linger(c);
+            lingeringClose.start(c);
         } catch (IOException e) {
             close(c);
         }
     }
 
-    /** Starts a lingering close; the connection ends later under the reason already decided. */
-    private void linger(Connection c) throws IOException {
-        releaseOwnedContext(c);
-        try {
-            c.channel().shutdownOutput();
-        } catch (ClosedChannelException e) {
-            close(c);
-            return;
-        }
-        arm(c, ConnState.LINGER, SelectionKey.OP_READ, lingerNanos);
-    }
-
-    /** Reads and discards what the peer still sends, so our close does not become a reset. */
-    private void drainLinger(Connection c) {
-        try {
-            for (int i = 0; i < 16; i++) {
-                lingerScratch.clear();
-                int n = c.channel().read(lingerScratch);
-                if (n < 0) {
-                    close(c);
-                    return;
-                }
-                if (n == 0) {
-                    return;
-                }
-            }
-        } catch (IOException e) {
-            close(c);
-        }
-    }
-
-    /** Closes a connection this poller owns, deciding why. */
-    private void close(Connection c, CloseReason reason) {
+    /** Closes a connection this poller owns, deciding why. Poller thread only. */
+    void close(Connection c, CloseReason reason) {
         c.closeReason = reason;
         close(c);
     }
 
     /**
      * Closes a connection this poller owns (or one a worker handed back to be closed) under the
-     * reason already decided for it.
+     * reason already decided for it. Poller thread only.
      */
-    private void close(Connection c) {
+    void close(Connection c) {
         timers.cancel(c);
         releaseOwnedContext(c);
         finish(c);
@@ -850,10 +678,8 @@ public final class Poller implements Runnable, PollerStats {
             c.key.cancel();
         }
         leaveKeepAlive(c);
-        leaveDetached(c);
-        if (c.state == ConnState.LINGER) {
-            lingering--;
-        }
+        detachedService.leave(c);
+        lingeringClose.finishing(c);
         c.end(c.closeReason);
     }
 
@@ -869,7 +695,8 @@ public final class Poller implements Runnable, PollerStats {
         }
     }
 
-    private void releaseOwnedContext(Connection c) {
+    /** Returns a poller-owned connection's context to the recycle list. Poller thread only. */
+    void releaseOwnedContext(Connection c) {
         ConnectionContext ctx = c.context;
         if (ctx != null) {
             c.context = null;
@@ -910,80 +737,6 @@ public final class Poller implements Runnable, PollerStats {
         }
     }
 
-    // ---- graceful stop ----
-
-    /**
-     * Graceful restart (a retiring child): detached connections whose protocol ends them itself
-     * (a WebSocket: close frame 1001) are dispatched to do so; without this an idle WebSocket
-     * would keep the old generation's child alive until its idle timeout. Idle keep-alive
-     * connections are left to time out as before (a request may be on its way on one).
-     */
-    private void closeDetachedForDrain() {
-        detachedClosedForDrain = true;
-        for (SelectionKey k : selector.keys()) {
-            if (k.attachment() instanceof Connection c && c.state == ConnState.DETACHED
-                    && c.protocol().closesGracefully() && !c.closeRequested) {
-                requestGracefulClose(c);
-            }
-        }
-    }
-
-    /**
-     * Graceful stop: idle keep-alive connections are closed, or handed to their protocol to end
-     * gracefully (HTTP/2, also when MULTIPLEXED); the rest finish their work.
-     */
-    private void closeIdleForStop() {
-        idleClosedForStop = true;
-        for (SelectionKey k : selector.keys()) {
-            if (k.attachment() instanceof Connection c) {
-                boolean idle = c.state == ConnState.KEEPALIVE || c.state == ConnState.MULTIPLEXED
-                        || c.state == ConnState.DETACHED;
-                if (idle && c.protocol().closesGracefully()) {
-                    requestGracefulClose(c);
-                } else if (c.state == ConnState.KEEPALIVE || c.state == ConnState.PROXY_HEADER) {
-                    close(c, CloseReason.NORMAL);
-                }
-            }
-        }
-    }
-
-    /**
-     * After the loop: hand-offs that raced with the exit end their connection, and a worker
-     * that asked to park is woken with an error (it checks {@link #hasExited()} after its push,
-     * so between that check and this drain no parked worker is missed).
-     */
-    private void endHandoffsAfterExit() {
-        Connection c = inbox.takeAll();
-        while (c != null) {
-            Connection next = c.handoffNext;
-            c.handoffNext = null;
-            c.end(CloseReason.ABORT);
-            releaseOwnedContext(c);
-            if (c.op.parksWorker()) {
-                c.wakeWorker(Wake.CLOSED);
-            }
-            c = next;
-        }
-    }
-
-    /** Forced end: close every connection; wake parked workers so they unwind. */
-    private void closeAll() {
-        drainInbox();
-        for (SelectionKey k : selector.keys()) {
-            if (k.attachment() instanceof Connection c) {
-                switch (c.state) {
-                    case SUSPENDED, WRITE_COMPLETION -> {
-                        c.end(exitReason);
-                        c.wakeWorker(Wake.CLOSED);
-                    }
-                    case PROCESSING -> c.end(exitReason); // worker-owned: its own reason is not ours to set
-                    case LINGER -> close(c); // the exchange was over: keep the reason decided then
-                    default -> close(c, exitReason);
-                }
-            }
-        }
-    }
-
     // ---- counts (PollerStats) ----
 
     @Override public int index() { return index; }
@@ -991,8 +744,8 @@ public final class Poller implements Runnable, PollerStats {
     @Override public long dispatches() { return dispatches; }
     @Override public long timersFired() { return timersFired; }
     @Override public int keepAliveConnections() { return keepAlive; }
-    @Override public int lingeringConnections() { return lingering; }
-    @Override public int detachedConnections() { return detached; }
+    @Override public int lingeringConnections() { return lingeringClose.count(); }
+    @Override public int detachedConnections() { return detachedService.count(); }
     @Override public long recycleHits() { return recycleHits; }
     @Override public long recycleMisses() { return recycleMisses; }
     @Override public long recycleDrops() { return recycleDrops.sum(); }
