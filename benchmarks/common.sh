@@ -33,6 +33,7 @@ port_of() {
     loom) echo $((PORT_BASE + 0)) ;; helidon) echo $((PORT_BASE + 1)) ;;
     jetty) echo $((PORT_BASE + 2)) ;; netty) echo $((PORT_BASE + 3)) ;;
     loom-noac) echo $((PORT_BASE + 4)) ;; jdk) echo $((PORT_BASE + 5)) ;;
+    undertow) echo $((PORT_BASE + 6)) ;;
     *) echo "unknown server $1" >&2; return 1 ;;
   esac
 }
