@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# HTTP/2 side by side: h2load against loom-mpm, Helidon and Netty (see README.md).
+# HTTP/2 side by side: h2load against loom-mpm, Helidon, Netty and Undertow (see README.md).
 #
 #   nice -n -15 benchmarks/h2.sh                      # 3 interleaved rounds, c16 m32 and c50 m1, 10 s each
 #   SERVERS="loom netty" ROUNDS=1 DURATION=5 SHAPES=16x32 benchmarks/h2.sh
@@ -13,14 +13,15 @@
 # WARMUP seconds of h2load discarded first, then DURATION seconds measured (each h2load run is
 # bounded by `timeout`: h2load -D can hang waiting for streams after its deadline); the server's CPU time
 # per request is read from /proc (user + system), which stays meaningful on a noisy machine.
-# Environment: SERVERS (loom helidon netty), PROTOS (h2c h2), ROUNDS (3), DURATION (10), WARMUP (5),
+# Environment: SERVERS (loom helidon netty undertow), PROTOS (h2c h2), ROUNDS (3), DURATION (10), WARMUP (5),
 # SHAPES ("16x32 50x1": CLIENTSxSTREAMS), OUT (docs/benchmarks/h2-DATE.md), BUILD=1 to rebuild the jar.
-# Every row also reports the requests h2load counted as failed or errored (lost responses).
+# Every row also reports the requests h2load counted as failed or errored (lost responses), and
+# h2load's own CPU share of its core (near 100 %: the client was the limit, the req/s a lower bound).
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
 
-SERVERS=${SERVERS:-"loom helidon netty"}
+SERVERS=${SERVERS:-"loom helidon netty undertow"}
 PROTOS=${PROTOS:-"h2c h2"}
 ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-10}
@@ -40,7 +41,7 @@ cpu_ticks() {  # utime + stime of SERVER_PID, in clock ticks
   awk '{print $14 + $15}' "/proc/$SERVER_PID/stat"
 }
 
-declare -A RPS CPU LOST
+declare -A RPS CPU LOST CLIENT
 for round in $(seq "$ROUNDS"); do
   for shape in $SHAPES; do
   CLIENTS=${shape%x*}
@@ -59,7 +60,8 @@ for round in $(seq "$ROUNDS"); do
     timeout -s INT $((WARMUP + 20)) taskset -c "$CLIENT_CPU" h2load -t1 -c "$CLIENTS" -m "$STREAMS" -D "$WARMUP" "$url" >"$RES/warmup_${shape}_${proto}_${server}_r$round.txt" 2>&1 || true
     before=$(cpu_ticks)
     f="$RES/${shape}_${proto}_${server}_r$round.txt"
-    timeout -s INT $((DURATION + 20)) taskset -c "$CLIENT_CPU" h2load -t1 -c "$CLIENTS" -m "$STREAMS" -D "$DURATION" "$url" >"$f" 2>&1 || echo "   h2load exited non-zero" >&2
+    : >"$f"
+    run_client "$f" timeout -s INT $((DURATION + 20)) taskset -c "$CLIENT_CPU" h2load -t1 -c "$CLIENTS" -m "$STREAMS" -D "$DURATION" "$url" || echo "   h2load exited non-zero" >&2
     after=$(cpu_ticks)
     stop_server
     grep -q "Application protocol: h2" "$f" || echo "   $server did not negotiate h2 ($proto)" >&2
@@ -69,10 +71,12 @@ for round in $(seq "$ROUNDS"); do
     errored=$(sed -n 's/^requests: .* \([0-9]*\) errored.*/\1/p' "$f")
     ticks=$((after - before))
     cpu_us=$(awk -v t="$ticks" -v n="${done_n:-0}" -v hz="$(getconf CLK_TCK)" 'BEGIN { if (n > 0) printf "%.2f", t / hz * 1e6 / n; else print "n/a" }')
+    client_pct=$(sed -n 's/^# client_cpu_s=\([0-9.]*\) wall_s=\([0-9.]*\).*/\1 \2/p' "$f" | awk '{ if ($2 > 0) printf "%.0f", 100 * $1 / $2; else print "n/a" }')
     RPS[$shape.$proto.$server]+="${rps:-0} "
+    CLIENT[$shape.$proto.$server]+="${client_pct:-n/a} "
     CPU[$shape.$proto.$server]+="$cpu_us "
     LOST[$shape.$proto.$server]+="$(( ${failed:-0} + ${errored:-0} )) "
-    echo "round $round $shape $proto $server: ${rps:-?} req/s, ${cpu_us} µs CPU/request, failed ${failed:-?}, errored ${errored:-?}" >&2
+    echo "round $round $shape $proto $server: ${rps:-?} req/s, ${cpu_us} µs CPU/request, failed ${failed:-?}, errored ${errored:-?}, h2load ${client_pct:-?} % of its core" >&2
   done
   done
   done
@@ -86,13 +90,16 @@ median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {if (NR) p
   machine_summary | sed 's/^/- /'
   echo "- h2load: $(h2load --version 2>&1 | head -1), -t1, shapes (connections x streams) $SHAPES, ${WARMUP} s warm-up, ${DURATION} s measured, $ROUNDS interleaved round(s); medians"
   echo
-  echo "| shape | protocol | server | req/s (median) | server CPU µs/request | lost responses (failed + errored, per round) | rounds (req/s) |"
-  echo "|---|---|---|---:|---:|---|---|"
+  echo "| shape | protocol | server | req/s (median) | server CPU µs/request | h2load CPU % of its core | lost responses (failed + errored, per round) | rounds (req/s) |"
+  echo "|---|---|---|---:|---:|---:|---|---|"
   for shape in $SHAPES; do
   for proto in $PROTOS; do
     for server in $SERVERS; do
       k="$shape.$proto.$server"
-      echo "| -c${shape%x*} -m${shape#*x} | $proto | $server | $(echo "${RPS[$k]}" | median) | $(echo "${CPU[$k]}" | median) | ${LOST[$k]}| ${RPS[$k]}|"
+      client=$(echo "${CLIENT[$k]}" | median)
+      bound=""
+      awk -v c="$client" 'BEGIN { exit !(c >= 90) }' && bound=" (client saturated: a lower bound)"
+      echo "| -c${shape%x*} -m${shape#*x} | $proto | $server | $(echo "${RPS[$k]}" | median)$bound | $(echo "${CPU[$k]}" | median) | $client | ${LOST[$k]}| ${RPS[$k]}|"
     done
   done
   done
@@ -101,10 +108,13 @@ median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {if (NR) p
     for shape in $SHAPES; do
     for proto in $PROTOS; do
       loom=$(echo "${RPS[$shape.$proto.loom]}" | median)
+      loomcpu=$(echo "${CPU[$shape.$proto.loom]}" | median)
       for server in $SERVERS; do
         [ "$server" = loom ] && continue
         other=$(echo "${RPS[$shape.$proto.$server]}" | median)
-        awk -v a="$loom" -v b="$other" -v s="$server" -v p="$proto" -v sh="$shape" 'BEGIN { if (b > 0) printf "- %s %s: loom / %s = %.2f\n", sh, p, s, a / b }'
+        othercpu=$(echo "${CPU[$shape.$proto.$server]}" | median)
+        awk -v a="$loom" -v b="$other" -v c="$loomcpu" -v d="$othercpu" -v s="$server" -v p="$proto" -v sh="$shape" \
+          'BEGIN { if (b > 0 && d > 0) printf "- %s %s: loom / %s = %.2f req/s, %.2f CPU per request\n", sh, p, s, a / b, c / d }'
       done
     done
     done

@@ -17,7 +17,7 @@ set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
 
-SERVERS=${SERVERS:-"loom helidon jetty netty"}
+SERVERS=${SERVERS:-"loom helidon jetty netty undertow"}
 N=${N:-10000}
 SETTLE=${SETTLE:-2}
 DATE=$(date +%F)
