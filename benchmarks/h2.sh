@@ -97,6 +97,7 @@ for round in $(seq "$ROUNDS"); do
     failed=$(sed -n 's/^requests: .* \([0-9]*\) failed.*/\1/p' "$f")
     errored=$(sed -n 's/^requests: .* \([0-9]*\) errored.*/\1/p' "$f")
     ticks=$((after - before))
+    awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "# server_cpu_s=%.2f\n", t / hz }' >>"$f"
     cpu_us=$(awk -v t="$ticks" -v n="${done_n:-0}" -v hz="$(getconf CLK_TCK)" 'BEGIN { if (n > 0) printf "%.2f", t / hz * 1e6 / n; else print "n/a" }')
     client_pct=$(sed -n 's/^# client_cpu_s=\([0-9.]*\) wall_s=\([0-9.]*\).*/\1 \2/p' "$f" | awk '{ if ($2 > 0) printf "%.0f", 100 * $1 / $2; else print "n/a" }')
     RPS[$shape.$proto.$server]+="${rps:-0} "
