@@ -33,6 +33,7 @@ port_of() {
     loom) echo $((PORT_BASE + 0)) ;; helidon) echo $((PORT_BASE + 1)) ;;
     jetty) echo $((PORT_BASE + 2)) ;; netty) echo $((PORT_BASE + 3)) ;;
     loom-noac) echo $((PORT_BASE + 4)) ;; jdk) echo $((PORT_BASE + 5)) ;;
+    undertow) echo $((PORT_BASE + 6)) ;;
     *) echo "unknown server $1" >&2; return 1 ;;
   esac
 }
@@ -82,6 +83,25 @@ stop_server() {
   fi
   wait "$SERVER_PID" 2>/dev/null || true
   SERVER_PID=""
+}
+
+# run_client FILE CMD...: runs the load tool CMD with its output appended to FILE, then appends
+# "# client_cpu_s=S wall_s=W": the CPU time (user + system) CMD and its children used, read from
+# this subshell's cutime + cstime once CMD has been waited for, and the wall time it ran. The
+# load tool's share of its core (S / W) tells whether a row measured the server or the client:
+# near 100 % the client was saturated and the row's req/s is a lower bound for the server.
+run_client() {
+  local f=$1; shift
+  (
+    t0=$(date +%s.%N)
+    "$@" >>"$f" 2>&1
+    rc=$?
+    t1=$(date +%s.%N)
+    awk -v hz="$(getconf CLK_TCK)" -v t0="$t0" -v t1="$t1" \
+      '{sub(/.*\) /, ""); printf "# client_cpu_s=%.2f wall_s=%.2f\n", ($14 + $15) / hz, t1 - t0}' \
+      "/proc/$BASHPID/stat" >>"$f"
+    exit "$rc"
+  )
 }
 
 machine_summary() {

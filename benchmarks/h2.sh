@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# HTTP/2 side by side: h2load against loom-mpm, Helidon and Netty (see README.md).
+# HTTP/2 side by side: h2load against loom-mpm, Helidon, Netty and Undertow (see README.md).
 #
 #   nice -n -15 benchmarks/h2.sh                      # 3 interleaved rounds, c16 m32 and c50 m1, 10 s each
 #   SERVERS="loom netty" ROUNDS=1 DURATION=5 SHAPES=16x32 benchmarks/h2.sh
@@ -10,21 +10,25 @@
 # SERVER_CPU); two load shapes by default: 16 connections x 32 concurrent streams (multiplexing)
 # and 50 connections x 1 stream (one request at a time per connection, as a browser-less API
 # client does: per-request overhead without batching),
-# WARMUP seconds of h2load discarded first, then DURATION seconds measured (each h2load run is
+# a warm-up of h2load discarded first (warm_up below), then DURATION seconds measured (each h2load run is
 # bounded by `timeout`: h2load -D can hang waiting for streams after its deadline); the server's CPU time
 # per request is read from /proc (user + system), which stays meaningful on a noisy machine.
-# Environment: SERVERS (loom helidon netty), PROTOS (h2c h2), ROUNDS (3), DURATION (10), WARMUP (5),
+# Environment: SERVERS (loom helidon netty undertow), PROTOS (h2c h2), ROUNDS (3), DURATION (10), WARMUP (6:
+# at least that, in WARMUP_STEP (3) s runs, until two runs agree within 10 %, at most WARMUP_MAX (30) s),
 # SHAPES ("16x32 50x1": CLIENTSxSTREAMS), OUT (docs/benchmarks/h2-DATE.md), BUILD=1 to rebuild the jar.
-# Every row also reports the requests h2load counted as failed or errored (lost responses).
+# Every row also reports the requests h2load counted as failed or errored (lost responses), and
+# h2load's own CPU share of its core (near 100 %: the client was the limit, the req/s a lower bound).
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
 
-SERVERS=${SERVERS:-"loom helidon netty"}
+SERVERS=${SERVERS:-"loom helidon netty undertow"}
 PROTOS=${PROTOS:-"h2c h2"}
 ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-10}
-WARMUP=${WARMUP:-5}
+WARMUP=${WARMUP:-6}
+WARMUP_STEP=${WARMUP_STEP:-3}
+WARMUP_MAX=${WARMUP_MAX:-30}
 SHAPES=${SHAPES:-"16x32 50x1"}
 OUT=${OUT:-"$ROOT_DIR/docs/benchmarks/h2-$(date -u +%Y-%m-%d).md"}
 command -v h2load >/dev/null || { echo "h2load not found (apt-get install nghttp2-client)" >&2; exit 1; }
@@ -40,7 +44,31 @@ cpu_ticks() {  # utime + stime of SERVER_PID, in clock ticks
   awk '{print $14 + $15}' "/proc/$SERVER_PID/stat"
 }
 
-declare -A RPS CPU LOST
+# warm_up URL LOG: h2load in WARMUP_STEP-second runs, at least WARMUP s in all, until the last two
+# runs' req/s agree within 10 % (or WARMUP_MAX s have passed). A fresh JVM pinned to one core
+# shares it with its JIT compiler threads: Netty's HTTP/2 app serves -m1 at ~14k req/s in its first
+# 3 s and ~100k once C2 has compiled its hot path (docs/benchmarks.md), so a fixed warm-up that
+# ends too early measures the compiler, not the server.
+warm_up() {
+  local url=$1 log=$2 spent=0 prev=0 rps
+  : >"$log"
+  while :; do
+    rps=$(timeout -s INT $((WARMUP_STEP + 20)) taskset -c "$CLIENT_CPU" h2load -t1 -c "$CLIENTS" -m "$STREAMS" \
+      -D "$WARMUP_STEP" "$url" 2>&1 | tee -a "$log" | sed -n 's/^finished in [^,]*, \([0-9.]*\) req\/s.*/\1/p')
+    spent=$((spent + WARMUP_STEP))
+    echo "# warm-up ${spent} s: ${rps:-0} req/s" >>"$log"
+    if [ "$spent" -ge "$WARMUP" ] && awk -v a="${rps:-0}" -v b="$prev" 'BEGIN { exit !(b > 0 && a > 0 && a / b < 1.1 && b / a < 1.1) }'; then
+      return 0
+    fi
+    if [ "$spent" -ge "$WARMUP_MAX" ]; then
+      echo "   warm-up did not settle in $WARMUP_MAX s (see $log)" >&2
+      return 0
+    fi
+    prev=${rps:-0}
+  done
+}
+
+declare -A RPS CPU LOST CLIENT
 for round in $(seq "$ROUNDS"); do
   for shape in $SHAPES; do
   CLIENTS=${shape%x*}
@@ -56,10 +84,11 @@ for round in $(seq "$ROUNDS"); do
       url="http://127.0.0.1:$port/plaintext"
     fi
     start_server "$server" "$RES/server_${shape}_${proto}_${server}_r$round.log"
-    timeout -s INT $((WARMUP + 20)) taskset -c "$CLIENT_CPU" h2load -t1 -c "$CLIENTS" -m "$STREAMS" -D "$WARMUP" "$url" >"$RES/warmup_${shape}_${proto}_${server}_r$round.txt" 2>&1 || true
+    warm_up "$url" "$RES/warmup_${shape}_${proto}_${server}_r$round.txt"
     before=$(cpu_ticks)
     f="$RES/${shape}_${proto}_${server}_r$round.txt"
-    timeout -s INT $((DURATION + 20)) taskset -c "$CLIENT_CPU" h2load -t1 -c "$CLIENTS" -m "$STREAMS" -D "$DURATION" "$url" >"$f" 2>&1 || echo "   h2load exited non-zero" >&2
+    : >"$f"
+    run_client "$f" timeout -s INT $((DURATION + 20)) taskset -c "$CLIENT_CPU" h2load -t1 -c "$CLIENTS" -m "$STREAMS" -D "$DURATION" "$url" || echo "   h2load exited non-zero" >&2
     after=$(cpu_ticks)
     stop_server
     grep -q "Application protocol: h2" "$f" || echo "   $server did not negotiate h2 ($proto)" >&2
@@ -68,11 +97,14 @@ for round in $(seq "$ROUNDS"); do
     failed=$(sed -n 's/^requests: .* \([0-9]*\) failed.*/\1/p' "$f")
     errored=$(sed -n 's/^requests: .* \([0-9]*\) errored.*/\1/p' "$f")
     ticks=$((after - before))
+    awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "# server_cpu_s=%.2f\n", t / hz }' >>"$f"
     cpu_us=$(awk -v t="$ticks" -v n="${done_n:-0}" -v hz="$(getconf CLK_TCK)" 'BEGIN { if (n > 0) printf "%.2f", t / hz * 1e6 / n; else print "n/a" }')
+    client_pct=$(sed -n 's/^# client_cpu_s=\([0-9.]*\) wall_s=\([0-9.]*\).*/\1 \2/p' "$f" | awk '{ if ($2 > 0) printf "%.0f", 100 * $1 / $2; else print "n/a" }')
     RPS[$shape.$proto.$server]+="${rps:-0} "
+    CLIENT[$shape.$proto.$server]+="${client_pct:-n/a} "
     CPU[$shape.$proto.$server]+="$cpu_us "
     LOST[$shape.$proto.$server]+="$(( ${failed:-0} + ${errored:-0} )) "
-    echo "round $round $shape $proto $server: ${rps:-?} req/s, ${cpu_us} µs CPU/request, failed ${failed:-?}, errored ${errored:-?}" >&2
+    echo "round $round $shape $proto $server: ${rps:-?} req/s, ${cpu_us} µs CPU/request, failed ${failed:-?}, errored ${errored:-?}, h2load ${client_pct:-?} % of its core" >&2
   done
   done
   done
@@ -84,15 +116,18 @@ median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {if (NR) p
   echo "# HTTP/2 side by side, $(date -u +%Y-%m-%dT%H:%MZ)"
   echo
   machine_summary | sed 's/^/- /'
-  echo "- h2load: $(h2load --version 2>&1 | head -1), -t1, shapes (connections x streams) $SHAPES, ${WARMUP} s warm-up, ${DURATION} s measured, $ROUNDS interleaved round(s); medians"
+  echo "- h2load: $(h2load --version 2>&1 | head -1), -t1, shapes (connections x streams) $SHAPES, warm-up of at least ${WARMUP} s in ${WARMUP_STEP} s runs until two agree within 10 % (at most ${WARMUP_MAX} s), ${DURATION} s measured, $ROUNDS interleaved round(s); medians"
   echo
-  echo "| shape | protocol | server | req/s (median) | server CPU µs/request | lost responses (failed + errored, per round) | rounds (req/s) |"
-  echo "|---|---|---|---:|---:|---|---|"
+  echo "| shape | protocol | server | req/s (median) | server CPU µs/request | h2load CPU % of its core | lost responses (failed + errored, per round) | rounds (req/s) |"
+  echo "|---|---|---|---:|---:|---:|---|---|"
   for shape in $SHAPES; do
   for proto in $PROTOS; do
     for server in $SERVERS; do
       k="$shape.$proto.$server"
-      echo "| -c${shape%x*} -m${shape#*x} | $proto | $server | $(echo "${RPS[$k]}" | median) | $(echo "${CPU[$k]}" | median) | ${LOST[$k]}| ${RPS[$k]}|"
+      client=$(echo "${CLIENT[$k]}" | median)
+      bound=""
+      awk -v c="$client" 'BEGIN { exit !(c >= 90) }' && bound=" (client saturated: a lower bound)"
+      echo "| -c${shape%x*} -m${shape#*x} | $proto | $server | $(echo "${RPS[$k]}" | median)$bound | $(echo "${CPU[$k]}" | median) | $client | ${LOST[$k]}| ${RPS[$k]}|"
     done
   done
   done
@@ -101,10 +136,13 @@ median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {if (NR) p
     for shape in $SHAPES; do
     for proto in $PROTOS; do
       loom=$(echo "${RPS[$shape.$proto.loom]}" | median)
+      loomcpu=$(echo "${CPU[$shape.$proto.loom]}" | median)
       for server in $SERVERS; do
         [ "$server" = loom ] && continue
         other=$(echo "${RPS[$shape.$proto.$server]}" | median)
-        awk -v a="$loom" -v b="$other" -v s="$server" -v p="$proto" -v sh="$shape" 'BEGIN { if (b > 0) printf "- %s %s: loom / %s = %.2f\n", sh, p, s, a / b }'
+        othercpu=$(echo "${CPU[$shape.$proto.$server]}" | median)
+        awk -v a="$loom" -v b="$other" -v c="$loomcpu" -v d="$othercpu" -v s="$server" -v p="$proto" -v sh="$shape" \
+          'BEGIN { if (b > 0 && d > 0) printf "- %s %s: loom / %s = %.2f req/s, %.2f CPU per request\n", sh, p, s, a / b, c / d }'
       done
     done
     done

@@ -18,7 +18,7 @@ set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
 
-SERVERS=${SERVERS:-"loom helidon jetty netty"}
+SERVERS=${SERVERS:-"loom helidon jetty netty undertow"}
 N=${N:-10000}
 MODE=${MODE:-http}   # http: idle keep-alive connections; ws: idle WebSockets
 SETTLE=${SETTLE:-2}

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Side-by-side plaintext load test of loom-mpm, Helidon, Jetty and Netty (see README.md).
+# Side-by-side plaintext load test of loom-mpm, Helidon, Jetty, Netty and Undertow (see README.md).
 #
 #   nice -n -15 benchmarks/run.sh                          # full run: 4 servers x 8 workloads x 3 rounds
 #   SERVERS="loom helidon" ROUNDS=1 DURATION=5 WORKLOADS="a c" benchmarks/run.sh   # quick run
 #
-# Environment: SERVERS (loom helidon jetty netty; jdk, the JDK's own httpserver, on request), ROUNDS (3), DURATION (10 s measured),
+# Environment: SERVERS (loom helidon jetty netty undertow; jdk, the JDK's own httpserver, on request), ROUNDS (3), DURATION (10 s measured),
 # WARMUP (5 s wrk warm-up before each of a-d), FIRST_WARMUP (WARMUP; the warm-up of the first
 # wrk workload after a server starts, when the JIT does most of its work), WORKLOADS (a b c d e f g h i), JVM_FLAGS, SERVER_CPU (0), CLIENT_CPU (1),
 # PORT_BASE (18080), BUILD=1 to rebuild the jar, OUT (docs/benchmarks/results-DATE.md),
@@ -26,7 +26,7 @@ set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
 
-SERVERS=${SERVERS:-"loom helidon jetty netty"}
+SERVERS=${SERVERS:-"loom helidon jetty netty undertow"}
 ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-10}
 WARMUP=${WARMUP:-5}
@@ -34,7 +34,7 @@ FIRST_WARMUP=${FIRST_WARMUP:-$WARMUP}
 WORKLOADS=${WORKLOADS:-"a b c d e f g h i"}
 I_REQUESTS=${I_REQUESTS:-400000}
 I_WARMUP=${I_WARMUP:-1000000}
-H2_SERVERS=${H2_SERVERS:-"loom helidon netty"}
+H2_SERVERS=${H2_SERVERS:-"loom helidon netty undertow"}
 E_START=${E_START:-10000}
 E_STEP=${E_STEP:-3}
 E_P99_MS=${E_P99_MS:-10}
@@ -88,7 +88,7 @@ run_wrk() {
   printf '# wrk' >"$f"; printf " '%s'" "${WRK_ARGS[@]}" >>"$f"; echo >>"$f"
   tcp_counters >"$RES/nstat.before"
   cpu0=$(server_cpu_ticks)
-  taskset -c "$CLIENT_CPU" wrk "${WRK_ARGS[@]}" >>"$f" 2>&1 || echo "   wrk exited non-zero" >&2
+  run_client "$f" taskset -c "$CLIENT_CPU" wrk "${WRK_ARGS[@]}" || echo "   wrk exited non-zero" >&2
   cpu1=$(server_cpu_ticks)
   echo "# server_cpu_s=$(awk -v a="$cpu0" -v b="$cpu1" 'BEGIN {printf "%.2f", (b - a) / 100}')" >>"$f"
   tcp_counters | tcp_delta "$RES/nstat.before" >>"$f"
@@ -103,7 +103,7 @@ run_h2load() {
   taskset -c "$CLIENT_CPU" h2load -n "$I_WARMUP" -c 16 -m 32 "$url" >/dev/null 2>&1 || true
   echo "# h2load -n $I_REQUESTS -c 16 -m 32 $url" >"$f"
   cpu0=$(server_cpu_ticks)
-  taskset -c "$CLIENT_CPU" h2load -n "$I_REQUESTS" -c 16 -m 32 "$url" >>"$f" 2>&1 || echo "   h2load exited non-zero" >&2
+  run_client "$f" taskset -c "$CLIENT_CPU" h2load -n "$I_REQUESTS" -c 16 -m 32 "$url" || echo "   h2load exited non-zero" >&2
   cpu1=$(server_cpu_ticks)
   echo "# server_cpu_s=$(awk -v a="$cpu0" -v b="$cpu1" 'BEGIN {printf "%.2f", (b - a) / 100}')" >>"$f"
   printf '   i: %s\n' "$(grep -E '^finished' "$f")"

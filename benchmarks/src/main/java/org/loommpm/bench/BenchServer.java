@@ -6,7 +6,7 @@ import java.util.Locale;
 
 /**
  * Starts one plaintext server for the side-by-side load harness:
- * {@code java -jar loom-mpm-bench.jar PORT [loom|helidon|jetty|netty|jdk]} ({@code jdk}: the JDK's
+ * {@code java -jar loom-mpm-bench.jar PORT [loom|helidon|jetty|netty|undertow|jdk]} ({@code jdk}: the JDK's
  * own {@code com.sun.net.httpserver}, a reference rather than a contender).
  *
  * <p>Every implementation answers {@code GET /plaintext} and {@code GET /} with
@@ -40,6 +40,16 @@ public final class BenchServer {
         return path.equals("/plaintext") || path.equals("/");
     }
 
+    /**
+     * Event-loop (I/O) threads for the peers that size them (Netty, Undertow):
+     * {@code BENCH_IO_THREADS} from the environment, else the processors this process may use
+     * ({@code availableProcessors()} follows the {@code taskset} pin and the cgroup quota).
+     */
+    static int ioThreads() {
+        String v = System.getenv("BENCH_IO_THREADS");
+        return v == null || v.isBlank() ? Runtime.getRuntime().availableProcessors() : Integer.parseInt(v.trim());
+    }
+
     /** The slow handler's pause, on the calling (virtual) thread. */
     static void pause() {
         try {
@@ -51,7 +61,7 @@ public final class BenchServer {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 1 || args.length > 2) {
-            System.err.println("usage: java -jar loom-mpm-bench.jar PORT [loom|helidon|jetty|netty|jdk]");
+            System.err.println("usage: java -jar loom-mpm-bench.jar PORT [loom|helidon|jetty|netty|undertow|jdk]");
             System.exit(2);
         }
         int port = Integer.parseInt(args[0]);
@@ -61,9 +71,10 @@ public final class BenchServer {
             case "helidon" -> HelidonBench.start(port);
             case "jetty" -> JettyBench.start(port);
             case "netty" -> NettyBench.start(port);
+            case "undertow" -> UndertowBench.start(port);
             case "jdk" -> JdkBench.start(port);
             default -> {
-                System.err.println("unknown server '" + impl + "': loom, helidon, jetty, netty or jdk");
+                System.err.println("unknown server '" + impl + "': loom, helidon, jetty, netty, undertow or jdk");
                 System.exit(2);
                 yield null;
             }

@@ -43,7 +43,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Netty 4.2's hello-world shape: {@link HttpServerCodec} plus one handler writing a prebuilt
  * response (shared header blocks and an unreleasable body buffer), flushing once per read
- * batch so pipelined requests share a write. Native epoll transport when it loads, else NIO.
+ * batch so pipelined requests share a write. Native epoll transport when it loads, else NIO; one worker event loop per available
+ * processor ({@link BenchServer#ioThreads()}), a boss loop accepting.
  * No idle timeout (connections stay until the client closes them). Cleartext HTTP/2 (prior
  * knowledge) on the same port: {@link NettyH2}. {@code GET /slow} answers
  * through the event loop's scheduler after the pause: blocking an event loop would be a misuse
@@ -80,8 +81,12 @@ final class NettyBench {
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         Class<? extends ServerChannel> channel = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        // One event loop per core the process may use (Netty's default is 2 x that, meant for
+        // hyper-threads on a whole machine; on a one-core pin it means two loops time-slicing it).
+        // BENCH_IO_THREADS overrides the count, for the A/B in docs/benchmarks.md.
+        int loops = BenchServer.ioThreads();
         EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, io);
-        EventLoopGroup workers = new MultiThreadIoEventLoopGroup(io); // default: 2 x available processors
+        EventLoopGroup workers = new MultiThreadIoEventLoopGroup(loops, io);
         new ServerBootstrap()
                 .group(boss, workers)
                 .channel(channel)
@@ -100,7 +105,7 @@ final class NettyBench {
                 })
                 .bind("0.0.0.0", port)
                 .sync();
-        return (epoll ? "epoll transport" : "NIO transport (epoll unavailable: " + Epoll.unavailabilityCause() + ")")
+        return loops + " event loop(s), " + (epoll ? "epoll transport" : "NIO transport (epoll unavailable: " + Epoll.unavailabilityCause() + ")")
                 + (ssl != null ? ", TLS (JDK SSLEngine)" : "");
     }
 

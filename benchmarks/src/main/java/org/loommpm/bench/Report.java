@@ -38,6 +38,10 @@ public final class Report {
             "b", "(b) keep-alive, 256 connections",
             "c", "(c) new connection per request, 50 at a time",
             "d", "(d) pipelined depth 16, 256 connections");
+    /** The peers every row is divided by, in this order, when they were run. */
+    private static final List<String> REFERENCES = List.of("helidon", "netty", "undertow");
+    /** The load tool's share of its core at or above which a row measured the client, not the server. */
+    private static final double CLIENT_SATURATED_PCT = 90;
     private static final Pattern FILE = Pattern.compile("(?:([a-z])_)?([a-z0-9-]+)_r(\\d+)\\.txt");
 
     private final Path dir;
@@ -66,7 +70,7 @@ public final class Report {
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, r.md.toString());
         Files.writeString(out.resolveSibling(svgName),
-                Chart.svg("loom-mpm vs Helidon, Jetty, Netty — " + r.meta.getOrDefault("date", ""), r.panels));
+                Chart.svg("loom-mpm vs Helidon, Jetty, Netty, Undertow — " + r.meta.getOrDefault("date", ""), r.panels));
         System.out.print(r.md);
     }
 
@@ -80,7 +84,11 @@ public final class Report {
             md.append("| ").append(e.getKey()).append(" | ").append(e.getValue().replace("|", "\\|")).append(" |\n");
         }
         md.append("\nEach cell is the median over the rounds, with min–max in parentheses. Ratios divide this")
-                .append(" server's median by Helidon's and by Netty's (— when that server was not run).\n");
+                .append(" server's median by Helidon's, Netty's and Undertow's (columns only for those run).")
+                .append(" Client CPU % is the load tool's CPU time over its wall time (one core = 100 %): at ")
+                .append(String.format(java.util.Locale.ROOT, "%.0f", CLIENT_SATURATED_PCT))
+                .append(" % or more the client, not the server, set the pace, and the row's rate is marked as a")
+                .append(" lower bound.\n");
         for (String w : meta.getOrDefault("workloads", "a b c d").split("\\s+")) {
             md.append("\n## ").append(TITLES.getOrDefault(w, w)).append("\n\n");
             switch (w) {
@@ -102,12 +110,15 @@ public final class Report {
         for (var e : texts("wrk", w).entrySet()) {
             runs.put(e.getKey(), e.getValue().stream().map(WrkRun::parse).toList());
         }
-        double helidon = Stats.median(Stats.values(runs.get("helidon"), WrkRun::rps));
-        double netty = Stats.median(Stats.values(runs.get("netty"), WrkRun::rps));
         md.append("Server CPU µs/req = the server's CPU time (utime + stime) during the run / requests completed.")
-                .append(" Errors are wrk's socket errors and non-2xx responses, summed over the rounds.\n\n");
-        md.append("| server | rounds | req/s | p50 ms | p99 ms | server CPU µs/req | vs Helidon | vs Netty | errors |\n");
-        md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
+                .append(" Errors are wrk's socket errors and non-2xx responses, summed over the rounds. Ratios:")
+                .append(" req/s, then server CPU per request.\n\n");
+        List<String> refs = references();
+        md.append("| server | rounds | req/s | p50 ms | p99 ms | server CPU µs/req | wrk CPU % |");
+        refs.forEach(r -> md.append(" vs ").append(name(r)).append(" (req/s, CPU) |"));
+        md.append(" errors |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+        refs.forEach(r -> md.append(" ---: |"));
+        md.append(" --- |\n");
         Map<String, double[]> chart = new LinkedHashMap<>();
         Map<String, double[]> cpuChart = new LinkedHashMap<>();
         for (String s : servers) {
@@ -115,14 +126,20 @@ public final class Report {
             double[] rps = Stats.values(rs, WrkRun::rps);
             chart.put(s, rps);
             cpuChart.put(s, Stats.values(rs, WrkRun::cpuMicrosPerRequest));
+            double[] client = Stats.values(rs, WrkRun::clientCpuPercent);
             md.append("| ").append(s).append(" | ").append(rs.size())
-                    .append(" | ").append(Stats.cell(rps, "%,.0f"))
+                    .append(" | ").append(Stats.cell(rps, "%,.0f")).append(clientBound(client))
                     .append(" | ").append(Stats.cell(Stats.values(rs, WrkRun::p50), "%.2f"))
                     .append(" | ").append(Stats.cell(Stats.values(rs, WrkRun::p99), "%.2f"))
                     .append(" | ").append(Stats.cell(Stats.values(rs, WrkRun::cpuMicrosPerRequest), "%.1f"))
-                    .append(" | ").append(Stats.ratio(Stats.median(rps), helidon))
-                    .append(" | ").append(Stats.ratio(Stats.median(rps), netty))
-                    .append(" | ").append(WrkRun.errors(rs)).append(" |\n");
+                    .append(" | ").append(Stats.cell(client, "%.0f"));
+            for (String r : refs) {
+                List<WrkRun> other = runs.getOrDefault(r, List.of());
+                md.append(" | ").append(Stats.ratio(Stats.median(rps), Stats.median(Stats.values(other, WrkRun::rps))))
+                        .append(", ").append(Stats.ratio(Stats.median(Stats.values(rs, WrkRun::cpuMicrosPerRequest)),
+                                Stats.median(Stats.values(other, WrkRun::cpuMicrosPerRequest))));
+            }
+            md.append(" | ").append(WrkRun.errors(rs)).append(" |\n");
         }
         panels.add(new Chart.Panel(CHART_TITLES.get(w), "req/s", true, chart));
         panels.add(new Chart.Panel(CHART_TITLES.get(w) + ": server CPU per request", "µs/req", false, cpuChart));
@@ -131,14 +148,15 @@ public final class Report {
     // ---- i: h2load ----
 
     /** One h2load run: req/s, succeeded and failed requests, the server's CPU seconds. */
-    record H2loadRun(double rps, double succeeded, double failed, double cpuSeconds) {
+    record H2loadRun(double rps, double succeeded, double failed, double cpuSeconds, double clientCpuPercent) {
         private static final Pattern FINISHED = Pattern.compile("finished in [^,]+, ([0-9.]+) req/s");
         private static final Pattern REQUESTS = Pattern.compile(
                 "requests: \\d+ total, \\d+ started, \\d+ done, (\\d+) succeeded, (\\d+) failed");
         private static final Pattern CPU = Pattern.compile("# server_cpu_s=([0-9.]+)");
 
         static H2loadRun parse(String text) {
-            return new H2loadRun(group(FINISHED, text), group(REQUESTS, text), group2(REQUESTS, text), group(CPU, text));
+            return new H2loadRun(group(FINISHED, text), group(REQUESTS, text), group2(REQUESTS, text), group(CPU, text),
+                    WrkRun.clientCpuPercent(text));
         }
 
         double cpuMicrosPerRequest() {
@@ -160,16 +178,18 @@ public final class Report {
         md.append("h2c with prior knowledge, 16 connections × 32 concurrent streams, GET /plaintext, after a")
                 .append(" warm-up (").append(meta.getOrDefault("i", "")).append("). Only servers whose")
                 .append(" benchmark app speaks h2c are run.\n\n");
-        md.append("| server | rounds | req/s | server CPU µs/req | failed |\n");
-        md.append("| --- | ---: | ---: | ---: | ---: |\n");
+        md.append("| server | rounds | req/s | server CPU µs/req | h2load CPU % | failed |\n");
+        md.append("| --- | ---: | ---: | ---: | ---: | ---: |\n");
         Map<String, double[]> chart = new LinkedHashMap<>();
         for (var e : texts("h2", "i").entrySet()) {
             List<H2loadRun> rs = e.getValue().stream().map(H2loadRun::parse).toList();
             double[] rps = Stats.values(rs, H2loadRun::rps);
             chart.put(e.getKey(), rps);
+            double[] client = Stats.values(rs, H2loadRun::clientCpuPercent);
             md.append("| ").append(e.getKey()).append(" | ").append(rs.size())
-                    .append(" | ").append(Stats.cell(rps, "%,.0f"))
+                    .append(" | ").append(Stats.cell(rps, "%,.0f")).append(clientBound(client))
                     .append(" | ").append(Stats.cell(Stats.values(rs, H2loadRun::cpuMicrosPerRequest), "%.1f"))
+                    .append(" | ").append(Stats.cell(client, "%.0f"))
                     .append(" | ").append(Stats.cell(Stats.values(rs, H2loadRun::failed), "%.0f")).append(" |\n");
         }
         panels.add(new Chart.Panel("(i) HTTP/2 h2c, h2load -c16 -m32", "req/s", true, chart));
@@ -190,18 +210,25 @@ public final class Report {
                 .append(" the scheduled send time). Client busy is the share of the last passing step the load")
                 .append(" generator's loop spent working rather than waiting for the network: near 100 % means the")
                 .append(" client, not the server, set the limit.\n\n");
-        md.append("| server | rounds | max rate req/s | p99 ms at max | client busy % at max | vs Helidon | vs Netty |\n");
-        md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
-        double helidon = Stats.median(rates.get("helidon"));
-        double netty = Stats.median(rates.get("netty"));
+        List<String> refs = references();
+        md.append("| server | rounds | max rate req/s | p99 ms at max | server CPU µs/req at max | client busy % at max | client CPU % at max |");
+        refs.forEach(r -> md.append(" vs ").append(name(r)).append(" |"));
+        md.append("\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+        refs.forEach(r -> md.append(" ---: |"));
+        md.append("\n");
         for (String s : servers) {
             List<KeyValues> best = passingSteps(s);
+            double[] busy = Stats.values(best, kv -> kv.number("client_busy_pct"));
             md.append("| ").append(s).append(" | ").append(rates.get(s).length)
-                    .append(" | ").append(Stats.cell(rates.get(s), "%,.0f"))
+                    .append(" | ").append(Stats.cell(rates.get(s), "%,.0f")).append(clientBound(busy))
                     .append(" | ").append(Stats.cell(Stats.values(best, kv -> kv.number("p99_ms")), "%.2f"))
-                    .append(" | ").append(Stats.cell(Stats.values(best, kv -> kv.number("client_busy_pct")), "%.0f"))
-                    .append(" | ").append(Stats.ratio(Stats.median(rates.get(s)), helidon))
-                    .append(" | ").append(Stats.ratio(Stats.median(rates.get(s)), netty)).append(" |\n");
+                    .append(" | ").append(Stats.cell(Stats.values(best, kv -> kv.number("server_cpu_us_per_req")), "%.2f"))
+                    .append(" | ").append(Stats.cell(busy, "%.0f"))
+                    .append(" | ").append(Stats.cell(Stats.values(best, kv -> kv.number("client_cpu_pct")), "%.0f"));
+            for (String r : refs) {
+                md.append(" | ").append(Stats.ratio(Stats.median(rates.get(s)), Stats.median(rates.get(r))));
+            }
+            md.append(" |\n");
         }
         panels.add(new Chart.Panel("(e) open-loop max rate, p99 < " + limit + " ms", "req/s", true, rates));
     }
@@ -228,14 +255,16 @@ public final class Report {
         md.append("`OpenLoop rate`: 50 connections, the same offered rate for every server; server CPU µs/req =")
                 .append(" the server's CPU time during the run / requests completed. Lower is better; the ratios")
                 .append(" divide CPU per request, so below 1.00× means cheaper than that server.\n\n");
-        md.append("| server | rounds | offered req/s | achieved req/s | server CPU µs/req | p99 ms | failed | client busy % | vs Helidon | vs Netty |\n");
-        md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        List<String> refs = references();
+        md.append("| server | rounds | offered req/s | achieved req/s | server CPU µs/req | p99 ms | failed | client busy % | client CPU % |");
+        refs.forEach(r -> md.append(" vs ").append(name(r)).append(" |"));
+        md.append("\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+        refs.forEach(r -> md.append(" ---: |"));
+        md.append("\n");
         Map<String, double[]> cpu = new LinkedHashMap<>();
         for (String s : servers) {
             cpu.put(s, Stats.values(res.get(s), kv -> kv.number("server_cpu_us_per_req")));
         }
-        double helidon = Stats.median(cpu.get("helidon"));
-        double netty = Stats.median(cpu.get("netty"));
         for (String s : servers) {
             List<KeyValues> rs = res.getOrDefault(s, List.of());
             md.append("| ").append(s).append(" | ").append(rs.size())
@@ -245,8 +274,11 @@ public final class Report {
                     .append(" | ").append(Stats.cell(Stats.values(rs, kv -> kv.number("p99_ms")), "%.2f"))
                     .append(" | ").append(Stats.cell(Stats.values(rs, kv -> kv.number("failed")), "%.0f"))
                     .append(" | ").append(Stats.cell(Stats.values(rs, kv -> kv.number("client_busy_pct")), "%.0f"))
-                    .append(" | ").append(Stats.ratio(Stats.median(cpu.get(s)), helidon))
-                    .append(" | ").append(Stats.ratio(Stats.median(cpu.get(s)), netty)).append(" |\n");
+                    .append(" | ").append(Stats.cell(Stats.values(rs, kv -> kv.number("client_cpu_pct")), "%.0f"));
+            for (String r : refs) {
+                md.append(" | ").append(Stats.ratio(Stats.median(cpu.get(s)), Stats.median(cpu.get(r))));
+            }
+            md.append(" |\n");
         }
         panels.add(new Chart.Panel("(f) server CPU per request at a fixed rate", "µs/req", false, cpu));
     }
@@ -262,8 +294,8 @@ public final class Report {
                 .append(" + non-2xx. p50/p99 are over completed requests, from the scheduled time (what a user")
                 .append(" waits, including time queued in the client for a connection); \"p99 from send\" starts at")
                 .append(" the write (the server's own response time). loom-noac is loom with `AdmissionControl Off`.\n\n");
-        md.append("| server | rounds | offered req/s | completed req/s | p50 ms | p99 ms | p99 ms from send | failed | connect errors | peak connections |\n");
-        md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        md.append("| server | rounds | offered req/s | completed req/s | p50 ms | p99 ms | p99 ms from send | failed | connect errors | peak connections | server CPU µs/completed req |\n");
+        md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         List<String> rows = new ArrayList<>(servers);
         if (res.containsKey("loom-noac")) {
             rows.add(rows.indexOf("loom") + 1, "loom-noac");
@@ -283,6 +315,7 @@ public final class Report {
                     .append(" | ").append(Stats.cell(Stats.values(rs, kv -> kv.number("failed")), "%,.0f"))
                     .append(" | ").append(Stats.cell(Stats.values(rs, kv -> kv.number("connect_errors")), "%,.0f"))
                     .append(" | ").append(Stats.cell(Stats.values(rs, kv -> kv.number("max_connections")), "%.0f"))
+                    .append(" | ").append(Stats.cell(Stats.values(rs, kv -> kv.number("server_cpu_us_per_req")), "%.1f"))
                     .append(" |\n");
         }
         panels.add(new Chart.Panel("(g) overload: requests completed in time at 4× loom's capacity", "req/s", true,
@@ -296,19 +329,39 @@ public final class Report {
         md.append("`StartupTime`: from just before the process is spawned (same JVM flags, pinned like the")
                 .append(" load runs) to a complete `200` for `GET /plaintext`, probing every millisecond;")
                 .append(" servers interleaved, a fresh process each time. The core issue's target for loom-mpm is ≤ 250 ms.\n\n");
-        md.append("| server | runs | median ms (min–max) | vs Helidon | vs Netty |\n| --- | ---: | ---: | ---: | ---: |\n");
+        List<String> refs = references();
+        md.append("| server | runs | median ms (min–max) |");
+        refs.forEach(r -> md.append(" vs ").append(name(r)).append(" |"));
+        md.append("\n| --- | ---: | ---: |");
+        refs.forEach(r -> md.append(" ---: |"));
+        md.append("\n");
         Map<String, double[]> ms = new LinkedHashMap<>();
         for (String s : servers) {
             ms.put(s, Stats.values(res.get(s), kv -> kv.number("ms")));
         }
         for (String s : servers) {
             md.append("| ").append(s).append(" | ").append(ms.get(s).length)
-                    .append(" | ").append(Stats.cell(ms.get(s), "%.0f"))
-                    .append(" | ").append(Stats.ratio(Stats.median(ms.get(s)), Stats.median(ms.get("helidon"))))
-                    .append(" | ").append(Stats.ratio(Stats.median(ms.get(s)), Stats.median(ms.get("netty"))))
-                    .append(" |\n");
+                    .append(" | ").append(Stats.cell(ms.get(s), "%.0f"));
+            for (String r : refs) {
+                md.append(" | ").append(Stats.ratio(Stats.median(ms.get(s)), Stats.median(ms.get(r))));
+            }
+            md.append(" |\n");
         }
         panels.add(new Chart.Panel("(h) start to first 200", "ms", false, ms));
+    }
+
+    /** The reference peers that were run, in {@link #REFERENCES} order. */
+    private List<String> references() {
+        return REFERENCES.stream().filter(servers::contains).toList();
+    }
+
+    private static String name(String server) {
+        return Character.toUpperCase(server.charAt(0)) + server.substring(1);
+    }
+
+    /** A note after a rate when the load tool's median share of its core says the client was the limit. */
+    private static String clientBound(double[] clientPercent) {
+        return Stats.median(clientPercent) >= CLIENT_SATURATED_PCT ? " (client saturated: lower bound)" : "";
     }
 
     // ---- raw files ----

@@ -7,17 +7,19 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One wrk run as {@code run.sh} records it: wrk's output plus a {@code # server_cpu_s=} line.
+ * One wrk run as {@code run.sh} records it: wrk's output plus a {@code # server_cpu_s=} line and
+ * the {@code # client_cpu_s= wall_s=} line of {@code run_client} (common.sh).
  * Latencies in ms; {@code NaN} when missing.
  */
 record WrkRun(double rps, double p50, double p99, long requests, double serverCpuSeconds,
-              long connect, long read, long write, long timeout, long non2xx) {
+              long connect, long read, long write, long timeout, long non2xx, double clientCpuPercent) {
     private static final Pattern RPS = Pattern.compile("Requests/sec:\\s+([0-9.]+)");
     private static final Pattern REQUESTS = Pattern.compile("(\\d+) requests in ");
     private static final Pattern CPU = Pattern.compile("# server_cpu_s=([0-9.]+)");
     private static final Pattern PCT = Pattern.compile("^\\s+(50|99)%\\s+([0-9.]+)(us|ms|s|m)\\s*$", Pattern.MULTILINE);
     private static final Pattern SOCKET = Pattern.compile(
             "Socket errors: connect (\\d+), read (\\d+), write (\\d+), timeout (\\d+)");
+    private static final Pattern CLIENT = Pattern.compile("# client_cpu_s=([0-9.]+) wall_s=([0-9.]+)");
     private static final Pattern NON2XX = Pattern.compile("Non-2xx or 3xx responses: (\\d+)");
 
     static WrkRun parse(String text) {
@@ -45,7 +47,19 @@ record WrkRun(double rps, double p50, double p99, long requests, double serverCp
                         Long.parseLong(s.group(3)), Long.parseLong(s.group(4))})
                 .orElse(new long[4]);
         long non2xx = find(NON2XX, text).map(s -> Long.parseLong(s.group(1))).orElse(0L);
-        return new WrkRun(rps, p50, p99, requests, cpu, sock[0], sock[1], sock[2], sock[3], non2xx);
+        return new WrkRun(rps, p50, p99, requests, cpu, sock[0], sock[1], sock[2], sock[3], non2xx,
+                clientCpuPercent(text));
+    }
+
+    /**
+     * The load tool's CPU time as a share of its wall time (one core = 100), from the
+     * {@code # client_cpu_s= wall_s=} line {@code run_client} appends; {@code NaN} when missing.
+     */
+    static double clientCpuPercent(String text) {
+        return find(CLIENT, text)
+                .map(m -> Double.parseDouble(m.group(2)) > 0
+                        ? 100 * Double.parseDouble(m.group(1)) / Double.parseDouble(m.group(2)) : Double.NaN)
+                .orElse(Double.NaN);
     }
 
     /** Server CPU microseconds per completed request; {@code NaN} when not recorded. */
