@@ -13,7 +13,7 @@ final class AcceptFailures {
     /** While an episode lasts, how often it is logged again. */
     static final long REMIND_NANOS = 60_000_000_000L;
 
-    private boolean failing;
+    /** Failed accepts in the current episode; an episode is running while this is above 0. */
     private long failures;
     private long since;
     private long reported;
@@ -24,9 +24,7 @@ final class AcceptFailures {
      * @return whether to log it: the first of an episode, or a minute after the last report
      */
     boolean failed(long now) {
-        failures++;
-        if (!failing) {
-            failing = true;
+        if (failures++ == 0) {
             since = now;
             reported = now;
             return true;
@@ -44,12 +42,11 @@ final class AcceptFailures {
      * @return the line ending an episode, or {@code null} when none was running
      */
     String accepted(long now) {
-        if (!failing) {
+        if (failures == 0) {
             return null;
         }
         String m = "LM2104 accepting works again after " + failures + " failed accept(s) over "
                 + (now - since) / 1_000_000 + " ms";
-        failing = false;
         failures = 0;
         return m;
     }

@@ -276,7 +276,6 @@ public final class Child implements ChildStats, ChildHandle {
         }
     }
 
-    /** When the child became sick ({@link System#nanoTime()}), 0 if it is not. */
     /**
      * Sends liveness ping {@code number} into this child's engine: a worker task through its pool,
      * queued like any other when every slot is taken (see {@link ChildPing}). Any thread.
@@ -290,6 +289,7 @@ public final class Child implements ChildStats, ChildHandle {
         return pingAnswered;
     }
 
+    /** When the child became sick ({@link System#nanoTime()}), 0 if it is not. */
     long sickSinceNanos() {
         return sickSinceNanos;
     }

@@ -667,9 +667,8 @@ public final class Poller implements Runnable, PollerStats {
      * reason already decided for it. Poller thread only.
      */
     void close(Connection c) {
-        timers.cancel(c);
         releaseOwnedContext(c);
-        finish(c);
+        finish(c); // cancels the timer
     }
 
     private void finish(Connection c) {

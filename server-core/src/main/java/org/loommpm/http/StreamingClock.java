@@ -3,6 +3,7 @@ package org.loommpm.http;
 import java.lang.System.Logger.Level;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The one thread that keeps time for suspended exchanges and event streams of every server in
@@ -13,7 +14,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>One thread rather than a timer per exchange, so a suspended exchange costs a set entry,
  * not a scheduled task, and no thread is held per exchange. Registration: any thread adds and
- * removes (a concurrent set); only the clock thread iterates.
+ * removes (a concurrent set); only the clock thread iterates. With nothing registered the thread
+ * parks instead of ticking; {@link #add} unparks it (an unpark before the park is not lost: it
+ * leaves the permit).
  */
 final class StreamingClock implements Runnable {
     static final StreamingClock INSTANCE = new StreamingClock();
@@ -28,8 +31,11 @@ final class StreamingClock implements Runnable {
 
     void add(SuspendedExchange e) {
         exchanges.add(e);
-        if (thread == null) {
+        Thread t = thread;
+        if (t == null) {
             startThread();
+        } else {
+            LockSupport.unpark(t);
         }
     }
 
@@ -51,6 +57,10 @@ final class StreamingClock implements Runnable {
     @Override
     public void run() {
         for (;;) {
+            if (exchanges.isEmpty()) {
+                LockSupport.park(this); // until the next add: nothing to keep time for
+                continue;
+            }
             try {
                 Thread.sleep(TICK_MILLIS);
             } catch (InterruptedException e) {

@@ -215,14 +215,15 @@ class OutboundQueueTest {
             ProtocolConnection c = protocol.detached.poll(10, TimeUnit.SECONDS);
             OutboundQueue q = c.outbound();
             CompletableFuture<CloseReason> closed = q.closed();
-            Thread.ofPlatform().start(() -> {
+            // runAsync, not a bare thread: an assertion failing there fails the test (join rethrows it)
+            CompletableFuture.runAsync(() -> {
                 try {
                     assertTrue(q.offer(ByteBuffer.wrap("bye".getBytes(StandardCharsets.US_ASCII))));
                     q.close(CloseReason.NORMAL, true);
                 } catch (IOException e) {
                     throw new RuntimeException(e);
                 }
-            }).join();
+            }, r -> Thread.ofPlatform().start(r)).join();
             InputStream in = s.getInputStream();
             assertEquals("bye", new String(in.readNBytes(3), StandardCharsets.US_ASCII));
             assertEquals(-1, in.read());

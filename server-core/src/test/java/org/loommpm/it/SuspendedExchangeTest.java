@@ -125,7 +125,8 @@ class SuspendedExchangeTest {
         try (RawHttp raw = new RawHttp(port)) {
             raw.send("GET /poll HTTP/1.1\r\nHost: x\r\n\r\n");
             SuspendedResponse s = waiting.poll(10, TimeUnit.SECONDS);
-            Thread.ofPlatform().start(() -> {
+            // runAsync, not a bare thread: an assertion failing there fails the test (join rethrows it)
+            CompletableFuture.runAsync(() -> {
                 try {
                     s.header("Content-Type", "text/plain");
                     assertTrue(s.write("a".getBytes()));
@@ -134,7 +135,7 @@ class SuspendedExchangeTest {
                 } catch (IOException e) {
                     throw new RuntimeException(e);
                 }
-            }).join();
+            }, r -> Thread.ofPlatform().start(r)).join();
             RawHttp.Response r = raw.read();
             assertEquals("chunked", r.header("Transfer-Encoding"));
             assertEquals("ab", r.text());
