@@ -35,14 +35,8 @@ OUT=${OUT:-}
 SERVER_JAR=${SERVER_JAR:-"$ROOT_DIR/server-cli/target/loom-mpm.jar"}
 BENCH_SERVER_JAR=${BENCH_SERVER_JAR:-"$JAR"}
 
-if [ ! -f "$JAR" ] || [ ! -f "$SERVER_JAR" ] || [ "${BUILD:-0}" = 1 ]; then
-  echo "building the jars ..." >&2
-  (cd "$ROOT_DIR" && ./loom mvn -q -B -o -DskipTests package)
-fi
-PIN_SERVER=() PIN_CLIENT=()
-if command -v taskset >/dev/null; then
-  PIN_SERVER=(taskset -c "$SERVER_CPU") PIN_CLIENT=(taskset -c "$CLIENT_CPU")
-fi
+build_jars "$SERVER_JAR" -o
+set_pins
 
 TMP=$(mktemp -d)
 SERVER_PID="" SAMPLER_PID=""

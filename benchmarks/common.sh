@@ -1,4 +1,4 @@
-# Shared by run.sh and idle-memory.sh: the JDK, the jar, and starting/stopping one server.
+# Shared by the benchmark scripts: the JDK, the jar, and starting/stopping one server.
 # shellcheck shell=bash
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -24,6 +24,26 @@ build_jar() {
   if [ ! -f "$JAR" ] || [ "${BUILD:-0}" = 1 ]; then
     echo "building $JAR ..." >&2
     (cd "$ROOT_DIR" && ./loom mvn -q -B -DskipTests -pl benchmarks -am package)
+  fi
+}
+
+# build_jars SERVER_JAR [MVN_ARG...]: builds every module's jar (package, no tests) when the bench
+# jar or SERVER_JAR is missing or BUILD=1; MVN_ARGs (e.g. -o) go to maven.
+build_jars() {
+  local server_jar=$1
+  shift
+  if [ ! -f "$JAR" ] || [ ! -f "$server_jar" ] || [ "${BUILD:-0}" = 1 ]; then
+    echo "building the jars ..." >&2
+    (cd "$ROOT_DIR" && ./loom mvn -q -B "$@" -DskipTests package)
+  fi
+}
+
+# set_pins: PIN_SERVER / PIN_CLIENT, the command prefixes pinning to SERVER_CPU / CLIENT_CPU
+# (empty arrays where there is no taskset).
+set_pins() {
+  PIN_SERVER=() PIN_CLIENT=()
+  if command -v taskset >/dev/null; then
+    PIN_SERVER=(taskset -c "$SERVER_CPU") PIN_CLIENT=(taskset -c "$CLIENT_CPU")
   fi
 }
 

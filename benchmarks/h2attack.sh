@@ -43,14 +43,8 @@ SERVER_JAR="$ROOT_DIR/server-cli/target/loom-mpm.jar"
 MEASURE=$((DURATION - DELAY - 2))
 [ "$MEASURE" -ge 3 ] || { echo "DURATION must be at least DELAY + 5" >&2; exit 1; }
 
-if [ ! -f "$JAR" ] || [ ! -f "$SERVER_JAR" ] || [ "${BUILD:-0}" = 1 ]; then
-  echo "building the jars ..." >&2
-  (cd "$ROOT_DIR" && ./loom mvn -q -B -DskipTests package)
-fi
-PIN_SERVER=() PIN_CLIENT=()
-if command -v taskset >/dev/null; then
-  PIN_SERVER=(taskset -c "$SERVER_CPU") PIN_CLIENT=(taskset -c "$CLIENT_CPU")
-fi
+build_jars "$SERVER_JAR"
+set_pins
 
 TMP=$(mktemp -d)
 SERVER_PID="" SAMPLER_PID="" HEAP_PID=""

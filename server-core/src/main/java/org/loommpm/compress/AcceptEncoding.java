@@ -1,11 +1,13 @@
 package org.loommpm.compress;
 
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Chooses a content coding from {@code Accept-Encoding} (RFC 9110 §12.5.3): the offered coding
  * with the highest q-value above 0, an explicit entry winning over {@code *}; on a tie brotli
- * before gzip (smaller for the same effort). {@code x-gzip} counts as gzip. Pure.
+ * before gzip (smaller for the same effort). {@code x-gzip} counts as gzip. Pure. Also used by the
+ * CLI's static-file handler (through {@link #quality(String, String)}) to pick precompressed siblings.
  */
 public final class AcceptEncoding {
     private AcceptEncoding() {
@@ -39,13 +41,30 @@ public final class AcceptEncoding {
 
     /** The q-value the header gives {@code coding}: its own entry, else {@code *}'s, else 0. */
     static double quality(String header, ContentCoding coding) {
+        return quality(header, name -> name.equalsIgnoreCase(coding.token())
+                || (coding == ContentCoding.GZIP && name.equalsIgnoreCase("x-gzip")));
+    }
+
+    /**
+     * The q-value the header gives the coding named exactly {@code token} (case-insensitive, no
+     * aliases): its own entry, else {@code *}'s, else 0. A q-value outside [0, 1] or unparsable counts as 0.
+     *
+     * @param header the request's {@code Accept-Encoding}, not null
+     * @param token the content-coding token, e.g. {@code "br"}
+     * @return the q-value in [0, 1]; above 0 means acceptable
+     */
+    public static double quality(String header, String token) {
+        return quality(header, token::equalsIgnoreCase);
+    }
+
+    private static double quality(String header, Predicate<String> isCoding) {
         double star = 0;
         for (String part : header.split(",")) {
             String p = part.strip();
             int semi = p.indexOf(';');
             String name = (semi < 0 ? p : p.substring(0, semi)).strip();
             double q = semi < 0 ? 1 : qValue(p.substring(semi + 1));
-            if (name.equalsIgnoreCase(coding.token()) || (coding == ContentCoding.GZIP && name.equalsIgnoreCase("x-gzip"))) {
+            if (isCoding.test(name)) {
                 return q;
             }
             if (name.equals("*")) {

@@ -6,6 +6,7 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 import org.loommpm.api.SuspendedResponse;
 import org.loommpm.spi.ChildServices;
 import org.loommpm.spi.ProtocolCounters;
@@ -132,16 +133,28 @@ public abstract class SuspendedExchange implements SuspendedResponse {
      * Any thread.
      */
     public void fail(int status) {
+        finish(() -> {
+            response.headers.clear();
+            response.status = status;
+            response.headers.set("Content-Type", "text/plain; charset=UTF-8");
+            return (StatusReasons.reason(status) + "\n").getBytes(StandardCharsets.UTF_8);
+        });
+    }
+
+    /**
+     * The one way the answer ends ({@link #fail}, {@link #complete}): under the lock and only once,
+     * queues the whole response whose body {@code whole} prepares (called only while nothing was
+     * sent yet, so it may still set status and headers), else ends the streamed body. A connection
+     * found gone while queueing ends the exchange as {@link #connectionGone} does. Any thread.
+     */
+    private void finish(Supplier<byte[]> whole) {
         lock.lock();
         try {
             if (phase == Phase.DONE) {
                 return;
             }
             if (phase == Phase.WAITING) {
-                response.headers.clear();
-                response.status = status;
-                response.headers.set("Content-Type", "text/plain; charset=UTF-8");
-                queueWhole((StatusReasons.reason(status) + "\n").getBytes(StandardCharsets.UTF_8));
+                queueWhole(whole.get());
             } else {
                 queueEnd();
             }
@@ -350,26 +363,7 @@ public abstract class SuspendedExchange implements SuspendedResponse {
 
     @Override
     public void complete() {
-        lock.lock();
-        try {
-            if (phase == Phase.DONE) {
-                return;
-            }
-            if (phase == Phase.WAITING) {
-                queueWhole(EMPTY);
-            } else {
-                queueEnd();
-            }
-            phase = Phase.DONE;
-        } catch (IOException e) {
-            connectionGone(); // unlocks
-            return;
-        } finally {
-            if (lock.isHeldByCurrentThread()) {
-                lock.unlock();
-            }
-        }
-        end(true);
+        finish(() -> EMPTY);
     }
 
     @Override

@@ -1,7 +1,9 @@
 package org.loommpm.compress;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.EnumSet;
 import java.util.Set;
@@ -36,6 +38,18 @@ class AcceptEncodingTest {
         assertEquals(ContentCoding.GZIP, AcceptEncoding.choose("br;q=0, *", BOTH));
         assertNull(AcceptEncoding.choose("*;q=0", BOTH));
         assertEquals(ContentCoding.GZIP, AcceptEncoding.choose("*;q=0, GZIP", BOTH));
+    }
+
+    /** The token form the static-file handler uses for precompressed siblings (no x-gzip alias). */
+    @Test
+    void tokenQuality() {
+        assertTrue(AcceptEncoding.quality("gzip, deflate, br", "br") > 0);
+        assertFalse(AcceptEncoding.quality("gzip;q=0, br", "gzip") > 0);
+        assertTrue(AcceptEncoding.quality("*", "gzip") > 0);
+        assertFalse(AcceptEncoding.quality("*;q=0", "gzip") > 0);
+        assertFalse(AcceptEncoding.quality("identity", "gzip") > 0);
+        assertTrue(AcceptEncoding.quality("GZIP;q=0.5", "gzip") > 0);
+        assertFalse(AcceptEncoding.quality("x-gzip", "gzip") > 0, "the token form has no aliases");
     }
 
     @Test

@@ -2,6 +2,7 @@ package org.loommpm.cli.staticfiles;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.loommpm.compress.AcceptEncoding;
 
 /**
  * What a URL path resolved to when it was last looked up on disk, for small files: the
@@ -32,10 +33,10 @@ final class FileCache {
             if (acceptEncoding == null) {
                 return plain;
             }
-            if (br != null && AcceptEncoding.allows(acceptEncoding, "br")) {
+            if (br != null && AcceptEncoding.quality(acceptEncoding, "br") > 0) {
                 return br;
             }
-            if (gzip != null && AcceptEncoding.allows(acceptEncoding, "gzip")) {
+            if (gzip != null && AcceptEncoding.quality(acceptEncoding, "gzip") > 0) {
                 return gzip;
             }
             return plain;

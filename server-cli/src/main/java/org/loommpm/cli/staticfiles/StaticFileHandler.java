@@ -19,6 +19,7 @@ import org.loommpm.api.Handler;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
 import org.loommpm.cli.config.SiteSettings;
+import org.loommpm.compress.AcceptEncoding;
 
 /**
  * Serves files under DocumentRoot for GET and HEAD: media types, {@code ETag} and
@@ -211,7 +212,7 @@ public final class StaticFileHandler {
         Representation chosen = null;
         if (accept != null) {
             for (String enc : new String[] {"br", "gzip"}) {
-                if (AcceptEncoding.allows(accept, enc)) {
+                if (AcceptEncoding.quality(accept, enc) > 0) {
                     chosen = sibling(file, type, enc);
                     if (chosen != null) {
                         break;

@@ -16,14 +16,4 @@ class ConditionalsTest {
         assertFalse(Conditionals.matches("\"ab\"", "\"a\"", true));
         assertFalse(Conditionals.matches("a", "\"a\"", true), "unquoted is malformed");
     }
-
-    @Test
-    void acceptEncoding() {
-        assertTrue(AcceptEncoding.allows("gzip, deflate, br", "br"));
-        assertFalse(AcceptEncoding.allows("gzip;q=0, br", "gzip"));
-        assertTrue(AcceptEncoding.allows("*", "gzip"));
-        assertFalse(AcceptEncoding.allows("*;q=0", "gzip"));
-        assertFalse(AcceptEncoding.allows("identity", "gzip"));
-        assertTrue(AcceptEncoding.allows("GZIP;q=0.5", "gzip"));
-    }
 }
