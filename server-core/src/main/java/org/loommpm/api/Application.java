@@ -34,7 +34,7 @@ public interface Application {
      *
      * @param router an empty router, served once this returns
      * @param context the name it was loaded under and its {@code ApplicationParam} values
-     * @throws Exception if the application cannot start: the process does not serve (LM2403)
+     * @throws Exception if the application cannot start: the process does not serve (LM2402)
      */
     void routes(Router router, Context context) throws Exception;
 
@@ -42,7 +42,7 @@ public interface Application {
      * Releases what {@link #routes} acquired (pools, timers, files). Called once, after the
      * last generation serving the application stopped; the default does nothing.
      *
-     * @throws Exception logged (LM2405); the process goes on stopping
+     * @throws Exception logged (LM2404); the process goes on stopping
      */
     default void close() throws Exception {
     }

@@ -83,7 +83,7 @@ public final class ApplicationHost {
      * Prepares the applications of a new generation: an unchanged line keeps its running
      * instance, any other is created and given its routes now.
      *
-     * @throws ApplicationException if one cannot be created or its {@code routes} throws (LM2403);
+     * @throws ApplicationException if one cannot be created or its {@code routes} throws (LM2402);
      *     what was created before it is closed
      */
     public Change prepare(List<ApplicationSpec> specs) throws ApplicationException {
@@ -106,7 +106,7 @@ public final class ApplicationHost {
                 created.forEach(ApplicationHost::close);
                 unused.forEach(s -> ApplicationDirectives.close(s.loader()));
                 ApplicationDirectives.close(spec.loader());
-                throw new ApplicationException("LM2403 application " + spec.name() + " (" + spec.className()
+                throw new ApplicationException("LM2402 application " + spec.name() + " (" + spec.className()
                         + ") could not start: " + e, e);
             }
             created.add(r);
@@ -130,7 +130,7 @@ public final class ApplicationHost {
             closeQuietly(spec, app);
             throw e;
         }
-        LOG.log(Level.INFO, "LM2402 application {0} ({1}{2}) loaded", spec.name(), spec.className(),
+        LOG.log(Level.INFO, "LM2401 application {0} ({1}{2}) loaded", spec.name(), spec.className(),
                 spec.jar() != null ? " from " + spec.jar() : "");
         return new Running(spec, app, router);
     }
@@ -143,19 +143,19 @@ public final class ApplicationHost {
 
     private static void close(Running r) {
         closeQuietly(r.spec, r.app);
-        LOG.log(Level.INFO, "LM2404 application {0} closed", r.spec.name());
+        LOG.log(Level.INFO, "LM2403 application {0} closed", r.spec.name());
     }
 
     private static void closeQuietly(ApplicationSpec spec, Application app) {
         try {
             app.close();
         } catch (Exception e) {
-            LOG.log(Level.WARNING, "LM2405 application {0} failed to close: {1}", spec.name(), e.toString());
+            LOG.log(Level.WARNING, "LM2404 application {0} failed to close: {1}", spec.name(), e.toString());
         }
         ApplicationDirectives.close(spec.loader());
     }
 
-    /** An application that could not start; its message carries LM2403. */
+    /** An application that could not start; its message carries LM2402. */
     public static final class ApplicationException extends Exception {
         private static final long serialVersionUID = 1L;
 

@@ -159,6 +159,16 @@ public final class ApplicationDirectives {
                 + (declared.isEmpty() ? "" : " (applications declared there: " + String.join(", ", declared) + ")"));
     }
 
+    /**
+     * Closes the jar loaders of every application a configuration names: for a process that only
+     * checked them (the {@code ChildProcesses} supervisor; its children load their own).
+     */
+    public static void closeLoaders(LoomConfig config) {
+        for (ApplicationSpec a : of(config)) {
+            close(a.loader());
+        }
+    }
+
     /** Closes a jar's own loader (not the jar's class path). */
     public static void close(ClassLoader loader) {
         if (loader instanceof URLClassLoader u && loader != ApplicationDirectives.class.getClassLoader()) {

@@ -122,10 +122,10 @@ class ApplicationIT {
             assertEquals(403, get(port, "/app/private/hello").statusCode());
 
             assertTrue(server.stdout().contains("LoadApplication demo " + DemoApplication.class.getName()), server.stdout());
-            server.awaitErrors(e -> e.contains("LM2402"), Duration.ofSeconds(5));
+            server.awaitErrors(e -> e.contains("LM2401"), Duration.ofSeconds(5));
             server.signal("TERM");
             assertEquals(0, server.waitExit(Duration.ofSeconds(20)));
-            assertTrue(server.stderr().contains("LM2404 application demo closed"), server.stderr());
+            assertTrue(server.stderr().contains("LM2403 application demo closed"), server.stderr());
         }
     }
 
