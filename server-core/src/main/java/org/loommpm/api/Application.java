@@ -19,9 +19,11 @@ import java.util.Objects;
  * <p>Lifecycle: the jar creates one instance per process (every {@code ChildProcesses} child
  * process creates its own: they share no memory), calls {@link #routes} once, before the server
  * serves, and {@link #close} after the process stopped serving it. A graceful restart
- * ({@code SIGHUP}) keeps the instance, its routes and its open WebSockets when the
- * {@code LoadApplication} line is unchanged; an application whose line changed or went away is
- * closed once the old generation's requests had time to finish.
+ * ({@code SIGHUP}) keeps the instance and its routes (and whatever state it holds) when the
+ * {@code LoadApplication} line is unchanged; the retiring generation's connections still end as
+ * in any graceful restart (its WebSockets are closed with 1001), and their clients reconnect to
+ * the same instance. An application whose line changed or went away is closed once the old
+ * generation's requests had time to finish.
  *
  * <p>Threads: {@code routes} and {@code close} run on the jar's main thread; the handlers it
  * registers run on virtual-thread workers, concurrently.

@@ -14,8 +14,8 @@ import org.loommpm.cli.config.ApplicationSpec;
 
 /**
  * The applications one process serves ({@code LoadApplication}): creates each one and its
- * {@link Router} when a generation starts, keeps an unchanged one across graceful restarts (its
- * routes and open WebSockets go on), and closes the ones a restart dropped once the old
+ * {@link Router} when a generation starts, keeps an unchanged one across graceful restarts (the
+ * new generation serves the same instance and routes), and closes the ones a restart dropped once the old
  * generation is done with them.
  *
  * <p>Threads: confined to the process's main thread (start, {@code SIGHUP}, stop), except

@@ -129,6 +129,81 @@ class ApplicationIT {
         }
     }
 
+    /** Sends {@code text} on an open socket; the echo. */
+    private static String exchange(WebSocket ws, java.util.concurrent.BlockingQueue<String> replies, String text)
+            throws Exception {
+        ws.sendText(text, true).get(10, TimeUnit.SECONDS);
+        return replies.poll(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void gracefulRestartKeepsAnUnchangedApplication() throws Exception {
+        appJar();
+        int port = JarProcess.freePort();
+        Path conf = conf(port, "GracefulShutdownTimeout 1\nKeepAliveTimeout 1\n");
+        try (JarProcess server = JarProcess.start(dir, "-f", conf.toString())) {
+            java.util.concurrent.BlockingQueue<String> replies = new java.util.concurrent.LinkedBlockingQueue<>();
+            CompletableFuture<Integer> closed = new CompletableFuture<>();
+            WebSocket ws = client.newWebSocketBuilder().buildAsync(URI.create("ws://127.0.0.1:" + port + "/app/ws"),
+                    new WebSocket.Listener() {
+                        @Override
+                        public CompletionStage<?> onText(WebSocket w, CharSequence data, boolean last) {
+                            replies.add(data.toString());
+                            w.request(1);
+                            return null;
+                        }
+
+                        @Override
+                        public CompletionStage<?> onClose(WebSocket w, int status, String reason) {
+                            closed.complete(status);
+                            return null;
+                        }
+                    }).get(10, TimeUnit.SECONDS);
+            assertEquals("echo 1", exchange(ws, replies, "1"));
+
+            server.signal("HUP");
+            server.awaitErrors(e -> e.contains("LM1303"), Duration.ofSeconds(20));
+            // The retiring generation's sockets go with it ("server going away"), as every WebSocket
+            // in a graceful restart; the same application instance serves the new ones.
+            assertEquals(1001, closed.get(20, TimeUnit.SECONDS));
+            assertEquals("echo 2", echo(port, "/app/ws", "2"));
+            assertEquals(1, count(server.stderr(), "LM2401"), "an unchanged application is not created again");
+            assertTrue(get(port, "/app/hello").body().startsWith("bonjour"));
+
+            Files.writeString(conf, Files.readString(conf).replace("greeting bonjour", "greeting salut"));
+            server.signal("HUP");
+            server.awaitErrors(e -> count(e, "LM1303") == 2, Duration.ofSeconds(20));
+            assertEquals(2, count(server.stderr(), "LM2401"), "a changed one is created anew");
+            assertTrue(get(port, "/app/hello").body().startsWith("salut"));
+            // The old instance is closed once the old generation had its grace (1 s + 1 s).
+            server.awaitErrors(e -> e.contains("LM2403 application demo closed"), Duration.ofSeconds(20));
+
+            // An application whose routes throw: the restart is refused, the running one serves on.
+            Files.writeString(conf, Files.readString(conf) + "ApplicationParam demo fail yes\n");
+            server.signal("HUP");
+            server.awaitErrors(e -> e.contains("LM1302") && e.contains("LM2402 application demo"), Duration.ofSeconds(20));
+            assertTrue(get(port, "/app/hello").body().startsWith("salut"));
+        }
+    }
+
+    @Test
+    void anApplicationThatCannotStartStopsTheStart() throws Exception {
+        appJar();
+        int port = JarProcess.freePort();
+        Path conf = conf(port, "ApplicationParam demo fail yes\n");
+        Process p = new ProcessBuilder(JarProcess.java(), "-jar", JarProcess.jar().toString(), "-f", conf.toString())
+                .directory(dir.toFile()).redirectErrorStream(true).redirectOutput(dir.resolve("out.txt").toFile()).start();
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(1, p.exitValue());
+        String out = Files.readString(dir.resolve("out.txt"));
+        assertTrue(out.contains("LM2402 application demo (" + DemoApplication.class.getName()
+                + ") could not start: java.lang.IllegalStateException: asked to fail"), out);
+    }
+
+    private static int count(String text, String id) {
+        return text.split(id, -1).length - 1;
+    }
+
     @Test
     void everyChildProcessLoadsTheApplication() throws Exception {
         appJar();

@@ -12,7 +12,7 @@ import org.loommpm.websocket.WebSocketSession;
  * The application {@code ApplicationIT} loads into the jar (packed into a jar of its own by the
  * test): an HTTP route that answers its {@code greeting} parameter and the serving process's
  * PID, an event stream of three events, and a WebSocket echo, each under {@code /app/} and
- * {@code /app/private/}.
+ * {@code /app/private/}. {@code ApplicationParam NAME fail yes} makes {@link #routes} throw.
  */
 public final class DemoApplication implements Application {
     /** The service loader's constructor. */
@@ -21,6 +21,9 @@ public final class DemoApplication implements Application {
 
     @Override
     public void routes(Router router, Context context) {
+        if (context.parameter("fail", "no").equals("yes")) {
+            throw new IllegalStateException("asked to fail");
+        }
         String greeting = context.parameter("greeting", "hello");
         for (String base : new String[] {"/app", "/app/private"}) {
             router.get(base + "/hello", (req, res) -> res.header("Content-Type", "text/plain")
