@@ -62,7 +62,11 @@ public interface Application {
             parameters = Map.copyOf(parameters);
         }
 
-        /** {@return a context without parameters}, for an embedding that calls {@link #routes} itself */
+        /**
+         * {@return a context without parameters}, for an embedding that calls {@link #routes} itself
+         *
+         * @param name the application's name
+         */
         public static Context of(String name) {
             return new Context(name, Map.of());
         }
