@@ -14,5 +14,8 @@ module org.loommpm.cli {
     requires java.management;
     requires jdk.unsupported;
 
+    // LoadApplication: the applications the jar serves, from its class path or their own jars.
+    uses org.loommpm.api.Application;
+
     provides java.lang.System.LoggerFinder with org.loommpm.cli.logging.LoomLoggerFinder;
 }

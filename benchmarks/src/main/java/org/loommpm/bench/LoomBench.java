@@ -24,7 +24,12 @@ final class LoomBench {
     private LoomBench() {
     }
 
-    static String start(int port) throws IOException {
+    /**
+     * The benchmark's routes (also what {@link BenchApplication} gives loom-mpm.jar): hello on
+     * {@code /}, {@code /plaintext} and {@code /slow}, {@code /events} (SSE), {@code /poll}
+     * (suspended), {@code /ws} (WebSocket echo).
+     */
+    static Router routes(Router router) {
         Handler hello = (req, res) -> {
             if (req.method().equals("POST")) {
                 req.body().transferTo(OutputStream.nullOutputStream());
@@ -36,12 +41,7 @@ final class LoomBench {
             BenchServer.pause();
             hello.handle(req, res);
         };
-        boolean admission = !"off".equalsIgnoreCase(System.getenv("LOOM_ADMISSION"));
-        BenchTls tls = BenchTls.fromEnv();
-        // The status page (?auto: BusyWorkers, LoomPendingWorkers) for sampling slot use under load.
-        AtomicReference<StatusHandler> status = new AtomicReference<>();
-        Router router = new Router()
-                .get("/server-status", (req, res) -> status.get().handle(req, res))
+        return router
                 .get("/plaintext", hello).post("/plaintext", hello)
                 .get("/", hello).post("/", hello)
                 .get(BenchServer.SLOW_PATH, slow)
@@ -58,6 +58,15 @@ final class LoomBench {
                         s.sendBinary(data);
                     }
                 });
+    }
+
+    static String start(int port) throws IOException {
+        boolean admission = !"off".equalsIgnoreCase(System.getenv("LOOM_ADMISSION"));
+        BenchTls tls = BenchTls.fromEnv();
+        // The status page (?auto: BusyWorkers, LoomPendingWorkers) for sampling slot use under load.
+        AtomicReference<StatusHandler> status = new AtomicReference<>();
+        Router router = routes(new Router()
+                .get("/server-status", (req, res) -> status.get().handle(req, res)));
         LoomServer server = LoomServer.builder()
                 .listen(System.getenv().getOrDefault("BENCH_HOST", "0.0.0.0"), port)
                 .configure(c -> c

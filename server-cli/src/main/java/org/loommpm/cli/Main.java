@@ -3,6 +3,7 @@ package org.loommpm.cli;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.loommpm.cli.children.ChildCommand;
+import org.loommpm.cli.config.ApplicationDirectives;
 import org.loommpm.cli.config.ChildDirectives;
 import org.loommpm.cli.children.ProcessSupervisor;
 import org.loommpm.cli.config.ConfigException;
@@ -95,6 +96,25 @@ public final class Main {
         }
     }
 
+    /**
+     * The {@code ChildProcesses} supervisor's configuration: it serves no application (each child
+     * process loads its own), so the jar loaders that reading found them with are closed at once.
+     */
+    private static final class SupervisorSource implements ProcessSupervisor.ConfigSource {
+        private final ServerProcess.Loader loader;
+
+        SupervisorSource(ServerProcess.Loader loader) {
+            this.loader = loader;
+        }
+
+        @Override
+        public LoomConfig load() throws ConfigException {
+            LoomConfig c = loader.load();
+            ApplicationDirectives.closeLoaders(c);
+            return c;
+        }
+    }
+
     /** @param args see {@link CommandLine#USAGE} */
     public static void main(String[] args) throws Exception {
         // JUL, if anything ever loads it, reports to the error log; naming the class costs nothing now.
@@ -157,7 +177,9 @@ public final class Main {
         SignalQueue signals = new SignalQueue().install();
         PidFile pid = pidPath != null ? new PidFile(pidPath) : null;
         if (ChildDirectives.enabled(config)) {
-            System.exit(new ProcessSupervisor(loader::load, new ChildCommand(cl.configArgs())).run(config, signals, pid));
+            ApplicationDirectives.closeLoaders(config);
+            System.exit(new ProcessSupervisor(new SupervisorSource(loader), new ChildCommand(cl.configArgs()))
+                    .run(config, signals, pid));
         }
         System.exit(new ServerProcess(loader).run(config, signals, pid));
     }

@@ -11,6 +11,8 @@ import org.loommpm.api.Handler;
 import org.loommpm.api.LoomServer;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
+import org.loommpm.cli.apps.ApplicationHost;
+import org.loommpm.cli.config.ApplicationDirectives;
 import org.loommpm.cli.config.ConfigException;
 import org.loommpm.cli.config.LocationSettings;
 import org.loommpm.cli.config.LoomConfig;
@@ -66,6 +68,8 @@ final class ServerProcess {
     private LoomConfig config;
     /** The running generation's proxy (balancers, pools, health checks); null when not configured. */
     private ProxySettings.Running proxy;
+    /** The applications {@code LoadApplication} names, created in this process. */
+    private final ApplicationHost apps = new ApplicationHost();
 
     ServerProcess(Loader loader) {
         this(loader, null);
@@ -117,18 +121,30 @@ final class ServerProcess {
      * @param reusePort bind with SO_REUSEPORT (a child process among others on the same addresses)
      */
     boolean start(LoomConfig initial, boolean reusePort) {
+        ApplicationHost.Change change = null;
         try {
             // At start nothing was open before, so nothing is retired.
             metrics = metricsHandler(initial);
-            Handler handler = site(initial, logs.apply(initial.logs(), false, new ArrayList<>()));
+            List<AccessLogFilter.Sink> sinks = logs.apply(initial.logs(), false, new ArrayList<>());
+            change = apps.prepare(ApplicationDirectives.of(initial));
+            Handler handler = site(initial, sinks, change);
             warn(initial);
             server = builder.config(initial.engine()).handler(handler).reusePort(reusePort).start();
+        } catch (ApplicationHost.ApplicationException e) {
+            closeProxy(proxy);
+            LOG.log(Level.ERROR, e.getMessage());
+            logs.close();
+            return false;
         } catch (IOException | RuntimeException e) {
             closeProxy(proxy);
+            if (change != null) {
+                change.rollback();
+            }
             LOG.log(Level.ERROR, "LM1001 could not start: {0}", e.getMessage());
             logs.close();
             return false;
         }
+        change.commit();
         config = initial;
         return true;
     }
@@ -144,14 +160,14 @@ final class ServerProcess {
      * kept); then compression (if configured) around the site. Starts
      * the configuration's proxy (its balancers and health checks) and makes it {@link #proxy}.
      */
-    private Handler site(LoomConfig cfg, List<AccessLogFilter.Sink> sinks) {
+    private Handler site(LoomConfig cfg, List<AccessLogFilter.Sink> sinks, ApplicationHost.Change applications) {
         Handler welcome = cfg.site().welcomePage() ? new WelcomePage() : null;
         StaticFileHandler files = new StaticFileHandler(cfg.site(), welcome);
         ProxySettings ps = ProxySettings.of(cfg);
         proxy = ps == null || !ps.enabled() ? null
                 : ps.start(cfg.site().serverName(), cfg.engine().timeout(), cfg.engine().threadsPerChild());
         Handler site = new SiteHandler(cfg.site(), files, status, metrics, health,
-                proxy == null ? List.of() : proxy.routes());
+                proxy == null ? List.of() : proxy.routes(), applications.handlers());
         if (cfg.extensions().get(CompressionDirectives.KEY) instanceof CompressionSettings.Builder compression) {
             // Inside the access log, so that its %b and %O count the compressed bytes.
             site = new CompressionFilter(compression.build()).around(site);
@@ -208,14 +224,23 @@ final class ServerProcess {
         }
         List<AsyncLogWriter> retired = new ArrayList<>();
         ProxySettings.Running oldProxy = proxy;
+        ApplicationHost.Change change;
+        try {
+            change = apps.prepare(ApplicationDirectives.of(next));
+        } catch (ApplicationHost.ApplicationException e) {
+            LOG.log(Level.ERROR, "LM1302 graceful restart failed, still serving generation {0}: {1}",
+                    server.stats().generation(), e.getMessage());
+            return;
+        }
         try {
             // The new logs are opened first: the new generation's handler writes to them. If the
             // restart then fails (a Listen address taken), the old generation keeps serving with
             // its own writers (kept open, see restore); only the error log has moved.
-            Handler handler = site(next, logs.apply(next.logs(), true, retired));
+            Handler handler = site(next, logs.apply(next.logs(), true, retired), change);
             warn(next);
             server.restart(next.engine(), handler);
         } catch (IOException | RuntimeException e) {
+            change.rollback();
             logs.restore(retired);
             closeProxy(proxy);
             proxy = oldProxy;
@@ -229,6 +254,17 @@ final class ServerProcess {
         Duration grace = next.engine().gracefulShutdownTimeout().plus(next.engine().keepAliveTimeout());
         closeLater(retired, grace);
         closeProxyLater(oldProxy, grace);
+        change.commit();
+        if (change.dropsAny()) {
+            Thread.ofVirtual().name("loom-app-retire").start(() -> {
+                try {
+                    Thread.sleep(grace);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                change.retire();
+            });
+        }
     }
 
     private static void closeProxy(ProxySettings.Running p) {
@@ -272,6 +308,7 @@ final class ServerProcess {
         LOG.log(Level.INFO, "LM0011 signal received: stopping gracefully (at most {0} s)",
                 e.gracefulStopDelay().plus(e.gracefulShutdownTimeout()).toSeconds());
         server.close();
+        apps.closeAll();
         if (pid != null) {
             pid.remove();
         }
@@ -282,6 +319,7 @@ final class ServerProcess {
     void close() {
         server.close();
         closeProxy(proxy);
+        apps.closeAll();
         // Every line the stop produced is queued by now: write it all before the JVM exits.
         logs.close();
     }
@@ -307,6 +345,10 @@ final class ServerProcess {
             sb.append("  <Location ").append(l.path()).append("> ")
                     .append(l.handler() != null ? "SetHandler " + l.handler() : "")
                     .append(l.require() != null ? " (Require set)" : "").append('\n');
+        }
+        for (var a : ApplicationDirectives.of(config)) {
+            sb.append("  LoadApplication ").append(a.name()).append(' ').append(a.className())
+                    .append(a.jar() != null ? " " + a.jar() : "").append('\n');
         }
         ProxySettings ps = ProxySettings.of(config);
         if (ps != null) {

@@ -19,7 +19,9 @@ import org.loommpm.cli.staticfiles.UrlPath;
  * its backend ({@code ProxyPass} inside a {@code <Location>} first, the last matching section
  * winning; then the server-level ones in file order, the first match winning, as httpd;
  * {@code !} stops the search); everything else is a static file. An explicit {@code SetHandler}
- * wins over a {@code ProxyPass}.
+ * wins over a {@code ProxyPass}. {@code SetHandler NAME} of a {@code LoadApplication} hands the
+ * request to that application's router, after {@code Require}: a refused WebSocket upgrade gets
+ * 403 and is never upgraded.
  */
 final class SiteHandler implements Handler {
     private static final System.Logger LOG = System.getLogger("org.loommpm.cli");
@@ -30,9 +32,12 @@ final class SiteHandler implements Handler {
     private final Handler metrics;
     private final Handler health;
     private final ProxySettings.Route[] routes;
+    /** The applications' routers by {@code LoadApplication} name. */
+    private final java.util.Map<String, Handler> applications;
 
     SiteHandler(SiteSettings site, StaticFileHandler files, Handler status, Handler metrics, Handler health,
-                java.util.List<ProxySettings.Route> routes) {
+                java.util.List<ProxySettings.Route> routes, java.util.Map<String, Handler> applications) {
+        this.applications = java.util.Map.copyOf(applications);
         this.locations = site.locations().toArray(new LocationSettings[0]);
         this.routes = routes.toArray(new ProxySettings.Route[0]);
         this.files = files;
@@ -72,6 +77,8 @@ final class SiteHandler implements Handler {
             health.handle(req, res);
         } else if (handler == null && routes.length > 0 && proxied(path, req, res)) {
             return;
+        } else if (handler != null && applications.get(handler) instanceof Handler app) {
+            app.handle(req, res);
         } else {
             files.serve(req, res, path);
         }

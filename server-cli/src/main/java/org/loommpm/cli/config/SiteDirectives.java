@@ -32,7 +32,7 @@ final class SiteDirectives {
         OPTIONS("Options", 1, Integer.MAX_VALUE, SERVER, "[+|-]Indexes [+|-]FollowSymLinks | None | All"),
         ENABLE_SENDFILE("EnableSendfile", 1, 1, SERVER, "On|Off"),
         FILE_CACHE_VALID("FileCacheValid", 1, 1, SERVER, "duration"),
-        SET_HANDLER("SetHandler", 1, 1, LOCATION, "server-status|metrics|health|none"),
+        SET_HANDLER("SetHandler", 1, 1, LOCATION, "server-status|metrics|health|none|application-name"),
         REQUIRE("Require", 2, Integer.MAX_VALUE, LOCATION, "all granted|denied | ip address[/bits] ...");
 
         final String directive;
@@ -191,8 +191,11 @@ final class SiteDirectives {
 
     private static void setHandler(ParseState s, ConfigLine l) throws ConfigException {
         String h = l.args().get(0).toLowerCase(Locale.ROOT);
-        if (!HANDLERS.contains(h)) {
-            throw l.error("SetHandler: unknown handler '" + l.args().get(0) + "' (known: server-status, metrics, health, none)");
+        if (!HANDLERS.contains(h) && !ApplicationDirectives.loaded(s, h)) {
+            List<String> apps = ApplicationDirectives.names(s);
+            throw l.error("SetHandler: unknown handler '" + l.args().get(0) + "' (known: server-status, metrics, health, none"
+                    + (apps.isEmpty() ? "" : ", and the applications loaded above: " + String.join(", ", apps))
+                    + "; an application's name must be loaded with LoadApplication before it is used)");
         }
         s.location.handler = h;
     }

@@ -1,0 +1,166 @@
+package org.loommpm.cli.apps;
+
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.loommpm.api.Application;
+import org.loommpm.api.Handler;
+import org.loommpm.api.Router;
+import org.loommpm.cli.config.ApplicationDirectives;
+import org.loommpm.cli.config.ApplicationSpec;
+
+/**
+ * The applications one process serves ({@code LoadApplication}): creates each one and its
+ * {@link Router} when a generation starts, keeps an unchanged one across graceful restarts (the
+ * new generation serves the same instance and routes), and closes the ones a restart dropped once the old
+ * generation is done with them.
+ *
+ * <p>Threads: confined to the process's main thread (start, {@code SIGHUP}, stop), except
+ * {@link Change#retire}, which a retiring thread runs once the change is committed.
+ */
+public final class ApplicationHost {
+    private static final System.Logger LOG = System.getLogger("org.loommpm.cli");
+
+    /** A running application: its line, its instance, its frozen routes. */
+    private record Running(ApplicationSpec spec, Application app, Router router) {
+    }
+
+    /** What serves now, by name. */
+    private Map<String, Running> running = Map.of();
+
+    /**
+     * A generation's applications, prepared but not yet serving: {@link #commit} once the
+     * generation serves, {@link #rollback} if it could not start.
+     */
+    public final class Change {
+        private final Map<String, Running> next;
+        private final List<Running> created;
+        private final List<Running> dropped;
+        private final List<ApplicationSpec> unused;
+
+        private Change(Map<String, Running> next, List<Running> created, List<Running> dropped,
+                       List<ApplicationSpec> unused) {
+            this.next = next;
+            this.created = created;
+            this.dropped = dropped;
+            this.unused = unused;
+        }
+
+        /** {@return the handlers {@code SetHandler NAME} calls, by name} */
+        public Map<String, Handler> handlers() {
+            Map<String, Handler> out = new HashMap<>();
+            next.forEach((name, r) -> out.put(name, r.router));
+            return out;
+        }
+
+        /** The generation serves: these applications are the running ones now. */
+        public void commit() {
+            running = next;
+            unused.forEach(s -> ApplicationDirectives.close(s.loader()));
+        }
+
+        /** The generation did not start: closes what this change created; the running ones stay. */
+        public void rollback() {
+            created.forEach(ApplicationHost::close);
+            unused.forEach(s -> ApplicationDirectives.close(s.loader()));
+        }
+
+        /** Closes the applications the committed generation dropped; run once the old one is done. */
+        public void retire() {
+            dropped.forEach(ApplicationHost::close);
+        }
+
+        /** Whether the committed generation dropped any application (so {@link #retire} has work). */
+        public boolean dropsAny() {
+            return !dropped.isEmpty();
+        }
+    }
+
+    /**
+     * Prepares the applications of a new generation: an unchanged line keeps its running
+     * instance, any other is created and given its routes now.
+     *
+     * @throws ApplicationException if one cannot be created or its {@code routes} throws (LM2402);
+     *     what was created before it is closed
+     */
+    public Change prepare(List<ApplicationSpec> specs) throws ApplicationException {
+        Map<String, Running> next = new LinkedHashMap<>();
+        List<Running> created = new ArrayList<>();
+        List<ApplicationSpec> unused = new ArrayList<>();
+        for (ApplicationSpec spec : specs) {
+            Running old = running.get(spec.name());
+            if (old != null && old.spec.sameAs(spec)) {
+                next.put(spec.name(), old);
+                if (spec.loader() != old.spec.loader()) {
+                    unused.add(spec);
+                }
+                continue;
+            }
+            Running r;
+            try {
+                r = create(spec);
+            } catch (Exception | java.util.ServiceConfigurationError | LinkageError e) {
+                created.forEach(ApplicationHost::close);
+                unused.forEach(s -> ApplicationDirectives.close(s.loader()));
+                ApplicationDirectives.close(spec.loader());
+                throw new ApplicationException("LM2402 application " + spec.name() + " (" + spec.className()
+                        + ") could not start: " + e, e);
+            }
+            created.add(r);
+            next.put(spec.name(), r);
+        }
+        List<Running> dropped = new ArrayList<>();
+        for (Running r : running.values()) {
+            if (!next.containsValue(r)) {
+                dropped.add(r);
+            }
+        }
+        return new Change(next, created, dropped, unused);
+    }
+
+    private static Running create(ApplicationSpec spec) throws Exception {
+        Application app = spec.provider().get();
+        Router router = new Router();
+        try {
+            app.routes(router, spec.context());
+        } catch (Exception e) {
+            closeQuietly(spec, app);
+            throw e;
+        }
+        LOG.log(Level.INFO, "LM2401 application {0} ({1}{2}) loaded", spec.name(), spec.className(),
+                spec.jar() != null ? " from " + spec.jar() : "");
+        return new Running(spec, app, router);
+    }
+
+    /** Closes every running application (the process stopped serving). */
+    public void closeAll() {
+        running.values().forEach(ApplicationHost::close);
+        running = Map.of();
+    }
+
+    private static void close(Running r) {
+        closeQuietly(r.spec, r.app);
+        LOG.log(Level.INFO, "LM2403 application {0} closed", r.spec.name());
+    }
+
+    private static void closeQuietly(ApplicationSpec spec, Application app) {
+        try {
+            app.close();
+        } catch (Exception e) {
+            LOG.log(Level.WARNING, "LM2404 application {0} failed to close: {1}", spec.name(), e.toString());
+        }
+        ApplicationDirectives.close(spec.loader());
+    }
+
+    /** An application that could not start; its message carries LM2402. */
+    public static final class ApplicationException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        ApplicationException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+}
