@@ -9,7 +9,9 @@ import org.loommpm.api.Response;
 /**
  * Compression on the fly (httpd's mod_deflate and mod_brotli): gzip or brotli, chosen by
  * {@code Accept-Encoding}, for the media types {@link CompressionSettings} names. Never for a
- * {@code HEAD} or a {@code Range} request (the ranges would address the coded bytes); the
+ * {@code HEAD} or a {@code Range} request (the ranges would address the coded bytes), nor for one
+ * asking a protocol upgrade ({@code Connection: upgrade}: a 101 hands the server's own response
+ * over to another protocol, which a wrapped one cannot do; a WebSocket or a proxied tunnel); the
  * response-side rules are {@link CompressingResponse}'s. Embedded:
  *
  * <pre>{@code
@@ -45,7 +47,8 @@ public final class CompressionFilter implements Filter {
 
     @Override
     public void filter(Request request, Response response, Handler next) throws Exception {
-        if (!settings.enabled() || request.method().equals("HEAD") || request.headers().contains("Range")) {
+        if (!settings.enabled() || request.method().equals("HEAD") || request.headers().contains("Range")
+                || request.headers().hasToken("Connection", "upgrade")) {
             next.handle(request, response);
             return;
         }
