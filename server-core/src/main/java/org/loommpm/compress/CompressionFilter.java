@@ -10,8 +10,8 @@ import org.loommpm.api.Response;
  * Compression on the fly (httpd's mod_deflate and mod_brotli): gzip or brotli, chosen by
  * {@code Accept-Encoding}, for the media types {@link CompressionSettings} names. Never for a
  * {@code HEAD} or a {@code Range} request (the ranges would address the coded bytes), nor for one
- * asking a protocol upgrade ({@code Connection: upgrade}: a 101 hands the server's own response
- * over to another protocol, which a wrapped one cannot do; a WebSocket or a proxied tunnel); the
+ * asking a protocol upgrade other than {@code h2c} (a 101 hands the server's own response over
+ * to another protocol, which a wrapped one cannot do: a WebSocket or a proxied tunnel); the
  * response-side rules are {@link CompressingResponse}'s. Embedded:
  *
  * <pre>{@code
@@ -48,7 +48,7 @@ public final class CompressionFilter implements Filter {
     @Override
     public void filter(Request request, Response response, Handler next) throws Exception {
         if (!settings.enabled() || request.method().equals("HEAD") || request.headers().contains("Range")
-                || request.headers().hasToken("Connection", "upgrade")) {
+                || asksUpgrade(request)) {
             next.handle(request, response);
             return;
         }
@@ -57,5 +57,16 @@ public final class CompressionFilter implements Filter {
         CompressingResponse coded = new CompressingResponse(response, joined, settings);
         next.handle(request, coded);
         coded.complete();
+    }
+
+    /**
+     * Whether the request asks to switch protocols (WebSocket, a proxied tunnel): its answer may
+     * be a 101, and only the server's own response can hand the connection over. {@code h2c} is
+     * not counted: clients (the JDK's among them) ask it of every cleartext request, and a server
+     * that does not take it up answers as usual.
+     */
+    private static boolean asksUpgrade(Request request) {
+        return request.headers().hasToken("Connection", "upgrade") && request.headers().contains("Upgrade")
+                && !request.headers().hasToken("Upgrade", "h2c");
     }
 }
