@@ -1,6 +1,8 @@
 package org.loommpm.compress;
 
 import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
 import org.loommpm.api.Filter;
 import org.loommpm.api.Handler;
 import org.loommpm.api.Request;
@@ -24,7 +26,7 @@ import org.loommpm.api.Response;
  * Stateless: one instance serves every request, any thread.
  */
 public final class CompressionFilter implements Filter {
-    private final CompressionSettings settings;
+    private final Function<Request, CompressionSettings> settings;
 
     /**
      * A filter applying {@code settings}.
@@ -32,7 +34,19 @@ public final class CompressionFilter implements Filter {
      * @param settings what to compress, and how hard
      */
     public CompressionFilter(CompressionSettings settings) {
-        this.settings = settings;
+        Objects.requireNonNull(settings, "settings");
+        this.settings = req -> settings;
+    }
+
+    /**
+     * A filter whose settings depend on the request: per-path scopes, as the CLI's
+     * {@code <Location>} sections give ({@code perRequest} runs once per request, on its worker;
+     * it must be fast and thread-safe).
+     *
+     * @param perRequest the settings for a request
+     */
+    public CompressionFilter(Function<Request, CompressionSettings> perRequest) {
+        this.settings = Objects.requireNonNull(perRequest, "perRequest");
     }
 
     /**
@@ -47,6 +61,7 @@ public final class CompressionFilter implements Filter {
 
     @Override
     public void filter(Request request, Response response, Handler next) throws Exception {
+        CompressionSettings settings = this.settings.apply(request);
         if (!settings.enabled() || request.method().equals("HEAD") || request.headers().contains("Range")
                 || asksUpgrade(request)) {
             next.handle(request, response);
