@@ -29,7 +29,7 @@ final class ProxyParams {
         if (v.isEmpty() || !v.equals("*") && !v.chars().allMatch(ProxyParams::tokenChar)) {
             throw l.error(l.name() + ": upgrade= takes one protocol name (upgrade=websocket) or *, got '" + v + "'");
         }
-        return v;
+        return v.equalsIgnoreCase("ANY") ? "*" : v; // mod_proxy_wstunnel's spelling of any
     }
 
     /** RFC 9110's tchar, plus '/' for a protocol version ({@code name/version}). */
