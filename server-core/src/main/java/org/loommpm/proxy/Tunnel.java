@@ -193,6 +193,12 @@ final class Tunnel {
                 }
             }
         } catch (IOException e) {
+            if (c.outbound().isClosed()) {
+                // The backend had ended its side (the reader asked for the close): what it sent
+                // before is still written to the client, then the connection closes.
+                c.handBackDetached(0, false);
+                return;
+            }
             // The client's read or the backend's write failed: both ends close.
             LOG.log(Level.DEBUG, "LM2316 tunnel {0} to {1} failed: {2}", c.id(), member, e.toString());
             state.set(State.CLOSED);
