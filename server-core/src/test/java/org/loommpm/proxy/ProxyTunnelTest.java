@@ -263,6 +263,41 @@ class ProxyTunnelTest {
     }
 
     @Test
+    void idleTunnelsHoldNoWorkerSlot() throws Exception {
+        int n = 20;
+        try (RawBackend raw = new RawBackend("echo/1", RawBackend.Mode.ECHO);
+             LoomServer p = Backends.start(ProxyHandler.builder("/", raw.url()).upgrade("*").build())) {
+            java.util.List<Socket> sockets = new java.util.ArrayList<>();
+            try {
+                for (int i = 0; i < n; i++) {
+                    Socket s = new Socket(InetAddress.getLoopbackAddress(), p.port());
+                    sockets.add(s);
+                    s.setSoTimeout(20_000);
+                    s.getOutputStream().write(("GET /x HTTP/1.1\r\nHost: t\r\nConnection: Upgrade\r\n"
+                            + "Upgrade: echo/1\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                    assertTrue(readHead(s.getInputStream()).startsWith("HTTP/1.1 101 "));
+                    assertEquals("hello;", readN(s.getInputStream(), 6));
+                }
+                waitFor("every tunnel counted", () -> tunnelsOpen(p) == n);
+                EngineStats stats = EngineStats.of(p.stats());
+                waitFor("no worker slot held by the idle tunnels",
+                        () -> stats.children().stream().mapToInt(c -> c.activeWorkers()).sum() == 0);
+                assertTrue(stats.children().stream().mapToInt(c -> c.detachedConnections()).sum() >= n,
+                        "the client sides wait DETACHED in their poller");
+                // And each still works.
+                Socket s = sockets.get(n / 2);
+                s.getOutputStream().write("ping".getBytes(StandardCharsets.ISO_8859_1));
+                assertEquals("ping", readN(s.getInputStream(), 4));
+            } finally {
+                for (Socket s : sockets) {
+                    s.close();
+                }
+            }
+            waitFor("the tunnels ended", () -> tunnelsOpen(p) == 0);
+        }
+    }
+
+    @Test
     void anotherProtocolIsNotPassedThroughWhenOnlyWebSocketIs() throws Exception {
         try (RawBackend raw = new RawBackend("echo/1", RawBackend.Mode.ECHO);
              LoomServer p = Backends.start(ProxyHandler.builder("/", raw.url()).upgrade("websocket").build());
