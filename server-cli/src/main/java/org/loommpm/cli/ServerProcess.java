@@ -19,6 +19,7 @@ import org.loommpm.cli.config.LoomConfig;
 import org.loommpm.cli.config.ProxySettings;
 import org.loommpm.cli.config.Version;
 import org.loommpm.cli.config.CompressionDirectives;
+import org.loommpm.cli.config.CompressionScopes;
 import org.loommpm.cli.logging.AccessLogFilter;
 import org.loommpm.compress.CompressionFilter;
 import org.loommpm.compress.CompressionSettings;
@@ -29,6 +30,7 @@ import org.loommpm.cli.logging.LogTargets;
 import org.loommpm.cli.signals.PidFile;
 import org.loommpm.cli.signals.SignalQueue;
 import org.loommpm.cli.staticfiles.StaticFileHandler;
+import org.loommpm.cli.staticfiles.UrlPath;
 import org.loommpm.engine.EngineStats;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -168,13 +170,26 @@ final class ServerProcess {
                 : ps.start(cfg.site().serverName(), cfg.engine().timeout(), cfg.engine().threadsPerChild());
         Handler site = new SiteHandler(cfg.site(), files, status, metrics, health,
                 proxy == null ? List.of() : proxy.routes(), applications.handlers());
-        if (cfg.extensions().get(CompressionDirectives.KEY) instanceof CompressionSettings.Builder compression) {
+        CompressionScopes scopes = CompressionScopes.of(cfg);
+        if (scopes != null && scopes.scoped()) {
+            // <Location> sections set compression: the settings follow the request's path.
+            site = new CompressionFilter(req -> scopes.settingsFor(normalizedOrNull(req))).around(site);
+        } else if (cfg.extensions().get(CompressionDirectives.KEY) instanceof CompressionSettings.Builder compression) {
             // Inside the access log, so that its %b and %O count the compressed bytes.
             site = new CompressionFilter(compression.build()).around(site);
         }
         Handler logged = sinks.isEmpty() ? site : new AccessLogFilter(sinks, cfg.site().serverName()).around(site);
         RemoteIpFilter remoteIp = RemoteIpFilter.of((RemoteIpSettings) cfg.extensions().get(RemoteIpSettings.KEY));
         return remoteIp == null ? logged : remoteIp.around(logged);
+    }
+
+    /** The path as the site matches {@code <Location>} sections, or null for one it refuses (answered by the site). */
+    private static String normalizedOrNull(Request req) {
+        try {
+            return UrlPath.normalize(req);
+        } catch (UrlPath.Rejected e) {
+            return null;
+        }
     }
 
     /**

@@ -1,6 +1,8 @@
 package org.loommpm.compress;
 
 import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
 import org.loommpm.api.Filter;
 import org.loommpm.api.Handler;
 import org.loommpm.api.Request;
@@ -9,7 +11,9 @@ import org.loommpm.api.Response;
 /**
  * Compression on the fly (httpd's mod_deflate and mod_brotli): gzip or brotli, chosen by
  * {@code Accept-Encoding}, for the media types {@link CompressionSettings} names. Never for a
- * {@code HEAD} or a {@code Range} request (the ranges would address the coded bytes); the
+ * {@code HEAD} or a {@code Range} request (the ranges would address the coded bytes), nor for one
+ * asking a protocol upgrade other than {@code h2c} (a 101 hands the server's own response over
+ * to another protocol, which a wrapped one cannot do: a WebSocket or a proxied tunnel); the
  * response-side rules are {@link CompressingResponse}'s. Embedded:
  *
  * <pre>{@code
@@ -22,7 +26,7 @@ import org.loommpm.api.Response;
  * Stateless: one instance serves every request, any thread.
  */
 public final class CompressionFilter implements Filter {
-    private final CompressionSettings settings;
+    private final Function<Request, CompressionSettings> settings;
 
     /**
      * A filter applying {@code settings}.
@@ -30,7 +34,19 @@ public final class CompressionFilter implements Filter {
      * @param settings what to compress, and how hard
      */
     public CompressionFilter(CompressionSettings settings) {
-        this.settings = settings;
+        Objects.requireNonNull(settings, "settings");
+        this.settings = req -> settings;
+    }
+
+    /**
+     * A filter whose settings depend on the request: per-path scopes, as the CLI's
+     * {@code <Location>} sections give ({@code perRequest} runs once per request, on its worker;
+     * it must be fast and thread-safe).
+     *
+     * @param perRequest the settings for a request
+     */
+    public CompressionFilter(Function<Request, CompressionSettings> perRequest) {
+        this.settings = Objects.requireNonNull(perRequest, "perRequest");
     }
 
     /**
@@ -45,7 +61,9 @@ public final class CompressionFilter implements Filter {
 
     @Override
     public void filter(Request request, Response response, Handler next) throws Exception {
-        if (!settings.enabled() || request.method().equals("HEAD") || request.headers().contains("Range")) {
+        CompressionSettings settings = this.settings.apply(request);
+        if (!settings.enabled() || request.method().equals("HEAD") || request.headers().contains("Range")
+                || asksUpgrade(request)) {
             next.handle(request, response);
             return;
         }
@@ -54,5 +72,16 @@ public final class CompressionFilter implements Filter {
         CompressingResponse coded = new CompressingResponse(response, joined, settings);
         next.handle(request, coded);
         coded.complete();
+    }
+
+    /**
+     * Whether the request asks to switch protocols (WebSocket, a proxied tunnel): its answer may
+     * be a 101, and only the server's own response can hand the connection over. {@code h2c} is
+     * not counted: clients (the JDK's among them) ask it of every cleartext request, and a server
+     * that does not take it up answers as usual.
+     */
+    private static boolean asksUpgrade(Request request) {
+        return request.headers().hasToken("Connection", "upgrade") && request.headers().contains("Upgrade")
+                && !request.headers().hasToken("Upgrade", "h2c");
     }
 }

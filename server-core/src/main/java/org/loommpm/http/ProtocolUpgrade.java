@@ -22,4 +22,13 @@ public interface ProtocolUpgrade {
      * @param config the generation's settings
      */
     void takeOver(ProtocolConnection c, int slot, ServerConfig config);
+
+    /**
+     * The 101 was not written (the client went away, the exchange failed): the connection is not
+     * taken over. An upgrade that holds a resource for the new protocol (a proxied tunnel's
+     * backend connection) releases it here. Called at most once, instead of {@link #takeOver}, on
+     * the worker that served the request.
+     */
+    default void abandon() {
+    }
 }

@@ -333,7 +333,16 @@ public final class Http1Protocol implements ConnectionProtocol {
                 config.limitRequestBody(), config.limitRequestFields(), config.limitRequestFieldSize());
         // An exchange counts once its handler has run (an exception here means the client is gone
         // mid-exchange: counted only as an aborted connection).
-        boolean completed = runner.run(req, res);
+        boolean completed;
+        try {
+            completed = runner.run(req, res);
+        } catch (IOException | RuntimeException e) {
+            ProtocolUpgrade unused = res.switchingTo();
+            if (unused != null) {
+                unused.abandon(); // the 101 never went out
+            }
+            throw e;
+        }
         if (res.suspension() instanceof Http1Suspension suspended) {
             detach(c, ctx, st, head, req, suspended, board, slot);
             return false;
@@ -347,7 +356,11 @@ public final class Http1Protocol implements ConnectionProtocol {
             runner.completed(board, slot, res, head.version().text(), head.method(), req.bytesReceived(),
                     st.headStartNanos);
         }
-        ProtocolUpgrade next = completed ? res.switchingTo() : null;
+        ProtocolUpgrade next = res.switchingTo();
+        if (next != null && !completed) {
+            next.abandon();
+            next = null;
+        }
         if (next != null) {
             // The 101 is out (or batched behind earlier answers): the connection is the new
             // protocol's from here, with whatever the client sent after its request still buffered.

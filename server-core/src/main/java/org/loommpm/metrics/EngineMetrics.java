@@ -96,6 +96,10 @@ public final class EngineMetrics implements ChildListener {
                 Tags.of("direction", "received"));
         counter("loom.websocket.messages", messages, p, ProtocolCounters::webSocketMessagesSent,
                 Tags.of("direction", "sent"));
+        gauge("loom.proxy.tunnels.open", "Proxied upgrades (WebSocket...) relayed now; an idle one holds no worker",
+                p, ProtocolCounters::proxyTunnelsOpen, Tags.empty());
+        counter("loom.proxy.tunnels.opened", "Proxied upgrades switched to a tunnel (the backend answered 101)", p,
+                ProtocolCounters::proxyTunnelsOpened, Tags.empty());
         gauge("loom.suspended.exchanges", "Suspended exchanges waiting for their answer (HTTP/1.1 and HTTP/2)", p,
                 ProtocolCounters::suspendedNow, Tags.empty());
         counter("loom.suspended.total", "Exchanges suspended", p, ProtocolCounters::suspendedTotal, Tags.empty());

@@ -300,6 +300,21 @@ final class BackendConnection implements AutoCloseable {
         }
     }
 
+    /**
+     * The socket itself, for an upgrade {@link Tunnel}: its backend reader reads it directly
+     * (blocking, on its own virtual thread) while the client's worker writes through {@link #out}.
+     */
+    SocketChannel channel() {
+        return channel;
+    }
+
+    /** {@return takes the bytes read past the last head (what a backend sent right behind its 101)} */
+    ByteBuffer takeBuffered() {
+        ByteBuffer b = ByteBuffer.wrap(Arrays.copyOfRange(buf, pos, lim));
+        pos = lim;
+        return b;
+    }
+
     boolean isOpen() {
         return channel.isOpen();
     }

@@ -39,6 +39,10 @@ final class ProxyExchange {
     private final ReverseMap reverse;
     /** Whether a byte of the client's body has been read (the request can no longer be repeated). */
     private boolean bodyTouched;
+    /** Whether the request asks the backend to switch protocols: a 101 then ends {@link #run}. */
+    private boolean upgrade;
+    /** The backend's 101 when it switched protocols, else {@code null}. */
+    private ResponseHead switched;
 
     ProxyExchange(Request req, Response res, MemberPool.Lease lease, int timeoutMillis, ReverseMap reverse) {
         this.reverse = reverse;
@@ -47,6 +51,17 @@ final class ProxyExchange {
         this.c = lease.connection();
         this.reused = lease.reused();
         this.timeoutMillis = timeoutMillis;
+    }
+
+    /** Marks the request as an upgrade the backend may accept with a 101 ({@link UpgradePolicy}). */
+    ProxyExchange upgrading(boolean on) {
+        upgrade = on;
+        return this;
+    }
+
+    /** {@return the backend's 101 after {@link #run} if it switched protocols (nothing relayed), else null} */
+    ResponseHead switched() {
+        return switched;
     }
 
     /**
@@ -80,6 +95,10 @@ final class ProxyExchange {
             early = sendBody(body);
         }
         ResponseHead rh = early != null ? early : readFinalHead();
+        if (rh.status() == 101) {
+            switched = rh; // the caller hands the connection to a tunnel
+            return false;
+        }
         return relay(rh, early == null);
     }
 
@@ -145,6 +164,9 @@ final class ProxyExchange {
             for (;;) {
                 ResponseHead h = c.readHead();
                 if (h.status() == 101) {
+                    if (upgrade) {
+                        return h;
+                    }
                     throw new BackendProtocolException("101 Switching Protocols without an Upgrade request");
                 }
                 if (h.status() >= 200) {

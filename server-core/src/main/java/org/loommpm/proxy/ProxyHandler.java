@@ -10,6 +10,7 @@ import org.loommpm.api.Headers;
 import org.loommpm.api.HttpException;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
+import org.loommpm.http.ResponseState;
 
 /**
  * A reverse proxy as a {@link Handler} (httpd's {@code ProxyPass}): requests whose target starts
@@ -39,6 +40,13 @@ import org.loommpm.api.Response;
  * asked), streams the bodies both ways with back-pressure, forwards
  * {@code Expect: 100-continue}, and rewrites {@code Location}, {@code Content-Location} and
  * {@code URI} back ({@link ReverseMap}).
+ *
+ * <p>Upgrades ({@link Builder#upgrade}, httpd's {@code upgrade=}): an HTTP/1.1 request asking
+ * for the allowed protocol ({@link UpgradePolicy}) goes to the backend with its {@code Upgrade}
+ * and {@code Connection: Upgrade}; a {@code 101} from the backend is answered {@code 101} and
+ * the connection becomes a {@link Tunnel} that relays bytes both ways until either side closes
+ * (LM2311, LM2312); any other answer is relayed as usual. A 101 naming another protocol is
+ * answered 502 (LM2314).
  *
  * <p>Failures: a connect that fails or times out puts the member in error state for its
  * {@code retry} time (LM2301) and the next member is tried (nothing was sent, so any method may
@@ -71,6 +79,8 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     private final String serverName;
     private final ReverseMap reverse;
     private final int timeoutMillis;
+    /** The upgrades passed through, or {@code null} for none. */
+    private final UpgradePolicy upgrade;
 
     private ProxyHandler(Builder b) {
         this.prefix = b.prefix;
@@ -89,6 +99,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
             }
         }
         this.timeoutMillis = (int) Math.min(Integer.MAX_VALUE, b.timeout.toMillis());
+        this.upgrade = b.upgrade == null ? null : new UpgradePolicy(b.upgrade);
     }
 
     /**
@@ -156,6 +167,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         ProxyExchange.RequestBody body = bodyFraming(req);
         boolean expect = req.protocol().equals("HTTP/1.1") && req.headers().hasToken("Expect", "100-continue");
         boolean idempotent = body == ProxyExchange.RequestBody.NONE && idempotent(req.method());
+        String upgradeTo = upgrade == null ? null : upgrade.requested(req, body != ProxyExchange.RequestBody.NONE);
         String route = StickyRoute.of(req, balancer.stickySession());
         long tried = 0;
         int connectFailures = 0;
@@ -186,11 +198,17 @@ public final class ProxyHandler implements Handler, AutoCloseable {
                 continue;
             }
             boolean reusable = false;
+            boolean tunnelled = false;
             m.busy.incrementAndGet();
             try {
                 int timeout = m.timeout() != null ? (int) Math.min(Integer.MAX_VALUE, m.timeout().toMillis())
                         : timeoutMillis;
-                reusable = new ProxyExchange(req, res, lease, timeout, reverse).run(head(req, m, suffix, body), body, expect);
+                ProxyExchange ex = new ProxyExchange(req, res, lease, timeout, reverse).upgrading(upgradeTo != null);
+                reusable = ex.run(head(req, m, suffix, body, upgradeTo), body, expect);
+                if (ex.switched() != null) {
+                    switchProtocols(req, res, ex.switched(), m, lease, timeout);
+                    tunnelled = true; // the lease is the tunnel's from here
+                }
                 if (m.errorUntil != 0) {
                     m.errorUntil = 0;
                 }
@@ -211,9 +229,44 @@ public final class ProxyHandler implements Handler, AutoCloseable {
                 return;
             } finally {
                 m.busy.decrementAndGet();
-                m.pool().release(lease.connection(), reusable);
+                if (!tunnelled) {
+                    m.pool().release(lease.connection(), reusable);
+                }
             }
         }
+    }
+
+    /**
+     * The backend answered 101: the client is answered 101 with the backend's fields, and the
+     * connection is handed to a {@link TunnelUpgrade} once that is written. Returns normally only
+     * if the hand-off is set; otherwise throws (the caller closes the backend connection).
+     */
+    private void switchProtocols(Request req, Response res, ResponseHead rh, Member m, MemberPool.Lease lease,
+                                 int timeout) {
+        Headers from = rh.headers();
+        if (!upgrade.allows(from) || !req.headers().hasToken("Upgrade", from.first("Upgrade"))) {
+            LOG.log(Level.WARNING, "LM2314 502 for {0} {1}: {2} switched to \"{3}\", not a protocol asked for",
+                    req.method(), req.rawTarget(), m, from.first("Upgrade"));
+            throw new HttpException(502, "the backend switched to a protocol not asked for");
+        }
+        if (!(res instanceof ResponseState state)) {
+            // A filter wrapped the server's response: the connection cannot be handed over through it.
+            LOG.log(Level.ERROR, "LM2315 500 for {0} {1}: the response is not the server''s own (wrapped by a "
+                    + "filter), the upgrade cannot be passed through", req.method(), req.rawTarget());
+            throw new HttpException(500, "the response is wrapped by a filter: no upgrade through it");
+        }
+        Headers to = res.headers();
+        for (int i = 0; i < from.size(); i++) {
+            String name = from.name(i);
+            if (!HopByHop.is(name, from) && !Headers.equalsIgnoreCase(name, "Content-Length")
+                    && !Headers.equalsIgnoreCase(name, "Date")) {
+                to.add(name, from.value(i));
+            }
+        }
+        to.add("Upgrade", String.join(", ", from.all("Upgrade")));
+        res.status(101);
+        state.upgrade(new TunnelUpgrade(lease.connection(), m.pool(), m, timeout * 1_000_000L,
+                from.first("Upgrade")));
     }
 
     private static void fail(Request req, Response res, Member m, AttemptFailed f) {
@@ -268,7 +321,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     }
 
     /** The request head toward {@code m}, without its final empty line. */
-    private StringBuilder head(Request req, Member m, String suffix, ProxyExchange.RequestBody body) {
+    private StringBuilder head(Request req, Member m, String suffix, ProxyExchange.RequestBody body, String upgradeTo) {
         StringBuilder sb = new StringBuilder(512);
         String path = join(m.url().path(), suffix);
         sb.append(req.method()).append(' ').append(path.isEmpty() ? "/" : path).append(" HTTP/1.1\r\n");
@@ -306,6 +359,9 @@ public final class ProxyHandler implements Handler, AutoCloseable {
             String prior = String.join(", ", h.all("Via"));
             String mine = (req.protocol().equals("HTTP/2.0") ? "2 " : req.protocol().substring(5) + " ") + via;
             sb.append("Via: ").append(prior.isEmpty() ? mine : prior + ", " + mine).append("\r\n");
+        }
+        if (upgradeTo != null) {
+            sb.append("Connection: Upgrade\r\nUpgrade: ").append(upgradeTo).append("\r\n");
         }
         switch (body) {
             case LENGTH -> sb.append("Content-Length: ").append(req.contentLength()).append("\r\n");
@@ -349,6 +405,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         private boolean autoReverse = true;
         private Duration timeout = Balancer.DEFAULT_TIMEOUT;
         private Duration retry = Member.Builder.DEFAULT_RETRY;
+        private String upgrade;
 
         private Builder(String prefix, BackendUrl url, Balancer balancer) {
             if (prefix == null || !prefix.startsWith("/")) {
@@ -459,6 +516,22 @@ public final class ProxyHandler implements Handler, AutoCloseable {
          */
         public Builder retry(Duration d) {
             retry = d;
+            return this;
+        }
+
+        /**
+         * httpd's {@code upgrade=}: the protocol upgrade passed through to the backend
+         * ({@code websocket}, any other token, or {@code *} for any); {@code null} (the default)
+         * for none, the {@code Upgrade} field then removed as hop-by-hop.
+         *
+         * @param protocol the protocol, or {@code null}
+         * @return this builder
+         */
+        public Builder upgrade(String protocol) {
+            if (protocol != null && (protocol.isBlank() || protocol.indexOf(',') >= 0 || protocol.indexOf(' ') >= 0)) {
+                throw new IllegalArgumentException("upgrade= takes one protocol name or *, got \"" + protocol + "\"");
+            }
+            upgrade = protocol;
             return this;
         }
 

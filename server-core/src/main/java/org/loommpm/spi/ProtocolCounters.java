@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.LongAdder;
  * Server-wide counts kept by the protocol layers above the engine, across every generation (so
  * they only grow, as metrics counters must): TLS handshakes by outcome and HTTP/2 connections,
  * streams, GOAWAYs and abuse guards, suspended exchanges and event streams, WebSockets and their
- * messages (the "now" gauges are differences of two such counts). Owned by the engine's supervisor; the protocols reach it
+ * messages, proxy tunnels (the "now" gauges are differences of two such counts). Owned by the engine's supervisor; the protocols reach it
  * through {@link ChildServices#counters()}. Any thread increments (LongAdder cells: no contention
  * on the hot path); readers (metrics, status, tests) see sums that are exact once traffic stops.
  */
@@ -35,6 +35,8 @@ public final class ProtocolCounters {
     private final LongAdder eventStreams = new LongAdder();
     private final LongAdder eventStreamsEnded = new LongAdder();
     private final LongAdder suspendTimeouts = new LongAdder();
+    private final LongAdder tunnelsOpened = new LongAdder();
+    private final LongAdder tunnelsClosed = new LongAdder();
 
     /** Counts at zero (the supervisor keeps one for the server's lifetime). */
     public ProtocolCounters() {
@@ -91,6 +93,10 @@ public final class ProtocolCounters {
     }
     /** A suspended exchange passed its deadline. */
     public void suspendTimedOut() { suspendTimeouts.increment(); }
+    /** A proxied upgrade became a tunnel (the backend answered 101). */
+    public void proxyTunnelOpened() { tunnelsOpened.increment(); }
+    /** A proxy tunnel ended (any path). */
+    public void proxyTunnelClosed() { tunnelsClosed.increment(); }
 
     /** {@return TLS handshakes completed} */
     public long tlsHandshakes() { return tlsHandshakes.sum(); }
@@ -136,4 +142,8 @@ public final class ProtocolCounters {
     public long eventStreamsNow() { return eventStreams.sum() - eventStreamsEnded.sum(); }
     /** {@return suspended exchanges that passed their deadline} */
     public long suspendTimeouts() { return suspendTimeouts.sum(); }
+    /** {@return proxy tunnels opened so far} */
+    public long proxyTunnelsOpened() { return tunnelsOpened.sum(); }
+    /** {@return proxy tunnels open now (a gauge; exact once traffic stops)} */
+    public long proxyTunnelsOpen() { return tunnelsOpened.sum() - tunnelsClosed.sum(); }
 }

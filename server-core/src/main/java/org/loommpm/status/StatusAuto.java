@@ -36,6 +36,7 @@ final class StatusAuto {
         field(b, "ConnsTotal", s.open());
         field(b, "ConnsAsyncKeepAlive", s.keepAlive());
         field(b, "LoomWebSockets", s.webSockets());
+        field(b, "LoomProxyTunnels", s.proxyTunnels());
         field(b, "ConnsAsyncClosing", s.lingering());
         field(b, "LoomConnsDetached", s.streaming().detached());
         field(b, "LoomSuspendedExchanges", s.streaming().suspended());

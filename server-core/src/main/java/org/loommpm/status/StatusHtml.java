@@ -81,6 +81,7 @@ final class StatusHtml {
         card(b, Long.toString(s.open()), "connections open");
         card(b, Long.toString(s.keepAlive()), "idle keep-alive (no thread held)");
         card(b, Long.toString(s.webSockets()), "WebSockets open");
+        card(b, Long.toString(s.proxyTunnels()), "proxy tunnels open");
         card(b, s.streaming().suspended() + " / " + s.streaming().eventStreams(),
                 "suspended / event streams (no thread held)");
         card(b, Long.toString(s.accepted()), "connections accepted");

@@ -37,6 +37,7 @@ final class StatusJson {
                 .field("accepted", s.accepted())
                 .field("keepAlive", s.keepAlive())
                 .field("webSockets", s.webSockets())
+                .field("proxyTunnels", s.proxyTunnels())
                 .field("lingering", s.lingering());
         j.name("closed").beginObject();
         for (CloseReason r : CloseReason.values()) {

@@ -31,7 +31,7 @@ record StatusSnapshot(String serverName, String version, Instant now, Instant st
                       int generation, long requests, long bytesSent, long accepted, long open,
                       Map<CloseReason, Long> closed, int keepAlive, int lingering, int busy, int idle, int pending,
                       int graceful, List<Child> children, List<Current> current, int openSlots,
-                      Streaming streaming, long webSockets) {
+                      Streaming streaming, long webSockets, long proxyTunnels) {
 
     /**
      * Long-lived exchanges: connections DETACHED (no thread, no slot: suspended exchanges, event
@@ -118,7 +118,7 @@ record StatusSnapshot(String serverName, String version, Instant now, Instant st
                 Math.max(0, stats.slotLimit() - servingSlots),
                 new Streaming(detached, stats.protocols().suspendedNow(), stats.protocols().eventStreamsNow(),
                         stats.protocols().suspendTimeouts()),
-                stats.protocols().webSocketsOpen());
+                stats.protocols().webSocketsOpen(), stats.protocols().proxyTunnelsOpen());
     }
 
     private static Child child(ChildStats c) {

@@ -1,17 +1,19 @@
 package org.loommpm.cli.config;
 
-import static org.loommpm.cli.config.DirectiveTable.SERVER;
-
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import org.loommpm.compress.CompressionSettings;
 import org.loommpm.compress.ContentCoding;
 
 /**
  * mod_deflate's and mod_brotli's directives: which responses are compressed
  * ({@code AddOutputFilterByType}, {@code SetOutputFilter}, with the filters {@code DEFLATE} and
- * {@code BROTLI_COMPRESS}) and how hard, plus loom-mpm's {@code CompressionMinimumSize}. Kept as
- * a {@link CompressionSettings.Builder} under {@link #KEY} in the parse state.
+ * {@code BROTLI_COMPRESS}) and how hard, plus loom-mpm's {@code CompressionMinimumSize}. Valid at
+ * the server level and in {@code <Location>} sections, merged per request path
+ * ({@link CompressionScopes}, under {@link CompressionScopes#KEY}); the server level is also kept
+ * as a {@link CompressionSettings.Builder} under {@link #KEY} in the parse state.
  */
 public final class CompressionDirectives {
     /** The parse-state extension key; its value is a {@link CompressionSettings.Builder}. */
@@ -23,7 +25,7 @@ public final class CompressionDirectives {
     /** The directives; one enum rather than a lambda each (see {@link EngineDirectives.D}). */
     enum D implements DirectiveTable.Action {
         ADD_OUTPUT_FILTER_BY_TYPE("AddOutputFilterByType", 2, Integer.MAX_VALUE, "filter[;filter] media-type ..."),
-        SET_OUTPUT_FILTER("SetOutputFilter", 1, 1, "filter[;filter]"),
+        SET_OUTPUT_FILTER("SetOutputFilter", 1, 1, "filter[;filter]|none"),
         DEFLATE_COMPRESSION_LEVEL("DeflateCompressionLevel", 1, 1, "1-9"),
         BROTLI_COMPRESSION_QUALITY("BrotliCompressionQuality", 1, 1, "0-11"),
         COMPRESSION_MINIMUM_SIZE("CompressionMinimumSize", 1, 1, "bytes");
@@ -42,6 +44,12 @@ public final class CompressionDirectives {
 
         @Override
         public void apply(ParseState s, ConfigLine l) throws ConfigException {
+            CompressionScopes.Scope scope = s.extension(CompressionScopes.KEY, CompressionScopes::new).scope(s);
+            if (s.locationPath() != null) {
+                applyTo(scope, l);
+                return;
+            }
+            applyTo(scope, l);
             CompressionSettings.Builder b = s.extension(KEY, CompressionSettings::builder);
             switch (this) {
                 case ADD_OUTPUT_FILTER_BY_TYPE -> {
@@ -64,11 +72,48 @@ public final class CompressionDirectives {
                 case COMPRESSION_MINIMUM_SIZE -> b.minimumSize(Args.intArg(l, 0, Integer.MAX_VALUE));
             }
         }
+
+        /** Records the directive in its scope (validated as for the server level). */
+        private void applyTo(CompressionScopes.Scope scope, ConfigLine l) throws ConfigException {
+            switch (this) {
+                case ADD_OUTPUT_FILTER_BY_TYPE -> {
+                    List<ContentCoding> codings = filters(l, l.args().get(0));
+                    for (String t : l.args().subList(1, l.args().size())) {
+                        try {
+                            CompressionSettings.builder().types(ContentCoding.GZIP, t); // validates the type
+                        } catch (IllegalArgumentException e) {
+                            throw l.error(l.name() + ": " + e.getMessage());
+                        }
+                        scope.byType.computeIfAbsent(t.toLowerCase(java.util.Locale.ROOT).strip(),
+                                k -> EnumSet.noneOf(ContentCoding.class)).addAll(codings);
+                    }
+                }
+                case SET_OUTPUT_FILTER -> {
+                    if (l.args().get(0).equalsIgnoreCase("none")) {
+                        if (scope.path == null) {
+                            throw l.error("SetOutputFilter none is for a <Location> (it removes the filters "
+                                    + "inherited from the server level there)");
+                        }
+                        scope.none = true;
+                        scope.allTypes = null;
+                        scope.byType.clear();
+                    } else {
+                        scope.allTypes = EnumSet.copyOf(filters(l, l.args().get(0)));
+                    }
+                }
+                case DEFLATE_COMPRESSION_LEVEL -> scope.gzipLevel = Args.intArg(l, 1, 9);
+                case BROTLI_COMPRESSION_QUALITY -> scope.brotliQuality = Args.intArg(l, 0, 11);
+                case COMPRESSION_MINIMUM_SIZE -> scope.minimumSize = Args.intArg(l, 0, Integer.MAX_VALUE);
+            }
+        }
     }
+
+    private static final Set<DirectiveTable.Context> SERVER_OR_LOCATION =
+            Set.of(DirectiveTable.Context.SERVER, DirectiveTable.Context.LOCATION);
 
     static void register(DirectiveTable t) {
         for (D d : D.values()) {
-            t.register(d.directive, d.min, d.max, SERVER, d.syntax, d);
+            t.register(d.directive, d.min, d.max, SERVER_OR_LOCATION, d.syntax, d);
         }
     }
 

@@ -3,6 +3,7 @@ package org.loommpm.cli.config;
 import static org.loommpm.cli.config.DirectiveTable.PROXY;
 import static org.loommpm.cli.config.DirectiveTable.SERVER;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -27,7 +28,7 @@ final class ProxyDirectives {
 
     /** The directives; one enum rather than a lambda each (see {@link EngineDirectives.D}). */
     enum D implements DirectiveTable.Action {
-        PROXY_PASS("ProxyPass", 1, Integer.MAX_VALUE, SERVER_OR_LOCATION, "[path] !|url [key=value ...]"),
+        PROXY_PASS("ProxyPass", 1, Integer.MAX_VALUE, SERVER_OR_LOCATION, "[path] !|url [key=value ...] [upgrade=websocket|*]"),
         PROXY_PASS_REVERSE("ProxyPassReverse", 1, 2, SERVER_OR_LOCATION, "[path] url"),
         PROXY_PRESERVE_HOST("ProxyPreserveHost", 1, 1, SERVER, "On|Off"),
         PROXY_TIMEOUT("ProxyTimeout", 1, 1, SERVER, "seconds"),
@@ -125,23 +126,37 @@ final class ProxyDirectives {
             }
         }
         String target = a.get(i);
-        List<String> params = List.copyOf(a.subList(i + 1, a.size()));
-        for (String param : params) {
-            ProxyParams.split(l, param);
+        List<String> params = new ArrayList<>();
+        String upgrade = null;
+        for (String param : a.subList(i + 1, a.size())) {
+            String[] kv = ProxyParams.split(l, param);
+            if (kv[0].equals("upgrade")) {
+                upgrade = ProxyParams.upgrade(l, kv[1]);
+            } else {
+                params.add(param);
+            }
         }
         if (target.equals("!")) {
-            if (!params.isEmpty()) {
+            if (!params.isEmpty() || upgrade != null) {
                 throw l.error("ProxyPass ... ! takes no parameters");
             }
-            p.passes.add(new ProxySettings.Pass(path, null, params, l, loc != null));
+            p.passes.add(new ProxySettings.Pass(path, null, List.of(), l, loc != null, null));
             return;
+        }
+        if (target.regionMatches(true, 0, "ws://", 0, 5)) {
+            // mod_proxy_wstunnel's spelling: an http:// backend that WebSocket upgrades may reach.
+            target = "http://" + target.substring(5);
+            upgrade = upgrade != null ? upgrade : "websocket";
+        } else if (target.regionMatches(true, 0, "wss://", 0, 6)) {
+            throw l.error("ProxyPass: wss:// backends are not supported (no TLS toward backends); use ws:// or "
+                    + "http:// with upgrade=websocket");
         }
         checkTarget(l, target);
         if (path.endsWith("/") != target.endsWith("/") && !target.regionMatches(true, 0, "balancer://", 0, 11)) {
             s.warn(l, "ProxyPass: the path '" + path + "' and the URL '" + target + "' should both end in / or "
                     + "neither (as httpd warns), or requests may get a doubled or missing slash");
         }
-        p.passes.add(new ProxySettings.Pass(path, target, params, l, loc != null));
+        p.passes.add(new ProxySettings.Pass(path, target, List.copyOf(params), l, loc != null, upgrade));
     }
 
     private static void checkTarget(ConfigLine l, String target) throws ConfigException {

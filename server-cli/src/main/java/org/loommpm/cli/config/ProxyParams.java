@@ -21,6 +21,22 @@ final class ProxyParams {
     private ProxyParams() {
     }
 
+    /**
+     * {@code upgrade=} of a {@code ProxyPass} (httpd 2.4.47's mod_proxy_http): the protocol
+     * upgrade passed through to the backend, one token ({@code websocket}) or {@code *} for any.
+     */
+    static String upgrade(ConfigLine l, String v) throws ConfigException {
+        if (v.isEmpty() || !v.equals("*") && !v.chars().allMatch(ProxyParams::tokenChar)) {
+            throw l.error(l.name() + ": upgrade= takes one protocol name (upgrade=websocket) or *, got '" + v + "'");
+        }
+        return v.equalsIgnoreCase("ANY") ? "*" : v; // mod_proxy_wstunnel's spelling of any
+    }
+
+    /** RFC 9110's tchar, plus '/' for a protocol version ({@code name/version}). */
+    private static boolean tokenChar(int c) {
+        return c > 32 && c < 127 && "\"(),:;<=>?@[\\]{}".indexOf(c) < 0;
+    }
+
     /** Splits {@code key=value}; the key lowercased. */
     static String[] split(ConfigLine l, String param) throws ConfigException {
         int eq = param.indexOf('=');

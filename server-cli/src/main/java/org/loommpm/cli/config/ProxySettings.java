@@ -22,7 +22,8 @@ public final class ProxySettings {
     public static final String KEY = "proxy";
 
     /** One {@code ProxyPass}: {@code target} null for an exclusion ({@code !}). */
-    record Pass(String path, String target, List<String> params, ConfigLine line, boolean inLocation) {
+    record Pass(String path, String target, List<String> params, ConfigLine line, boolean inLocation,
+                String upgrade) {
     }
 
     /** One {@code BalancerMember}. */
@@ -60,6 +61,7 @@ public final class ProxySettings {
     public void describe(StringBuilder sb) {
         for (Pass p : passes) {
             sb.append("  ProxyPass ").append(p.path()).append(' ').append(p.target() == null ? "!" : p.target())
+                    .append(p.upgrade() != null ? " upgrade=" + p.upgrade() : "")
                     .append(p.inLocation() ? " (in <Location>)" : "").append('\n');
         }
     }
@@ -146,7 +148,7 @@ public final class ProxySettings {
                 }
                 ProxyHandler h = hb.preserveHost(preserveHost).addHeaders(addHeaders).timeout(t)
                         .via(via ? (serverName != null ? serverName : "loom-mpm") : null).serverName(serverName)
-                        .reverse(reverse).autoReverse(false).build();
+                        .reverse(reverse).autoReverse(false).upgrade(p.upgrade()).build();
                 routes.add(new Route(p.path(), h, p.inLocation()));
             }
         } catch (ConfigException e) {

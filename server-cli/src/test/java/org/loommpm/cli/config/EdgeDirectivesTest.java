@@ -108,6 +108,43 @@ class EdgeDirectivesTest {
                 .get(CompressionDirectives.KEY)).build();
         assertEquals(Set.of(ContentCoding.GZIP), all.codingsFor("image/png"));
         assertEquals(CompressionSettings.DEFAULT_GZIP_LEVEL, all.gzipLevel());
+        CompressionScopes scopes = CompressionScopes.of(parse("""
+                AddOutputFilterByType DEFLATE text/html
+                SetOutputFilter BROTLI_COMPRESS
+                DeflateCompressionLevel 4
+                <Location /a/>
+                    AddOutputFilterByType BROTLI_COMPRESS text/css
+                    DeflateCompressionLevel 9
+                </Location>
+                <Location /a/b/>
+                    SetOutputFilter DEFLATE
+                    CompressionMinimumSize 10
+                </Location>
+                <Location /off>
+                    SetOutputFilter none
+                    AddOutputFilterByType DEFLATE application/json
+                </Location>
+                """));
+        assertTrue(scopes.scoped());
+        CompressionSettings top = scopes.settingsFor("/x.css");
+        assertEquals(Set.of(ContentCoding.BROTLI), top.codingsFor("text/css"), "the every-type filter");
+        assertEquals(4, top.gzipLevel());
+        CompressionSettings a = scopes.settingsFor("/a/x.css");
+        assertEquals(Set.of(ContentCoding.BROTLI), a.codingsFor("text/css"));
+        assertEquals(Set.of(ContentCoding.GZIP, ContentCoding.BROTLI), a.codingsFor("text/html"), "types add up");
+        assertEquals(9, a.gzipLevel(), "the inner section's level wins");
+        CompressionSettings ab = scopes.settingsFor("/a/b/c");
+        assertEquals(Set.of(ContentCoding.GZIP), ab.codingsFor("image/png"), "SetOutputFilter replaces the inherited one");
+        assertEquals(Set.of(ContentCoding.GZIP, ContentCoding.BROTLI), ab.codingsFor("text/css"));
+        assertEquals(9, ab.gzipLevel());
+        assertEquals(10, ab.minimumSize());
+        assertEquals(CompressionSettings.DEFAULT_MINIMUM_SIZE, a.minimumSize());
+        CompressionSettings off = scopes.settingsFor("/off/page");
+        assertEquals(Set.of(), off.codingsFor("text/html"), "none removes what was inherited");
+        assertEquals(Set.of(ContentCoding.GZIP), off.codingsFor("application/json"), "and its own lines still add");
+        assertEquals(Set.of(ContentCoding.BROTLI), scopes.settingsFor("/offside").codingsFor("text/css"),
+                "whole segments only");
+        assertTrue(error("SetOutputFilter none").contains("is for a <Location>"));
         assertTrue(error("AddOutputFilterByType INFLATE text/html").contains("unknown filter"));
         assertTrue(error("AddOutputFilterByType DEFLATE html").contains("not a media type"));
         assertTrue(error("DeflateCompressionLevel 10").contains("DeflateCompressionLevel"));

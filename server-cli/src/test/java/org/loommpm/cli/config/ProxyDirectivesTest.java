@@ -97,6 +97,30 @@ class ProxyDirectivesTest {
     }
 
     @Test
+    void upgradeParameterAndWsUrls() throws Exception {
+        ProxySettings p = ProxySettings.of(parse("""
+                ProxyPass /ws/ http://127.0.0.1:9000/ upgrade=websocket retry=0
+                ProxyPass /any/ http://127.0.0.1:9000/ upgrade=*
+                ProxyPass /wstunnel/ ws://127.0.0.1:9000/
+                ProxyPass /plain/ http://127.0.0.1:9000/
+                <Location /loc/>
+                    ProxyPass ws://127.0.0.1:9001/ upgrade=echo/1
+                </Location>
+                """));
+        assertEquals("websocket", p.passes.get(0).upgrade());
+        assertEquals(List.of("retry=0"), p.passes.get(0).params(), "upgrade= is the route's, not the member's");
+        assertEquals("*", p.passes.get(1).upgrade());
+        assertEquals("websocket", p.passes.get(2).upgrade(), "ws:// implies upgrade=websocket (mod_proxy_wstunnel)");
+        assertEquals("http://127.0.0.1:9000/", p.passes.get(2).target());
+        assertNull(p.passes.get(3).upgrade());
+        assertEquals("echo/1", p.passes.get(4).upgrade());
+        assertTrue(error("ProxyPass /ws/ http://b/ upgrade=").contains("upgrade= takes one protocol name"));
+        assertTrue(error("ProxyPass /ws/ http://b/ upgrade=a,b").contains("upgrade= takes one protocol name"));
+        assertTrue(error("ProxyPass /ws/ ! upgrade=websocket").contains("takes no parameters"));
+        assertTrue(error("ProxyPass /ws/ wss://b/").contains("wss:// backends are not supported"));
+    }
+
+    @Test
     void errorsAreLocatedAndPrecise() {
         assertTrue(error("ProxyPass /app/ https://b/").contains("only http:// backends"), "no TLS backends");
         assertTrue(error("ProxyPass app/ http://b/").contains("must start with /"));

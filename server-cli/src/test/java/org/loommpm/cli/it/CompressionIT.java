@@ -23,7 +23,8 @@ import org.loommpm.testsupport.Curl;
 /**
  * Compression from the jar, as a newcomer would configure it: {@code AddOutputFilterByType} with
  * both filters, curl {@code --compressed} (gzip and br, HTTP/1.1 and h2c), the JDK client over
- * h2c, precompressed files winning, ranges left alone, and the access log counting coded bytes.
+ * h2c, precompressed files winning, ranges left alone, the access log counting coded bytes, and
+ * compression set per {@code <Location>} (merged over the server level, the inner section winning).
  */
 class CompressionIT {
     @TempDir
@@ -44,6 +45,15 @@ class CompressionIT {
         Files.writeString(root.resolve("pre.html"), page);
         Files.writeString(root.resolve("pre.html.gz"), "precompressed gzip bytes");
         Files.writeString(root.resolve("small.html"), "<p>hi</p>");
+        String css = ".row { color: red; }\n".repeat(500);
+        Files.writeString(root.resolve("a.css"), css);
+        Files.createDirectories(root.resolve("css/sub"));
+        Files.createDirectories(root.resolve("nocompress"));
+        Files.writeString(root.resolve("css/a.css"), css);
+        Files.writeString(root.resolve("css/page.html"), page);
+        Files.writeString(root.resolve("css/small.html"), "<p>hi</p>");
+        Files.writeString(root.resolve("css/sub/a.css"), css);
+        Files.writeString(root.resolve("nocompress/page.html"), page);
         int port = JarProcess.freePort();
         Files.writeString(dir.resolve("loom.conf"), """
                 Listen 127.0.0.1:%d
@@ -53,6 +63,16 @@ class CompressionIT {
                 BrotliCompressionQuality 5
                 CustomLog access.log "%%U %%b"
                 ErrorLog error.log
+                <Location /css/>
+                    AddOutputFilterByType DEFLATE text/css
+                    CompressionMinimumSize 5
+                </Location>
+                <Location /css/sub/>
+                    SetOutputFilter none
+                </Location>
+                <Location /nocompress>
+                    SetOutputFilter none
+                </Location>
                 """.formatted(port));
         server = JarProcess.start(dir, "-f", "loom.conf");
         base = "http://127.0.0.1:" + port;
@@ -111,5 +131,28 @@ class CompressionIT {
         assertNull(small.header("content-encoding"), "below CompressionMinimumSize");
         Curl.Response head = Curl.exchange("--head", "-H", "Accept-Encoding: gzip, br", base + "/page.html");
         assertNull(head.header("content-encoding"));
+    }
+
+    @Test
+    void compressionSetPerLocationMergesOverTheServerLevel() throws Exception {
+        // Server level: text/css is not compressed.
+        assertNull(Curl.exchange("--compressed", base + "/a.css").header("content-encoding"));
+        // <Location /css/> adds text/css (gzip) to the inherited types; html keeps br and gzip.
+        Curl.Response css = Curl.exchange("--compressed", base + "/css/a.css");
+        assertEquals("gzip", css.header("content-encoding"));
+        assertEquals(".row { color: red; }\n".repeat(500), css.body());
+        assertEquals("br", Curl.exchange("--compressed", base + "/css/page.html").header("content-encoding"));
+        // Its CompressionMinimumSize (5) applies there only: a 9-byte page is compressed in /css/ alone.
+        assertEquals("br", Curl.exchange("--compressed", base + "/css/small.html").header("content-encoding"));
+        assertNull(Curl.exchange("--compressed", base + "/small.html").header("content-encoding"));
+        // The inner <Location /css/sub/> turns every filter off; so does /nocompress for html.
+        assertNull(Curl.exchange("--compressed", base + "/css/sub/a.css").header("content-encoding"));
+        Curl.Response none = Curl.exchange("--compressed", base + "/nocompress/page.html");
+        assertNull(none.header("content-encoding"));
+        assertEquals(page, none.body());
+        HttpResponse<byte[]> jdk = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create(base + "/css/a.css")).header("Accept-Encoding", "gzip").build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        assertEquals("gzip", jdk.headers().firstValue("content-encoding").orElseThrow());
     }
 }

@@ -180,6 +180,55 @@ class ProxyIT {
     }
 
     @Test
+    void webSocketsTunnelThroughTheJarWithCompressionOnAndCountInServerStatus() throws Exception {
+        int port = JarProcess.freePort();
+        org.loommpm.websocket.WebSocketHandler echo = new org.loommpm.websocket.WebSocketHandler() {
+            @Override
+            public void onText(org.loommpm.websocket.WebSocketSession s, String text) {
+                s.sendText("echo " + text);
+            }
+        };
+        try (LoomServer backend = LoomServer.builder().listen("127.0.0.1", 0)
+                .handler(new org.loommpm.api.Router().websocket("/chat", echo)).start()) {
+            Files.writeString(dir.resolve("loom.conf"), """
+                    Listen 127.0.0.1:%d
+                    CustomLog /dev/null common
+                    AddOutputFilterByType DEFLATE text/plain text/html
+                    ProxyPass /ws/ ws://127.0.0.1:%d/
+                    ProxyPass /plain/ http://127.0.0.1:%d/
+                    <Location /server-status>
+                        SetHandler server-status
+                    </Location>
+                    """.formatted(port, backend.port(), backend.port()));
+            try (JarProcess proxy = JarProcess.start(dir, "-f", "loom.conf")) {
+                java.util.concurrent.BlockingQueue<String> got = new java.util.concurrent.LinkedBlockingQueue<>();
+                java.net.http.WebSocket ws = HttpClient.newHttpClient().newWebSocketBuilder()
+                        .buildAsync(URI.create("ws://127.0.0.1:" + port + "/ws/chat"), new java.net.http.WebSocket.Listener() {
+                            @Override
+                            public java.util.concurrent.CompletionStage<?> onText(java.net.http.WebSocket w,
+                                                                                   CharSequence data, boolean last) {
+                                got.add(data.toString());
+                                w.request(1);
+                                return null;
+                            }
+                        }).get(20, java.util.concurrent.TimeUnit.SECONDS);
+                ws.sendText("hi", true).get(10, java.util.concurrent.TimeUnit.SECONDS);
+                assertEquals("echo hi", got.poll(20, java.util.concurrent.TimeUnit.SECONDS));
+                assertTrue(get("http://127.0.0.1:" + port + "/server-status?auto").contains("LoomProxyTunnels: 1"));
+                ws.sendClose(java.net.http.WebSocket.NORMAL_CLOSURE, "").get(10, java.util.concurrent.TimeUnit.SECONDS);
+                // Without upgrade= the handshake reaches the backend stripped of its Upgrade: refused.
+                var e = org.junit.jupiter.api.Assertions.assertThrows(java.util.concurrent.ExecutionException.class,
+                        () -> HttpClient.newHttpClient().newWebSocketBuilder().buildAsync(
+                                URI.create("ws://127.0.0.1:" + port + "/plain/chat"),
+                                new java.net.http.WebSocket.Listener() { }).get(20, java.util.concurrent.TimeUnit.SECONDS));
+                assertEquals(426, ((java.net.http.WebSocketHandshakeException) e.getCause()).getResponse().statusCode());
+                assertTrue(proxy.stdout().contains("ProxyPass /ws/ http://127.0.0.1:" + backend.port()
+                        + "/ upgrade=websocket"), proxy.stdout());
+            }
+        }
+    }
+
+    @Test
     void http2ClientsAreProxiedAndACutOffBackendResetsTheStream() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(org.loommpm.testsupport.Curl.available(), "curl absent");
         int port = JarProcess.freePort();
