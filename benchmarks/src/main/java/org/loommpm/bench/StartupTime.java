@@ -13,8 +13,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Process start to first {@code 200}: {@code java -cp loom-mpm-bench.jar org.loommpm.bench.StartupTime
- * PORT COMMAND...} starts COMMAND (a server listening on PORT), then tries
- * {@code GET /plaintext} every millisecond until one is answered with 200, prints
+ * [--path PATH] PORT COMMAND...} starts COMMAND (a server listening on PORT), then tries
+ * {@code GET PATH} ({@code /plaintext} by default; {@code /} for {@code loom-mpm.jar}'s embedded
+ * default, whose welcome page is there) every millisecond until one is answered with 200, prints
  * {@code STARTUP ms=...} (time from just before the process was spawned to the complete answer),
  * and stops the process (TERM, then KILL after 10 s). Gives up after 60 s. This JVM is warm
  * before the clock starts, and a refused connection costs microseconds, so the probe adds about
@@ -27,13 +28,19 @@ public final class StartupTime {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length < 2) {
-            System.err.println("usage: StartupTime PORT COMMAND...");
+        int first = 0;
+        String path = "/plaintext";
+        if (args.length > 1 && args[0].equals("--path")) {
+            path = args[1];
+            first = 2;
+        }
+        if (args.length < first + 2) {
+            System.err.println("usage: StartupTime [--path PATH] PORT COMMAND...");
             System.exit(2);
         }
-        int port = Integer.parseInt(args[0]);
-        List<String> command = Arrays.asList(args).subList(1, args.length);
-        byte[] get = ("GET /plaintext HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nConnection: close\r\n\r\n")
+        int port = Integer.parseInt(args[first]);
+        List<String> command = Arrays.asList(args).subList(first + 1, args.length);
+        byte[] get = ("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nConnection: close\r\n\r\n")
                 .getBytes(StandardCharsets.US_ASCII);
         probe(port, get); // loads and JIT-warms the probe path before the clock starts (refused)
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
