@@ -85,4 +85,5 @@ if [ ! -s "$CACHE" ]; then
   exit 1
 fi
 echo "aot-cache: $CACHE ($(du -h "$CACHE" | cut -f1), trained on $TRAIN_REQUESTS requests to $target, JDK $major)" >&2
+echo "aot-cache: start with: $JAVA ${JAVA_OPTS:+$JAVA_OPTS }$use -jar $JARFILE${*:+$(printf ' %q' "$@")}" >&2
 echo "$use"

@@ -339,9 +339,9 @@ public final class Report {
             refs.add("jdk");
         }
         REFERENCES.stream().filter(hServers::contains).forEach(refs::add);
-        md.append("| server | runs | median ms (min–max) |");
+        md.append("| server | runs | median ms (min–max) | CPU ms to the first 200 (all threads) |");
         refs.forEach(r -> md.append(" vs ").append(name(r)).append(" |"));
-        md.append("\n| --- | ---: | ---: |");
+        md.append("\n| --- | ---: | ---: | ---: |");
         refs.forEach(r -> md.append(" ---: |"));
         md.append("\n");
         Map<String, double[]> ms = new LinkedHashMap<>();
@@ -349,8 +349,10 @@ public final class Report {
             ms.put(s, Stats.values(res.get(s), kv -> kv.number("ms")));
         }
         for (String s : hServers) {
+            double[] cpu = Stats.values(res.get(s), kv -> kv.number("cpu_ms") < 0 ? Double.NaN : kv.number("cpu_ms"));
             md.append("| ").append(s).append(" | ").append(ms.get(s).length)
-                    .append(" | ").append(Stats.cell(ms.get(s), "%.0f"));
+                    .append(" | ").append(Stats.cell(ms.get(s), "%.0f"))
+                    .append(" | ").append(Stats.cell(cpu, "%.0f"));
             for (String r : refs) {
                 md.append(" | ").append(Stats.ratio(Stats.median(ms.get(s)), Stats.median(ms.get(r))));
             }
