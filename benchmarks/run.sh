@@ -254,10 +254,13 @@ if has_workload h; then
   if [[ " $H_SERVERS " == *" loom-jar-aot "* ]]; then
     # The training run: the same JVM flags, the same embedded default; the cache is the JDK's
     # AOT cache (25+) or a dynamic AppCDS archive (21-24), as aot-cache.sh picks.
+    mkdir -p "$RES/startup-cache"
     H_CACHE_OPTION=$(cd "$H_DIR" && JAVA="$JAVA" JAVA_OPTS="$JVM_FLAGS" \
       "$ROOT_DIR/server-cli/bin/aot-cache.sh" "$RES/startup-cache/loom-mpm.aot" "$SERVER_JAR" \
-      -C "Listen 127.0.0.1:0" 2>>"$RES/meta.txt") || { echo "aot-cache.sh failed: see $RES/meta.txt" >&2; exit 1; }
-    echo "h: loom-jar-aot starts with $H_CACHE_OPTION" | tee -a "$RES/meta.txt"
+      -C "Listen 127.0.0.1:0" 2>"$RES/startup-cache/aot-cache.log") \
+      || { echo "aot-cache.sh failed:" >&2; cat "$RES/startup-cache/aot-cache.log" >&2; exit 1; }
+    echo "h cache: loom-jar-aot starts with $H_CACHE_OPTION ($(head -1 "$RES/startup-cache/aot-cache.log"))" \
+      | tee -a "$RES/meta.txt"
   fi
   for i in $(seq "$H_RUNS"); do
     for server in $H_SERVERS; do
