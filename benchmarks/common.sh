@@ -4,6 +4,8 @@
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT_DIR=$(dirname "$BENCH_DIR")
 JAR="$BENCH_DIR/target/loom-mpm-bench.jar"
+# The product jar (`java -jar loom-mpm.jar`), for the start-up rows loom-jar and loom-jar-aot.
+SERVER_JAR=${SERVER_JAR:-"$ROOT_DIR/server-cli/target/loom-mpm.jar"}
 
 # The same JVM flags for every server. --sun-misc-unsafe-memory-access=allow: Netty 4.2 turns its
 # sun.misc.Unsafe paths off by default on JDK 24+ unless this is given (the others ignore it).
@@ -21,8 +23,8 @@ JCMD="$BENCH_JAVA_HOME/bin/jcmd"
 [ -x "$JAVA" ] || { echo "no JDK 21+ found (../loom java)" >&2; exit 1; }
 
 build_jar() {
-  if [ ! -f "$JAR" ] || [ "${BUILD:-0}" = 1 ]; then
-    echo "building $JAR ..." >&2
+  if [ ! -f "$JAR" ] || [ ! -f "$SERVER_JAR" ] || [ "${BUILD:-0}" = 1 ]; then
+    echo "building $JAR and $SERVER_JAR ..." >&2
     (cd "$ROOT_DIR" && ./loom mvn -q -B -DskipTests -pl benchmarks -am package)
   fi
 }
@@ -53,7 +55,8 @@ port_of() {
     loom) echo $((PORT_BASE + 0)) ;; helidon) echo $((PORT_BASE + 1)) ;;
     jetty) echo $((PORT_BASE + 2)) ;; netty) echo $((PORT_BASE + 3)) ;;
     loom-noac) echo $((PORT_BASE + 4)) ;; jdk) echo $((PORT_BASE + 5)) ;;
-    undertow) echo $((PORT_BASE + 6)) ;;
+    undertow) echo $((PORT_BASE + 6)) ;; loom-jar) echo $((PORT_BASE + 7)) ;;
+    loom-jar-aot) echo $((PORT_BASE + 8)) ;;
     *) echo "unknown server $1" >&2; return 1 ;;
   esac
 }

@@ -10,7 +10,9 @@
 # PORT_BASE (18080), BUILD=1 to rebuild the jar, OUT (docs/benchmarks/results-DATE.md),
 # E_START (10000) / E_STEP (3 s) / E_P99_MS (10), F_RATE (50000), G_RATE (4 x loom's sustained
 # /slow rate, found by a search before round 1), G_CONNECTIONS (2048), G_WARMUP (10 s of
-# wrk -c256 on /slow before g), H_RUNS (10).
+# wrk -c256 on /slow before g), H_RUNS (10), H_SERVERS (the start-up row's servers: loom, loom-jar,
+# loom-jar-aot, jdk, then the other SERVERS), H_SERVER_CPUS (SERVER_CPU: the cores a starting
+# server may use; "0,1" for two, the probe then shares core 1).
 # Workloads (GET /plaintext unless said):
 #   a = keep-alive -c50; b = keep-alive -c256; c = Connection: close -c50; d = pipelined depth 16,
 #       -c256 (all wrk -t1 --latency);
@@ -19,7 +21,11 @@
 #   f = server CPU time per request at F_RATE req/s, open loop, 50 connections;
 #   g = overload: GET /slow (20 ms handler) at G_RATE, up to G_CONNECTIONS connections, 1 s
 #       deadline; loom runs it twice, admission control on and off (pseudo-server loom-noac);
-#   h = start-up: process start to first 200, H_RUNS times per server (after the rounds);
+#   h = start-up: process start to first 200, H_RUNS times per server (after the rounds), for
+#       H_SERVERS: besides the bench app's servers, loom-jar = `java -jar loom-mpm.jar` with the
+#       embedded default (as the README runs it; GET /, the welcome page) and loom-jar-aot = the
+#       same with the AOT cache (JDK 25+; AppCDS on 21-24) that server-cli/bin/aot-cache.sh makes
+#       from a training run just before;
 #   i = HTTP/2 (h2c): h2load -n I_REQUESTS (400000) -c16 -m32 after I_WARMUP (1000000) warm-up
 #       requests, for the servers in H2_SERVERS (loom helidon netty: Jetty's app has no h2c; TLS h2 rows: h2.sh).
 set -euo pipefail
@@ -43,6 +49,11 @@ G_RATE=${G_RATE:-}
 G_CONNECTIONS=${G_CONNECTIONS:-2048}
 G_WARMUP=${G_WARMUP:-10}
 H_RUNS=${H_RUNS:-10}
+H_SERVER_CPUS=${H_SERVER_CPUS:-$SERVER_CPU}
+if [ -z "${H_SERVERS:-}" ]; then  # the default: the jar, its AOT cache and the JDK's own server first
+  H_SERVERS="loom loom-jar loom-jar-aot jdk"
+  for s in $SERVERS; do [[ " $H_SERVERS " == *" $s "* ]] || H_SERVERS="$H_SERVERS $s"; done
+fi
 DATE=$(date +%F)
 STAMP=$(date +%Y%m%d-%H%M%S)
 OUT=${OUT:-"$ROOT_DIR/docs/benchmarks/results-$DATE.md"}
@@ -156,7 +167,8 @@ tcp_delta() {  # stdin: counters after; $1: counters before
   has_workload e && echo "e: search from $E_START req/s, steps of $E_STEP s, p99 limit $E_P99_MS ms"
   has_workload f && echo "f: $F_RATE req/s offered for $DURATION s (after a 2 s warm-up at that rate)"
   has_workload g && echo "g connections: $G_CONNECTIONS (after ${G_WARMUP} s of wrk -t1 -c256 on /slow and 2 s of OpenLoop at a quarter of the offered rate)"
-  has_workload h && echo "h: $H_RUNS start-ups per server"
+  has_workload h && echo "h: $H_RUNS start-ups per server, on core(s) $H_SERVER_CPUS"
+  has_workload h && echo "h servers: $H_SERVERS"
   has_workload i && echo "i: h2load $(h2load --version 2>/dev/null | head -1 | sed 's/^h2load //'), $I_WARMUP warm-up then $I_REQUESTS requests, servers: $H2_SERVERS"
   machine_summary
 } >"$RES/meta.txt"
@@ -192,7 +204,10 @@ fi
 ROUND_SERVERS=$SERVERS
 if has_workload g && [[ " $SERVERS " == *" loom "* ]]; then ROUND_SERVERS="$SERVERS loom-noac"; fi
 
-for round in $(seq "$ROUNDS"); do
+# The rounds only when a workload runs in them (h starts its own processes after them).
+ROUND_COUNT=0
+for w in $WORKLOADS; do [ "$w" = h ] || ROUND_COUNT=$ROUNDS; done
+for round in $(seq "$ROUND_COUNT"); do
   for server in $ROUND_SERVERS; do
     port=$(port_of "$server")
     echo "== round $round/$ROUNDS: $server (port $port, load $(cut -d' ' -f1-3 /proc/loadavg))"
@@ -218,18 +233,45 @@ for round in $(seq "$ROUNDS"); do
   done
 done
 
-# h: start-up, interleaved (A B C D A B C D ...), a fresh process each time.
+# h: start-up, interleaved (A B C D A B C D ...), a fresh process each time, started in an empty
+# directory (the jar's embedded default serves ./htdocs when there is one).
+# startup_command SERVER PORT: sets H_CMD (the server's command) and H_PATH (what the probe GETs).
+H_CMD=() H_PATH=/plaintext
+startup_command() {
+  local server=$1 port=$2
+  # shellcheck disable=SC2206
+  local pin=(taskset -c "$H_SERVER_CPUS" "$JAVA" $JVM_FLAGS)
+  case "$server" in
+    loom-jar) H_CMD=("${pin[@]}" -jar "$SERVER_JAR" -C "Listen 127.0.0.1:$port") H_PATH=/ ;;
+    loom-jar-aot) H_CMD=("${pin[@]}" "$H_CACHE_OPTION" -jar "$SERVER_JAR" -C "Listen 127.0.0.1:$port") H_PATH=/ ;;
+    *) H_CMD=("${pin[@]}" -jar "$JAR" "$port" "$(server_impl "$server")") H_PATH=/plaintext ;;
+  esac
+}
 if has_workload h; then
+  H_DIR="$RES/startup-cwd"
+  mkdir -p "$H_DIR"
+  H_CACHE_OPTION=""
+  if [[ " $H_SERVERS " == *" loom-jar-aot "* ]]; then
+    # The training run: the same JVM flags, the same embedded default; the cache is the JDK's
+    # AOT cache (25+) or a dynamic AppCDS archive (21-24), as aot-cache.sh picks.
+    mkdir -p "$RES/startup-cache"
+    H_CACHE_OPTION=$(cd "$H_DIR" && JAVA="$JAVA" JAVA_OPTS="$JVM_FLAGS" \
+      "$ROOT_DIR/server-cli/bin/aot-cache.sh" "$RES/startup-cache/loom-mpm.aot" "$SERVER_JAR" \
+      -C "Listen 127.0.0.1:0" 2>"$RES/startup-cache/aot-cache.log") \
+      || { echo "aot-cache.sh failed:" >&2; cat "$RES/startup-cache/aot-cache.log" >&2; exit 1; }
+    echo "h cache: loom-jar-aot starts with $H_CACHE_OPTION ($(head -1 "$RES/startup-cache/aot-cache.log"))" \
+      | tee -a "$RES/meta.txt"
+  fi
   for i in $(seq "$H_RUNS"); do
-    for server in $SERVERS; do
+    for server in $H_SERVERS; do
       port=$(port_of "$server")
+      startup_command "$server" "$port"
       # The probe on the load tool's core, like every client (the server re-pins itself).
-      # shellcheck disable=SC2086
-      taskset -c "$CLIENT_CPU" "$JAVA" -cp "$JAR" org.loommpm.bench.StartupTime "$port" \
-        taskset -c "$SERVER_CPU" "$JAVA" $JVM_FLAGS -jar "$JAR" "$port" "$(server_impl "$server")" \
-        >"$RES/startup/${server}_r$i.txt" 2>&1 || true
+      (cd "$H_DIR" && taskset -c "$CLIENT_CPU" "$JAVA" -cp "$JAR" org.loommpm.bench.StartupTime --path "$H_PATH" \
+        "$port" "${H_CMD[@]}") >"$RES/startup/${server}_r$i.txt" 2>&1 || true
     done
-    echo "== start-up run $i/$H_RUNS: $(cat "$RES"/startup/*_r"$i".txt | tr '\n' ' ')"
+    echo "== start-up run $i/$H_RUNS (load $(cut -d' ' -f1-3 /proc/loadavg)): $(for s in $H_SERVERS; do
+      printf '%s %s  ' "$s" "$(sed -n 's/^STARTUP ms=//p' "$RES/startup/${s}_r$i.txt")"; done)"
   done
 fi
 

@@ -13,9 +13,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Process start to first {@code 200}: {@code java -cp loom-mpm-bench.jar org.loommpm.bench.StartupTime
- * PORT COMMAND...} starts COMMAND (a server listening on PORT), then tries
- * {@code GET /plaintext} every millisecond until one is answered with 200, prints
- * {@code STARTUP ms=...} (time from just before the process was spawned to the complete answer),
+ * [--path PATH] PORT COMMAND...} starts COMMAND (a server listening on PORT), then tries
+ * {@code GET PATH} ({@code /plaintext} by default; {@code /} for {@code loom-mpm.jar}'s embedded
+ * default, whose welcome page is there) every millisecond until one is answered with 200, prints
+ * {@code STARTUP ms=... cpu_ms=...} (time from just before the process was spawned to the complete
+ * answer, and the CPU time the process had used by then, all its threads: 10 ms resolution, and
+ * steadier than the wall time on a shared machine; -1 where {@code /proc} is not readable),
  * and stops the process (TERM, then KILL after 10 s). Gives up after 60 s. This JVM is warm
  * before the clock starts, and a refused connection costs microseconds, so the probe adds about
  * a millisecond at most.
@@ -27,13 +30,19 @@ public final class StartupTime {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length < 2) {
-            System.err.println("usage: StartupTime PORT COMMAND...");
+        int first = 0;
+        String path = "/plaintext";
+        if (args.length > 1 && args[0].equals("--path")) {
+            path = args[1];
+            first = 2;
+        }
+        if (args.length < first + 2) {
+            System.err.println("usage: StartupTime [--path PATH] PORT COMMAND...");
             System.exit(2);
         }
-        int port = Integer.parseInt(args[0]);
-        List<String> command = Arrays.asList(args).subList(1, args.length);
-        byte[] get = ("GET /plaintext HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nConnection: close\r\n\r\n")
+        int port = Integer.parseInt(args[first]);
+        List<String> command = Arrays.asList(args).subList(first + 1, args.length);
+        byte[] get = ("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nConnection: close\r\n\r\n")
                 .getBytes(StandardCharsets.US_ASCII);
         probe(port, get); // loads and JIT-warms the probe path before the clock starts (refused)
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
@@ -50,7 +59,9 @@ public final class StartupTime {
                 }
                 Thread.sleep(1);
             }
-            System.out.printf(Locale.ROOT, "STARTUP ms=%.1f%n", (System.nanoTime() - t0) / 1e6);
+            double ms = (System.nanoTime() - t0) / 1e6;
+            long cpu = ProcCpu.nanos((int) p.pid());
+            System.out.printf(Locale.ROOT, "STARTUP ms=%.1f cpu_ms=%d%n", ms, cpu < 0 ? -1 : cpu / 1_000_000);
         } finally {
             p.destroy();
             if (!p.waitFor(10, TimeUnit.SECONDS)) {

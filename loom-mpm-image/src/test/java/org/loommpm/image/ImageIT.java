@@ -79,6 +79,9 @@ class ImageIT {
         assertEquals(0755, java.mode());
         assertEquals(0755, image.entry("opt/java/lib/jspawnhelper").mode(), "child processes need it");
         assertNotNull(image.entry("opt/java/lib/server/libjvm.so"));
+        // The JDK's default CDS archive (jlink --generate-cds-archive); the JVM does not check the
+        // modules file's time stamp against it, so Jib's fixed file times leave it usable.
+        assertNotNull(image.entry("opt/java/lib/server/classes.jsa"));
         String release = new String(image.file("opt/java/release"), StandardCharsets.UTF_8);
         assertTrue(release.contains("java.logging") && release.contains("java.management"), release);
         assertFalse(release.contains("java.desktop"), "a jlink'ed runtime, not a whole JDK: " + release);

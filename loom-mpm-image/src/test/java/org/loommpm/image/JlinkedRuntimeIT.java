@@ -38,6 +38,21 @@ class JlinkedRuntimeIT {
         assertTrue(out.startsWith("loom-mpm " + System.getProperty("image.version") + " "), out);
     }
 
+    /**
+     * The runtime carries the JDK's default CDS archive (jlink {@code --generate-cds-archive}):
+     * without it every start loads the JDK's classes one by one. {@code -Xshare:on} fails the
+     * start when the archive cannot be mapped.
+     */
+    @Test
+    void startsWithTheDefaultCdsArchive() throws Exception {
+        assertTrue(Files.isRegularFile(JAVA.getParent().getParent().resolve("lib/server/classes.jsa")));
+        Process p = new ProcessBuilder(JAVA.toString(), "-Xshare:on", "-jar", JAR, "-v").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(out.startsWith("loom-mpm "), out);
+    }
+
     @Test
     void servesFilesAndTheStatusPage() throws Exception {
         Path docroot = Files.createDirectories(dir.resolve("htdocs"));

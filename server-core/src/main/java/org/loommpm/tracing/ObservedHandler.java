@@ -33,7 +33,14 @@ import org.loommpm.api.Response;
  * state is its own {@link ServerRequestContext}, confined to the worker serving it.
  */
 public final class ObservedHandler implements Handler {
-    private static final ServerRequestConvention DEFAULT_CONVENTION = new ServerRequestConvention();
+    /**
+     * The default convention, in a holder: {@link #wrap} runs at every start, tracing or not, and
+     * initializing the convention there would load Micrometer's observation classes and spin a
+     * lambda class for a server that observes nothing.
+     */
+    private static final class Convention {
+        static final ServerRequestConvention DEFAULT = new ServerRequestConvention();
+    }
 
     private final ObservationRegistry registry;
     private final Handler next;
@@ -63,7 +70,7 @@ public final class ObservedHandler implements Handler {
 
     @Override
     public void handle(Request req, Response res) throws Exception {
-        Observation observation = Observation.createNotStarted(null, DEFAULT_CONVENTION, new Supply(req), registry);
+        Observation observation = Observation.createNotStarted(null, Convention.DEFAULT, new Supply(req), registry);
         if (observation.isNoop()) {
             next.handle(req, res);
             return;

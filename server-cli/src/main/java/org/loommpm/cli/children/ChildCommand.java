@@ -32,18 +32,31 @@ public final class ChildCommand {
 
     /**
      * The JVM options a child takes over: all but a debugger agent, whose fixed port the
-     * supervisor already holds, and the module path and main module ({@link #launch} names them).
+     * supervisor already holds, the module path and main module ({@link #launch} names them), and
+     * the options that write a start-up cache at exit (an AOT cache or CDS archive being trained:
+     * every child would write the supervisor's file). A cache being read
+     * ({@code -XX:AOTCache}, {@code -XX:SharedArchiveFile}) is passed on: the children run the
+     * same jar on the same JDK and start faster with it.
      */
     static List<String> inheritable(List<String> options) {
         List<String> out = new ArrayList<>();
         for (String o : options) {
             if (!o.startsWith("-agentlib:jdwp") && !o.startsWith("-Xrunjdwp") && !o.equals("-Xdebug")
                     && !o.startsWith("--module-path=") && !o.startsWith("-Djdk.module.path=")
-                    && !o.startsWith("--module=") && !o.startsWith("-Djdk.module.main")) {
+                    && !o.startsWith("--module=") && !o.startsWith("-Djdk.module.main")
+                    && !writesStartupCache(o)) {
                 out.add(o);
             }
         }
         return List.copyOf(out);
+    }
+
+    /** The JVM options that record or write an AOT cache or a CDS archive. */
+    private static boolean writesStartupCache(String option) {
+        return option.startsWith("-XX:AOTCacheOutput=") || option.startsWith("-XX:AOTConfiguration=")
+                || option.equals("-XX:AOTMode=record") || option.equals("-XX:AOTMode=create")
+                || option.startsWith("-XX:ArchiveClassesAtExit=") || option.startsWith("-XX:DumpLoadedClassList=")
+                || option.equals("-Xshare:dump");
     }
 
     /**

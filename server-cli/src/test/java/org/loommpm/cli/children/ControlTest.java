@@ -34,4 +34,12 @@ class ControlTest {
         assertEquals(java.util.List.of("-Xmx64m"), ChildCommand.inheritable(java.util.List.of(
                 "-agentlib:jdwp=transport=dt_socket,server=y,address=5005", "-Xmx64m")));
     }
+
+    @Test
+    void aStartupCacheIsReadButNotWrittenByChildren() {
+        assertEquals(java.util.List.of("-XX:AOTCache=/c/loom.aot", "-XX:SharedArchiveFile=/c/loom.jsa", "-Xmx64m"),
+                ChildCommand.inheritable(java.util.List.of("-XX:AOTCacheOutput=/c/loom.aot", "-XX:AOTMode=record",
+                        "-XX:AOTConfiguration=/c/loom.aotconf", "-XX:ArchiveClassesAtExit=/c/loom.jsa",
+                        "-XX:AOTCache=/c/loom.aot", "-XX:SharedArchiveFile=/c/loom.jsa", "-Xmx64m")));
+    }
 }
