@@ -16,7 +16,10 @@ import org.loommpm.api.Response;
  * the client. Bodies pass through one 16 KiB buffer: a read from one side is written to the other
  * before the next read, so a slow client parks this worker on its write and the backend, no
  * longer read, is held back by TCP flow control: nothing accumulates (the same for an upload). The
- * request body is sent before the response is read, as httpd's mod_proxy_http does.
+ * request body is sent before the response is read, as httpd's mod_proxy_http does. A response
+ * body with a {@code Content-Length} of at most {@link #SMALL_BODY} is the exception: it is read
+ * whole first and sent with its head in one write (the common small answer costs one system call
+ * toward the client, not three), and a backend failing inside it gets the client a clean 502.
  *
  * <p>{@code Expect: 100-continue} is forwarded: the backend's {@code 100} (or a wait of
  * {@link #CONTINUE_WAIT_MILLIS} without an answer, for backends that ignore it) lets the client's
