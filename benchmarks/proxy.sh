@@ -18,8 +18,10 @@
 # used by wrk and by the backend says whether the client side, not the proxy, limited req/s.
 # Rounds are interleaved (loom, nginx, httpd, loom, ...) so the
 # machine's noise falls on all; the table gives medians and same-round ratios.
+# SYSCALLS=1 also counts each peer's system calls and context switches per request over the
+# measured run (perf stat on the syscall tracepoints; it adds a little to every peer's CPU).
 # Environment: PEERS (loom nginx httpd), ROUNDS (3), DURATION (10), WARMUP (10), CONNS (32),
-# OUT (docs/benchmarks/proxy-DATE.md), JVM_FLAGS (as common.sh).
+# SYSCALLS (0), OUT (docs/benchmarks/proxy-DATE.md), JVM_FLAGS (as common.sh).
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
@@ -189,6 +191,14 @@ run_wrk() {
     "$CLIENT_CPU" "$CONNS" "$2" "$1" "$3"
 }
 
+SYSCALLS=${SYSCALLS:-0}
+SYSCALL_EVENTS=context-switches
+for e in read recvfrom readv write sendto writev sendmsg epoll_ctl epoll_wait futex ioctl sched_yield; do
+  SYSCALL_EVENTS="$SYSCALL_EVENTS,syscalls:sys_enter_$e"
+done
+if [ "$SYSCALLS" = 1 ] && ! command -v perf >/dev/null; then
+  echo "SYSCALLS=1 needs perf (apt-get install linux-perf)" >&2; exit 1
+fi
 LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
 declare -A RPS CPU JIT CLIENT BACKEND
 for round in $(seq "$ROUNDS"); do
@@ -197,6 +207,11 @@ for round in $(seq "$ROUNDS"); do
     url="http://127.0.0.1:${PORT[$p]}/plaintext"
     run_wrk "$url" "$WARMUP" "$RES/warmup_${p}_r$round.txt" >/dev/null
     before=$(tree_ticks); jit_before=$(jit_ticks); backend_before=$(ticks_of "$BACKEND_PID")
+    if [ "$SYSCALLS" = 1 ]; then
+      perf stat -x, -e "$SYSCALL_EVENTS" -p "$PEER_PID$(pgrep -P "$PEER_PID" | sed 's/^/,/' | tr -d '\n')" \
+        -o "$RES/syscalls_${p}_r$round.txt" -- sleep "$((DURATION + 1))" &
+      STAT_PID=$!
+    fi
     client=$(run_wrk "$url" "$DURATION" "$RES/run_${p}_r$round.txt")
     after=$(tree_ticks); jit_after=$(jit_ticks); backend_after=$(ticks_of "$BACKEND_PID")
     reqs=$(awk '/requests in/ {print $1}' "$RES/run_${p}_r$round.txt")
@@ -210,6 +225,11 @@ for round in $(seq "$ROUNDS"); do
     BACKEND[$p,$round]=$(awk -v t=$((backend_after - backend_before)) -v hz="$HZ" -v d="$DURATION" 'BEGIN {printf "%.0f", t * 100 / hz / d}')
     echo "round $round $p: $rps req/s, proxy cpu $us us/req (JIT ${JIT[$p,$round]}), client core: wrk ${CLIENT[$p,$round]}%," \
       "backend ${BACKEND[$p,$round]}% ${errs:+($errs)} load $(cut -d' ' -f1 /proc/loadavg)"
+    if [ "$SYSCALLS" = 1 ]; then
+      wait "$STAT_PID" || true
+      echo "  per request: $(awk -F, -v n="$reqs" '$3 != "" {sub(/.*sys_enter_/, "", $3); if ($1 > 0) printf "%s %.2f, ", $3, $1 / n}' \
+        "$RES/syscalls_${p}_r$round.txt")"
+    fi
     stop_peer
   done
 done
