@@ -18,8 +18,9 @@ import org.loommpm.api.Response;
  * longer read, is held back by TCP flow control: nothing accumulates (the same for an upload). The
  * request body is sent before the response is read, as httpd's mod_proxy_http does. A response
  * body with a {@code Content-Length} of at most {@link #SMALL_BODY} is the exception: it is read
- * whole first and sent with its head in one write (the common small answer costs one system call
- * toward the client, not three), and a backend failing inside it gets the client a clean 502.
+ * whole first and sent with its head in one write (one system call where streaming it took a
+ * write for the head, one for the body and a {@code FIONREAD}), and a backend failing inside it
+ * gets the client a clean 502.
  *
  * <p>{@code Expect: 100-continue} is forwarded: the backend's {@code 100} (or a wait of
  * {@link #CONTINUE_WAIT_MILLIS} without an answer, for backends that ignore it) lets the client's
