@@ -13,10 +13,15 @@
 # (ServerLimit 1, ThreadsPerChild 64). No access log anywhere (nginx access_log off, no
 # httpd CustomLog, loom-mpm CustomLog /dev/null, which it never formats). Proxy CPU per
 # request = user + system time of the proxy's processes (/proc) over
-# the measured run / requests. Rounds are interleaved (loom, nginx, httpd, loom, ...) so the
+# the measured run / requests (and, for loom-mpm, how much of it the JIT compiler threads took: a
+# JVM still compiling counts that too; a starved round compiles late). The client core's share
+# used by wrk and by the backend says whether the client side, not the proxy, limited req/s.
+# Rounds are interleaved (loom, nginx, httpd, loom, ...) so the
 # machine's noise falls on all; the table gives medians and same-round ratios.
+# SYSCALLS=1 also counts each peer's system calls and context switches per request over the
+# measured run (perf stat on the syscall tracepoints; it adds a little to every peer's CPU).
 # Environment: PEERS (loom nginx httpd), ROUNDS (3), DURATION (10), WARMUP (10), CONNS (32),
-# OUT (docs/benchmarks/proxy-DATE.md), JVM_FLAGS (as common.sh).
+# SYSCALLS (0), OUT (docs/benchmarks/proxy-DATE.md), JVM_FLAGS (as common.sh).
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
@@ -162,23 +167,69 @@ tree_ticks() {  # utime + stime of PEER_PID and its descendants (httpd's child p
   echo "$total"
 }
 
+jit_ticks() {  # utime + stime of the JVM's JIT compiler threads (0 for nginx and httpd); a lower
+  # bound, as the JVM may retire a compiler thread, whose time then leaves the per-thread counts
+  local t total=0 n
+  for t in /proc/"$PEER_PID"/task/*; do
+    case "$(cat "$t/comm" 2>/dev/null)" in
+      "C1 CompilerThre"* | "C2 CompilerThre"*)
+        n=$(awk '{print $14 + $15}' "$t/stat" 2>/dev/null || echo 0)
+        total=$((total + n)) ;;
+    esac
+  done
+  echo "$total"
+}
+
+ticks_of() {  # utime + stime of one process
+  awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0
+}
+
+# run_wrk URL SECONDS OUTFILE: wrk pinned to CLIENT_CPU; prints the CPU ticks wrk used (reaped by
+# the shell, whose children's times then hold them)
+run_wrk() {
+  sh -c 'taskset -c "$0" wrk -t1 -c "$1" -d "$2s" "$3" >"$4" 2>&1; awk "{print \$16 + \$17}" /proc/$$/stat' \
+    "$CLIENT_CPU" "$CONNS" "$2" "$1" "$3"
+}
+
+SYSCALLS=${SYSCALLS:-0}
+SYSCALL_EVENTS=context-switches
+for e in read recvfrom readv write sendto writev sendmsg epoll_ctl epoll_wait futex ioctl sched_yield; do
+  SYSCALL_EVENTS="$SYSCALL_EVENTS,syscalls:sys_enter_$e"
+done
+if [ "$SYSCALLS" = 1 ] && ! command -v perf >/dev/null; then
+  echo "SYSCALLS=1 needs perf (apt-get install linux-perf)" >&2; exit 1
+fi
 LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
-declare -A RPS CPU
+declare -A RPS CPU JIT CLIENT BACKEND
 for round in $(seq "$ROUNDS"); do
   for p in $PEERS; do
     start_peer "$p"
     url="http://127.0.0.1:${PORT[$p]}/plaintext"
-    taskset -c "$CLIENT_CPU" wrk -t1 -c "$CONNS" -d "${WARMUP}s" "$url" >"$RES/warmup_${p}_r$round.txt" 2>&1
-    before=$(tree_ticks)
-    taskset -c "$CLIENT_CPU" wrk -t1 -c "$CONNS" -d "${DURATION}s" "$url" >"$RES/run_${p}_r$round.txt" 2>&1
-    after=$(tree_ticks)
+    run_wrk "$url" "$WARMUP" "$RES/warmup_${p}_r$round.txt" >/dev/null
+    before=$(tree_ticks); jit_before=$(jit_ticks); backend_before=$(ticks_of "$BACKEND_PID")
+    if [ "$SYSCALLS" = 1 ]; then
+      perf stat -x, -e "$SYSCALL_EVENTS" -p "$PEER_PID$(pgrep -P "$PEER_PID" | sed 's/^/,/' | tr -d '\n')" \
+        -o "$RES/syscalls_${p}_r$round.txt" -- sleep "$((DURATION + 1))" &
+      STAT_PID=$!
+    fi
+    client=$(run_wrk "$url" "$DURATION" "$RES/run_${p}_r$round.txt")
+    after=$(tree_ticks); jit_after=$(jit_ticks); backend_after=$(ticks_of "$BACKEND_PID")
     reqs=$(awk '/requests in/ {print $1}' "$RES/run_${p}_r$round.txt")
     errs=$(awk '/Non-2xx|Socket errors/ {print}' "$RES/run_${p}_r$round.txt" | tr '\n' ' ')
     rps=$(awk -v n="$reqs" -v d="$DURATION" 'BEGIN {printf "%.0f", n / d}')
     us=$(awk -v t=$((after - before)) -v hz="$HZ" -v n="$reqs" 'BEGIN {printf "%.1f", t * 1e6 / hz / n}')
     RPS[$p,$round]=$rps
     CPU[$p,$round]=$us
-    echo "round $round $p: $rps req/s, proxy cpu $us us/req ${errs:+($errs)} load $(cut -d' ' -f1 /proc/loadavg)"
+    JIT[$p,$round]=$(awk -v t=$((jit_after - jit_before)) -v hz="$HZ" -v n="$reqs" 'BEGIN {printf "%.1f", t * 1e6 / hz / n}')
+    CLIENT[$p,$round]=$(awk -v t="$client" -v hz="$HZ" -v d="$DURATION" 'BEGIN {printf "%.0f", t * 100 / hz / d}')
+    BACKEND[$p,$round]=$(awk -v t=$((backend_after - backend_before)) -v hz="$HZ" -v d="$DURATION" 'BEGIN {printf "%.0f", t * 100 / hz / d}')
+    echo "round $round $p: $rps req/s, proxy cpu $us us/req (JIT ${JIT[$p,$round]}), client core: wrk ${CLIENT[$p,$round]}%," \
+      "backend ${BACKEND[$p,$round]}% ${errs:+($errs)} load $(cut -d' ' -f1 /proc/loadavg)"
+    if [ "$SYSCALLS" = 1 ]; then
+      wait "$STAT_PID" || true
+      echo "  per request: $(awk -F, -v n="$reqs" '$3 != "" {sub(/.*sys_enter_/, "", $3); if ($1 > 0) printf "%s %.2f, ", $3, $1 / n}' \
+        "$RES/syscalls_${p}_r$round.txt")"
+    fi
     stop_peer
   done
 done
@@ -191,12 +242,14 @@ median() { tr ' ' '\n' | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR +
   echo "wrk -t1 -c$CONNS keep-alive GET, ${WARMUP} s warm-up + ${DURATION} s measured per peer and round; $ROUNDS interleaved rounds;"
   echo "backend: one nginx worker (return 200), on the client's core. nginx $("$NGINX" -v 2>&1 | sed 's/.*\///'), httpd $("$HTTPD" -v | sed -n 's/Server version: Apache\///p')"
   echo
-  echo "| peer | req/s (median) | proxy CPU us/req (median) | rounds req/s | rounds us/req |"
-  echo "|---|---|---|---|---|"
+  echo "| peer | req/s (median) | proxy CPU us/req (median) | of which JIT compiler threads | wrk's CPU share of its core | backend's share | rounds req/s | rounds us/req |"
+  echo "|---|---|---|---|---|---|---|---|"
   for p in $PEERS; do
-    rs=""; cs=""
-    for r in $(seq "$ROUNDS"); do rs="$rs ${RPS[$p,$r]}"; cs="$cs ${CPU[$p,$r]}"; done
-    echo "| $p | $(echo $rs | median) | $(echo $cs | median) | $rs | $cs |"
+    rs=""; cs=""; js=""; ws=""; bs=""
+    for r in $(seq "$ROUNDS"); do
+      rs="$rs ${RPS[$p,$r]}"; cs="$cs ${CPU[$p,$r]}"; js="$js ${JIT[$p,$r]}"; ws="$ws ${CLIENT[$p,$r]}"; bs="$bs ${BACKEND[$p,$r]}"
+    done
+    echo "| $p | $(echo $rs | median) | $(echo $cs | median) | $(echo $js | median) | $(echo $ws | median)% | $(echo $bs | median)% | $rs | $cs |"
   done
   echo
   echo "Same-round ratios of req/s (median over rounds):"

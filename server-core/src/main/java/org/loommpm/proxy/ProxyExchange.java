@@ -16,7 +16,11 @@ import org.loommpm.api.Response;
  * the client. Bodies pass through one 16 KiB buffer: a read from one side is written to the other
  * before the next read, so a slow client parks this worker on its write and the backend, no
  * longer read, is held back by TCP flow control: nothing accumulates (the same for an upload). The
- * request body is sent before the response is read, as httpd's mod_proxy_http does.
+ * request body is sent before the response is read, as httpd's mod_proxy_http does. A response
+ * body with a {@code Content-Length} of at most {@link #SMALL_BODY} is the exception: it is read
+ * whole first and sent with its head in one write (one system call where streaming it took a
+ * write for the head, one for the body and a {@code FIONREAD}), and a backend failing inside it
+ * gets the client a clean 502.
  *
  * <p>{@code Expect: 100-continue} is forwarded: the backend's {@code 100} (or a wait of
  * {@link #CONTINUE_WAIT_MILLIS} without an answer, for backends that ignore it) lets the client's
@@ -30,6 +34,13 @@ final class ProxyExchange {
     /** How long to wait for a backend's {@code 100 Continue} before sending the body anyway (curl's default). */
     static final int CONTINUE_WAIT_MILLIS = 1000;
     private static final int BUFFER = 16 * 1024;
+    /**
+     * Largest {@code Content-Length} body read whole before the response is sent: it then goes
+     * out with its head in one write instead of through the streaming path (a write for the head,
+     * one per buffer, a {@code FIONREAD} per read). The relay buffer's size, so memory per
+     * exchange stays as bounded as before.
+     */
+    static final int SMALL_BODY = BUFFER;
 
     private final Request req;
     private final Response res;
@@ -220,11 +231,40 @@ final class ProxyExchange {
             res.send(new byte[0]);
             return reusable;
         }
+        if (framing == ResponseHead.Framing.LENGTH && length <= SMALL_BODY) {
+            // Read whole, then sent with its head in one write (one system call, no stream).
+            res.send(readSmallBody((int) length));
+            return reusable;
+        }
         if (framing == ResponseHead.Framing.LENGTH) {
             res.header("Content-Length", Long.toString(length));
         }
         copyBody(BackendBodies.responseBody(c, framing, length));
         return reusable;
+    }
+
+    /**
+     * Reads a whole {@code Content-Length} body of at most {@link #SMALL_BODY} bytes before
+     * anything goes to the client: a backend failing inside it is answered with a clean 502 or
+     * 504, since nothing was committed.
+     */
+    private byte[] readSmallBody(int length) throws AttemptFailed {
+        byte[] body = new byte[length];
+        int off = 0;
+        try {
+            while (off < length) {
+                int n = c.read(body, off, length - off);
+                if (n < 0) {
+                    throw new EOFException("backend closed the connection with " + (length - off) + " body bytes missing");
+                }
+                off += n;
+            }
+        } catch (SocketTimeoutException e) {
+            throw new AttemptFailed(AttemptFailed.Kind.TIMEOUT, false, e);
+        } catch (IOException e) {
+            throw new AttemptFailed(AttemptFailed.Kind.NO_RESPONSE, false, e);
+        }
+        return body;
     }
 
     private void copyBody(InputStream body) throws AttemptFailed, IOException {

@@ -200,6 +200,47 @@ class ProxyHandlerTest {
     }
 
     @Test
+    void aSmallBodyCutShortIsACleanBadGateway() throws Exception {
+        // A Content-Length body up to SMALL_BODY is read whole before the client sees anything.
+        try (ServerSocket bad = new ServerSocket(0);
+             ProxyHandler proxy = ProxyHandler.to("http://127.0.0.1:" + bad.getLocalPort() + "/");
+             LoomServer front = Backends.start(proxy)) {
+            Thread.ofVirtual().start(() -> rawBackend(bad, "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly part"));
+            HttpResponse<String> r = Backends.get(front, "/");
+            assertEquals(502, r.statusCode());
+            assertFalse(r.body().contains("only part"));
+        }
+    }
+
+    @Test
+    void aSmallBodyArrivingInPiecesIsPassedWhole() throws Exception {
+        String body = "y".repeat(ProxyExchange.SMALL_BODY);
+        try (ServerSocket slow = new ServerSocket(0);
+             ProxyHandler proxy = ProxyHandler.to("http://127.0.0.1:" + slow.getLocalPort() + "/");
+             LoomServer front = Backends.start(proxy)) {
+            Thread.ofVirtual().start(() -> {
+                try (Socket s = slow.accept()) {
+                    s.getInputStream().read(new byte[4096]);
+                    OutputStream out = s.getOutputStream();
+                    out.write(("HTTP/1.1 200 OK\r\nContent-Length: " + body.length() + "\r\n\r\nyy")
+                            .getBytes(StandardCharsets.ISO_8859_1));
+                    out.flush();
+                    Thread.sleep(100);
+                    out.write(body.substring(2).getBytes(StandardCharsets.ISO_8859_1));
+                    out.flush();
+                    s.getInputStream().read(new byte[16]); // until the proxy is done with it
+                } catch (Exception ignored) {
+                    // the test ends
+                }
+            });
+            HttpResponse<String> r = Backends.get(front, "/");
+            assertEquals(200, r.statusCode());
+            assertEquals(body, r.body());
+            assertEquals(String.valueOf(body.length()), r.headers().firstValue("Content-Length").orElse(null));
+        }
+    }
+
+    @Test
     void expectContinueWaitsForTheBackendsVerdict() throws Exception {
         try (LoomServer backend = Backends.start((req, res) -> {
             if (req.path().equals("/deny")) {
