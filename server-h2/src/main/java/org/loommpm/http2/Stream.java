@@ -189,6 +189,7 @@ final class Stream {
             checkCancelled();
             return;
         }
+        session.inline.beforePark(this); // run by the loop itself: the loop must go on elsewhere first
         long start = System.nanoTime();
         long deadline = start + timeoutNanos;
         long lendAt = start + LEND_AFTER_NANOS;
@@ -202,7 +203,7 @@ final class Stream {
                 if (left <= 0) {
                     throw new SocketTimeoutException("stream " + id + ": client took no data within Timeout");
                 }
-                if (!lent && task != null) {
+                if (!lent && task != null && !task.inline) {
                     if (now - lendAt >= 0) {
                         task.lendSlot();
                         lent = true;
