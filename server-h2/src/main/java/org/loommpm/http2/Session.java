@@ -611,12 +611,15 @@ final class Session {
         inline.begin(s, System.nanoTime());
         try {
             new StreamTask(s, protocol, true).run(slot);
-        } finally {
-            if (!inline.end()) {
-                return ESCAPED;
+        } catch (Error e) {
+            // Not caught by the exchange runner (a VirtualMachineError): the loop still owning the
+            // connection ends it (serve's last resort) rather than leave it without an owner.
+            if (inline.end()) {
+                throw new IllegalStateException("handler failed inline", e);
             }
+            throw e;
         }
-        return INLINE;
+        return inline.end() ? INLINE : ESCAPED;
     }
 
     /** Sends RST_STREAM with {@code code} and forgets the stream (its task is cancelled). */
