@@ -110,6 +110,53 @@ class InlineStreamTest {
         }
     }
 
+    /**
+     * Stress for the RUNNING → IDLE / ESCAPED race: handlers that take 0-9 ms (around the
+     * watcher's 5 ms) and sometimes answer with a body that must escape to be written, on eight
+     * connections at once; every response must arrive whole and in its stream.
+     */
+    @Test
+    void escapesRacingTheHandlersEndLoseNothing() throws Exception {
+        try (H2Server server = H2Server.start((req, res) -> {
+            int n = Integer.parseInt(req.queryParam("n"));
+            Thread.sleep(n % 10);
+            res.send(body(n));
+        })) {
+            var pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+            try {
+                var results = new java.util.ArrayList<java.util.concurrent.Future<?>>();
+                for (int conn = 0; conn < 8; conn++) {
+                    int base = conn * 1000;
+                    results.add(pool.submit(() -> {
+                        try (FrameClient c = FrameClient.open(server.port())) {
+                            for (int i = 0; i < 30; i++) {
+                                int id = 1 + 2 * i;
+                                int n = base + i * 7;
+                                c.headers(id, true, FrameClient.get("/?n=" + n));
+                                assertArrayEquals(body(n), c.response(id).body(), "request " + n);
+                            }
+                        }
+                        return null;
+                    }));
+                }
+                for (var f : results) {
+                    f.get(60, TimeUnit.SECONDS);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            assertEquals(240, server.stats().streamsStarted());
+            assertTrue(server.stats().streamsInline() > 0, "some ran inline");
+        }
+    }
+
+    /** Every third answer is larger than a stream task may leave unwritten (64 KiB): it must escape. */
+    private static byte[] body(int n) {
+        byte[] b = new byte[n % 3 == 0 ? 100_000 + n : 10 + n % 100];
+        new Random(n).nextBytes(b);
+        return b;
+    }
+
     @Test
     void aBodyLargerThanTheWindowIsReadByItsOwnTask() throws Exception {
         int window = 16_384;
