@@ -105,11 +105,8 @@ final class Session {
     final StreamLimit limit;
     /** The handler the loop runs on its own worker, if any (see {@link InlineRun}). */
     final InlineRun inline;
-    /**
-     * loop: the stream the current read batch started last, not yet given to a task: run inline
-     * or dispatched once the batch is processed ({@link #startPending}).
-     */
-    private Stream pending;
+    /** loop: starts the streams a read batch opened, the last one perhaps inline. */
+    private final StreamStarts starts = new StreamStarts(this);
     final RapidResetGuard resets;
     final ControlFrameGuard control;
     final EmptyFrameGuard empty;
@@ -246,12 +243,12 @@ final class Session {
                     progress |= inbound.process(c.context().in());
                 }
                 boolean ranInline = false;
-                if (pending != null) {
-                    int started = startPending(slot);
-                    if (started == ESCAPED) {
+                if (starts.holding()) {
+                    StreamStarts.Start started = starts.startHeld(slot);
+                    if (started == StreamStarts.Start.ESCAPED) {
                         return; // the connection has a new owner: this thread was only the stream's task
                     }
-                    ranInline = started == INLINE;
+                    ranInline = started == StreamStarts.Start.INLINE;
                     progress = true;
                 }
                 progress |= drainOutbound();
@@ -548,7 +545,7 @@ final class Session {
 
     /** Cancels every stream's task (their reads and writes fail; nothing more is sent). */
     private void cancelAll() {
-        pending = null; // closed below with the other streams; its task never starts
+        starts.forget(); // closed below with the other streams; its task never starts
         for (Stream s : new ArrayList<>(streams.values())) {
             closeStream(s, Closed.BY_OUR_RESET);
         }
@@ -563,8 +560,8 @@ final class Session {
     // ---- streams ----
 
     /**
-     * Opens a stream for a validated request; its task starts once the read batch is processed
-     * ({@link #startPending}), the stream before it in the batch gets its task now.
+     * Opens a stream for a validated request; it starts once the read batch is processed
+     * ({@link StreamStarts}), the stream before it in the batch gets its task now.
      */
     void startStream(Stream s, boolean endStream) {
         s.on(StreamState.Event.RECV_HEADERS);
@@ -575,51 +572,7 @@ final class Session {
         s.counted = true;
         streams.put(s.id(), s);
         counters.streamStarted();
-        if (pending != null) {
-            dispatch(pending);
-        }
-        pending = s;
-    }
-
-    private void dispatch(Stream s) {
-        tasksRunning.incrementAndGet();
-        c.services().dispatch(new StreamTask(s, protocol, false));
-    }
-
-    private static final int DISPATCHED = 0;
-    private static final int INLINE = 1;
-    private static final int ESCAPED = 2;
-
-    /**
-     * Starts the read batch's last new stream: inline on this worker when its request is
-     * complete, no other stream task runs, no further frame has begun to arrive and no earlier
-     * inline run is still ending (see {@link InlineRun}); else as its own task.
-     *
-     * @return DISPATCHED, INLINE (the handler returned here), or ESCAPED (this thread no longer
-     *         owns the connection and must leave at once)
-     */
-    private int startPending(int slot) {
-        Stream s = pending;
-        pending = null;
-        if (s.state.remoteOpen() || tasksRunning.get() != 0 || c.context().in().hasRemaining() || !inline.idle()
-                || s.isCancelled()) {
-            dispatch(s);
-            return DISPATCHED;
-        }
-        tasksRunning.incrementAndGet();
-        counters.http2InlineStream();
-        inline.begin(s, System.nanoTime());
-        try {
-            new StreamTask(s, protocol, true).run(slot);
-        } catch (Error e) {
-            // Not caught by the exchange runner (a VirtualMachineError): the loop still owning the
-            // connection ends it (serve's last resort) rather than leave it without an owner.
-            if (inline.end()) {
-                throw new IllegalStateException("handler failed inline", e);
-            }
-            throw e;
-        }
-        return inline.end() ? INLINE : ESCAPED;
+        starts.opened(s);
     }
 
     /** Sends RST_STREAM with {@code code} and forgets the stream (its task is cancelled). */
