@@ -19,6 +19,7 @@ public final class ProtocolCounters {
     private final LongAdder tlsPlaintext = new LongAdder();
     private final LongAdder h2Connections = new LongAdder();
     private final LongAdder streamsStarted = new LongAdder();
+    private final LongAdder streamsInline = new LongAdder();
     private final LongAdder responsesCompleted = new LongAdder();
     private final LongAdder streamsReset = new LongAdder();
     private final LongAdder streamsRefused = new LongAdder();
@@ -52,6 +53,8 @@ public final class ProtocolCounters {
     public void http2ConnectionOpened() { h2Connections.increment(); }
     /** An HTTP/2 stream's handler task was started. */
     public void streamStarted() { streamsStarted.increment(); }
+    /** An HTTP/2 stream's handler ran on its connection's frame loop (no task of its own); also counted as started. */
+    public void http2InlineStream() { streamsInline.increment(); }
     /** An HTTP/2 response's last frame was written. */
     public void responseCompleted() { responsesCompleted.increment(); }
     /** The client reset an HTTP/2 stream. */
@@ -108,6 +111,8 @@ public final class ProtocolCounters {
     public long http2Connections() { return h2Connections.sum(); }
     /** {@return HTTP/2 streams whose handler started} */
     public long streamsStarted() { return streamsStarted.sum(); }
+    /** {@return HTTP/2 streams whose handler ran inline on the connection's frame loop (a subset of the started ones)} */
+    public long streamsInline() { return streamsInline.sum(); }
     /** {@return HTTP/2 responses completed} */
     public long responsesCompleted() { return responsesCompleted.sum(); }
     /** {@return HTTP/2 streams reset by clients} */

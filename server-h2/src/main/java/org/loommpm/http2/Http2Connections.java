@@ -27,6 +27,8 @@ public final class Http2Connections implements Http2Protocol {
     private final ExchangeRunner runner;
     private final long timeoutNanos;
     private final StreamingLimits streamingLimits;
+    /** Bounds the handlers the frame loops run inline ({@link InlineRun}). */
+    private final InlineWatch inlineWatch = new InlineWatch();
 
     /**
      * @param config the generation's settings ({@link ServerConfig#http2()} for the limits)
@@ -87,6 +89,10 @@ public final class Http2Connections implements Http2Protocol {
 
     long timeoutNanos() {
         return timeoutNanos;
+    }
+
+    InlineWatch inlineWatch() {
+        return inlineWatch;
     }
 
     StreamingLimits streamingLimits() {

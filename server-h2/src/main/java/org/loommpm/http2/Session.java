@@ -40,11 +40,14 @@ import org.loommpm.spi.WorkerTask;
  * only through {@link #enqueue} (the {@link #outbound} queue plus {@link ProtocolConnection#signal}).
  *
  * <p><b>The loop</b>, per dispatch: consume the signal; read what the socket has and process
- * every whole frame ({@link InboundFrames}: new streams are dispatched as {@link StreamTask}s);
- * move the queued output into the streams' pending lists and frame it within the windows
+ * every whole frame ({@link InboundFrames}: new streams are dispatched as {@link StreamTask}s,
+ * except that the last one of the read batch may run inline on this worker, see
+ * {@link InlineRun}); move the queued output into the streams' pending lists and frame it within the windows
  * ({@link #schedule}); write the batch in one gathering write; repeat while anything moved, with
  * a yield of the carrier as grace before giving up (a stream task often queues its response
- * meanwhile). Then hand the connection back: KEEPALIVE (context released) when nothing at all
+ * meanwhile; after an inline handler with nothing else running or queued the loop does not read
+ * again: the client waits for the response just written, and its next request comes through the
+ * poller). Then hand the connection back: KEEPALIVE (context released) when nothing at all
  * is in flight, else MULTIPLEXED with a deadline only for a missing SETTINGS ack or a partial
  * frame. After {@link #MAX_ROUNDS} busy rounds the loop continues as a new task so that one
  * connection cannot hold a carrier.
@@ -100,6 +103,10 @@ final class Session {
      */
     final java.util.concurrent.atomic.AtomicInteger tasksRunning = new java.util.concurrent.atomic.AtomicInteger();
     final StreamLimit limit;
+    /** The handler the loop runs on its own worker, if any (see {@link InlineRun}). */
+    final InlineRun inline;
+    /** loop: starts the streams a read batch opened, the last one perhaps inline. */
+    private final StreamStarts starts = new StreamStarts(this);
     final RapidResetGuard resets;
     final ControlFrameGuard control;
     final EmptyFrameGuard empty;
@@ -145,6 +152,7 @@ final class Session {
         this.empty = new EmptyFrameGuard(limits.maxEmptyFramesPerSecond(), now);
         this.block = new HeaderBlockGuard(2 * limits.maxHeaderListSize(), limits.maxContinuationFrames());
         this.inbound = new InboundFrames(this);
+        this.inline = new InlineRun(c, protocol.inlineWatch());
         this.remote = c.remoteAddress();
         this.local = c.localAddress();
         this.secure = c.isSecure();
@@ -179,10 +187,16 @@ final class Session {
         return secure;
     }
 
-    /** Task side: hands an item to the frame loop. Any thread. */
+    /**
+     * Task side: hands an item to the frame loop. Any thread. No signal while a handler runs
+     * inline: the loop drains the queue when it returns (or, if it escapes, its new owner does
+     * at once); offered before the look, so an escape in between still finds the item.
+     */
     void enqueue(Out o) {
         outbound.offer(o);
-        c.signal();
+        if (!inline.running()) {
+            c.signal();
+        }
     }
 
     /** The receive window a new stream starts with: the announced one once acknowledged. */
@@ -228,6 +242,15 @@ final class Session {
                 if (n > 0 || c.context().in().hasRemaining()) {
                     progress |= inbound.process(c.context().in());
                 }
+                boolean ranInline = false;
+                if (starts.holding()) {
+                    StreamStarts.Start started = starts.startHeld(slot);
+                    if (started == StreamStarts.Start.ESCAPED) {
+                        return; // the connection has a new owner: this thread was only the stream's task
+                    }
+                    ranInline = started == StreamStarts.Start.INLINE;
+                    progress = true;
+                }
                 progress |= drainOutbound();
                 schedule();
                 if (nextWaitDeadline != 0) {
@@ -243,6 +266,12 @@ final class Session {
                     LOG.log(Level.DEBUG, "LM0704 {0} closed after GOAWAY, every stream answered", this);
                     c.handBackLinger(CloseReason.NORMAL);
                     return;
+                }
+                if (ranInline && tasksRunning.get() == 0 && outbound.isEmpty() && batch.isEmpty()
+                        && ready.isEmpty()) {
+                    // The response is written and nothing else runs: the client's next frames
+                    // wake the poller; another read now would almost always find nothing.
+                    break;
                 }
                 if (!progress) {
                     if (yields < GRACE_YIELDS && !streams.isEmpty()) {
@@ -516,6 +545,7 @@ final class Session {
 
     /** Cancels every stream's task (their reads and writes fail; nothing more is sent). */
     private void cancelAll() {
+        starts.forget(); // closed below with the other streams; its task never starts
         for (Stream s : new ArrayList<>(streams.values())) {
             closeStream(s, Closed.BY_OUR_RESET);
         }
@@ -529,7 +559,10 @@ final class Session {
 
     // ---- streams ----
 
-    /** Opens a stream for a validated request and starts its task. */
+    /**
+     * Opens a stream for a validated request; it starts once the read batch is processed
+     * ({@link StreamStarts}), the stream before it in the batch gets its task now.
+     */
     void startStream(Stream s, boolean endStream) {
         s.on(StreamState.Event.RECV_HEADERS);
         if (endStream) {
@@ -539,8 +572,7 @@ final class Session {
         s.counted = true;
         streams.put(s.id(), s);
         counters.streamStarted();
-        tasksRunning.incrementAndGet();
-        c.services().dispatch(new StreamTask(s, protocol));
+        starts.opened(s);
     }
 
     /** Sends RST_STREAM with {@code code} and forgets the stream (its task is cancelled). */

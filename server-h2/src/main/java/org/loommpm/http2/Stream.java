@@ -18,8 +18,9 @@ import org.loommpm.http2.hpack.FieldBlock;
  * <p><b>Threads.</b> Two parties use a stream. The connection's frame loop (whichever worker
  * owns the connection) alone reads and writes the fields marked <i>loop</i>: the state (see
  * {@link StreamState}), both flow-control windows, and the output waiting to be framed. The
- * stream's task (its handler, on its own worker) produces output through {@link #enqueue},
- * which goes through the session's MPSC queue, and never touches the socket. They share only:
+ * stream's task (its handler, on its own worker, or on the loop's own worker while the loop
+ * waits for it: {@link InlineRun}) produces output through {@link #enqueue}, which goes through
+ * the session's MPSC queue, and never touches the socket. They share only:
  * <ul>
  *   <li>{@link #queued}: bytes of body the task has queued and the frame loop has not yet
  *       written (the task adds, the loop subtracts after the socket write); the task parks while
@@ -189,6 +190,7 @@ final class Stream {
             checkCancelled();
             return;
         }
+        session.inline.beforePark(this); // run by the loop itself: the loop must go on elsewhere first
         long start = System.nanoTime();
         long deadline = start + timeoutNanos;
         long lendAt = start + LEND_AFTER_NANOS;
@@ -202,7 +204,7 @@ final class Stream {
                 if (left <= 0) {
                     throw new SocketTimeoutException("stream " + id + ": client took no data within Timeout");
                 }
-                if (!lent && task != null) {
+                if (!lent && task != null && !task.inline) {
                     if (now - lendAt >= 0) {
                         task.lendSlot();
                         lent = true;

@@ -21,12 +21,18 @@ import org.loommpm.spi.WorkerTask;
  * window or the socket) for more than {@link Stream#LEND_AFTER_NANOS}, the task lends its slot
  * ({@link #lendSlot}) and runs on with whichever slot it reclaims, so the slot it holds is a
  * field, reported to the pool at the end.
+ *
+ * <p>Run {@link #inline} (by the frame loop itself, {@link InlineRun}) it holds the loop's slot,
+ * which belongs to the connection's turn: it never lends it, and a wait for the loop first
+ * hands the connection to a new owner ({@link InlineRun#beforePark}).
  */
 final class StreamTask implements WorkerTask {
     private static final System.Logger LOG = System.getLogger("org.loommpm.http2");
 
     private final Stream stream;
     private final Http2Connections protocol;
+    /** Whether the frame loop runs it on its own worker (see {@link InlineRun}). */
+    final boolean inline;
     /** The slot held now: the one it started on, or another after lending it for a wait. Task only. */
     private int slot;
     private ChildServices services;
@@ -40,9 +46,10 @@ final class StreamTask implements WorkerTask {
      */
     private final AtomicInteger suspendedParts = new AtomicInteger(2);
 
-    StreamTask(Stream stream, Http2Connections protocol) {
+    StreamTask(Stream stream, Http2Connections protocol, boolean inline) {
         this.stream = stream;
         this.protocol = protocol;
+        this.inline = inline;
     }
 
     @Override
@@ -56,8 +63,11 @@ final class StreamTask implements WorkerTask {
         } finally {
             stream.session().tasksRunning.decrementAndGet();
             if (suspended) {
-                // The loop may now let the connection wait DETACHED (see Session.handBack).
-                stream.session().connection().signal();
+                // The loop may now let the connection wait DETACHED (see Session.handBack); a loop
+                // running this task inline looks anyway when it returns.
+                if (!stream.session().inline.running()) {
+                    stream.session().connection().signal();
+                }
                 suspendedPartDone();
             } else {
                 // The handler has returned: its stream may now stop counting against the limit.

@@ -1,0 +1,113 @@
+package org.loommpm.http2;
+
+import java.lang.System.Logger.Level;
+import java.util.concurrent.atomic.AtomicReference;
+import org.loommpm.spi.ProtocolConnection;
+
+/**
+ * A stream's handler run by the connection's frame loop on its own worker (no {@link StreamTask}
+ * of its own, no second hand-off): the single-request fast path of {@link Session#serve}.
+ *
+ * <p><b>When.</b> The loop runs inline only the last stream a read batch started, and only when
+ * its request is complete (END_STREAM received: the handler's body reads never wait on the
+ * client), no other stream task is running, no byte of a further frame is buffered, and no
+ * earlier inline run is still ending. Every other stream gets its own task as before, so
+ * concurrent streams stay concurrent.
+ *
+ * <p><b>States</b> ({@link State}, one run at a time per connection):
+ * <ul>
+ *   <li>IDLE → RUNNING: the loop, before it calls the handler ({@link #begin}).</li>
+ *   <li>RUNNING → IDLE: the loop, the handler returned ({@link #end} returns {@code true}): the
+ *       loop goes on, frames what the handler queued and writes it in the round's one flush.</li>
+ *   <li>RUNNING → ESCAPED ({@link #escape}): the handler is about to park for the loop (its body
+ *       waits to be written: {@link Stream#awaitQueued}), or {@link InlineWatch} saw it run for
+ *       more than {@link InlineWatch#ESCAPE_AFTER_NANOS}. The connection's ownership passes at
+ *       that CAS to a new owner task ({@link ProtocolConnection#redispatchOwner}), which reads
+ *       the other streams' frames and writes this one's output; the old loop thread is from then
+ *       on only this stream's task.</li>
+ *   <li>ESCAPED → IDLE: the old loop thread once the handler returned ({@link #end} returns
+ *       {@code false}): it leaves without touching the connection.</li>
+ * </ul>
+ *
+ * <p><b>Threads.</b> {@link #begin} and {@link #end} run on the loop's thread; {@link #escape}
+ * on that thread or the watcher's; {@link #running} anywhere (the output queue skips its
+ * signal while RUNNING: the loop drains the queue after the run anyway). The CAS out of
+ * RUNNING decides who continues as the connection's owner.
+ */
+final class InlineRun {
+    private static final System.Logger LOG = System.getLogger("org.loommpm.http2");
+
+    /** See the class comment. */
+    enum State { IDLE, RUNNING, ESCAPED }
+
+    private final AtomicReference<State> state = new AtomicReference<>(State.IDLE);
+    private final ProtocolConnection c;
+    private final InlineWatch watch;
+    /** The stream run inline (null when none); written by the loop before RUNNING is published. */
+    private volatile Stream stream;
+    /** When the run began ({@link System#nanoTime()}); written before RUNNING is published. */
+    private volatile long since;
+
+    InlineRun(ProtocolConnection c, InlineWatch watch) {
+        this.c = c;
+        this.watch = watch;
+    }
+
+    /** {@return whether no run is active or still ending: a new one may begin} Loop only. */
+    boolean idle() {
+        return state.get() == State.IDLE;
+    }
+
+    /** {@return whether a handler runs inline with the loop still waiting for it} Any thread. */
+    boolean running() {
+        return state.get() == State.RUNNING;
+    }
+
+    /** The loop is about to call {@code s}'s handler on its own thread. Loop only. */
+    void begin(Stream s, long now) {
+        stream = s;
+        since = now;
+        state.set(State.RUNNING);
+        watch.add(this);
+    }
+
+    /**
+     * The handler returned. Loop thread only.
+     *
+     * @return whether this thread still owns the connection ({@code false}: it escaped meanwhile)
+     */
+    boolean end() {
+        watch.remove(this);
+        stream = null;
+        if (state.compareAndSet(State.RUNNING, State.IDLE)) {
+            return true;
+        }
+        // ESCAPED: no new run can begin before this (see idle()), so a plain set is enough.
+        state.set(State.IDLE);
+        return false;
+    }
+
+    /** {@code s}'s handler is about to park for the loop: if it runs inline, the loop must go on elsewhere. */
+    void beforePark(Stream s) {
+        if (stream == s) {
+            escape("its response waits to be written");
+        }
+    }
+
+    /** Called by the watcher: escapes a run older than {@code afterNanos}. */
+    void escapeIfSlow(long now, long afterNanos) {
+        if (state.get() == State.RUNNING && now - since >= afterNanos) {
+            escape("its handler runs for more than " + afterNanos / 1_000_000 + " ms");
+        }
+    }
+
+    /** RUNNING → ESCAPED: the connection goes on as a new owner task (the CAS hands it over). */
+    private void escape(String why) {
+        if (state.compareAndSet(State.RUNNING, State.ESCAPED)) {
+            Stream s = stream;
+            LOG.log(Level.DEBUG, "LM2510 h2 connection {0} stream {1}: the frame loop goes on in a new task, {2}",
+                    c.id(), s == null ? "?" : s.id(), why);
+            c.redispatchOwner();
+        }
+    }
+}
