@@ -52,11 +52,12 @@ import org.loommpm.websocket.frame.WebSocketProtocolException;
  * {@link OutboundQueue}, which its poller (or the owning worker) writes; the worker's own frames
  * (pongs, close frames) go through the same queue, so every frame leaves in queue order.
  *
- * <p><b>States</b> ({@link #state}, CAS; any thread): {@code OPEN -> CLOSING} when a close frame
+ * <p><b>States</b> ({@link #state}, atomic updates; any thread): {@code OPEN -> CLOSING} when a close frame
  * is queued (by the client's close, {@link #close}, a failure, the idle timeout or a stop;
- * exactly one of them wins the CAS and its close frame is the only one sent) {@code -> CLOSED}
+ * exactly one of them wins and its close frame is the only one sent) {@code -> CLOSED}
  * when the connection has ended. The same word counts the senders inside their queueing section
- * ({@link #enterSend}): a sender enters only while {@code OPEN}, and the winner of the close CAS
+ * ({@link #enterSend}: added before the state is looked at, taken back when not {@code OPEN}):
+ * a sender stays only while {@code OPEN}, and the winner of the close decision
  * waits until the senders already inside have queued their frames before it queues the close
  * frame, so no frame follows the close frame on the wire. (The owner's own frames need no
  * count: they are written before anything queued.) After {@code OPEN} no message reaches the handler and no send
@@ -68,7 +69,8 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     private static final System.Logger LOG = System.getLogger("org.loommpm.websocket");
     private static final int OPEN = 0;
     private static final int CLOSING = 1;
-    private static final int CLOSED = 2;
+    /** Both state bits: a close decision ({@code | CLOSING}) leaves it as it is. */
+    private static final int CLOSED = 3;
     /** The state's low bits; the rest counts senders inside their queueing section, one {@link #SENDER} each. */
     private static final int STATE_BITS = 3;
     private static final int SENDER = 4;
@@ -118,7 +120,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     private volatile int state;
     private volatile Headers handshakeHeaders;
     private volatile Object attachment;
-    /** The status onClose reports, written by the winner of the OPEN -> CLOSING CAS (before it). */
+    /** The status onClose reports, written by the winner of OPEN -> CLOSING. */
     private volatile int closeCode = CloseCodes.ABNORMAL;
     private volatile String closeReason = "";
     /** Owner only: when the client last sent anything, and when the server last pinged. */
@@ -521,7 +523,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
         startClose(CloseCodes.INTERNAL_ERROR, "internal error");
     }
 
-    /** Queues the server's close frame unless one was already queued (the CAS decides). */
+    /** Queues the server's close frame unless one was already queued (toClosing decides). */
     private boolean startClose(int code, String reason) {
         if (!toClosing()) {
             return false;
@@ -568,15 +570,11 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
      * @return {@code false} once the socket is no longer {@code OPEN} (nothing may be queued)
      */
     private boolean enterSend() {
-        for (;;) {
-            int s = (int) STATE.getVolatile(this);
-            if ((s & STATE_BITS) != OPEN) {
-                return false;
-            }
-            if (STATE.compareAndSet(this, s, s + SENDER)) {
-                return true;
-            }
+        if (((int) STATE.getAndAdd(this, SENDER) & STATE_BITS) == OPEN) {
+            return true;
         }
+        exitSend();
+        return false;
     }
 
     private void exitSend() {
@@ -585,21 +583,16 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
 
     /**
      * {@code OPEN -> CLOSING} (the caller then queues the close frame, or ends the socket): the
-     * CAS keeps the sender count, and the winner waits until the senders inside their section
+     * bit is set keeping the sender count, and the winner waits until the senders inside their section
      * have left it. A section is one non-blocking offer (or a put with compression, under
-     * context takeover), so the wait is short; no sender enters after the CAS.
+     * context takeover), so the wait is short; no sender stays in after the bit is set.
      *
      * @return whether this caller won
      */
     private boolean toClosing() {
-        for (;;) {
-            int s = (int) STATE.getVolatile(this);
-            if ((s & STATE_BITS) != OPEN) {
-                return false;
-            }
-            if (STATE.compareAndSet(this, s, (s & ~STATE_BITS) | CLOSING)) {
-                break;
-            }
+        // Wait-free: OPEN (00) becomes CLOSING (01); CLOSING and CLOSED (11) stay as they are.
+        if (((int) STATE.getAndBitwiseOr(this, CLOSING) & STATE_BITS) != OPEN) {
+            return false;
         }
         for (int spins = 0; (int) STATE.getVolatile(this) >>> 2 != 0; spins++) {
             if (spins < SPINS) {
@@ -618,12 +611,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
 
     /** The connection ended (any path, any thread): onClose on a worker, once. */
     private void ended() {
-        for (;;) {
-            int s = (int) STATE.getVolatile(this);
-            if (STATE.compareAndSet(this, s, (s & ~STATE_BITS) | CLOSED)) {
-                break; // the sender count is kept: senders inside still leave their section
-            }
-        }
+        STATE.getAndBitwiseOr(this, CLOSED); // the sender count is kept: senders inside still leave their section
         link.services().counters().webSocketClosed();
         try {
             link.services().dispatch(slot -> notifyClosed());
