@@ -64,5 +64,17 @@ public interface Tunnel {
          * connection's frame loop: must not block.
          */
         void goingAway();
+
+        /**
+         * Nothing arrived from the client for the tunnelled protocol's idle timeout: end it. On the
+         * connection's frame loop: must not block.
+         */
+        void idleTimeout();
+
+        /**
+         * Nothing arrived from the client for the keep-alive interval: send a keep-alive (a
+         * WebSocket ping). On the connection's frame loop: must not block.
+         */
+        void keepAlive();
     }
 }

@@ -235,6 +235,7 @@ final class InboundFrames implements FrameListener {
                 s.protocol.config().limitRequestBody());
         if (f.protocol() != null) {
             created.tunnel = new TunnelStream(created, created.recvWindow);
+            s.waitUntil(created.tunnel.deadline());
         }
         s.startStream(created, blockEndStream);
     }

@@ -374,6 +374,12 @@ final class Session {
         }
         nextWaitDeadline = 0;
         for (Stream st : new ArrayList<>(streams.values())) {
+            if (st.tunnel != null) {
+                long d = st.tunnel.expire(now); // a WebSocket's idle timeout and pings
+                if (d != 0) {
+                    waitUntil(d);
+                }
+            }
             if (st.waitingSince == 0) {
                 continue;
             }
@@ -394,7 +400,7 @@ final class Session {
     }
 
     /** Makes sure the loop looks again by {@code deadline} (the hand-back's watch includes it). */
-    private void waitUntil(long deadline) {
+    void waitUntil(long deadline) {
         if (nextWaitDeadline == 0 || deadline - nextWaitDeadline < 0) {
             nextWaitDeadline = deadline;
         }

@@ -57,18 +57,29 @@ final class TunnelStream implements Tunnel, OutboundQueue {
     private volatile Endpoint endpoint;
     /** Delivering worker only: bytes consumed and not yet returned as window. */
     private long unacknowledged;
+    /** Loop only: when the client last sent DATA, and when the endpoint was last asked to ping. */
+    private long lastActivity;
+    private long lastPing;
+    /** {@code WebSocketIdleTimeout} and {@code WebSocketPingInterval} (0: no pings). */
+    private final long idleNanos;
+    private final long pingNanos;
 
     TunnelStream(Stream stream, long window) {
         this.stream = stream;
         this.session = stream.session();
         this.window = window;
         this.limit = session.protocol.config().streaming().outboundQueueLimit();
+        this.idleNanos = session.protocol.config().webSocket().idleTimeout().toNanos();
+        this.pingNanos = session.protocol.config().webSocket().pingInterval().toNanos();
+        this.lastActivity = System.nanoTime();
+        this.lastPing = lastActivity;
     }
 
     // ---- the frame loop ----
 
     /** A DATA payload of the stream (a copy the loop no longer touches). */
     void offer(byte[] data) {
+        lastActivity = System.nanoTime();
         inbound.add(data);
         signalWork();
     }
@@ -91,6 +102,44 @@ final class TunnelStream implements Tunnel, OutboundQueue {
         if (e != null) {
             e.goingAway();
         }
+    }
+
+    /**
+     * The next time {@link #expire} has something to do: the idle timeout, or the next ping if
+     * that comes first (the loop's stream deadlines, {@code Session.waitUntil}, include it).
+     */
+    long deadline() {
+        long idle = lastActivity + idleNanos;
+        if (pingNanos == 0) {
+            return idle;
+        }
+        long ping = (lastPing - lastActivity > 0 ? lastPing : lastActivity) + pingNanos;
+        return ping - idle < 0 ? ping : idle;
+    }
+
+    /**
+     * The loop looks at the stream's deadline: an idle socket is closed (1001, LM1705), a quiet
+     * one pinged.
+     *
+     * @return the next deadline, or 0 when there is none (the socket is closing, or ended)
+     */
+    long expire(long now) {
+        Endpoint e = endpoint;
+        if (closed.isDone() || isClosed()) {
+            return 0;
+        }
+        if (e == null) {
+            return deadline(); // the handler is still accepting it
+        }
+        if (now - (lastActivity + idleNanos) >= 0) {
+            e.idleTimeout();
+            return 0;
+        }
+        if (pingNanos != 0 && now - deadline() >= 0) {
+            lastPing = now;
+            e.keepAlive();
+        }
+        return deadline();
     }
 
     /** The stream ended (both sides done, reset, or the connection ended): the socket is over. */

@@ -263,6 +263,22 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
         endStreamIfClosing(CloseReason.NORMAL);
     }
 
+    /** No frame from the client for WebSocketIdleTimeout: close 1001, then END_STREAM. On the frame loop. */
+    @Override
+    public void idleTimeout() {
+        if (stateOf() == OPEN) {
+            LOG.log(Level.DEBUG, "LM1705 WebSocket {0} (HTTP/2) idle for {1}: closing", link.id(), settings.idleTimeout());
+        }
+        startClose(CloseCodes.GOING_AWAY, IDLE_TIMEOUT);
+        endStreamIfClosing(CloseReason.TIMEOUT);
+    }
+
+    /** Nothing from the client for WebSocketPingInterval: a ping (dropped if the queue is full). */
+    @Override
+    public void keepAlive() {
+        send(Opcode.PING, EMPTY, false);
+    }
+
     /** Once the close frame is queued, END_STREAM follows it (the client's own END_STREAM ends the stream). */
     private void endStreamIfClosing(CloseReason reason) {
         if (stateOf() != OPEN) {

@@ -335,6 +335,28 @@ class WebSocketOverHttp2Test {
         }
     }
 
+    /** WebSocketPingInterval and WebSocketIdleTimeout apply to HTTP/2 sockets: pings, then close 1001 "idle timeout". */
+    @Test
+    void idleSocketIsPingedThenClosed() throws Exception {
+        int port = start(s -> s, b -> b.webSocket(org.loommpm.config.WebSocketSettings.DEFAULTS
+                .withIdleTimeout(Duration.ofMillis(600)).withPingInterval(Duration.ofMillis(200))));
+        try (H2WebSockets c = new H2WebSockets(port)) {
+            H2WebSockets.Ws w = c.open(1, "/echo");
+            H2WebSockets.WsFrame f = c.next(w);
+            assertEquals(9, f.opcode(), "a ping first");
+            while (f.opcode() == 9) {
+                f = c.next(w); // the client answers no pong: more pings, then the close
+            }
+            assertEquals(8, f.opcode());
+            assertEquals(1001, f.closeCode());
+            assertEquals("idle timeout", new String(f.payload(), 2, f.payload().length - 2, StandardCharsets.UTF_8));
+            c.awaitEnd(w);
+            assertTrue(w.endStream);
+            c.sendData(w, new byte[0], true);
+            assertEquals(1001, closes.poll(5, TimeUnit.SECONDS));
+        }
+    }
+
     /** A graceful stop closes each socket with 1001 then END_STREAM, and the connection with GOAWAY. */
     @Test
     void gracefulStopClosesWith1001() throws Exception {
