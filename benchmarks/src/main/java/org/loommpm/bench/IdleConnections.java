@@ -76,7 +76,12 @@ public final class IdleConnections {
 
         t0 = System.nanoTime();
         List<Socket> held = open(target, n, request);
-        log("held: %d idle keep-alive connections open (%.1f s)", held.size(), (System.nanoTime() - t0) / 1e9);
+        if (http2) {
+            log("held: %d idle WebSockets over HTTP/2 on %d connections (%.1f s)", n, held.size(),
+                    (System.nanoTime() - t0) / 1e9);
+        } else {
+            log("held: %d idle keep-alive connections open (%.1f s)", held.size(), (System.nanoTime() - t0) / 1e9);
+        }
         Files.writeString(control.resolve("open"), Integer.toString(held.size()));
         await(control.resolve("stop"));
 

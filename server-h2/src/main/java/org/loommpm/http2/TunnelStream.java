@@ -41,6 +41,7 @@ import org.loommpm.spi.SlotBoard;
  * </ul>
  */
 final class TunnelStream implements Tunnel, OutboundQueue {
+    private static final System.Logger LOG = System.getLogger("org.loommpm.http2");
     private static final byte[] END = new byte[0];
     private static final byte[] EMPTY = new byte[0];
 
@@ -159,7 +160,14 @@ final class TunnelStream implements Tunnel, OutboundQueue {
 
     private void deliverTask(int slot) {
         session.c.services().scoreboard().set(slot, SlotBoard.READING);
-        deliver(work.get());
+        try {
+            deliver(work.get());
+        } catch (RuntimeException e) {
+            // The endpoint handles its protocol's and its handler's failures: this is a bug. The
+            // stream is reset; no delivery follows (the count stays above 0).
+            LOG.log(System.Logger.Level.ERROR, "LM1710 " + this + ": delivery failed", e);
+            close(CloseReason.ERROR, false);
+        }
     }
 
     private void deliver(int missed) {
