@@ -16,8 +16,8 @@ import org.loommpm.websocket.WebSocketSession;
  * Another HTTP/2 stack as the client: Node's built-in {@code http2} module (nghttp2), which
  * implements RFC 8441's side of the client (it waits for SETTINGS_ENABLE_CONNECT_PROTOCOL before
  * it lets a request carry {@code :protocol}); the WebSocket framing on the stream is the
- * script's. No npm WebSocket client speaks RFC 8441 (the {@code ws} package is HTTP/1.1 only), so
- * Node core is the real client here. Skipped where {@code node} is absent.
+ * script's (no npm WebSocket client was found that opens its sockets over HTTP/2). Skipped where
+ * {@code node} is absent.
  */
 class WebSocketNodeH2Test {
     private static final String CLIENT = """
