@@ -42,6 +42,8 @@ final class StreamTask implements WorkerTask {
      * exchange and lets the stream go.
      */
     private final AtomicInteger suspendedParts = new AtomicInteger(2);
+    /** Whether the handler accepted an extended CONNECT and the stream went on as a tunnel. Task only. */
+    private boolean tunnelled;
 
     StreamTask(Stream stream, Http2Connections protocol) {
         this.stream = stream;
@@ -63,6 +65,11 @@ final class StreamTask implements WorkerTask {
                 stream.session().connection().signal();
                 suspendedPartDone();
             } else {
+                if (tunnelled) {
+                    // An open WebSocket stream needs no task: the loop may now let the connection
+                    // wait DETACHED, as for a suspended stream.
+                    stream.session().connection().signal();
+                }
                 // The handler has returned: its stream may now stop counting against the limit.
                 stream.letGo();
             }
@@ -170,6 +177,7 @@ final class StreamTask implements WorkerTask {
         if (stream.isCancelled()) {
             return; // reset before it opened: the stream's end was reported to nobody yet, and needs no one
         }
+        tunnelled = true;
         try {
             stream.tunnel.open(opener.apply(stream.tunnel), slot);
         } catch (RuntimeException e) {

@@ -16,7 +16,6 @@ import org.loommpm.api.Headers;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.config.WebSocketSettings;
 import org.loommpm.http.Tunnel;
-import org.loommpm.spi.ChildServices;
 import org.loommpm.spi.CloseReason;
 import org.loommpm.spi.OutboundQueue;
 import org.loommpm.spi.ProtocolConnection;
@@ -140,7 +139,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     /** On an HTTP/1.1 connection. */
     WebSocketConnection(ProtocolConnection c, ServerConfig config, WebSocketHandler handler, String subprotocol,
                         DeflateParams deflate, Origin origin) {
-        this(c, over(c, config), handler, config.webSocket(), subprotocol, deflate, origin);
+        this(c, new ConnectionLink(c, config), handler, config.webSocket(), subprotocol, deflate, origin);
     }
 
     /** Over an HTTP/2 stream (RFC 8441). */
@@ -164,41 +163,6 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
         this.reader = new MessageReader(settings.maxFrameSize(), settings.maxMessageSize(), inflater);
         this.deflater = deflate == null ? null : new MessageDeflater(deflate, ZlibPool.SHARED);
         this.contextLock = deflate != null && !deflate.serverNoContextTakeover() ? new ReentrantLock() : null;
-    }
-
-    /** The HTTP/1.1 connection as the socket's link (its outbound queue, services and identity). */
-    private static Tunnel over(ProtocolConnection c, ServerConfig config) {
-        return new Tunnel() {
-            @Override
-            public ServerConfig config() {
-                return config;
-            }
-
-            @Override
-            public OutboundQueue outbound() {
-                return c.outbound();
-            }
-
-            @Override
-            public ChildServices services() {
-                return c.services();
-            }
-
-            @Override
-            public long id() {
-                return c.id();
-            }
-
-            @Override
-            public boolean isSecure() {
-                return c.isSecure();
-            }
-
-            @Override
-            public InetSocketAddress remoteAddress() {
-                return c.remoteAddress();
-            }
-        };
     }
 
     // ---- over an HTTP/2 stream: the stream's worker ----
