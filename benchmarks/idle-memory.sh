@@ -4,6 +4,7 @@
 #   benchmarks/idle-memory.sh                                # 10000 connections, all four servers
 #   SERVERS="loom helidon" N=10000 benchmarks/idle-memory.sh
 #   MODE=ws N=50000 benchmarks/idle-memory.sh               # idle WebSockets (/ws) instead
+#   MODE=ws-h2 SERVERS=loom N=10000 benchmarks/idle-memory.sh # idle WebSockets over HTTP/2 streams
 #
 # For each server: start it (same JVM flags as run.sh, pinned to SERVER_CPU); the client
 # (org.loommpm.bench.IdleConnections, its own JVM on CLIENT_CPU) opens N connections, sends one
@@ -20,11 +21,11 @@ set -euo pipefail
 
 SERVERS=${SERVERS:-"loom helidon jetty netty undertow"}
 N=${N:-10000}
-MODE=${MODE:-http}   # http: idle keep-alive connections; ws: idle WebSockets
+MODE=${MODE:-http}   # http: idle keep-alive connections; ws: idle WebSockets; ws-h2: idle WebSockets over HTTP/2 (loom only)
 SETTLE=${SETTLE:-2}
 DATE=$(date +%F)
 STAMP=$(date +%Y%m%d-%H%M%S)
-OUT=${OUT:-"$ROOT_DIR/docs/benchmarks/idle-memory$([ "$MODE" = ws ] && echo -ws)-$DATE.md"}
+OUT=${OUT:-"$ROOT_DIR/docs/benchmarks/idle-memory$([ "$MODE" != http ] && echo "-$MODE")-$DATE.md"}
 RES="$BENCH_DIR/results/idle-$STAMP"
 mkdir -p "$RES"
 # Server and client each hold N sockets.
@@ -73,6 +74,8 @@ measure() {
   echo "servers: $SERVERS"
   if [ "$MODE" = ws ]; then
     echo "connections (N): $N idle WebSockets (/ws), one handshake answered 101 on each"
+  elif [ "$MODE" = ws-h2 ]; then
+    echo "sockets (N): $N idle WebSockets over HTTP/2 (RFC 8441): h2c connections of 100 extended CONNECT streams to /ws, each answered 200"
   else
     echo "connections (N): $N idle keep-alive connections, one GET answered on each"
   fi
@@ -91,7 +94,7 @@ for server in $SERVERS; do
   fi
   ctl="$RES/ctl-$server"; mkdir -p "$ctl"
   taskset -c "$CLIENT_CPU" "$JAVA" -Xmx512m -cp "$JAR" org.loommpm.bench.IdleConnections \
-    127.0.0.1 "$port" "$N" "$ctl" $([ "$MODE" = ws ] && echo ws) >"$RES/${server}-client.log" 2>&1 &
+    127.0.0.1 "$port" "$N" "$ctl" $([ "$MODE" != http ] && echo "$MODE") >"$RES/${server}-client.log" 2>&1 &
   CLIENT_PID=$!
   if ! wait_file "$ctl/warm" 300; then
     echo "   client failed during warm-up:" >&2; tail -5 "$RES/${server}-client.log" >&2
@@ -122,7 +125,11 @@ done
 
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$RES/meta.txt"
 {
-  if [ "$MODE" = ws ]; then echo "# Idle WebSocket memory, $DATE"; else echo "# Idle keep-alive connection memory, $DATE"; fi
+  case "$MODE" in
+    ws) echo "# Idle WebSocket memory, $DATE" ;;
+    ws-h2) echo "# Idle WebSocket-over-HTTP/2 memory, $DATE (per socket = per stream; established = connections)" ;;
+    *) echo "# Idle keep-alive connection memory, $DATE" ;;
+  esac
   echo
   echo "Produced by \`benchmarks/idle-memory.sh\` (raw jcmd outputs: \`benchmarks/results/$(basename "$RES")/\`, not committed)."
   echo

@@ -14,9 +14,11 @@ import java.util.Locale;
 
 /**
  * The client of {@code benchmarks/idle-memory.sh}:
- * {@code java -cp loom-mpm-bench.jar org.loommpm.bench.IdleConnections HOST PORT N CONTROL_DIR [ws]}.
+ * {@code java -cp loom-mpm-bench.jar org.loommpm.bench.IdleConnections HOST PORT N CONTROL_DIR [ws|ws-h2]}.
  * With {@code ws}, each connection is a WebSocket instead: a handshake to {@code /ws} answered
- * {@code 101}, then nothing (an idle socket). On loopback, connections beyond the first 25,000
+ * {@code 101}, then nothing (an idle socket). With {@code ws-h2}, N WebSockets over HTTP/2
+ * (RFC 8441): h2c connections with prior knowledge, each carrying up to {@value #STREAMS_PER_CONNECTION}
+ * extended CONNECT streams to {@code /ws} answered {@code 200}, then nothing. On loopback, connections beyond the first 25,000
  * use the source addresses 127.0.0.2, 127.0.0.3, ... so the client's ephemeral ports suffice.
  *
  * <ol>
@@ -35,14 +37,21 @@ public final class IdleConnections {
     private static final int PER_SOURCE = 25_000;
     /** WebSocket handshakes instead of GETs. */
     private static boolean webSocket;
+    /** WebSockets as HTTP/2 streams ({@code ws-h2}). */
+    private static boolean http2;
+    /** WebSocket streams per HTTP/2 connection (the server's default H2MaxConcurrentStreams). */
+    private static final int STREAMS_PER_CONNECTION = 100;
 
     private IdleConnections() {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 4 && !(args.length == 5 && args[4].equals("ws"))) {
-            System.err.println("usage: IdleConnections HOST PORT N CONTROL_DIR [ws]");
+        if (args.length != 4 && !(args.length == 5 && (args[4].equals("ws") || args[4].equals("ws-h2")))) {
+            System.err.println("usage: IdleConnections HOST PORT N CONTROL_DIR [ws|ws-h2]");
             System.exit(2);
+        }
+        if (args.length == 5 && args[4].equals("ws-h2")) {
+            http2 = true;
         }
         InetSocketAddress target = new InetSocketAddress(args[0], Integer.parseInt(args[1]));
         int n = Integer.parseInt(args[2]);
@@ -67,7 +76,12 @@ public final class IdleConnections {
 
         t0 = System.nanoTime();
         List<Socket> held = open(target, n, request);
-        log("held: %d idle keep-alive connections open (%.1f s)", held.size(), (System.nanoTime() - t0) / 1e9);
+        if (http2) {
+            log("held: %d idle WebSockets over HTTP/2 on %d connections (%.1f s)", n, held.size(),
+                    (System.nanoTime() - t0) / 1e9);
+        } else {
+            log("held: %d idle keep-alive connections open (%.1f s)", held.size(), (System.nanoTime() - t0) / 1e9);
+        }
         Files.writeString(control.resolve("open"), Integer.toString(held.size()));
         await(control.resolve("stop"));
 
@@ -91,6 +105,9 @@ public final class IdleConnections {
     }
 
     private static List<Socket> open(InetSocketAddress target, int n, byte[] request) throws IOException {
+        if (http2) {
+            return H2WebSocketStreams.open(target, n, STREAMS_PER_CONNECTION);
+        }
         List<Socket> sockets = new ArrayList<>(n);
         byte[] buf = new byte[8192];
         for (int i = 0; i < n; i++) {

@@ -255,8 +255,9 @@ public final class Router implements Handler {
      * upgrade like any request), path variables reach the session
      * ({@link org.loommpm.websocket.WebSocketSession#pathParam}), and the template cannot also
      * have a plain {@code GET} handler. A plain {@code GET} without {@code Upgrade: websocket}
-     * gets {@code 426}. WebSockets run over HTTP/1.1 (cleartext or TLS); HTTP/2's extended
-     * {@code CONNECT} (RFC 8441) is not implemented, so HTTP/2 clients open them over HTTP/1.1.
+     * gets {@code 426}. WebSockets run over HTTP/1.1 (cleartext or TLS) and over HTTP/2 streams:
+     * the template also gets a {@code CONNECT} route with the same handler, for HTTP/2's extended
+     * {@code CONNECT} with {@code :protocol websocket} (RFC 8441).
      *
      * @param template the path, with {@code {name}} variables
      * @param endpoint the handler and handshake policy (subprotocols, origin check, compression)
@@ -266,7 +267,8 @@ public final class Router implements Handler {
      */
     public Router websocket(String template, WebSocketEndpoint endpoint) {
         Objects.requireNonNull(endpoint, "endpoint");
-        return route("GET", template, new UpgradeHandler(endpoint));
+        UpgradeHandler upgrade = new UpgradeHandler(endpoint);
+        return route("GET", template, upgrade).route("CONNECT", template, upgrade);
     }
 
     /**

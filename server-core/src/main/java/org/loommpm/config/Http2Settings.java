@@ -35,14 +35,17 @@ import java.time.Duration;
  *        progress, for flow-control window to send its response (then RST_STREAM CANCEL: a
  *        zero-window stall holds a stream, never a worker), or, its response sent, for the rest
  *        of a request nobody reads (then RST_STREAM NO_ERROR)
+ * @param enableConnectProtocol {@code H2WebSocket}: announce SETTINGS_ENABLE_CONNECT_PROTOCOL
+ *        (RFC 8441) and accept extended CONNECT, so clients open WebSockets over HTTP/2 streams;
+ *        off, a request with {@code :protocol} is malformed (RST_STREAM PROTOCOL_ERROR)
  */
 public record Http2Settings(int maxConcurrentStreams, int windowSize, int maxFrameSize, int maxHeaderListSize,
                             int headerTableSize, Duration settingsTimeout, int maxResetsPerSecond,
                             int maxControlFramesPerSecond, int maxEmptyFramesPerSecond, int maxContinuationFrames,
-                            Duration stallTimeout) {
+                            Duration stallTimeout, boolean enableConnectProtocol) {
     /** The defaults. */
     public static final Http2Settings DEFAULTS = new Http2Settings(100, 65_535, 16_384, 65_536, 4_096,
-            Duration.ofSeconds(10), 100, 200, 100, 32, Duration.ofSeconds(60));
+            Duration.ofSeconds(10), 100, 200, 100, 32, Duration.ofSeconds(60), true);
 
     /** Checks every bound (RFC 9113 §6.5.2 for the announced settings). */
     public Http2Settings {
@@ -77,7 +80,7 @@ public record Http2Settings(int maxConcurrentStreams, int windowSize, int maxFra
     public Http2Settings withMaxConcurrentStreams(int v) {
         return new Http2Settings(v, windowSize, maxFrameSize, maxHeaderListSize, headerTableSize, settingsTimeout,
                 maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond, maxContinuationFrames,
-                stallTimeout);
+                stallTimeout, enableConnectProtocol);
     }
 
     /**
@@ -88,7 +91,7 @@ public record Http2Settings(int maxConcurrentStreams, int windowSize, int maxFra
     public Http2Settings withWindowSize(int v) {
         return new Http2Settings(maxConcurrentStreams, v, maxFrameSize, maxHeaderListSize, headerTableSize,
                 settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond,
-                maxContinuationFrames, stallTimeout);
+                maxContinuationFrames, stallTimeout, enableConnectProtocol);
     }
 
     /**
@@ -99,7 +102,7 @@ public record Http2Settings(int maxConcurrentStreams, int windowSize, int maxFra
     public Http2Settings withMaxFrameSize(int v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, v, maxHeaderListSize, headerTableSize,
                 settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond,
-                maxContinuationFrames, stallTimeout);
+                maxContinuationFrames, stallTimeout, enableConnectProtocol);
     }
 
     /**
@@ -110,7 +113,7 @@ public record Http2Settings(int maxConcurrentStreams, int windowSize, int maxFra
     public Http2Settings withMaxHeaderListSize(int v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, v, headerTableSize,
                 settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond,
-                maxContinuationFrames, stallTimeout);
+                maxContinuationFrames, stallTimeout, enableConnectProtocol);
     }
 
     /**
@@ -121,7 +124,7 @@ public record Http2Settings(int maxConcurrentStreams, int windowSize, int maxFra
     public Http2Settings withHeaderTableSize(int v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, maxHeaderListSize, v,
                 settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond,
-                maxContinuationFrames, stallTimeout);
+                maxContinuationFrames, stallTimeout, enableConnectProtocol);
     }
 
     /**
@@ -132,7 +135,7 @@ public record Http2Settings(int maxConcurrentStreams, int windowSize, int maxFra
     public Http2Settings withSettingsTimeout(Duration v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, maxHeaderListSize, headerTableSize,
                 v, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond, maxContinuationFrames,
-                stallTimeout);
+                stallTimeout, enableConnectProtocol);
     }
 
     /**
@@ -143,7 +146,7 @@ public record Http2Settings(int maxConcurrentStreams, int windowSize, int maxFra
     public Http2Settings withMaxResetsPerSecond(int v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, maxHeaderListSize, headerTableSize,
                 settingsTimeout, v, maxControlFramesPerSecond, maxEmptyFramesPerSecond, maxContinuationFrames,
-                stallTimeout);
+                stallTimeout, enableConnectProtocol);
     }
 
     /**
@@ -154,7 +157,7 @@ public record Http2Settings(int maxConcurrentStreams, int windowSize, int maxFra
     public Http2Settings withMaxControlFramesPerSecond(int v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, maxHeaderListSize, headerTableSize,
                 settingsTimeout, maxResetsPerSecond, v, maxEmptyFramesPerSecond, maxContinuationFrames,
-                stallTimeout);
+                stallTimeout, enableConnectProtocol);
     }
 
     /**
@@ -164,7 +167,8 @@ public record Http2Settings(int maxConcurrentStreams, int windowSize, int maxFra
      */
     public Http2Settings withMaxEmptyFramesPerSecond(int v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, maxHeaderListSize, headerTableSize,
-                settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, v, maxContinuationFrames, stallTimeout);
+                settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, v, maxContinuationFrames, stallTimeout,
+                enableConnectProtocol);
     }
 
     /**
@@ -175,7 +179,7 @@ public record Http2Settings(int maxConcurrentStreams, int windowSize, int maxFra
     public Http2Settings withMaxContinuationFrames(int v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, maxHeaderListSize, headerTableSize,
                 settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond, v,
-                stallTimeout);
+                stallTimeout, enableConnectProtocol);
     }
 
     /**
@@ -186,6 +190,17 @@ public record Http2Settings(int maxConcurrentStreams, int windowSize, int maxFra
     public Http2Settings withStallTimeout(Duration v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, maxHeaderListSize, headerTableSize,
                 settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond,
-                maxContinuationFrames, v);
+                maxContinuationFrames, v, enableConnectProtocol);
+    }
+
+    /**
+     * {@return a copy with {@code H2WebSocket} (SETTINGS_ENABLE_CONNECT_PROTOCOL) changed}
+     *
+     * @param v the new value
+     */
+    public Http2Settings withEnableConnectProtocol(boolean v) {
+        return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, maxHeaderListSize, headerTableSize,
+                settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond,
+                maxContinuationFrames, stallTimeout, v);
     }
 }

@@ -125,6 +125,27 @@ public abstract class ResponseState implements Response {
         upgrade = next;
     }
 
+    /**
+     * {@return the protocol an HTTP/2 extended CONNECT asks for ({@code :protocol}, RFC 8441), or
+     * {@code null} when the request is not one} HTTP/2 overrides it.
+     */
+    public String connectProtocol() {
+        return null;
+    }
+
+    /**
+     * Accepts an extended CONNECT ({@link #connectProtocol()}): the response, with the status and
+     * header fields set, is sent as the stream's head without ending it, and once the handler has
+     * returned the stream becomes a {@link Tunnel} handed to {@code open}, which returns its
+     * endpoint. A handler of this server's own (WebSocket) calls it.
+     *
+     * @throws UnsupportedOperationException when the request is not an extended CONNECT
+     * @throws java.io.IOException if the stream is gone
+     */
+    public void tunnel(java.util.function.Function<Tunnel, Tunnel.Endpoint> open) throws java.io.IOException {
+        throw new UnsupportedOperationException("not an HTTP/2 extended CONNECT");
+    }
+
     /** The protocol set by {@link #upgrade(ProtocolUpgrade)} for a {@code 101}, else {@code null}. */
     public final ProtocolUpgrade switchingTo() {
         return status == 101 ? upgrade : null;

@@ -6,6 +6,7 @@ import java.lang.System.Logger.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.function.Function;
 import org.loommpm.api.EventStream;
 import org.loommpm.api.Headers;
 import org.loommpm.api.SuspendedResponse;
@@ -13,6 +14,7 @@ import org.loommpm.http.EventStreamResponse;
 import org.loommpm.http.StreamingLimits;
 import org.loommpm.api.Response;
 import org.loommpm.http.ExchangeRunner;
+import org.loommpm.http.Tunnel;
 import org.loommpm.http.HttpDate;
 import org.loommpm.http.ResponseState;
 import org.loommpm.http2.frame.ErrorCode;
@@ -44,6 +46,8 @@ final class Http2Response extends ResponseState implements ExchangeRunner.Exchan
     /** SuspendTimeout and the rest, and OutboundQueueLimit, for {@link #suspend()} and {@link #eventStream()}. */
     private final StreamingLimits limits;
     private final long queueLimit;
+    /** Set by {@link #tunnel}: the handler accepted an extended CONNECT. Task only. */
+    private Function<Tunnel, Tunnel.Endpoint> tunnelOpener;
 
     Http2Response(Stream stream, String method, String serverHeader, long timeoutNanos, StreamingLimits limits,
                   long queueLimit) {
@@ -271,6 +275,32 @@ final class Http2Response extends ResponseState implements ExchangeRunner.Exchan
             stream.enqueue(Out.rst(stream, ErrorCode.INTERNAL_ERROR.code()));
         }
         return false;
+    }
+
+    @Override
+    public String connectProtocol() {
+        return stream.tunnel == null ? null : stream.request.protocol();
+    }
+
+    /**
+     * RFC 8441: the head (the status set, 200) goes out without END_STREAM and the stream stays
+     * open; once the handler has returned, {@link StreamTask} opens the tunnel with {@code open}.
+     */
+    @Override
+    public void tunnel(Function<Tunnel, Tunnel.Endpoint> open) throws IOException {
+        if (stream.tunnel == null) {
+            throw new UnsupportedOperationException("not an HTTP/2 extended CONNECT");
+        }
+        checkNotComplete();
+        checkNotCommitted();
+        commit(-1, false);
+        complete = true;
+        tunnelOpener = open;
+    }
+
+    /** What opens the accepted tunnel, or {@code null} when the request was not accepted as one. */
+    Function<Tunnel, Tunnel.Endpoint> tunnelOpener() {
+        return tunnelOpener;
     }
 
     void markComplete() {

@@ -121,7 +121,12 @@ final class InboundFrames implements FrameListener {
             return;
         }
         if (n > 0) {
-            st.body.offer(Arrays.copyOfRange(a, off, off + n));
+            byte[] copy = Arrays.copyOfRange(a, off, off + n);
+            if (st.tunnel != null) {
+                st.tunnel.offer(copy);
+            } else {
+                st.body.offer(copy);
+            }
         }
         if (end) {
             endRequest(st);
@@ -136,6 +141,9 @@ final class InboundFrames implements FrameListener {
         }
         st.on(StreamState.Event.RECV_END_STREAM);
         st.body.end();
+        if (st.tunnel != null) {
+            st.tunnel.end();
+        }
         if (st.state == StreamState.CLOSED) {
             s.closeStream(st, Session.Closed.ENDED);
         }
@@ -212,6 +220,10 @@ final class InboundFrames implements FrameListener {
         if (f.malformed() != null) {
             throw Http2Error.stream(sid, ErrorCode.PROTOCOL_ERROR, "malformed request: " + f.malformed());
         }
+        if (f.protocol() != null && !s.limits.enableConnectProtocol()) {
+            // RFC 8441 §3: :protocol is only for a peer that announced SETTINGS_ENABLE_CONNECT_PROTOCOL.
+            throw Http2Error.stream(sid, ErrorCode.PROTOCOL_ERROR, ":protocol without SETTINGS_ENABLE_CONNECT_PROTOCOL");
+        }
         if (blockEndStream && f.contentLength() > 0) {
             throw Http2Error.stream(sid, ErrorCode.PROTOCOL_ERROR, "content-length with an empty body");
         }
@@ -221,6 +233,10 @@ final class InboundFrames implements FrameListener {
         }
         Stream created = new Stream(s, sid, f, s.peerInitialWindow, s.initialRecvWindow(),
                 s.protocol.config().limitRequestBody());
+        if (f.protocol() != null) {
+            created.tunnel = new TunnelStream(created, created.recvWindow);
+            s.waitUntil(created.tunnel.deadline());
+        }
         s.startStream(created, blockEndStream);
     }
 

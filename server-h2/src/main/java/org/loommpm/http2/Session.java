@@ -127,6 +127,8 @@ final class Session {
     private final long settingsDeadline;
     boolean goAwaySent;
     boolean goAwayReceived;
+    /** Whether the tunnels were told the server stops ({@link #closeTunnels}). */
+    private boolean tunnelsClosed;
     /** When the current partial frame began to wait for its rest (0 = none). */
     private long partialSince;
     /**
@@ -165,7 +167,8 @@ final class Session {
                 FrameType.SETTINGS_MAX_FRAME_SIZE, limits.maxFrameSize(),
                 FrameType.SETTINGS_MAX_HEADER_LIST_SIZE, limits.maxHeaderListSize(),
                 FrameType.SETTINGS_HEADER_TABLE_SIZE, limits.headerTableSize(),
-                FrameType.SETTINGS_ENABLE_PUSH, 0);
+                FrameType.SETTINGS_ENABLE_PUSH, 0,
+                FrameType.SETTINGS_ENABLE_CONNECT_PROTOCOL, limits.enableConnectProtocol() ? 1 : 0);
         batch.windowUpdate(0, CONNECTION_WINDOW - FrameType.DEFAULT_WINDOW);
         counters.http2ConnectionOpened();
     }
@@ -228,6 +231,7 @@ final class Session {
                 return;
             }
             if (!goAwaySent && c.services().isDraining()) {
+                closeTunnels();
                 startGoAway(ErrorCode.NO_ERROR);
             }
             int yields = 0;
@@ -316,7 +320,7 @@ final class Session {
      *
      * @return whether the connection was handed back
      */
-    private boolean closeRequested() throws Http2Error {
+    private boolean closeRequested() throws Http2Error, IOException {
         long now = System.nanoTime();
         if (!settingsAcked && now - settingsDeadline >= 0) {
             throw Http2Error.connection(ErrorCode.SETTINGS_TIMEOUT, "SETTINGS not acknowledged in time");
@@ -332,6 +336,9 @@ final class Session {
             return true;
         }
         boolean stopping = c.services().isStopping() || c.services().isDraining();
+        if (stopping) {
+            closeTunnels();
+        }
         if (stopping || streams.isEmpty()) {
             startGoAway(ErrorCode.NO_ERROR);
             if (streams.isEmpty() && outbound.isEmpty()) {
@@ -349,6 +356,28 @@ final class Session {
             c.withdrawCloseRequest(); // a stream's wait expired (see expireWaits): the connection goes on
         }
         return false;
+    }
+
+    /**
+     * The server stops: every open tunnel (a WebSocket, RFC 8441) closes properly, its close
+     * frame (1001) and END_STREAM framed ahead of the GOAWAY that follows. Once.
+     */
+    private void closeTunnels() throws IOException {
+        if (tunnelsClosed) {
+            return;
+        }
+        tunnelsClosed = true;
+        boolean any = false;
+        for (Stream s : new ArrayList<>(streams.values())) {
+            if (s.tunnel != null) {
+                s.tunnel.goingAway();
+                any = true;
+            }
+        }
+        if (any) {
+            drainOutbound();
+            schedule();
+        }
     }
 
     /** Sends GOAWAY (once) naming the last stream we will serve; no new stream starts after it. */
@@ -374,6 +403,12 @@ final class Session {
         }
         nextWaitDeadline = 0;
         for (Stream st : new ArrayList<>(streams.values())) {
+            if (st.tunnel != null) {
+                long d = st.tunnel.expire(now); // a WebSocket's idle timeout and pings
+                if (d != 0) {
+                    waitUntil(d);
+                }
+            }
             if (st.waitingSince == 0) {
                 continue;
             }
@@ -394,7 +429,7 @@ final class Session {
     }
 
     /** Makes sure the loop looks again by {@code deadline} (the hand-back's watch includes it). */
-    private void waitUntil(long deadline) {
+    void waitUntil(long deadline) {
         if (nextWaitDeadline == 0 || deadline - nextWaitDeadline < 0) {
             nextWaitDeadline = deadline;
         }
@@ -568,6 +603,9 @@ final class Session {
         if (endStream) {
             s.on(StreamState.Event.RECV_END_STREAM);
             s.body.end();
+            if (s.tunnel != null) {
+                s.tunnel.end();
+            }
         }
         s.counted = true;
         streams.put(s.id(), s);
@@ -605,6 +643,9 @@ final class Session {
         if (s.counted) {
             s.counted = false;
             s.letGo();
+        }
+        if (s.tunnel != null) {
+            s.tunnel.ended(how == Closed.ENDED ? CloseReason.NORMAL : CloseReason.ABORT);
         }
         for (Out o : s.pending) {
             if (o.kind == Out.Kind.DATA) {

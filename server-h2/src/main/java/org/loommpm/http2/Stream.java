@@ -87,6 +87,12 @@ final class Stream {
     private final AtomicInteger holders = new AtomicInteger(2);
     private volatile Thread writer;
     private volatile boolean cancelled;
+    /**
+     * The tunnel of an extended CONNECT (RFC 8441), else {@code null}: made by the loop with the
+     * stream, before its task is dispatched (which publishes it); its DATA go there, not to
+     * {@link #body}.
+     */
+    TunnelStream tunnel;
     /** The suspended exchange answering this stream, if its handler suspended; set by the task. */
     volatile Http2Suspension suspension;
     /** Futures of {@link #whenWritable}: any thread adds, the loop completes (MPMC queue). */
@@ -241,6 +247,11 @@ final class Stream {
         if (cancelled) {
             throw new StreamResetException(id);
         }
+    }
+
+    /** Body bytes queued and not yet written. Any thread. */
+    long queuedBytes() {
+        return queued.get();
     }
 
     boolean isCancelled() {

@@ -3,9 +3,12 @@ package org.loommpm.http2;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.loommpm.api.Headers;
 import org.loommpm.api.HttpException;
 import org.loommpm.http.ExchangeRunner;
+import org.loommpm.http.Tunnel;
+import org.loommpm.http2.frame.ErrorCode;
 import org.loommpm.spi.ChildServices;
 import org.loommpm.spi.ExchangeObserver;
 import org.loommpm.spi.SlotBoard;
@@ -45,6 +48,8 @@ final class StreamTask implements WorkerTask {
      * exchange and lets the stream go.
      */
     private final AtomicInteger suspendedParts = new AtomicInteger(2);
+    /** Whether the handler accepted an extended CONNECT and the stream went on as a tunnel. Task only. */
+    private boolean tunnelled;
 
     StreamTask(Stream stream, Http2Connections protocol, boolean inline) {
         this.stream = stream;
@@ -70,6 +75,11 @@ final class StreamTask implements WorkerTask {
                 }
                 suspendedPartDone();
             } else {
+                if (tunnelled) {
+                    // An open WebSocket stream needs no task: the loop may now let the connection
+                    // wait DETACHED, as for a suspended stream.
+                    stream.session().connection().signal();
+                }
                 // The handler has returned: its stream may now stop counting against the limit.
                 stream.letGo();
             }
@@ -150,6 +160,10 @@ final class StreamTask implements WorkerTask {
                         stream.startNanos);
             }
         }
+        if (res.tunnelOpener() != null && req != null) {
+            openTunnel(session, res.tunnelOpener());
+            return false;
+        }
         if (res.suspension() instanceof Http2Suspension s && req != null) {
             // Published before the cancel check (a Dekker pair with Stream.cancel): a reset that
             // came first ends the exchange here, a later one through the stream.
@@ -161,6 +175,29 @@ final class StreamTask implements WorkerTask {
             return true;
         }
         return false;
+    }
+
+    /**
+     * The handler accepted an extended CONNECT (its 200 is queued): the stream becomes the
+     * tunnel's, whose endpoint opens here, on this worker, and takes what the client sent
+     * meanwhile. From then on the stream needs no task: its bytes are delivered by workers
+     * dispatched as they arrive ({@link TunnelStream}).
+     */
+    private void openTunnel(Session session, Function<Tunnel, Tunnel.Endpoint> opener) {
+        if (stream.isCancelled()) {
+            return; // reset before it opened: the stream's end was reported to nobody yet, and needs no one
+        }
+        tunnelled = true;
+        try {
+            stream.tunnel.open(opener.apply(stream.tunnel), slot);
+        } catch (RuntimeException e) {
+            LOG.log(Level.ERROR, "LM1710 " + session + " stream " + stream.id() + ": the tunnel failed to open", e);
+            try {
+                stream.enqueue(Out.rst(stream, ErrorCode.INTERNAL_ERROR.code()));
+            } catch (IOException gone) {
+                // Reset meanwhile.
+            }
+        }
     }
 
     /**

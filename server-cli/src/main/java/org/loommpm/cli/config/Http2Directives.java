@@ -30,7 +30,8 @@ final class Http2Directives {
         MAX_CONTROL_FRAMES_PER_SECOND("H2MaxControlFramesPerSecond"),
         MAX_EMPTY_FRAMES_PER_SECOND("H2MaxEmptyFramesPerSecond"),
         MAX_CONTINUATION_FRAMES("H2MaxContinuationFrames"),
-        STALL_TIMEOUT("H2StallTimeout");
+        STALL_TIMEOUT("H2StallTimeout"),
+        WEBSOCKET("H2WebSocket");
 
         final String directive;
 
@@ -58,6 +59,7 @@ final class Http2Directives {
                             h.withMaxEmptyFramesPerSecond(Args.intArg(l, 1, Integer.MAX_VALUE));
                     case MAX_CONTINUATION_FRAMES -> h.withMaxContinuationFrames(Args.intArg(l, 1, 100_000));
                     case STALL_TIMEOUT -> h.withStallTimeout(Args.duration(l, l.args().get(0), false));
+                    case WEBSOCKET -> h.withEnableConnectProtocol(Args.onOff(l));
                 };
             } catch (IllegalArgumentException e) {
                 throw l.error(e.getMessage());
@@ -68,7 +70,9 @@ final class Http2Directives {
 
     static void register(DirectiveTable t) {
         for (D d : D.values()) {
-            t.register(d.directive, 1, 1, SERVER, d == D.SETTINGS_TIMEOUT || d == D.STALL_TIMEOUT ? "seconds" : "number", d);
+            String syntax = d == D.WEBSOCKET ? "On|Off"
+                    : d == D.SETTINGS_TIMEOUT || d == D.STALL_TIMEOUT ? "seconds" : "number";
+            t.register(d.directive, 1, 1, SERVER, syntax, d);
         }
     }
 }

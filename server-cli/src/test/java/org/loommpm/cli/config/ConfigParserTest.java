@@ -70,6 +70,7 @@ class ConfigParserTest {
                 H2MaxControlFramesPerSecond 30
                 H2MaxEmptyFramesPerSecond 40
                 H2MaxContinuationFrames 5
+                H2WebSocket Off
                 """);
         org.loommpm.config.Http2Settings h = c.engine().http2();
         assertEquals(50, h.maxConcurrentStreams());
@@ -82,6 +83,8 @@ class ConfigParserTest {
         assertEquals(30, h.maxControlFramesPerSecond());
         assertEquals(40, h.maxEmptyFramesPerSecond());
         assertEquals(5, h.maxContinuationFrames());
+        assertEquals(false, h.enableConnectProtocol());
+        assertEquals(true, org.loommpm.config.Http2Settings.DEFAULTS.enableConnectProtocol());
         assertEquals(7, parse("H2MaxSessionStreams 7").engine().http2().maxConcurrentStreams());
         assertEquals(org.loommpm.config.Http2Settings.DEFAULTS, parse("").engine().http2());
         assertTrue(error("H2MaxFrameSize 1000").getMessage().contains("H2MaxFrameSize"));

@@ -37,9 +37,9 @@ public final class Handshake {
     /**
      * The decision.
      *
-     * @param status 101 to accept, else the refusal's status
+     * @param status 101 to accept (200 over HTTP/2), else the refusal's status
      * @param problem why it was refused (for the log and the short body), {@code null} when accepted
-     * @param accept the {@code Sec-WebSocket-Accept} value, or {@code null} when refused
+     * @param accept the {@code Sec-WebSocket-Accept} value, or {@code null} when refused or over HTTP/2
      * @param subprotocol the chosen subprotocol, or {@code null}
      * @param deflate the agreed permessage-deflate configuration, or {@code null}
      */
@@ -86,6 +86,29 @@ public final class Handshake {
             return Result.refuse(400, "Sec-WebSocket-Key is not base64 of 16 bytes");
         }
         return negotiate(101, accept(key), h, policy);
+    }
+
+    /**
+     * Checks a WebSocket request over HTTP/2 (RFC 8441 §4-§5): an extended {@code CONNECT} with
+     * {@code :protocol websocket} and {@code Sec-WebSocket-Version: 13}, then the origin check
+     * and the negotiations as over HTTP/1.1; no key, no accept value (the stream is the
+     * connection). Accepted, the status is {@code 200}.
+     *
+     * @param method the request method
+     * @param connectProtocol the request's {@code :protocol}, or {@code null}
+     */
+    public static Result checkHttp2(String method, String connectProtocol, Headers h, Policy policy) {
+        if (connectProtocol == null) {
+            return Result.refuse(426, "not a WebSocket request (an HTTP/2 WebSocket is an extended CONNECT)");
+        }
+        if (!method.equals("CONNECT") || !connectProtocol.equals("websocket")) {
+            return Result.refuse(400, "extended CONNECT for :protocol " + connectProtocol + ", not websocket");
+        }
+        Result version13 = checkVersion(h);
+        if (version13 != null) {
+            return version13;
+        }
+        return negotiate(200, null, h, policy);
     }
 
     private static Result checkVersion(Headers h) {

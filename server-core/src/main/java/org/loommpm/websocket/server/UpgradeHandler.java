@@ -34,6 +34,10 @@ public final class UpgradeHandler implements Handler {
 
     @Override
     public void handle(Request req, Response res) throws Exception {
+        if ("HTTP/2.0".equals(req.protocol())) {
+            handleHttp2(req, res);
+            return;
+        }
         Headers h = req.headers();
         boolean hasBody = req.contentLength() > 0 || h.contains("Transfer-Encoding");
         Handshake.Result r = Handshake.checkHttp1(req.method(), req.protocol(), hasBody, h, policy);
@@ -44,7 +48,7 @@ public final class UpgradeHandler implements Handler {
         if (!r.accepted()) {
             LOG.log(r.status() == 500 ? Level.ERROR : Level.DEBUG, "LM1701 WebSocket handshake for {0} from {1} refused with {2}: {3}",
                     req.path(), req.remoteAddress(), r.status(), r.problem());
-            refuse(res, r);
+            refuse(res, r, false);
             return;
         }
         res.status(101).header("Upgrade", "websocket").header("Sec-WebSocket-Accept", r.accept());
@@ -57,7 +61,35 @@ public final class UpgradeHandler implements Handler {
         ((ResponseState) res).upgrade(new WebSocketUpgrade(endpoint.handler(), r, req));
     }
 
-    private static void refuse(Response res, Handshake.Result r) throws java.io.IOException {
+    /**
+     * RFC 8441: the WebSocket is an extended CONNECT on an HTTP/2 stream, accepted with {@code 200};
+     * the stream becomes the socket's {@link org.loommpm.http.Tunnel} once the handler returns.
+     */
+    private void handleHttp2(Request req, Response res) throws Exception {
+        ResponseState own = res instanceof ResponseState rs ? rs : null;
+        Handshake.Result r = Handshake.checkHttp2(req.method(), own == null ? null : own.connectProtocol(),
+                req.headers(), policy);
+        if (r.accepted() && own == null) {
+            r = new Handshake.Result(500, "the response is not the server's own (wrapped by a filter)", null, null, null);
+        }
+        if (!r.accepted()) {
+            LOG.log(r.status() == 500 ? Level.ERROR : Level.DEBUG, "LM1701 WebSocket handshake (HTTP/2) for {0} from {1} "
+                    + "refused with {2}: {3}", req.path(), req.remoteAddress(), r.status(), r.problem());
+            refuse(res, r, true);
+            return;
+        }
+        res.status(200);
+        if (r.subprotocol() != null) {
+            res.header("Sec-WebSocket-Protocol", r.subprotocol());
+        }
+        if (r.deflate() != null) {
+            res.header("Sec-WebSocket-Extensions", r.deflate().responseHeader());
+        }
+        WebSocketUpgrade upgrade = new WebSocketUpgrade(endpoint.handler(), r, req);
+        own.tunnel(upgrade::overStream);
+    }
+
+    private static void refuse(Response res, Handshake.Result r, boolean http2) throws java.io.IOException {
         res.status(r.status()).header("Content-Type", "text/plain; charset=UTF-8");
         if (r.status() == 426) {
             res.header("Upgrade", "websocket").header("Sec-WebSocket-Version", "13");

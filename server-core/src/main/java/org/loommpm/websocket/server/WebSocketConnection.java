@@ -13,7 +13,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import org.loommpm.api.Headers;
+import org.loommpm.config.ServerConfig;
 import org.loommpm.config.WebSocketSettings;
+import org.loommpm.http.Tunnel;
 import org.loommpm.spi.CloseReason;
 import org.loommpm.spi.OutboundQueue;
 import org.loommpm.spi.ProtocolConnection;
@@ -31,9 +33,13 @@ import org.loommpm.websocket.frame.Opcode;
 import org.loommpm.websocket.frame.WebSocketProtocolException;
 
 /**
- * One WebSocket on an HTTP/1.1 connection: the connection's session (kept while it waits in its
- * poller), the application's {@link WebSocketSession}, and the listener of its
- * {@link MessageReader}.
+ * One WebSocket, on an HTTP/1.1 connection or an HTTP/2 stream: the connection's session (kept
+ * while it waits in its poller), the application's {@link WebSocketSession}, and the listener of
+ * its {@link MessageReader}. Over HTTP/2 (RFC 8441) it is the {@link Tunnel.Endpoint} of its
+ * stream: the stream's worker calls {@link #received} with the client's bytes (the reader and
+ * the activity clock are then that worker's), and every frame, the owner's included, goes
+ * through the stream's {@link OutboundQueue} (its DATA frames); the close frame is followed by
+ * END_STREAM.
  *
  * <p><b>Who owns what.</b> The reader, the activity clock and {@link #serve} belong to the
  * connection's owner: a worker dispatched when bytes arrive (or a deadline or stop), which reads
@@ -45,19 +51,30 @@ import org.loommpm.websocket.frame.WebSocketProtocolException;
  * {@link OutboundQueue}, which its poller (or the owning worker) writes; the worker's own frames
  * (pongs, close frames) go through the same queue, so every frame leaves in queue order.
  *
- * <p><b>States</b> ({@link #state}, CAS; any thread): {@code OPEN -> CLOSING} when a close frame
+ * <p><b>States</b> ({@link #state}, atomic updates; any thread): {@code OPEN -> CLOSING} when a close frame
  * is queued (by the client's close, {@link #close}, a failure, the idle timeout or a stop;
- * exactly one of them wins the CAS and its close frame is the only one sent) {@code -> CLOSED}
- * when the connection has ended. After {@code OPEN} no message reaches the handler and no send
+ * exactly one of them wins and its close frame is the only one sent) {@code -> CLOSED}
+ * when the connection has ended. The same word counts the senders inside their queueing section
+ * ({@link #enterSend}: added before the state is looked at, taken back when not {@code OPEN}):
+ * a sender stays only while {@code OPEN}, and the winner of the close decision
+ * waits until the senders already inside have queued their frames before it queues the close
+ * frame, so no frame follows the close frame on the wire. (The owner's own frames need no
+ * count: they are written before anything queued.) After {@code OPEN} no message reaches the handler and no send
  * is accepted. {@link WebSocketHandler#onClose} runs once, on a worker dispatched when the
  * connection ends ({@link OutboundQueue#closed()}), with the code recorded by the winner of the
  * CAS (1006 if the connection ended without a close frame).
  */
-final class WebSocketConnection implements WebSocketSession, MessageReader.Listener {
+final class WebSocketConnection implements WebSocketSession, MessageReader.Listener, Tunnel.Endpoint {
     private static final System.Logger LOG = System.getLogger("org.loommpm.websocket");
     private static final int OPEN = 0;
     private static final int CLOSING = 1;
-    private static final int CLOSED = 2;
+    /** Both state bits: a close decision ({@code | CLOSING}) leaves it as it is. */
+    private static final int CLOSED = 3;
+    /** The state's low bits; the rest counts senders inside their queueing section, one {@link #SENDER} each. */
+    private static final int STATE_BITS = 3;
+    private static final int SENDER = 4;
+    /** Spins with {@link Thread#onSpinWait} before yielding while senders finish their offers. */
+    private static final int SPINS = 64;
     /** Reads with data per dispatch before the socket waits in its poller again (fairness). */
     private static final int MAX_READS_PER_DISPATCH = 16;
     private static final byte[] EMPTY = new byte[0];
@@ -76,7 +93,13 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     record Origin(String path, String query, Map<String, String> pathParams, Headers headers) {
     }
 
+    /**
+     * The HTTP/1.1 connection, or {@code null} over an HTTP/2 stream: only an HTTP/1.1 owner keeps
+     * its frames and writes them itself ({@link #owner} is never set over HTTP/2).
+     */
     private final ProtocolConnection connection;
+    /** Where frames go and what the socket shows: the HTTP/1.1 connection, or the HTTP/2 stream. */
+    private final Tunnel link;
     private final WebSocketHandler handler;
     private final WebSocketSettings settings;
     private final String subprotocol;
@@ -96,7 +119,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     private volatile int state;
     private volatile Headers handshakeHeaders;
     private volatile Object attachment;
-    /** The status onClose reports, written by the winner of the OPEN -> CLOSING CAS (before it). */
+    /** The status onClose reports, written by the winner of OPEN -> CLOSING. */
     private volatile int closeCode = CloseCodes.ABNORMAL;
     private volatile String closeReason = "";
     /** Owner only: when the client last sent anything, and when the server last pinged. */
@@ -113,9 +136,22 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     private int ownCount;
     private long ownBytes;
 
-    WebSocketConnection(ProtocolConnection c, WebSocketHandler handler, WebSocketSettings settings, String subprotocol,
+    /** On an HTTP/1.1 connection. */
+    WebSocketConnection(ProtocolConnection c, ServerConfig config, WebSocketHandler handler, String subprotocol,
                         DeflateParams deflate, Origin origin) {
+        this(c, new ConnectionLink(c, config), handler, config.webSocket(), subprotocol, deflate, origin);
+    }
+
+    /** Over an HTTP/2 stream (RFC 8441). */
+    WebSocketConnection(Tunnel stream, WebSocketHandler handler, String subprotocol, DeflateParams deflate,
+                        Origin origin) {
+        this(null, stream, handler, stream.config().webSocket(), subprotocol, deflate, origin);
+    }
+
+    private WebSocketConnection(ProtocolConnection c, Tunnel link, WebSocketHandler handler, WebSocketSettings settings,
+                                String subprotocol, DeflateParams deflate, Origin origin) {
         this.connection = c;
+        this.link = link;
         this.handler = handler;
         this.settings = settings;
         this.subprotocol = subprotocol;
@@ -127,6 +163,91 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
         this.reader = new MessageReader(settings.maxFrameSize(), settings.maxMessageSize(), inflater);
         this.deflater = deflate == null ? null : new MessageDeflater(deflate, ZlibPool.SHARED);
         this.contextLock = deflate != null && !deflate.serverNoContextTakeover() ? new ReentrantLock() : null;
+    }
+
+    // ---- over an HTTP/2 stream: the stream's worker ----
+
+    /** The stream is open (its 200 queued): onOpen, on the request's worker. */
+    @Override
+    public void opened(int slot) {
+        link.services().counters().webSocketOpened();
+        link.outbound().closed().whenComplete((reason, failure) -> ended());
+        try {
+            handler.onOpen(this);
+        } catch (Exception | LinkageError | AssertionError e) {
+            handlerFailed(e);
+        } finally {
+            handshakeHeaders = null;
+        }
+        if (link.services().isDraining() || link.services().isStopping()) {
+            startClose(CloseCodes.GOING_AWAY, "server going away");
+        }
+        endStreamIfClosing(CloseReason.NORMAL);
+    }
+
+    /** The client's bytes on the stream: frames are parsed and the callbacks run; a failure closes. */
+    @Override
+    public void received(ByteBuffer bytes) {
+        if (stateOf() != OPEN) {
+            return; // closing: what follows the close decision is dropped (RFC 6455 §1.4)
+        }
+        CloseReason reason = CloseReason.NORMAL;
+        try {
+            reader.read(bytes, this);
+        } catch (WebSocketProtocolException e) {
+            LOG.log(Level.DEBUG, "LM1702 WebSocket {0} (HTTP/2) from {1} failed: {2} {3}", link.id(),
+                    link.remoteAddress(), e.closeCode(), e.getMessage());
+            startClose(e.closeCode(), e.getMessage());
+            reason = CloseReason.ERROR;
+        } catch (HandlerFailure e) {
+            reason = CloseReason.ERROR;
+        }
+        endStreamIfClosing(reason);
+    }
+
+    /**
+     * The client ended its side of the stream: after its close frame that is the orderly end
+     * (RFC 8441 §5); without one the socket ends too, and onClose reports 1006.
+     */
+    @Override
+    public void inputEnded() {
+        if (toClosing()) {
+            LOG.log(Level.DEBUG, "LM1704 WebSocket {0} (HTTP/2) ended: the client ended the stream without a close frame",
+                    link.id());
+            link.outbound().close(CloseReason.ABORT, true);
+            return;
+        }
+        endStreamIfClosing(CloseReason.NORMAL);
+    }
+
+    /** The server stops: close 1001, then END_STREAM. On the frame loop (startClose only waits for offers in flight). */
+    @Override
+    public void goingAway() {
+        startClose(CloseCodes.GOING_AWAY, "server going away");
+        endStreamIfClosing(CloseReason.NORMAL);
+    }
+
+    /** No frame from the client for WebSocketIdleTimeout: close 1001, then END_STREAM. On the frame loop. */
+    @Override
+    public void idleTimeout() {
+        if (stateOf() == OPEN) {
+            LOG.log(Level.DEBUG, "LM1705 WebSocket {0} (HTTP/2) idle for {1}: closing", link.id(), settings.idleTimeout());
+        }
+        startClose(CloseCodes.GOING_AWAY, IDLE_TIMEOUT);
+        endStreamIfClosing(CloseReason.TIMEOUT);
+    }
+
+    /** Nothing from the client for WebSocketPingInterval: a ping (dropped if the queue is full). */
+    @Override
+    public void keepAlive() {
+        send(Opcode.PING, EMPTY, false);
+    }
+
+    /** Once the close frame is queued, END_STREAM follows it (the client's own END_STREAM ends the stream). */
+    private void endStreamIfClosing(CloseReason reason) {
+        if (stateOf() != OPEN) {
+            link.outbound().close(reason, true);
+        }
     }
 
     // ---- the owner: a worker holding the connection ----
@@ -175,10 +296,10 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
             }
             ByteBuffer in = c.context().in();
             for (int reads = 0; ; ) {
-                if (in.hasRemaining() && (int) STATE.getVolatile(this) == OPEN) {
+                if (in.hasRemaining() && stateOf() == OPEN) {
                     reader.read(in, this);
                 }
-                if ((int) STATE.getVolatile(this) != OPEN || c.outbound().isClosed()) {
+                if (stateOf() != OPEN || c.outbound().isClosed()) {
                     board.set(slot, SlotBoard.CLOSING);
                     finish(c);
                     return;
@@ -323,7 +444,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
         }
         own[ownCount++] = ByteBuffer.wrap(frame);
         ownBytes += frame.length;
-        if (ownBytes >= connection.outbound().limit()) {
+        if (ownBytes >= link.outbound().limit()) {
             try {
                 writeOwn(connection); // parks this worker while the socket is full: it is the owner's to wait
             } catch (IOException e) {
@@ -334,8 +455,8 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
 
     @Override
     public void onMessage(boolean text, byte[] data, int length) {
-        connection.services().counters().webSocketMessageReceived();
-        if ((int) STATE.getVolatile(this) != OPEN) {
+        link.services().counters().webSocketMessageReceived();
+        if (stateOf() != OPEN) {
             return; // closing: what follows the close decision is dropped (RFC 6455 §1.4)
         }
         try {
@@ -370,7 +491,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     @Override
     public void onClose(int code, String reason) {
         // The client's close: answered with the same code (an empty close frame if it had none).
-        if (STATE.compareAndSet(this, OPEN, CLOSING)) {
+        if (toClosing()) {
             closeCode = code;
             closeReason = reason;
             queue(Opcode.CLOSE, null);
@@ -378,13 +499,13 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     }
 
     private void handlerFailed(Throwable e) {
-        LOG.log(Level.ERROR, "LM1703 WebSocket handler failed on " + path + " (connection " + connection.id() + ")", e);
+        LOG.log(Level.ERROR, "LM1703 WebSocket handler failed on " + path + " (connection " + link.id() + ")", e);
         startClose(CloseCodes.INTERNAL_ERROR, "internal error");
     }
 
-    /** Queues the server's close frame unless one was already queued (the CAS decides). */
+    /** Queues the server's close frame unless one was already queued (toClosing decides). */
     private boolean startClose(int code, String reason) {
-        if (!STATE.compareAndSet(this, OPEN, CLOSING)) {
+        if (!toClosing()) {
             return false;
         }
         closeCode = code;
@@ -412,10 +533,55 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
             }
         }
         try {
-            connection.outbound().put(ByteBuffer.wrap(frame));
+            link.outbound().put(ByteBuffer.wrap(frame));
         } catch (IOException e) {
             // The connection ended meanwhile: nothing to tell the client.
         }
+    }
+
+    /** The state without the sender count. */
+    private int stateOf() {
+        return (int) STATE.getVolatile(this) & STATE_BITS;
+    }
+
+    /**
+     * Enters the queueing section of a send from a thread that does not own the socket.
+     *
+     * @return {@code false} once the socket is no longer {@code OPEN} (nothing may be queued)
+     */
+    private boolean enterSend() {
+        if (((int) STATE.getAndAdd(this, SENDER) & STATE_BITS) == OPEN) {
+            return true;
+        }
+        exitSend();
+        return false;
+    }
+
+    private void exitSend() {
+        STATE.getAndAdd(this, -SENDER);
+    }
+
+    /**
+     * {@code OPEN -> CLOSING} (the caller then queues the close frame, or ends the socket): the
+     * bit is set keeping the sender count, and the winner waits until the senders inside their section
+     * have left it. A section is one non-blocking offer (or a put with compression, under
+     * context takeover), so the wait is short; no sender stays in after the bit is set.
+     *
+     * @return whether this caller won
+     */
+    private boolean toClosing() {
+        // Wait-free: OPEN (00) becomes CLOSING (01); CLOSING and CLOSED (11) stay as they are.
+        if (((int) STATE.getAndBitwiseOr(this, CLOSING) & STATE_BITS) != OPEN) {
+            return false;
+        }
+        for (int spins = 0; (int) STATE.getVolatile(this) >>> 2 != 0; spins++) {
+            if (spins < SPINS) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();
+            }
+        }
+        return true;
     }
 
     private byte[] closeFrame() {
@@ -425,10 +591,10 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
 
     /** The connection ended (any path, any thread): onClose on a worker, once. */
     private void ended() {
-        STATE.setVolatile(this, CLOSED);
-        connection.services().counters().webSocketClosed();
+        STATE.getAndBitwiseOr(this, CLOSED); // the sender count is kept: senders inside still leave their section
+        link.services().counters().webSocketClosed();
         try {
-            connection.services().dispatch(slot -> notifyClosed());
+            link.services().dispatch(slot -> notifyClosed());
         } catch (RuntimeException e) {
             // The child no longer runs tasks (it stopped): the handler still hears of the close.
             Thread.ofVirtual().start(this::notifyClosed);
@@ -471,7 +637,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     }
 
     private boolean send(int opcode, byte[] payload, boolean message) {
-        if ((int) STATE.getVolatile(this) != OPEN) {
+        if (stateOf() != OPEN) {
             return false;
         }
         if (owner == Thread.currentThread() && contextLock == null) {
@@ -482,26 +648,33 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
             byte[] p = z ? deflater.compress(payload, 0, payload.length) : payload;
             keepOwn(FrameWriter.frame(opcode, z, p, 0, p.length));
             if (message) {
-                connection.services().counters().webSocketMessageSent();
+                link.services().counters().webSocketMessageSent();
             }
             return true;
         }
-        OutboundQueue q = connection.outbound();
+        OutboundQueue q = link.outbound();
         boolean queued;
+        // Encoded (and compressed, without context takeover) before the section, which holds
+        // only the offer: a close waits for the senders inside it (see toClosing).
+        byte[] frame = null;
+        if (!message || deflater == null || !deflater.compresses(payload.length)) {
+            frame = FrameWriter.frame(opcode, false, payload, 0, payload.length);
+        } else if (contextLock == null) {
+            byte[] z = deflater.compress(payload, 0, payload.length);
+            frame = FrameWriter.frame(opcode, true, z, 0, z.length);
+        }
+        if (!enterSend()) {
+            return false; // a close frame is queued (or about to be): nothing may follow it
+        }
         try {
-            if (!message || deflater == null || !deflater.compresses(payload.length)) {
-                queued = q.offer(ByteBuffer.wrap(FrameWriter.frame(opcode, false, payload, 0, payload.length)));
-            } else if (contextLock == null) {
-                byte[] z = deflater.compress(payload, 0, payload.length);
-                queued = q.offer(ByteBuffer.wrap(FrameWriter.frame(opcode, true, z, 0, z.length)));
-            } else {
-                queued = sendWithContext(q, opcode, payload);
-            }
+            queued = frame != null ? q.offer(ByteBuffer.wrap(frame)) : sendWithContext(q, opcode, payload);
         } catch (IOException e) {
             return false; // closed meanwhile
+        } finally {
+            exitSend();
         }
         if (queued && message) {
-            connection.services().counters().webSocketMessageSent();
+            link.services().counters().webSocketMessageSent();
         }
         return queued;
     }
@@ -528,7 +701,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
 
     @Override
     public CompletableFuture<Void> whenWritable() {
-        return connection.outbound().whenWritable();
+        return link.outbound().whenWritable();
     }
 
     @Override
@@ -538,18 +711,18 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
         }
         if (startClose(code, reason == null ? "" : reason)) {
             // The connection ends once the close frame is written; the client's answer is drained.
-            connection.outbound().close(CloseReason.NORMAL, true);
+            link.outbound().close(CloseReason.NORMAL, true);
         }
     }
 
     @Override
     public boolean isOpen() {
-        return (int) STATE.getVolatile(this) == OPEN;
+        return stateOf() == OPEN;
     }
 
     @Override
     public long id() {
-        return connection.id();
+        return link.id();
     }
 
     @Override
@@ -585,12 +758,12 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
 
     @Override
     public boolean isSecure() {
-        return connection.isSecure();
+        return link.isSecure();
     }
 
     @Override
     public InetSocketAddress remoteAddress() {
-        return connection.remoteAddress();
+        return link.remoteAddress();
     }
 
     @Override

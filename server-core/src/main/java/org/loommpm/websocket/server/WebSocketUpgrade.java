@@ -5,16 +5,18 @@ import org.loommpm.api.Headers;
 import org.loommpm.api.Request;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.http.ProtocolUpgrade;
+import org.loommpm.http.Tunnel;
 import org.loommpm.spi.ProtocolConnection;
 import org.loommpm.websocket.WebSocketHandler;
 import org.loommpm.websocket.handshake.Handshake;
 
 /**
- * What an accepted HTTP/1.1 handshake hands the connection to once the 101 is written: it keeps
+ * What an accepted handshake hands the socket to. Over HTTP/1.1, once the 101 is written: it keeps
  * the little of the request a session shows (path, query, path variables, and the header fields
  * until {@code onOpen} returns), makes the socket's {@link WebSocketConnection}, switches the
- * connection to {@link WebSocketProtocol} and serves it. Created by {@link UpgradeHandler} per
- * handshake, used once on the request's worker.
+ * connection to {@link WebSocketProtocol} and serves it. Over HTTP/2, {@link #overStream} makes
+ * the socket of the accepted stream. Created by {@link UpgradeHandler} per handshake, used once
+ * on the request's worker.
  */
 final class WebSocketUpgrade implements ProtocolUpgrade {
     private final WebSocketHandler handler;
@@ -34,9 +36,15 @@ final class WebSocketUpgrade implements ProtocolUpgrade {
         req.headers().forEach(headers::add);
     }
 
+    /** Over HTTP/2 (RFC 8441): the accepted stream's socket, its endpoint. */
+    Tunnel.Endpoint overStream(Tunnel stream) {
+        return new WebSocketConnection(stream, handler, result.subprotocol(), result.deflate(),
+                new WebSocketConnection.Origin(path, query, pathParams, headers));
+    }
+
     @Override
     public void takeOver(ProtocolConnection c, int slot, ServerConfig config) {
-        WebSocketConnection ws = new WebSocketConnection(c, handler, config.webSocket(), result.subprotocol(),
+        WebSocketConnection ws = new WebSocketConnection(c, config, handler, result.subprotocol(),
                 result.deflate(), new WebSocketConnection.Origin(path, query, pathParams, headers));
         c.session(ws);
         c.switchProtocol(WebSocketProtocol.INSTANCE);

@@ -25,6 +25,8 @@ public final class FrameType {
     public static final int SETTINGS_INITIAL_WINDOW_SIZE = 0x4;
     public static final int SETTINGS_MAX_FRAME_SIZE = 0x5;
     public static final int SETTINGS_MAX_HEADER_LIST_SIZE = 0x6;
+    /** RFC 8441 §3: the server accepts extended CONNECT ({@code :protocol}). */
+    public static final int SETTINGS_ENABLE_CONNECT_PROTOCOL = 0x8;
 
     /** Bytes of a frame header. */
     public static final int HEADER_LENGTH = 9;

@@ -170,7 +170,14 @@ public final class FieldBlock {
         if (method == null) {
             malformed = "missing :method";
         } else if (protocol != null) {
-            malformed = "extended CONNECT is not supported";
+            // RFC 8441 §4: extended CONNECT carries :scheme, :path and :authority like any request.
+            if (!method.equals("CONNECT")) {
+                malformed = ":protocol on a " + method + " request";
+            } else if (scheme == null || authority == null || path == null || path.isEmpty()) {
+                malformed = "extended CONNECT needs :scheme, :path and :authority";
+            } else if (path.charAt(0) != '/') {
+                malformed = ":path is not origin-form";
+            }
         } else if (method.equals("CONNECT")) {
             if (scheme != null || path != null || authority == null) {
                 malformed = "CONNECT needs :authority only";
@@ -196,6 +203,11 @@ public final class FieldBlock {
 
     public String method() {
         return method;
+    }
+
+    /** The {@code :protocol} of an extended CONNECT (RFC 8441), or {@code null}. */
+    public String protocol() {
+        return protocol;
     }
 
     public String authority() {

@@ -185,6 +185,13 @@ final class FrameClient implements AutoCloseable {
         }
     }
 
+    /** Decodes a HEADERS frame's block (keeping the HPACK table in step); its fields. */
+    Map<String, String> fields(Frame f) throws IOException {
+        Map<String, String> m = new LinkedHashMap<>();
+        decode(f.payload(), m);
+        return m;
+    }
+
     /** Reads until GOAWAY and returns its error code; then the server must close. */
     int expectGoAway() throws IOException {
         return expect(GOAWAY).errorCode();
