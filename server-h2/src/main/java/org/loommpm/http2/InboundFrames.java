@@ -383,7 +383,7 @@ final class InboundFrames implements FrameListener {
         if (st.sendWindow > FrameType.MAX_WINDOW) {
             throw Http2Error.stream(sid, ErrorCode.FLOW_CONTROL_ERROR, "stream window above 2^31-1");
         }
-        s.wake(st);
+        s.outbound.wake(st);
     }
 
     /** A WINDOW_UPDATE of a few bytes does the client no good and costs us a frame each: a +1 flood. */

@@ -6,12 +6,10 @@ import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import org.loommpm.config.Http2Settings;
 import org.loommpm.http2.frame.ErrorCode;
 import org.loommpm.http2.frame.FrameType;
@@ -36,14 +34,16 @@ import org.loommpm.spi.WorkerTask;
  *
  * <p><b>Threads.</b> {@link #serve} runs on whichever worker owns the connection (one at a time,
  * handed over through the poller), and only that worker touches the socket, the stream table,
- * the HPACK contexts, the windows and the {@link OutputBatch}. Stream tasks reach the session
- * only through {@link #enqueue} (the {@link #outbound} queue plus {@link ProtocolConnection#signal}).
+ * the HPACK contexts, the windows and the {@link OutputBatch}; {@link InboundFrames},
+ * {@link OutboundFrames} and {@link StreamStarts} are its parts and run on that worker too.
+ * Stream tasks reach the session only through {@link #enqueue} (the {@link OutboundFrames} MPSC
+ * queue plus {@link ProtocolConnection#signal}).
  *
  * <p><b>The loop</b>, per dispatch: consume the signal; read what the socket has and process
  * every whole frame ({@link InboundFrames}: new streams are dispatched as {@link StreamTask}s,
  * except that the last one of the read batch may run inline on this worker, see
  * {@link InlineRun}); move the queued output into the streams' pending lists and frame it within the windows
- * ({@link #schedule}); write the batch in one gathering write; repeat while anything moved, with
+ * ({@link OutboundFrames}); write the batch in one gathering write; repeat while anything moved, with
  * a yield of the carrier as grace before giving up (a stream task often queues its response
  * meanwhile; after an inline handler with nothing else running or queued the loop does not read
  * again: the client waits for the response just written, and its next request comes through the
@@ -63,19 +63,14 @@ final class Session {
     static final int CONNECTION_WINDOW = 1 << 20;
     private static final int MAX_ROUNDS = 64;
     private static final int GRACE_YIELDS = 2;
-    private static final long MAX_BATCH = 256 * 1024;
     private static final int CLOSED_MEMORY = 512;
-    private static final byte[] EMPTY = new byte[0];
 
     final ProtocolConnection c;
     final Http2Connections protocol;
     final Http2Settings limits;
     final HpackCodec hpack;
-    /**
-     * MPSC: stream tasks (any thread) offer items; only the frame loop polls. Lock-free; an item
-     * is immutable for its producer once offered (see {@link Out}).
-     */
-    private final ConcurrentLinkedQueue<Out> outbound = new ConcurrentLinkedQueue<>();
+    /** The outbound queue and the framing of its items within the windows (see {@link OutboundFrames}). */
+    final OutboundFrames outbound = new OutboundFrames(this);
     final OutputBatch batch = new OutputBatch();
     final HashMap<Integer, Stream> streams = new HashMap<>();
     /** How a recently closed stream ended: late frames for it are answered by that (RFC 9113 §5.1). */
@@ -95,7 +90,6 @@ final class Session {
             return size() > CLOSED_MEMORY;
         }
     };
-    private final ArrayDeque<Stream> ready = new ArrayDeque<>();
     /**
      * Stream tasks started and not yet returned: the loop increments when it starts one, the task
      * decrements when its handler returned (suspended or not). At zero with streams open, every
@@ -255,8 +249,8 @@ final class Session {
                     ranInline = started == StreamStarts.Start.INLINE;
                     progress = true;
                 }
-                progress |= drainOutbound();
-                schedule();
+                progress |= outbound.drain();
+                outbound.schedule();
                 if (nextWaitDeadline != 0) {
                     expireWaits(System.nanoTime()); // no clock read per round while nothing waits
                 }
@@ -271,8 +265,8 @@ final class Session {
                     c.handBackLinger(CloseReason.NORMAL);
                     return;
                 }
-                if (ranInline && tasksRunning.get() == 0 && outbound.isEmpty() && batch.isEmpty()
-                        && ready.isEmpty()) {
+                if (ranInline && tasksRunning.get() == 0 && outbound.queueEmpty() && batch.isEmpty()
+                        && outbound.readyEmpty()) {
                     // The response is written and nothing else runs: the client's next frames
                     // wake the poller; another read now would almost always find nothing.
                     break;
@@ -341,7 +335,7 @@ final class Session {
         }
         if (stopping || streams.isEmpty()) {
             startGoAway(ErrorCode.NO_ERROR);
-            if (streams.isEmpty() && outbound.isEmpty()) {
+            if (streams.isEmpty() && outbound.queueEmpty()) {
                 try {
                     batch.flush(c);
                 } catch (IOException e) {
@@ -375,8 +369,8 @@ final class Session {
             }
         }
         if (any) {
-            drainOutbound();
-            schedule();
+            outbound.drain();
+            outbound.schedule();
         }
     }
 
@@ -444,7 +438,7 @@ final class Session {
     }
 
     private boolean finished() {
-        return (goAwaySent || goAwayReceived) && streams.isEmpty() && outbound.isEmpty() && batch.isEmpty();
+        return (goAwaySent || goAwayReceived) && streams.isEmpty() && outbound.queueEmpty() && batch.isEmpty();
     }
 
     /** Appends what the socket has to the read buffer: bytes read, 0, or -1 at EOF. */
@@ -481,7 +475,7 @@ final class Session {
             return;
         }
         ByteBuffer in = c.context().in();
-        boolean idle = streams.isEmpty() && outbound.isEmpty() && !in.hasRemaining() && settingsAcked
+        boolean idle = streams.isEmpty() && outbound.queueEmpty() && !in.hasRemaining() && settingsAcked
                 && inbound.prefaceDone() && !inbound.inHeaderBlock();
         mark(board, slot, SlotBoard.KEEPALIVE);
         if (idle) {
@@ -489,7 +483,7 @@ final class Session {
             c.handBackKeepAlive();
             return;
         }
-        if (tasksRunning.get() == 0 && outbound.isEmpty() && !in.hasRemaining() && settingsAcked
+        if (tasksRunning.get() == 0 && outbound.queueEmpty() && !in.hasRemaining() && settingsAcked
                 && inbound.prefaceDone() && !inbound.inHeaderBlock()) {
             // Every open stream is suspended (or waits on the client): no task will need this
             // loop, so the connection waits like an idle one, its context released; a suspended
@@ -584,12 +578,7 @@ final class Session {
         for (Stream s : new ArrayList<>(streams.values())) {
             closeStream(s, Closed.BY_OUR_RESET);
         }
-        Out o;
-        while ((o = outbound.poll()) != null) {
-            if (o.kind == Out.Kind.DATA) {
-                o.stream.written(o.len);
-            }
-        }
+        outbound.dropQueued();
     }
 
     // ---- streams ----
@@ -672,193 +661,8 @@ final class Session {
                         + " above 2^31-1 after SETTINGS_INITIAL_WINDOW_SIZE");
             }
             if (delta > 0) {
-                wake(s);
+                outbound.wake(s);
             }
-        }
-    }
-
-    /** A stream's window opened: frame its pending output again. */
-    void wake(Stream s) {
-        if (!s.scheduled && !s.pending.isEmpty()) {
-            s.scheduled = true;
-            ready.add(s);
-        }
-    }
-
-    // ---- output ----
-
-    /** Moves queued items to their streams; returns whether there were any. */
-    private boolean drainOutbound() {
-        boolean any = false;
-        Out o;
-        while ((o = outbound.poll()) != null) {
-            any = true;
-            Stream s = o.stream;
-            if (o.kind == Out.Kind.WINDOW_UPDATE) {
-                if (streams.get(s.id()) == s && s.state.remoteOpen()) {
-                    s.recvWindow += o.value;
-                    batch.windowUpdate(s.id(), o.value);
-                }
-                continue;
-            }
-            if (s.state == StreamState.CLOSED) {
-                if (o.kind == Out.Kind.DATA) {
-                    s.written(o.len);
-                }
-                continue;
-            }
-            s.pending.add(o);
-            if (!s.scheduled) {
-                s.scheduled = true;
-                ready.add(s);
-            }
-        }
-        return any;
-    }
-
-    /** Frames pending output round-robin, one frame per stream per pass, within the windows. */
-    private void schedule() throws IOException {
-        while (!ready.isEmpty() && batch.size() < MAX_BATCH) {
-            boolean moved = false;
-            for (int i = ready.size(); i > 0 && batch.size() < MAX_BATCH; i--) {
-                Stream s = ready.poll();
-                int r = emit(s);
-                moved |= r == MOVED;
-                if (s.state == StreamState.CLOSED || s.pending.isEmpty() || r == BLOCKED_STREAM) {
-                    s.scheduled = false; // a WINDOW_UPDATE or new output puts it back
-                } else {
-                    ready.add(s);
-                }
-            }
-            if (!moved) {
-                return;
-            }
-        }
-    }
-
-    private static final int MOVED = 0;
-    private static final int BLOCKED_STREAM = 1;
-    private static final int BLOCKED_CONNECTION = 2;
-
-    private int emit(Stream s) throws IOException {
-        Out o = s.pending.peek();
-        if (o == null || s.state == StreamState.CLOSED) {
-            return BLOCKED_STREAM;
-        }
-        switch (o.kind) {
-            case HEADERS -> {
-                s.pending.poll();
-                writeHeaders(s, o);
-                if (o.endStream) {
-                    endLocal(s);
-                }
-                return MOVED;
-            }
-            case RST -> {
-                s.pending.poll();
-                resetStream(s.id(), codeOf(o.value));
-                return MOVED;
-            }
-            case DATA, FILE -> {
-                long left = o.kind == Out.Kind.DATA ? o.len : o.file.remaining();
-                if (left == 0) {
-                    s.pending.poll();
-                    if (o.endStream) {
-                        batch.data(s, EMPTY, 0, 0, true);
-                        endLocal(s);
-                    }
-                    return MOVED;
-                }
-                long window = Math.min(s.sendWindow, connSendWindow);
-                if (window <= 0) {
-                    waiting(s, System.nanoTime());
-                    return s.sendWindow <= 0 ? BLOCKED_STREAM : BLOCKED_CONNECTION;
-                }
-                s.waitingSince = 0;
-                int n = (int) Math.min(Math.min(left, window), peerMaxFrameSize);
-                if (o.kind == Out.Kind.DATA) {
-                    batch.data(s, o.data, o.off, n, n == left && o.endStream);
-                    o.off += n;
-                    o.len -= n;
-                } else {
-                    n = frameFile(s, o.file, n);
-                    if (n < 0) {
-                        return MOVED;
-                    }
-                }
-                s.sendWindow -= n;
-                connSendWindow -= n;
-                if (n == left) {
-                    s.pending.poll();
-                    if (o.endStream) {
-                        endLocal(s);
-                    }
-                }
-                return MOVED;
-            }
-            default -> throw new IllegalStateException("unexpected item " + o.kind);
-        }
-    }
-
-    /**
-     * Frames up to {@code max} bytes of a file body (the last frame carries END_STREAM), reading
-     * its next chunk if needed; a file that cannot be read any more resets the stream (its head
-     * promised a length).
-     *
-     * @return the bytes framed, or -1 when the stream was reset
-     */
-    private int frameFile(Stream s, FileBody file, int max) {
-        int n;
-        try {
-            n = file.take(max);
-        } catch (IOException e) {
-            LOG.log(Level.ERROR, "LM0712 {0} stream {1}: file body failed: {2}", this, s.id(), e.toString());
-            resetStream(s.id(), ErrorCode.INTERNAL_ERROR);
-            return -1;
-        }
-        batch.ownData(s.id(), file.array(), file.offset(), n, n == file.remaining());
-        file.advance(n);
-        return n;
-    }
-
-    private static ErrorCode codeOf(int code) {
-        for (ErrorCode e : ErrorCode.values()) {
-            if (e.code() == code) {
-                return e;
-            }
-        }
-        return ErrorCode.INTERNAL_ERROR;
-    }
-
-    /** Encodes a response head into HEADERS and as many CONTINUATION frames as the peer's frame size needs. */
-    private void writeHeaders(Stream s, Out o) throws IOException {
-        HpackCodec.Encoded encoded = hpack.encode(o.value, o.headers);
-        batch.headerBlock(s.id(), encoded.array(), encoded.size(), o.endStream, peerMaxFrameSize);
-    }
-
-    /**
-     * The response's END_STREAM is in the batch: the stream closes on our side. If the request is
-     * still open it stays half-closed (local) rather than being reset at once, so the client's
-     * late frames on it are still checked (a window overflow, a WINDOW_UPDATE of 0, more DATA
-     * than its content-length each get their own error, not a silent drop after our reset): its
-     * END_STREAM closes it; the body nobody will read is dropped while it fits the stream's
-     * remaining window, and a client that used up that window without END_STREAM (at once, or
-     * later) gets RST_STREAM(NO_ERROR) (RFC 9113 §8.1); {@code H2StallTimeout} bounds the wait.
-     */
-    private void endLocal(Stream s) {
-        s.responseEnded = true;
-        counters.responseCompleted();
-        boolean requestOpen = s.state.remoteOpen();
-        s.on(StreamState.Event.SEND_END_STREAM);
-        if (requestOpen && s.recvWindow > 0) {
-            s.body.cancel();
-            waiting(s, System.nanoTime());
-        } else if (requestOpen) {
-            // The client has used its whole window and waits for us: nothing it could still send
-            // may carry an error, so it is told at once that the rest is not wanted.
-            resetStream(s.id(), ErrorCode.NO_ERROR);
-        } else {
-            closeStream(s, Closed.ENDED);
         }
     }
 
