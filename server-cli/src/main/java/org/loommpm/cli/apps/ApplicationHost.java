@@ -84,7 +84,8 @@ public final class ApplicationHost {
      * instance, any other is created and given its routes now.
      *
      * @throws ApplicationException if one cannot be created or its {@code routes} throws (LM2402);
-     *     what was created before it is closed
+     *     what was created before it is closed, and every jar loader of {@code specs} that no
+     *     running application uses
      */
     public Change prepare(List<ApplicationSpec> specs) throws ApplicationException {
         Map<String, Running> next = new LinkedHashMap<>();
@@ -104,8 +105,7 @@ public final class ApplicationHost {
                 r = create(spec);
             } catch (Exception | java.util.ServiceConfigurationError | LinkageError e) {
                 created.forEach(ApplicationHost::close);
-                unused.forEach(s -> ApplicationDirectives.close(s.loader()));
-                ApplicationDirectives.close(spec.loader());
+                closeLoadersNotRunning(specs);
                 throw new ApplicationException("LM2402 application " + spec.name() + " (" + spec.className()
                         + ") could not start: " + e, e);
             }
@@ -119,6 +119,23 @@ public final class ApplicationHost {
             }
         }
         return new Change(next, created, dropped, unused);
+    }
+
+    /**
+     * Closes the jar loaders of {@code specs} that no running application uses: the failing
+     * line's, the unchanged lines' fresh ones, and those of the lines after the failure, which
+     * were never reached (their jars would otherwise stay open until the process ends).
+     */
+    private void closeLoadersNotRunning(List<ApplicationSpec> specs) {
+        for (ApplicationSpec s : specs) {
+            boolean inUse = false;
+            for (Running r : running.values()) {
+                inUse |= r.spec.loader() == s.loader();
+            }
+            if (!inUse) {
+                ApplicationDirectives.close(s.loader());
+            }
+        }
     }
 
     private static Running create(ApplicationSpec spec) throws Exception {
