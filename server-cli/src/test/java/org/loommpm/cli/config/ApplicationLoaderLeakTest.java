@@ -21,7 +21,8 @@ import org.loommpm.cli.it.app.DemoApplication;
 /**
  * A {@code LoadApplication} jar's class loader holds the jar open; a configuration or a
  * generation that fails after the jar was opened must close it, or each refused {@code SIGHUP}
- * leaks a loader and a file handle. The jar being open is read from {@code /proc/self/fd}
+ * leaks a loader and a file handle; an application a restart dropped is closed even when the
+ * process stops before its retirement. The jar being open is read from {@code /proc/self/fd}
  * (Linux), the handle the leak keeps.
  */
 class ApplicationLoaderLeakTest {
@@ -85,5 +86,23 @@ class ApplicationLoaderLeakTest {
         assertThrows(ApplicationHost.ApplicationException.class, () -> host.prepare(ApplicationDirectives.of(c)));
         assertFalse(open(before), "the application created before the failure is closed, with its loader");
         assertFalse(open(after), "the line after the failure was never reached: its loader is closed too");
+    }
+
+    @Test
+    void aStopBeforeTheRetirementClosesTheDroppedApplication() throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "needs /proc");
+        Path jar = jar("dropped.jar");
+        ApplicationHost host = new ApplicationHost();
+        ApplicationHost.Change first = host.prepare(ApplicationDirectives.of(
+                parse("LoadApplication demo " + DEMO + " dropped.jar\n")));
+        first.commit();
+        ApplicationHost.Change second = host.prepare(ApplicationDirectives.of(parse("Listen 127.0.0.1:9101\n")));
+        second.commit();
+        assertTrue(second.dropsAny());
+        assertTrue(open(jar), "the dropped application serves the old generation until it is retired");
+        host.closeAll(); // the process stops within the grace time: the retirement has not run
+        assertFalse(open(jar), "the stop closed the application the restart dropped");
+        second.retire(); // the retiring thread, late: nothing left to close
+        assertFalse(open(jar));
     }
 }
