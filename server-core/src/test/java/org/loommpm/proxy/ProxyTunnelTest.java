@@ -272,11 +272,7 @@ class ProxyTunnelTest {
                 for (int i = 0; i < n; i++) {
                     Socket s = new Socket(InetAddress.getLoopbackAddress(), p.port());
                     sockets.add(s);
-                    s.setSoTimeout(20_000);
-                    s.getOutputStream().write(("GET /x HTTP/1.1\r\nHost: t\r\nConnection: Upgrade\r\n"
-                            + "Upgrade: echo/1\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
-                    assertTrue(readHead(s.getInputStream()).startsWith("HTTP/1.1 101 "));
-                    assertEquals("hello;", readN(s.getInputStream(), 6));
+                    upgradeToEcho(s);
                 }
                 waitFor("every tunnel counted", () -> tunnelsOpen(p) == n);
                 EngineStats stats = EngineStats.of(p.stats());
@@ -318,12 +314,7 @@ class ProxyTunnelTest {
              LoomServer p = Backends.start(ProxyHandler.builder("/", raw.url()).upgrade("*")
                      .timeout(Duration.ofMillis(300)).build());
              Socket s = new Socket(InetAddress.getLoopbackAddress(), p.port())) {
-            s.setSoTimeout(20_000);
-            s.getOutputStream().write("GET /x HTTP/1.1\r\nHost: t\r\nConnection: Upgrade\r\nUpgrade: echo/1\r\n\r\n"
-                    .getBytes(StandardCharsets.ISO_8859_1));
-            InputStream in = s.getInputStream();
-            assertTrue(readHead(in).startsWith("HTTP/1.1 101 "));
-            assertEquals("hello;", readN(in, 6));
+            InputStream in = upgradeToEcho(s);
             assertEquals(-1, in.read()); // nothing either way for 300 ms: closed
             waitFor("the tunnel ended", () -> tunnelsOpen(p) == 0);
         }
@@ -335,16 +326,28 @@ class ProxyTunnelTest {
              Socket s = new Socket()) {
             LoomServer p = Backends.start(ProxyHandler.builder("/", raw.url()).upgrade("*").build());
             s.connect(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), p.port()));
-            s.setSoTimeout(20_000);
-            s.getOutputStream().write("GET /x HTTP/1.1\r\nHost: t\r\nConnection: Upgrade\r\nUpgrade: echo/1\r\n\r\n"
-                    .getBytes(StandardCharsets.ISO_8859_1));
-            InputStream in = s.getInputStream();
-            assertTrue(readHead(in).startsWith("HTTP/1.1 101 "));
-            assertEquals("hello;", readN(in, 6));
+            InputStream in = upgradeToEcho(s);
             p.stop(Duration.ofSeconds(1)); // GracefulShutdownTimeout: the tunnel is closed with what is left
             assertEquals(-1, in.read());
             assertTrue(raw.backendSawEnd.get(10, TimeUnit.SECONDS));
         }
+    }
+
+    /**
+     * Asks {@link RawBackend}'s {@code echo/1} protocol on {@code s} through the proxy and reads
+     * the 101 and the backend's greeting.
+     *
+     * @return the socket's input, positioned behind the greeting
+     */
+    static InputStream upgradeToEcho(Socket s) throws IOException {
+        s.setSoTimeout(20_000);
+        s.getOutputStream().write("GET /x HTTP/1.1\r\nHost: t\r\nConnection: Upgrade\r\nUpgrade: echo/1\r\n\r\n"
+                .getBytes(StandardCharsets.ISO_8859_1));
+        InputStream in = s.getInputStream();
+        String head = readHead(in);
+        assertTrue(head.startsWith("HTTP/1.1 101 "), head);
+        assertEquals("hello;", readN(in, 6));
+        return in;
     }
 
     static String readHead(InputStream in) throws IOException {
