@@ -186,6 +186,7 @@ final class Tunnel {
         }
         ByteBuffer in = c.context().in();
         try {
+            boolean more = true;
             for (int reads = 0; ; ) {
                 if (in.hasRemaining()) {
                     int n = in.remaining();
@@ -195,7 +196,7 @@ final class Tunnel {
                     toBackend.add(n);
                     lastActivityNanos = System.nanoTime();
                 }
-                if (state.get() != State.OPEN) {
+                if (!more || state.get() != State.OPEN) {
                     break;
                 }
                 in.clear();
@@ -208,12 +209,10 @@ final class Tunnel {
                 if (n > 0) {
                     reads++;
                 }
-                if (n == 0 && !c.hasBufferedInput() || reads >= MAX_READS_PER_DISPATCH) {
-                    if (in.hasRemaining()) {
-                        continue;
-                    }
-                    break;
-                }
+                // What was just read is written at the top; then the loop ends when the socket
+                // has nothing more, or after MAX_READS_PER_DISPATCH reads (a client that never
+                // pauses must not keep this worker for good).
+                more = (n > 0 || c.hasBufferedInput()) && reads < MAX_READS_PER_DISPATCH;
             }
         } catch (IOException e) {
             if (c.outbound().isClosed()) {
