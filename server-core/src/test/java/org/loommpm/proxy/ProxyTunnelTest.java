@@ -309,6 +309,22 @@ class ProxyTunnelTest {
     }
 
     @Test
+    void aSwitchToAProtocolNotAskedForIsABadGateway() throws Exception {
+        try (RawBackend raw = new RawBackend("echo/1", RawBackend.Mode.OTHER);
+             LoomServer p = Backends.start(ProxyHandler.builder("/", raw.url()).upgrade("*").build());
+             Socket s = new Socket(InetAddress.getLoopbackAddress(), p.port())) {
+            s.setSoTimeout(20_000);
+            s.getOutputStream().write("GET /x HTTP/1.1\r\nHost: t\r\nConnection: Upgrade\r\nUpgrade: echo/1\r\n\r\n"
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            String head = readHead(s.getInputStream());
+            // LM2314: the backend's 101 named other/9, which the client did not ask for.
+            assertTrue(head.startsWith("HTTP/1.1 502 "), head);
+            assertEquals("GET /x upgrade", raw.firstRequestLine.get(10, TimeUnit.SECONDS));
+            assertEquals(0, tunnelsOpen(p), "no tunnel was opened");
+        }
+    }
+
+    @Test
     void anIdleTunnelClosesAfterProxyTimeout() throws Exception {
         try (RawBackend raw = new RawBackend("echo/1", RawBackend.Mode.ECHO);
              LoomServer p = Backends.start(ProxyHandler.builder("/", raw.url()).upgrade("*")
@@ -369,10 +385,11 @@ class ProxyTunnelTest {
     /**
      * A backend speaking a made-up protocol after a 101: it sends {@code hello;}, echoes, and on
      * the client's end of stream sends {@code bye} and closes ({@link Mode#ECHO}); or it answers
-     * 101 and dies at once with a reset ({@link Mode#DIE}). A request without {@code Upgrade} gets a 200.
+     * 101 and dies at once with a reset ({@link Mode#DIE}); or it switches to {@code other/9}
+     * whatever the request asked ({@link Mode#OTHER}). A request without {@code Upgrade} gets a 200.
      */
     static final class RawBackend implements AutoCloseable {
-        enum Mode { ECHO, DIE }
+        enum Mode { ECHO, DIE, OTHER }
 
         final CompletableFuture<String> firstRequestLine = new CompletableFuture<>();
         final CompletableFuture<Boolean> backendSawEnd = new CompletableFuture<>();
@@ -403,18 +420,19 @@ class ProxyTunnelTest {
                 OutputStream out = s.getOutputStream();
                 String head = readHead(in);
                 String line = head.substring(0, head.indexOf(' ', head.indexOf(' ') + 1));
-                boolean upgrade = head.toLowerCase().contains("\r\nupgrade: " + protocol.toLowerCase());
+                boolean upgrade = head.toLowerCase().contains("\r\nupgrade: "
+                        + (mode == Mode.OTHER ? "" : protocol.toLowerCase()));
                 firstRequestLine.complete(line + (upgrade ? " upgrade" : " no upgrade"));
                 if (!upgrade) {
                     out.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".getBytes(StandardCharsets.ISO_8859_1));
                     out.flush();
                     return;
                 }
-                out.write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: " + protocol
+                out.write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: " + (mode == Mode.OTHER ? "other/9" : protocol)
                         + "\r\nConnection: Upgrade\r\n" + accept(head) + "\r\n" + (mode == Mode.ECHO ? "hello;" : ""))
                         .getBytes(StandardCharsets.ISO_8859_1));
                 out.flush();
-                if (mode == Mode.DIE) {
+                if (mode != Mode.ECHO) {
                     s.setSoLinger(true, 0); // a reset, as a crashed backend's kernel sends
                     return;
                 }
