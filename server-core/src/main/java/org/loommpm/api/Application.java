@@ -25,8 +25,10 @@ import java.util.Objects;
  * the same instance. An application whose line changed or went away is closed once the old
  * generation's requests had time to finish.
  *
- * <p>Threads: {@code routes} and {@code close} run on the jar's main thread; the handlers it
- * registers run on virtual-thread workers, concurrently.
+ * <p>Threads: {@code routes} runs on the jar's main thread, and so does {@code close} at a stop;
+ * an application a graceful restart dropped is closed on a virtual thread of its own
+ * ({@code loom-app-retire}) once the old generation had its time. The handlers it registers run
+ * on virtual-thread workers, concurrently.
  */
 public interface Application {
     /**

@@ -22,7 +22,10 @@ import java.util.Arrays;
  * exchange (or the health-check thread). Between leases it belongs to no thread; it is published
  * to the next lessee through the pool's concurrent deque (push by the releasing worker, pop by
  * the next one), which orders every write before the hand-off. The engine's pollers never see
- * it.
+ * it. The exception is a connection a backend switched to another protocol: the lessee hands it
+ * to a {@link TunnelUpgrade}, then a {@link Tunnel}, which splits it by direction (its reader
+ * thread reads {@link #channel} directly, the worker serving the client writes through
+ * {@link #out}) until the client connection ends and it goes back to the pool, closed.
  */
 final class BackendConnection implements AutoCloseable {
     /** Largest response head accepted (status line and fields), as httpd's 8 KiB lines times a few. */

@@ -212,13 +212,7 @@ final class ProxyExchange {
         }
         Headers from = rh.headers();
         Headers to = res.headers();
-        for (int i = 0; i < from.size(); i++) {
-            String name = from.name(i);
-            if (!HopByHop.is(name, from) && !Headers.equalsIgnoreCase(name, "Content-Length")
-                    && !Headers.equalsIgnoreCase(name, "Date")) {
-                to.add(name, from.value(i));
-            }
-        }
+        copyEndToEnd(from, to);
         if (!reverse.isEmpty()) {
             reverse.rewrite(to, req);
         }
@@ -241,6 +235,21 @@ final class ProxyExchange {
         }
         copyBody(BackendBodies.responseBody(c, framing, length));
         return reusable;
+    }
+
+    /**
+     * Copies a backend head's end-to-end fields to the client's response: not the hop-by-hop
+     * ones, nor {@code Content-Length} (the response frames its own body) or {@code Date}
+     * (the server sets its own).
+     */
+    static void copyEndToEnd(Headers from, Headers to) {
+        for (int i = 0; i < from.size(); i++) {
+            String name = from.name(i);
+            if (!HopByHop.is(name, from) && !Headers.equalsIgnoreCase(name, "Content-Length")
+                    && !Headers.equalsIgnoreCase(name, "Date")) {
+                to.add(name, from.value(i));
+            }
+        }
     }
 
     /**

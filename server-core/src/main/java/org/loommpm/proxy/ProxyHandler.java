@@ -256,13 +256,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
             throw new HttpException(500, "the response is wrapped by a filter: no upgrade through it");
         }
         Headers to = res.headers();
-        for (int i = 0; i < from.size(); i++) {
-            String name = from.name(i);
-            if (!HopByHop.is(name, from) && !Headers.equalsIgnoreCase(name, "Content-Length")
-                    && !Headers.equalsIgnoreCase(name, "Date")) {
-                to.add(name, from.value(i));
-            }
-        }
+        ProxyExchange.copyEndToEnd(from, to);
         to.add("Upgrade", String.join(", ", from.all("Upgrade")));
         res.status(101);
         state.upgrade(new TunnelUpgrade(lease.connection(), m.pool(), m, timeout * 1_000_000L,

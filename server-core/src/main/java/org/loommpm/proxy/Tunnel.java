@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import java.util.Arrays;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -28,7 +29,8 @@ import org.loommpm.spi.SlotBoard;
  *       which the poller writes while the connection is detached (the owning worker otherwise).</li>
  *   <li>The backend socket's input belongs to the tunnel's <i>reader</i>, a virtual thread
  *       ({@code loom-proxy-tunnel-ID}) parked in a blocking read of the channel: the JDK's poller
- *       unparks it, so it holds no carrier and no worker slot (its stack and one 16 KiB buffer).
+ *       unparks it, so it holds no carrier and no worker slot (its stack and one 16 KiB buffer, reused; a short read
+ *       is queued as a copy of its size, see {@link #forQueue}).
  *       It offers what it reads to the client's queue and waits for room when the queue is full,
  *       so a slow client holds the backend back through TCP.</li>
  *   <li>The backend socket's output belongs to whichever worker serves the client side (the engine
@@ -104,8 +106,9 @@ final class Tunnel {
                 toClient.add(early.remaining());
                 offer(q, early);
             }
+            ByteBuffer b = ByteBuffer.allocate(BUFFER);
             for (;;) {
-                ByteBuffer b = ByteBuffer.allocate(BUFFER);
+                b.clear();
                 int n = ch.read(b); // parks this virtual thread; closing the channel ends it
                 if (n < 0) {
                     // The backend ended its side: the client gets what is queued, then its end.
@@ -116,7 +119,11 @@ final class Tunnel {
                 lastActivityNanos = System.nanoTime();
                 toClient.add(n);
                 b.flip();
-                offer(q, b);
+                ByteBuffer queued = forQueue(b);
+                offer(q, queued);
+                if (queued == b) {
+                    b = ByteBuffer.allocate(BUFFER); // the queue owns the full one now
+                }
             }
         } catch (IOException e) {
             if (state.getAndSet(State.CLOSED) != State.CLOSED && !q.isClosed()) {
@@ -127,6 +134,22 @@ final class Tunnel {
             Thread.currentThread().interrupt();
             q.close(CloseReason.ERROR, false);
         }
+    }
+
+    /**
+     * The bytes just read into {@code read} (flipped), as they go into the client's queue: the
+     * buffer itself when they fill at least half of it, else a copy of their size. The queue's
+     * budget ({@code OutboundQueueLimit}) counts the bytes, not the arrays holding them: a
+     * backend trickling small segments to a slow client would otherwise park a 16 KiB array per
+     * byte or two, a thousandfold over the budget.
+     */
+    static ByteBuffer forQueue(ByteBuffer read) {
+        int n = read.remaining();
+        if (n >= read.capacity() / 2) {
+            return read;
+        }
+        return ByteBuffer.wrap(Arrays.copyOfRange(read.array(), read.arrayOffset() + read.position(),
+                read.arrayOffset() + read.position() + n));
     }
 
     /** Queues {@code b} for the client, parking while the queue is over its budget. */
@@ -163,6 +186,7 @@ final class Tunnel {
         }
         ByteBuffer in = c.context().in();
         try {
+            boolean more = true;
             for (int reads = 0; ; ) {
                 if (in.hasRemaining()) {
                     int n = in.remaining();
@@ -172,7 +196,7 @@ final class Tunnel {
                     toBackend.add(n);
                     lastActivityNanos = System.nanoTime();
                 }
-                if (state.get() != State.OPEN) {
+                if (!more || state.get() != State.OPEN) {
                     break;
                 }
                 in.clear();
@@ -185,12 +209,10 @@ final class Tunnel {
                 if (n > 0) {
                     reads++;
                 }
-                if (n == 0 && !c.hasBufferedInput() || reads >= MAX_READS_PER_DISPATCH) {
-                    if (in.hasRemaining()) {
-                        continue;
-                    }
-                    break;
-                }
+                // What was just read is written at the top; then the loop ends when the socket
+                // has nothing more, or after MAX_READS_PER_DISPATCH reads (a client that never
+                // pauses must not keep this worker for good).
+                more = (n > 0 || c.hasBufferedInput()) && reads < MAX_READS_PER_DISPATCH;
             }
         } catch (IOException e) {
             if (c.outbound().isClosed()) {

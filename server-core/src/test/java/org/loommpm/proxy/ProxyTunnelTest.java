@@ -272,11 +272,7 @@ class ProxyTunnelTest {
                 for (int i = 0; i < n; i++) {
                     Socket s = new Socket(InetAddress.getLoopbackAddress(), p.port());
                     sockets.add(s);
-                    s.setSoTimeout(20_000);
-                    s.getOutputStream().write(("GET /x HTTP/1.1\r\nHost: t\r\nConnection: Upgrade\r\n"
-                            + "Upgrade: echo/1\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
-                    assertTrue(readHead(s.getInputStream()).startsWith("HTTP/1.1 101 "));
-                    assertEquals("hello;", readN(s.getInputStream(), 6));
+                    upgradeToEcho(s);
                 }
                 waitFor("every tunnel counted", () -> tunnelsOpen(p) == n);
                 EngineStats stats = EngineStats.of(p.stats());
@@ -313,17 +309,28 @@ class ProxyTunnelTest {
     }
 
     @Test
+    void aSwitchToAProtocolNotAskedForIsABadGateway() throws Exception {
+        try (RawBackend raw = new RawBackend("echo/1", RawBackend.Mode.OTHER);
+             LoomServer p = Backends.start(ProxyHandler.builder("/", raw.url()).upgrade("*").build());
+             Socket s = new Socket(InetAddress.getLoopbackAddress(), p.port())) {
+            s.setSoTimeout(20_000);
+            s.getOutputStream().write("GET /x HTTP/1.1\r\nHost: t\r\nConnection: Upgrade\r\nUpgrade: echo/1\r\n\r\n"
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            String head = readHead(s.getInputStream());
+            // LM2314: the backend's 101 named other/9, which the client did not ask for.
+            assertTrue(head.startsWith("HTTP/1.1 502 "), head);
+            assertEquals("GET /x upgrade", raw.firstRequestLine.get(10, TimeUnit.SECONDS));
+            assertEquals(0, tunnelsOpen(p), "no tunnel was opened");
+        }
+    }
+
+    @Test
     void anIdleTunnelClosesAfterProxyTimeout() throws Exception {
         try (RawBackend raw = new RawBackend("echo/1", RawBackend.Mode.ECHO);
              LoomServer p = Backends.start(ProxyHandler.builder("/", raw.url()).upgrade("*")
                      .timeout(Duration.ofMillis(300)).build());
              Socket s = new Socket(InetAddress.getLoopbackAddress(), p.port())) {
-            s.setSoTimeout(20_000);
-            s.getOutputStream().write("GET /x HTTP/1.1\r\nHost: t\r\nConnection: Upgrade\r\nUpgrade: echo/1\r\n\r\n"
-                    .getBytes(StandardCharsets.ISO_8859_1));
-            InputStream in = s.getInputStream();
-            assertTrue(readHead(in).startsWith("HTTP/1.1 101 "));
-            assertEquals("hello;", readN(in, 6));
+            InputStream in = upgradeToEcho(s);
             assertEquals(-1, in.read()); // nothing either way for 300 ms: closed
             waitFor("the tunnel ended", () -> tunnelsOpen(p) == 0);
         }
@@ -335,16 +342,28 @@ class ProxyTunnelTest {
              Socket s = new Socket()) {
             LoomServer p = Backends.start(ProxyHandler.builder("/", raw.url()).upgrade("*").build());
             s.connect(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), p.port()));
-            s.setSoTimeout(20_000);
-            s.getOutputStream().write("GET /x HTTP/1.1\r\nHost: t\r\nConnection: Upgrade\r\nUpgrade: echo/1\r\n\r\n"
-                    .getBytes(StandardCharsets.ISO_8859_1));
-            InputStream in = s.getInputStream();
-            assertTrue(readHead(in).startsWith("HTTP/1.1 101 "));
-            assertEquals("hello;", readN(in, 6));
+            InputStream in = upgradeToEcho(s);
             p.stop(Duration.ofSeconds(1)); // GracefulShutdownTimeout: the tunnel is closed with what is left
             assertEquals(-1, in.read());
             assertTrue(raw.backendSawEnd.get(10, TimeUnit.SECONDS));
         }
+    }
+
+    /**
+     * Asks {@link RawBackend}'s {@code echo/1} protocol on {@code s} through the proxy and reads
+     * the 101 and the backend's greeting.
+     *
+     * @return the socket's input, positioned behind the greeting
+     */
+    static InputStream upgradeToEcho(Socket s) throws IOException {
+        s.setSoTimeout(20_000);
+        s.getOutputStream().write("GET /x HTTP/1.1\r\nHost: t\r\nConnection: Upgrade\r\nUpgrade: echo/1\r\n\r\n"
+                .getBytes(StandardCharsets.ISO_8859_1));
+        InputStream in = s.getInputStream();
+        String head = readHead(in);
+        assertTrue(head.startsWith("HTTP/1.1 101 "), head);
+        assertEquals("hello;", readN(in, 6));
+        return in;
     }
 
     static String readHead(InputStream in) throws IOException {
@@ -366,10 +385,11 @@ class ProxyTunnelTest {
     /**
      * A backend speaking a made-up protocol after a 101: it sends {@code hello;}, echoes, and on
      * the client's end of stream sends {@code bye} and closes ({@link Mode#ECHO}); or it answers
-     * 101 and dies at once with a reset ({@link Mode#DIE}). A request without {@code Upgrade} gets a 200.
+     * 101 and dies at once with a reset ({@link Mode#DIE}); or it switches to {@code other/9}
+     * whatever the request asked ({@link Mode#OTHER}). A request without {@code Upgrade} gets a 200.
      */
     static final class RawBackend implements AutoCloseable {
-        enum Mode { ECHO, DIE }
+        enum Mode { ECHO, DIE, OTHER }
 
         final CompletableFuture<String> firstRequestLine = new CompletableFuture<>();
         final CompletableFuture<Boolean> backendSawEnd = new CompletableFuture<>();
@@ -400,18 +420,19 @@ class ProxyTunnelTest {
                 OutputStream out = s.getOutputStream();
                 String head = readHead(in);
                 String line = head.substring(0, head.indexOf(' ', head.indexOf(' ') + 1));
-                boolean upgrade = head.toLowerCase().contains("\r\nupgrade: " + protocol.toLowerCase());
+                boolean upgrade = head.toLowerCase().contains("\r\nupgrade: "
+                        + (mode == Mode.OTHER ? "" : protocol.toLowerCase()));
                 firstRequestLine.complete(line + (upgrade ? " upgrade" : " no upgrade"));
                 if (!upgrade) {
                     out.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".getBytes(StandardCharsets.ISO_8859_1));
                     out.flush();
                     return;
                 }
-                out.write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: " + protocol
+                out.write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: " + (mode == Mode.OTHER ? "other/9" : protocol)
                         + "\r\nConnection: Upgrade\r\n" + accept(head) + "\r\n" + (mode == Mode.ECHO ? "hello;" : ""))
                         .getBytes(StandardCharsets.ISO_8859_1));
                 out.flush();
-                if (mode == Mode.DIE) {
+                if (mode != Mode.ECHO) {
                     s.setSoLinger(true, 0); // a reset, as a crashed backend's kernel sends
                     return;
                 }

@@ -6,6 +6,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.loommpm.api.Application;
 import org.loommpm.api.Handler;
 import org.loommpm.api.Router;
@@ -30,6 +32,12 @@ public final class ApplicationHost {
 
     /** What serves now, by name. */
     private Map<String, Running> running = Map.of();
+    /**
+     * Applications a committed generation dropped and not closed yet: {@link Change#retire}
+     * (the retiring thread) or {@link #closeAll} (a stop before that) removes each, and whoever
+     * removes it closes it, so each is closed exactly once.
+     */
+    private final Set<Running> retiring = ConcurrentHashMap.newKeySet();
 
     /**
      * A generation's applications, prepared but not yet serving: {@link #commit} once the
@@ -59,6 +67,7 @@ public final class ApplicationHost {
         /** The generation serves: these applications are the running ones now. */
         public void commit() {
             running = next;
+            retiring.addAll(dropped);
             unused.forEach(s -> ApplicationDirectives.close(s.loader()));
         }
 
@@ -70,7 +79,11 @@ public final class ApplicationHost {
 
         /** Closes the applications the committed generation dropped; run once the old one is done. */
         public void retire() {
-            dropped.forEach(ApplicationHost::close);
+            for (Running r : dropped) {
+                if (retiring.remove(r)) {
+                    close(r);
+                }
+            }
         }
 
         /** Whether the committed generation dropped any application (so {@link #retire} has work). */
@@ -84,7 +97,8 @@ public final class ApplicationHost {
      * instance, any other is created and given its routes now.
      *
      * @throws ApplicationException if one cannot be created or its {@code routes} throws (LM2402);
-     *     what was created before it is closed
+     *     what was created before it is closed, and every jar loader of {@code specs} that no
+     *     running application uses
      */
     public Change prepare(List<ApplicationSpec> specs) throws ApplicationException {
         Map<String, Running> next = new LinkedHashMap<>();
@@ -104,8 +118,7 @@ public final class ApplicationHost {
                 r = create(spec);
             } catch (Exception | java.util.ServiceConfigurationError | LinkageError e) {
                 created.forEach(ApplicationHost::close);
-                unused.forEach(s -> ApplicationDirectives.close(s.loader()));
-                ApplicationDirectives.close(spec.loader());
+                closeLoadersNotRunning(specs);
                 throw new ApplicationException("LM2402 application " + spec.name() + " (" + spec.className()
                         + ") could not start: " + e, e);
             }
@@ -119,6 +132,23 @@ public final class ApplicationHost {
             }
         }
         return new Change(next, created, dropped, unused);
+    }
+
+    /**
+     * Closes the jar loaders of {@code specs} that no running application uses: the failing
+     * line's, the unchanged lines' fresh ones, and those of the lines after the failure, which
+     * were never reached (their jars would otherwise stay open until the process ends).
+     */
+    private void closeLoadersNotRunning(List<ApplicationSpec> specs) {
+        for (ApplicationSpec s : specs) {
+            boolean inUse = false;
+            for (Running r : running.values()) {
+                inUse |= r.spec.loader() == s.loader();
+            }
+            if (!inUse) {
+                ApplicationDirectives.close(s.loader());
+            }
+        }
     }
 
     private static Running create(ApplicationSpec spec) throws Exception {
@@ -135,10 +165,15 @@ public final class ApplicationHost {
         return new Running(spec, app, router);
     }
 
-    /** Closes every running application (the process stopped serving). */
+    /** Closes every running application, and those a restart dropped not closed yet (the process stopped serving). */
     public void closeAll() {
         running.values().forEach(ApplicationHost::close);
         running = Map.of();
+        for (Running r : List.copyOf(retiring)) {
+            if (retiring.remove(r)) {
+                close(r);
+            }
+        }
     }
 
     private static void close(Running r) {

@@ -169,6 +169,13 @@ public final class ApplicationDirectives {
         }
     }
 
+    /** Closes the jar loaders of the applications read so far by a parse that failed. */
+    static void closeLoaders(ParseState s) {
+        for (Loaded a : s.extension(KEY, Settings::new).byName.values()) {
+            close(a.loader);
+        }
+    }
+
     /** Closes a jar's own loader (not the jar's class path). */
     public static void close(ClassLoader loader) {
         if (loader instanceof URLClassLoader u && loader != ApplicationDirectives.class.getClassLoader()) {

@@ -45,11 +45,10 @@ public final class CompressionDirectives {
         @Override
         public void apply(ParseState s, ConfigLine l) throws ConfigException {
             CompressionScopes.Scope scope = s.extension(CompressionScopes.KEY, CompressionScopes::new).scope(s);
+            applyTo(scope, l);
             if (s.locationPath() != null) {
-                applyTo(scope, l);
                 return;
             }
-            applyTo(scope, l);
             CompressionSettings.Builder b = s.extension(KEY, CompressionSettings::builder);
             switch (this) {
                 case ADD_OUTPUT_FILTER_BY_TYPE -> {

@@ -28,6 +28,8 @@ public final class CompressionScopes {
     /** What one scope sets; {@code null} fields inherit. Parse-time only. */
     static final class Scope {
         final String path;
+        /** {@link #path} as a matcher, built once (the merge runs per request). */
+        final LocationSettings match;
         /** The section it was read from (each {@code <Location>} opening is a section of its own). */
         final Object section;
         final Map<String, EnumSet<ContentCoding>> byType = new LinkedHashMap<>();
@@ -39,6 +41,7 @@ public final class CompressionScopes {
 
         Scope(String path, Object section) {
             this.path = path;
+            this.match = path == null ? null : new LocationSettings(path, null, null);
             this.section = section;
         }
     }
@@ -94,7 +97,7 @@ public final class CompressionScopes {
         List<Scope> matching = null;
         for (int i = 0; i < locations.size(); i++) {
             Scope sc = locations.get(i);
-            if (new LocationSettings(sc.path, null, null).matches(normalizedPath)) {
+            if (sc.match.matches(normalizedPath)) {
                 if (i < 63) {
                     mask |= 1L << i;
                 } else {

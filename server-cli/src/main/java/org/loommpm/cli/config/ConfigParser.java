@@ -47,6 +47,17 @@ public final class ConfigParser {
     public LoomConfig parse(Source src) throws ConfigException {
         Path root = src.file() != null ? src.file().toAbsolutePath().getParent() : Path.of("");
         ParseState st = new ParseState(root);
+        try {
+            return parse(src, st);
+        } catch (ConfigException | RuntimeException e) {
+            // The jars LoadApplication opened above the error are not used: a refused SIGHUP
+            // would otherwise keep their class loaders and file handles open for good.
+            ApplicationDirectives.closeLoaders(st);
+            throw e;
+        }
+    }
+
+    private LoomConfig parse(Source src, ParseState st) throws ConfigException {
         st.welcomePage = src.file() == null;
         apply(st, lexAll("-C option", src.before()), 0);
         String description;

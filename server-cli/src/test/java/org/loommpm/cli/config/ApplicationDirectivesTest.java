@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -30,9 +29,7 @@ class ApplicationDirectivesTest {
     Path dir;
 
     private LoomConfig parse(String text) throws Exception {
-        Path f = dir.resolve("loom.conf");
-        Files.writeString(f, text);
-        return new ConfigParser(DirectiveTable.standard()).parse(new ConfigParser.Source(f, null, List.of(), List.of()));
+        return ConfigFiles.parse(dir, text);
     }
 
     private String error(String text) {

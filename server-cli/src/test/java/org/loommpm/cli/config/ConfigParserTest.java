@@ -23,9 +23,7 @@ class ConfigParserTest {
     Path dir;
 
     private LoomConfig parse(String text) throws Exception {
-        Path f = dir.resolve("loom.conf");
-        Files.writeString(f, text);
-        return new ConfigParser(DirectiveTable.standard()).parse(new ConfigParser.Source(f, null, List.of(), List.of()));
+        return ConfigFiles.parse(dir, text);
     }
 
     private ConfigException error(String text) {

@@ -11,7 +11,6 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,9 +25,7 @@ class EdgeDirectivesTest {
     Path dir;
 
     private LoomConfig parse(String text) throws Exception {
-        Path f = dir.resolve("loom.conf");
-        Files.writeString(f, text);
-        return new ConfigParser(DirectiveTable.standard()).parse(new ConfigParser.Source(f, null, List.of(), List.of()));
+        return ConfigFiles.parse(dir, text);
     }
 
     private String error(String text) {

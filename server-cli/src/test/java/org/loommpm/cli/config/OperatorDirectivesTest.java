@@ -5,10 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.loommpm.config.ServerConfig;
@@ -19,9 +17,7 @@ class OperatorDirectivesTest {
     Path dir;
 
     private LoomConfig parse(String text) throws Exception {
-        Path f = dir.resolve("loom.conf");
-        Files.writeString(f, text);
-        return new ConfigParser(DirectiveTable.standard()).parse(new ConfigParser.Source(f, null, List.of(), List.of()));
+        return ConfigFiles.parse(dir, text);
     }
 
     @Test

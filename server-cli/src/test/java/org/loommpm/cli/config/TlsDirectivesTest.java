@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,9 +24,7 @@ class TlsDirectivesTest {
     }
 
     private static LoomConfig parse(String text) throws Exception {
-        Path f = dir.resolve("loom.conf");
-        Files.writeString(f, text);
-        return new ConfigParser(DirectiveTable.standard()).parse(new ConfigParser.Source(f, null, List.of(), List.of()));
+        return ConfigFiles.parse(dir, text);
     }
 
     private static ConfigException error(String text) {
