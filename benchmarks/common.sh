@@ -53,14 +53,15 @@ port_of() {
     loom) echo $((PORT_BASE + 0)) ;; helidon) echo $((PORT_BASE + 1)) ;;
     jetty) echo $((PORT_BASE + 2)) ;; netty) echo $((PORT_BASE + 3)) ;;
     loom-noac) echo $((PORT_BASE + 4)) ;; jdk) echo $((PORT_BASE + 5)) ;;
-    undertow) echo $((PORT_BASE + 6)) ;;
+    undertow) echo $((PORT_BASE + 6)) ;; loom-blk) echo $((PORT_BASE + 7)) ;;
     *) echo "unknown server $1" >&2; return 1 ;;
   esac
 }
 
-# server_impl SERVER: the jar's server argument (loom-noac is loom with AdmissionControl Off).
+# server_impl SERVER: the jar's server argument (loom-noac is loom with AdmissionControl Off;
+# loom-blk is loom with every route blocking, LOOM_ROUTES=blocking: the non-blocking A/B).
 server_impl() {
-  case "$1" in loom-noac) echo loom ;; *) echo "$1" ;; esac
+  case "$1" in loom-noac|loom-blk) echo loom ;; *) echo "$1" ;; esac
 }
 
 SERVER_PID=""
@@ -72,8 +73,10 @@ start_server() {
   : >"$log"
   local admission=on
   [ "$server" = loom-noac ] && admission=off
+  local routes=${LOOM_ROUTES:-}
+  [ "$server" = loom-blk ] && routes=blocking
   # shellcheck disable=SC2086
-  LOOM_ADMISSION=$admission taskset -c "$SERVER_CPU" "$JAVA" $JVM_FLAGS -jar "$JAR" "$port" "$(server_impl "$server")" \
+  LOOM_ROUTES=$routes LOOM_ADMISSION=$admission taskset -c "$SERVER_CPU" "$JAVA" $JVM_FLAGS -jar "$JAR" "$port" "$(server_impl "$server")" \
     >"$log" 2>&1 &
   SERVER_PID=$!
   for i in $(seq 600); do
