@@ -18,15 +18,17 @@ package org.loommpm.api;
  *       when the whole request (head and a {@code Content-Length} body, or no body) is already
  *       in its buffer, so a body read never waits for the client; otherwise, and on TLS
  *       connections, it runs on a virtual thread as a blocking handler would;
- *   <li>write a bounded response: what the socket does not take at once is queued in memory
- *       and written by the poller later ({@link Response#sendFile} and streaming outputs work,
- *       but a large body then sits in memory until the client reads it).
+ *   <li>write a bounded response from memory: what the socket does not take at once is copied
+ *       and queued, and written later (a streamed body works, but a large one then sits in
+ *       memory until the client reads it; {@link Response#sendFile} reads a file, which is
+ *       blocking I/O, so a handler sending files should stay blocking).
  * </ul>
  * A handler that breaks the rule still works, but stalls its poller's connections while it runs;
  * the server logs a handler that held its poller longer than {@code NonBlockingHandlerLimit}
  * ({@code LM2500}) and the stack of a poller still inside one when its supervisor looks
- * ({@code LM2501}). Suspending the response ({@link Response#suspend()}, an event stream) or
- * switching protocols (WebSocket) from a non-blocking handler is supported: they do not block.
+ * ({@code LM2501}). Suspending the response ({@link Response#suspend()}, an event stream) from a
+ * non-blocking handler is supported: it does not block. A request asking for an {@code Upgrade}
+ * (WebSocket, h2c) always runs on a virtual thread.
  */
 public enum InvocationType {
     /** The handler may block: it runs on a virtual thread of the worker pool. The default. */

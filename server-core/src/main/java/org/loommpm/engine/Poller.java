@@ -602,7 +602,7 @@ public final class Poller implements Runnable, PollerStats {
             c.context = ctx;
             child.contextAttached();
         }
-        if (!owner && inlineCandidate(c) && serveInline(c)) {
+        if (!owner && c.protocol().servesInline() && inlineCandidate(c) && serveInline(c)) {
             return;
         }
         dispatches++;

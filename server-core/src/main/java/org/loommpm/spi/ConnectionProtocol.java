@@ -43,6 +43,17 @@ public interface ConnectionProtocol {
     }
 
     /**
+     * Whether {@link #serveInline} may serve anything at all (asked before each claim, so it
+     * must be a field read): {@code false} spares the engine the inline attempt. The default
+     * says no.
+     *
+     * @return {@code false} when {@link #serveInline} would always decline
+     */
+    default boolean servesInline() {
+        return false;
+    }
+
+    /**
      * The bytes the poller writes (without blocking, best effort) when a partial request head
      * misses its deadline, before a lingering close; {@code null} for none.
      *
