@@ -42,6 +42,18 @@ class NonBlockingHandlerTest {
                     throw new HttpException(418, "short and stout");
                 }))
                 .get("/big", Handler.nonBlocking((q, s) -> s.send(new byte[BIG])))
+                .get("/later", Handler.nonBlocking((q, s) -> {
+                    String w = where();
+                    var suspended = s.suspend();
+                    Thread.ofVirtual().start(() -> {
+                        try {
+                            Thread.sleep(50);
+                            suspended.send("later from " + w);
+                        } catch (Exception e) {
+                            throw new IllegalStateException(e);
+                        }
+                    });
+                }))
                 .get("/slow", Handler.nonBlocking((q, s) -> {
                     Thread.sleep(1500); // breaks the contract on purpose: the check must see it
                     s.send(where());
@@ -76,6 +88,17 @@ class NonBlockingHandlerTest {
             }
             assertTrue(get(c, "/blocking").startsWith("virtual:"), "blocking routes stay on virtual threads");
             assertTrue(get(c, "/nb").contains("-poller-"));
+        }
+    }
+
+    @Test
+    void aNonBlockingHandlerMaySuspendItsResponse() throws Exception {
+        try (RawHttp c = new RawHttp(server.port())) {
+            get(c, "/nb");
+            String later = get(c, "/later");
+            assertTrue(later.startsWith("later from platform:") && later.contains("-poller-"), later);
+            get(c, "/nb"); // the answer's end resumes the connection on a worker, which may serve this one
+            assertTrue(get(c, "/nb").contains("-poller-"), "then back to the poller");
         }
     }
 
