@@ -56,14 +56,15 @@ port_of() {
     jetty) echo $((PORT_BASE + 2)) ;; netty) echo $((PORT_BASE + 3)) ;;
     loom-noac) echo $((PORT_BASE + 4)) ;; jdk) echo $((PORT_BASE + 5)) ;;
     undertow) echo $((PORT_BASE + 6)) ;; loom-jar) echo $((PORT_BASE + 7)) ;;
-    loom-jar-aot) echo $((PORT_BASE + 8)) ;;
+    loom-jar-aot) echo $((PORT_BASE + 8)) ;; loom-blk) echo $((PORT_BASE + 9)) ;;
     *) echo "unknown server $1" >&2; return 1 ;;
   esac
 }
 
-# server_impl SERVER: the jar's server argument (loom-noac is loom with AdmissionControl Off).
+# server_impl SERVER: the jar's server argument (loom-noac is loom with AdmissionControl Off;
+# loom-blk is loom with every route blocking, LOOM_ROUTES=blocking: the non-blocking A/B).
 server_impl() {
-  case "$1" in loom-noac) echo loom ;; *) echo "$1" ;; esac
+  case "$1" in loom-noac|loom-blk) echo loom ;; *) echo "$1" ;; esac
 }
 
 SERVER_PID=""
@@ -75,8 +76,10 @@ start_server() {
   : >"$log"
   local admission=on
   [ "$server" = loom-noac ] && admission=off
+  local routes=${LOOM_ROUTES:-}
+  [ "$server" = loom-blk ] && routes=blocking
   # shellcheck disable=SC2086
-  LOOM_ADMISSION=$admission taskset -c "$SERVER_CPU" "$JAVA" $JVM_FLAGS -jar "$JAR" "$port" "$(server_impl "$server")" \
+  LOOM_ROUTES=$routes LOOM_ADMISSION=$admission taskset -c "$SERVER_CPU" "$JAVA" $JVM_FLAGS -jar "$JAR" "$port" "$(server_impl "$server")" \
     >"$log" 2>&1 &
   SERVER_PID=$!
   for i in $(seq 600); do

@@ -19,6 +19,12 @@ import org.loommpm.websocket.WebSocketSession;
  * {@code BENCH_HOST=127.0.0.1} binds loopback only (h2attack.sh: attack traffic stays local).
  * Also {@code /events} and {@code /poll} ({@link BenchEvents}, streaming.sh); {@code LOOM_THREADS}
  * sets ThreadsPerChild.
+ *
+ * <p>{@code GET /plaintext} and {@code GET /} are marked non-blocking ({@code Handler.nonBlocking}):
+ * they answer a fixed body from memory, and are then served on the poller that read the request,
+ * as Netty and Undertow answer them on their I/O threads. {@code LOOM_ROUTES=blocking} (the
+ * harness's pseudo-server {@code loom-blk}) leaves them blocking, on virtual threads, for the A/B.
+ * {@code POST} reads a body and stays blocking.
  */
 final class LoomBench {
     private LoomBench() {
@@ -37,13 +43,20 @@ final class LoomBench {
             res.header("Content-Type", BenchServer.CONTENT_TYPE);
             res.send(BenchServer.HELLO);
         };
+        Handler get = (req, res) -> {
+            res.header("Content-Type", BenchServer.CONTENT_TYPE);
+            res.send(BenchServer.HELLO);
+        };
+        if (!"blocking".equalsIgnoreCase(System.getenv("LOOM_ROUTES"))) {
+            get = Handler.nonBlocking(get);
+        }
         Handler slow = (req, res) -> {
             BenchServer.pause();
             hello.handle(req, res);
         };
         return router
-                .get("/plaintext", hello).post("/plaintext", hello)
-                .get("/", hello).post("/", hello)
+                .get("/plaintext", get).post("/plaintext", hello)
+                .get("/", get).post("/", hello)
                 .get(BenchServer.SLOW_PATH, slow)
                 .get("/events", new BenchEvents().events())               // SSE: an event every 100 ms
                 .get("/poll", BenchEvents.poll())                           // a long poll (suspended)

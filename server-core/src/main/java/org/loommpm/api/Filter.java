@@ -15,4 +15,15 @@ public interface Filter {
      * @throws Exception any failure, answered as a handler's would be
      */
     void filter(Request request, Response response, Handler next) throws Exception;
+
+    /**
+     * Whether this filter may block (see {@link InvocationType}): a {@link Router} route runs
+     * on a poller only when its handler and every filter of the router are
+     * {@link InvocationType#NON_BLOCKING}. {@link InvocationType#BLOCKING} unless overridden.
+     *
+     * @return {@link InvocationType#BLOCKING} or {@link InvocationType#NON_BLOCKING}
+     */
+    default InvocationType invocationType() {
+        return InvocationType.BLOCKING;
+    }
 }

@@ -5,6 +5,12 @@ package org.loommpm.api;
  * worker pool, so it may block (read a body, call a database, sleep): a blocked handler parks
  * its virtual thread, never a poller. A handler that throws gets a 500 with no internals shown
  * to the client (an {@link HttpException} gets its own status instead).
+ *
+ * <p>A handler that declares it never blocks ({@link #invocationType()} returns
+ * {@link InvocationType#NON_BLOCKING}; see {@link #nonBlocking(Handler)} and
+ * {@link InvocationType} for what that promises) may instead run on the poller thread that read
+ * its request, which saves the hand-off to a virtual thread: HTTP/1.1 over cleartext, when the
+ * whole request is already read.
  */
 @FunctionalInterface
 public interface Handler {
@@ -17,4 +23,54 @@ public interface Handler {
      * @throws Exception any failure; see the class comment for how it is answered
      */
     void handle(Request request, Response response) throws Exception;
+
+    /**
+     * Whether this handler may block; {@link InvocationType#BLOCKING} unless it says otherwise.
+     * A handler wrapping others (a router, a filter chain) must not answer
+     * {@link InvocationType#NON_BLOCKING} unless everything it calls is non-blocking.
+     *
+     * @return the handler's invocation type
+     */
+    default InvocationType invocationType() {
+        return InvocationType.BLOCKING;
+    }
+
+    /**
+     * Whether this handler may block when answering a request with this method and path: asked
+     * by the server, before the handler runs, when {@link #invocationType()} is
+     * {@link InvocationType#BY_REQUEST}. It must be cheap and must not block. The default is
+     * {@link #invocationType()}.
+     *
+     * @param method the request method, e.g. {@code GET}
+     * @param path the request path, percent-decoded (as {@link Request#path()})
+     * @return {@link InvocationType#BLOCKING} or {@link InvocationType#NON_BLOCKING}
+     */
+    default InvocationType invocationType(String method, String path) {
+        InvocationType t = invocationType();
+        return t == InvocationType.BY_REQUEST ? InvocationType.BLOCKING : t;
+    }
+
+    /**
+     * Marks {@code handler} as never blocking ({@link InvocationType#NON_BLOCKING}): the server
+     * may call it on the poller thread that read its request. Read {@link InvocationType} first:
+     * a handler that blocks anyway stalls every connection of its poller while it runs.
+     *
+     * @param handler a handler that does no blocking I/O, holds no contended lock and takes
+     *                bounded, short CPU
+     * @return a handler that calls {@code handler} and declares it non-blocking
+     */
+    static Handler nonBlocking(Handler handler) {
+        java.util.Objects.requireNonNull(handler, "handler");
+        return new Handler() {
+            @Override
+            public void handle(Request request, Response response) throws Exception {
+                handler.handle(request, response);
+            }
+
+            @Override
+            public InvocationType invocationType() {
+                return InvocationType.NON_BLOCKING;
+            }
+        };
+    }
 }

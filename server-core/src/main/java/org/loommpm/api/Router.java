@@ -56,6 +56,13 @@ import org.loommpm.websocket.server.UpgradeHandler;
  * and {@code OPTIONS} answers, so a logging filter sees every request. They run after the route
  * is chosen, so they see the path parameters.
  *
+ * <h2>Non-blocking routes</h2>
+ * A route whose handler is {@link InvocationType#NON_BLOCKING} (see
+ * {@link Handler#nonBlocking(Handler)}) may run on the poller thread that read the request, when
+ * every filter of this router is non-blocking too; other routes, and the built-in 404, 405 and
+ * {@code OPTIONS} answers, run on virtual threads. {@link #invocationType(String, String)} is
+ * how the server asks, per request.
+ *
  * <h2>Threads</h2>
  * A router is built on one thread, then only read. It is not synchronized: build it completely
  * before handing it to the server, whose start (thread start, executor submission) orders every
@@ -288,11 +295,7 @@ public final class Router implements Handler {
     /** Routes the request; see the class comment. Freezes the router on first use. */
     @Override
     public void handle(Request request, Response response) throws Exception {
-        Table t = table;
-        if (t == null) {
-            t = compile();
-            table = t;
-        }
+        Table t = table();
         String path = request.path();
         String method = request.method();
         Route route = find(path, t.methodIndex(method), null);
@@ -324,14 +327,59 @@ public final class Router implements Handler {
         }
     }
 
+    /**
+     * {@link InvocationType#BY_REQUEST} when some route is non-blocking and so is every filter
+     * (the server then asks {@link #invocationType(String, String)} per request), else
+     * {@link InvocationType#BLOCKING}. Freezes the router, as {@link #handle} does.
+     */
+    @Override
+    public InvocationType invocationType() {
+        return table().anyNonBlocking ? InvocationType.BY_REQUEST : InvocationType.BLOCKING;
+    }
+
+    /**
+     * The invocation type of the route {@code method} and {@code path} select: its handler's,
+     * when every filter is non-blocking; {@link InvocationType#BLOCKING} for a miss (404, 405,
+     * {@code OPTIONS}). Does not block; freezes the router.
+     */
+    @Override
+    public InvocationType invocationType(String method, String path) {
+        Table t = table();
+        if (!t.anyNonBlocking) {
+            return InvocationType.BLOCKING;
+        }
+        Route route = find(path, t.methodIndex(method), null);
+        return route == null ? InvocationType.BLOCKING : t.types[route.id];
+    }
+
+    private Table table() {
+        Table t = table;
+        if (t == null) {
+            t = compile();
+            table = t;
+        }
+        return t;
+    }
+
     private Table compile() {
         Filter[] fs = filters.toArray(new Filter[0]);
         Handler[] chains = new Handler[routes.size()];
+        InvocationType[] types = new InvocationType[routes.size()];
+        boolean filtersNonBlocking = true;
+        for (Filter f : fs) {
+            filtersNonBlocking &= f.invocationType() == InvocationType.NON_BLOCKING;
+        }
+        boolean any = false;
         for (Route r : routes) {
             chains[r.id] = chain(fs, r.handler);
+            // A nested router is asked per request only for its whole type: a route is inline
+            // when the handler as a whole is non-blocking.
+            boolean nb = filtersNonBlocking && r.handler.invocationType() == InvocationType.NON_BLOCKING;
+            types[r.id] = nb ? InvocationType.NON_BLOCKING : InvocationType.BLOCKING;
+            any |= nb;
         }
         return new Table(methods.toArray(new String[0]), chains,
-                chain(fs, (q, s) -> plain(s, 404, NOT_FOUND_BODY)), fs);
+                chain(fs, (q, s) -> plain(s, 404, NOT_FOUND_BODY)), fs, types, any);
     }
 
     private void checkNotFrozen() {
@@ -423,7 +471,8 @@ public final class Router implements Handler {
 
 
     /** What handle() reads after freezing; method names by index, chains by route id. */
-    private record Table(String[] methods, Handler[] chains, Handler notFound, Filter[] filters) {
+    private record Table(String[] methods, Handler[] chains, Handler notFound, Filter[] filters,
+                         InvocationType[] types, boolean anyNonBlocking) {
         int methodIndex(String method) {
             for (int i = 0; i < methods.length; i++) {
                 if (methods[i].equals(method)) {

@@ -106,6 +106,12 @@ public final class ServerConfig {
      * Pollers complete an iteration at least every 500 ms, so it must be 0 or at least 1 s.
      */
     public static final Duration DEFAULT_CHILD_WATCHDOG_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * {@code NonBlockingHandlerLimit}: how long a non-blocking handler ({@code api.InvocationType})
+     * may hold the poller that runs it inline before the server logs it as a violation (LM2500,
+     * LM2501). {@link Duration#ZERO} turns the check off.
+     */
+    public static final Duration DEFAULT_NON_BLOCKING_HANDLER_LIMIT = Duration.ofMillis(100);
     /** {@code ChildScaling}: worker.c's doubling. */
     public static final ChildScaling DEFAULT_CHILD_SCALING = ChildScaling.WORKER;
     /**
@@ -160,6 +166,7 @@ public final class ServerConfig {
     private final int minSpareThreads;
     private final int maxSpareThreads;
     private final Duration childWatchdogTimeout;
+    private final Duration nonBlockingHandlerLimit;
     private final ChildScaling childScaling;
     private final Duration childPingInterval;
     private final int childPingMisses;
@@ -207,6 +214,7 @@ public final class ServerConfig {
         this.minSpareThreads = limits.minSpareThreads();
         this.maxSpareThreads = limits.maxSpareThreads();
         this.childWatchdogTimeout = b.childWatchdogTimeout;
+        this.nonBlockingHandlerLimit = b.nonBlockingHandlerLimit;
         this.childScaling = b.childScaling;
         this.childPingInterval = b.childPingInterval;
         this.childPingMisses = b.childPingMisses;
@@ -258,6 +266,7 @@ public final class ServerConfig {
         b.minSpareThreads = minSpareThreads;
         b.maxSpareThreads = maxSpareThreads;
         b.childWatchdogTimeout = childWatchdogTimeout;
+        b.nonBlockingHandlerLimit = nonBlockingHandlerLimit;
         b.childScaling = childScaling;
         b.childPingInterval = childPingInterval;
         b.childPingMisses = childPingMisses;
@@ -368,6 +377,8 @@ public final class ServerConfig {
     public int maxSpareThreads() { return maxSpareThreads; }
     /** {@return {@code ChildWatchdogTimeout} ({@link Duration#ZERO}: off)} */
     public Duration childWatchdogTimeout() { return childWatchdogTimeout; }
+    /** {@return {@code NonBlockingHandlerLimit} ({@link Duration#ZERO}: no check)} */
+    public Duration nonBlockingHandlerLimit() { return nonBlockingHandlerLimit; }
     /** {@return {@code ChildScaling worker|spamd}} */
     public ChildScaling childScaling() { return childScaling; }
     /** {@return {@code ChildPingInterval} (0 = no liveness ping)} */
@@ -508,6 +519,7 @@ public final class ServerConfig {
         private int minSpareThreads = DEFAULT_MIN_SPARE_THREADS;
         private int maxSpareThreads = DEFAULT_MAX_SPARE_THREADS;
         private Duration childWatchdogTimeout = DEFAULT_CHILD_WATCHDOG_TIMEOUT;
+        private Duration nonBlockingHandlerLimit = DEFAULT_NON_BLOCKING_HANDLER_LIMIT;
         private ChildScaling childScaling = DEFAULT_CHILD_SCALING;
         private Duration childPingInterval = DEFAULT_CHILD_PING_INTERVAL;
         private int childPingMisses = DEFAULT_CHILD_PING_MISSES;
@@ -760,6 +772,14 @@ public final class ServerConfig {
          * @return this builder
          */
         public Builder childWatchdogTimeout(Duration d) { childWatchdogTimeout = d; return this; }
+
+        /**
+         * {@code NonBlockingHandlerLimit}: 0 (no check) or more; see {@link #DEFAULT_NON_BLOCKING_HANDLER_LIMIT}.
+         *
+         * @param d the value
+         * @return this builder
+         */
+        public Builder nonBlockingHandlerLimit(Duration d) { nonBlockingHandlerLimit = d; return this; }
         /**
          * {@code ChildScaling worker|spamd}.
          *
@@ -879,6 +899,10 @@ public final class ServerConfig {
                 throw new IllegalArgumentException("ChildPingInterval must be 0 (off) or positive, got " + childPingInterval);
             }
             atLeast("ChildPingMisses", childPingMisses, 1);
+            if (nonBlockingHandlerLimit == null || nonBlockingHandlerLimit.isNegative()) {
+                throw new IllegalArgumentException("NonBlockingHandlerLimit must be 0 (off) or positive, got "
+                        + nonBlockingHandlerLimit);
+            }
             if (childWatchdogTimeout == null || childWatchdogTimeout.isNegative()
                     || (!childWatchdogTimeout.isZero() && childWatchdogTimeout.compareTo(Duration.ofSeconds(1)) < 0)) {
                 throw new IllegalArgumentException("ChildWatchdogTimeout must be 0 (off) or at least 1 second, got "

@@ -432,8 +432,9 @@ public final class Child implements ChildStats, ChildHandle {
     @Override public int freeSlots() { return pool.idle(); }
     @Override public long connectionsAccepted() { return accepted.sum(); }
     @Override public long connectionsClosed(CloseReason reason) { return closed[reason.ordinal()].sum(); }
-    @Override public long requests() { return pool.scoreboard().totalAccesses(); }
-    @Override public long bytesSent() { return pool.scoreboard().totalBytesSent(); }
+    // Workers' slots plus what the pollers served inline (non-blocking handlers hold no slot).
+    @Override public long requests() { return pool.scoreboard().totalAccesses() + sum(Poller::inlineRequests); }
+    @Override public long bytesSent() { return pool.scoreboard().totalBytesSent() + sum(p -> p.inlineBoard().bytesSent()); }
     @Override public int keepAliveConnections() { return (int) sum(Poller::keepAliveConnections); }
     @Override public int lingeringConnections() { return (int) sum(Poller::lingeringConnections); }
     @Override public int detachedConnections() { return (int) sum(Poller::detachedConnections); }

@@ -43,6 +43,10 @@ import org.loommpm.spi.WorkerTask;
  *   NEW -> PROXY_HEADER -> KEEPALIVE        on a PROXY protocol listener: the poller reads the
  *                                           header itself, then makes the transport (below)
  *   PROXY_HEADER -> CLOSED                  invalid header, EOF, or its deadline
+ *   KEEPALIVE -> PROCESSING(inline) -> KEEPALIVE | DETACHED | LINGER | CLOSED | PROCESSING(worker)
+ *                                           HTTP/1.1 cleartext, non-blocking handlers: the poller
+ *                                           that claimed it serves whole requests itself (see
+ *                                           "Inline" below), then applies the hand-back at once
  *   KEEPALIVE | ASYNC_WAITIO -> PROCESSING  poller claims it on readiness: timer cancelled,
  *                                           context attached, dispatched to a worker; should the
  *                                           socket be reported ready again while a worker owns
@@ -85,6 +89,16 @@ import org.loommpm.spi.WorkerTask;
  * poke through the poller's queue. A MULTIPLEXED connection is dispatched on a poke; and because
  * the poller also checks the flag when it applies {@link #handBackWatch}, a signal racing with
  * that hand-back is never lost. The owner consumes the flag with {@link #takeSignal}.
+ *
+ * <p><b>Inline.</b> While its poller serves it inline ({@link #inline} set, poller thread only)
+ * the poller is its owner as a worker would be, and nothing parks: a write the socket does not
+ * take whole queues the rest on {@link #outbound()} (copied; later writes queue behind it), a
+ * hand-back only records its {@link #op} (the poller applies it when the protocol returns; a
+ * lingering one with bytes still queued becomes DETACHED, closing after the poller has written
+ * the queue), and a wait for readiness is a bug of the protocol
+ * and throws {@link IllegalStateException}. A keep-alive hand-back with bytes still queued
+ * records no operation: the poller dispatches the connection to a worker, which writes the queue
+ * first ({@link #run}) as any worker write would, then reads the next request.
  *
  * <p><b>Outbound queue.</b> Any thread may queue bytes on {@link #outbound()}; who writes them
  * follows ownership (see {@link Outbound}, "Who writes").
@@ -168,6 +182,12 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
      * before its hand-off, read by the poller after it.
      */
     long awaitDeadline;
+    /**
+     * Set by the poller while it serves this connection on its own thread (see "Inline" in the
+     * class comment); poller-confined, read by the owner's I/O and hand-back methods, which then
+     * run on that poller.
+     */
+    boolean inline;
     /** Whether the poller ever dispatched it (it has sent something); poller-confined. */
     boolean dispatchedOnce;
     /**
@@ -468,6 +488,10 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
 
     /** Writes every remaining byte, parking while the socket is full. Owner only. */
     public void write(ByteBuffer src) throws IOException {
+        if (inline) {
+            writeInline(new ByteBuffer[] {src});
+            return;
+        }
         try {
             while (src.hasRemaining()) {
                 int n = transport.write(src);
@@ -484,6 +508,10 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
 
     /** Writes several buffers (a gathering write), parking while the socket is full. */
     public void write(ByteBuffer[] srcs) throws IOException {
+        if (inline) {
+            writeInline(srcs);
+            return;
+        }
         try {
             for (;;) {
                 boolean left = false;
@@ -507,6 +535,10 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
 
     /** Sends {@code count} bytes of {@code file} from {@code position}, zero-copy where possible. */
     public void transferFrom(FileChannel file, long position, long count) throws IOException {
+        if (inline) {
+            transferInline(file, position, count);
+            return;
+        }
         long pos = position;
         long end = position + count;
         while (pos < end) {
@@ -557,6 +589,70 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
         }
     }
 
+    /**
+     * A write on the poller serving this connection inline (plaintext only): what the socket
+     * takes now, and a copy of the rest queued on {@link #outbound()} for the poller to write
+     * when the socket is writable. Once something is queued, later writes queue behind it so
+     * the bytes stay in order.
+     */
+    private void writeInline(ByteBuffer[] srcs) throws IOException {
+        Outbound q = outbound;
+        if (q == null || !q.hasItems()) {
+            try {
+                long n;
+                do {
+                    n = transport.write(srcs);
+                    bytesWritten += n;
+                } while (n > 0 && remaining(srcs) > 0);
+            } catch (IOException e) {
+                throw peerFailure(e);
+            }
+        }
+        long left = remaining(srcs);
+        if (left > 0) {
+            ByteBuffer copy = ByteBuffer.allocate(Math.toIntExact(left));
+            for (ByteBuffer b : srcs) {
+                copy.put(b);
+            }
+            outbound().put(copy.flip());
+        }
+    }
+
+    /** A file body sent inline: zero-copy while the socket takes it, then the rest read into memory and queued. */
+    private void transferInline(FileChannel file, long position, long count) throws IOException {
+        long pos = position;
+        long end = position + count;
+        Outbound q = outbound;
+        if (q == null || !q.hasItems()) {
+            long n;
+            try {
+                while (pos < end && (n = transport.transferFrom(file, pos, end - pos)) > 0) {
+                    pos += n;
+                    bytesWritten += n;
+                }
+            } catch (IOException e) {
+                throw peerFailure(e);
+            }
+        }
+        if (pos < end) {
+            ByteBuffer rest = ByteBuffer.allocate(Math.toIntExact(end - pos));
+            while (rest.hasRemaining()) {
+                if (file.read(rest, pos + rest.position()) < 0) {
+                    throw new IOException("file shrank while being sent");
+                }
+            }
+            outbound().put(rest.flip());
+        }
+    }
+
+    private static long remaining(ByteBuffer[] srcs) {
+        long n = 0;
+        for (ByteBuffer b : srcs) {
+            n += b.remaining();
+        }
+        return n;
+    }
+
     private long transportWrite(ByteBuffer[] srcs, int n) throws IOException {
         return transport.write(n == srcs.length ? srcs : java.util.Arrays.copyOf(srcs, n));
     }
@@ -583,6 +679,10 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
 
     /** Parks the calling worker until the poller reports readiness for {@code awaitOp}. */
     private void await(HandOff awaitOp) throws IOException {
+        if (inline) {
+            // A protocol serves inline only what needs no wait (a whole request, a plaintext socket).
+            throw new IllegalStateException(awaitOp + " on a connection served inline by its poller");
+        }
         if (!channel.isOpen()) {
             throw new AsynchronousCloseException();
         }
@@ -635,6 +735,13 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
      * handshake is unfinished it waits under the handshake's deadline instead.
      */
     public void handBackKeepAlive() {
+        Outbound q = outbound;
+        if (inline && q != null && q.hasItems()) {
+            // The socket did not take the whole response: a worker writes the rest (parking as
+            // any write does) and then reads the next request. The context stays attached.
+            op = HandOff.NONE;
+            return;
+        }
         releaseContext();
         transport.idle();
         if (transport.handshaking()) {
@@ -643,6 +750,10 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
             return;
         }
         boolean buffered = transport.hasBufferedInput();
+        if (inline) {
+            op = HandOff.KEEPALIVE;
+            return;
+        }
         op = HandOff.KEEPALIVE;
         poller.handoffIdle(this, buffered);
     }
@@ -663,6 +774,16 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
      */
     public void handBackLinger(CloseReason reason) {
         releaseContext();
+        Outbound q = outbound;
+        if (inline && q != null && q.hasItems()) {
+            // Output is shut down only after the poller has written the rest of the response.
+            closeReason = reason;
+            q.close(reason, true);
+            detachDeadline = System.nanoTime() + poller.timeoutNanos();
+            detachRead = false;
+            op = HandOff.DETACH;
+            return;
+        }
         transport.closeOutbound();
         closeReason = reason;
         handBack(HandOff.LINGER);
@@ -712,7 +833,9 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
 
     private void handBack(HandOff handOp) {
         op = handOp;
-        poller.handoff(this);
+        if (!inline) {
+            poller.handoff(this); // inline: the poller applies op when the protocol returns
+        }
     }
 
     // ---- worker entry ----

@@ -14,6 +14,15 @@ public interface PollerStats {
     /** Connections dispatched to workers. */
     long dispatches();
 
+    /**
+     * Requests this poller served itself, with no worker: non-blocking handlers
+     * ({@code api.InvocationType#NON_BLOCKING}) on whole HTTP/1.1 requests. Counted in the
+     * child's request total, not in any scoreboard slot.
+     *
+     * @return inline requests since the poller started
+     */
+    long inlineRequests();
+
     /** Deadlines that expired. */
     long timersFired();
 

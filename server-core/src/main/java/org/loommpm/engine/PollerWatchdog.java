@@ -29,6 +29,7 @@ final class PollerWatchdog {
      * @return whether a stuck poller was found (false for a child already sick)
      */
     boolean check(Child child, long now) {
+        checkInline(child, now);
         if (timeoutNanos == 0 || child.state() == ChildState.SICK) {
             return false;
         }
@@ -41,6 +42,34 @@ final class PollerWatchdog {
             }
         }
         return false;
+    }
+
+    /**
+     * LM2501: a poller that has been inside a non-blocking handler (served inline) for longer
+     * than {@code NonBlockingHandlerLimit} when this looks: its stack is logged once per such
+     * stall, so the blocking call can be found while it blocks.
+     */
+    private static void checkInline(Child child, long now) {
+        long limit = child.config().nonBlockingHandlerLimit().toNanos();
+        if (limit == 0) {
+            return;
+        }
+        for (Poller p : child.pollerArray()) {
+            long since = p.inlineBoard().servingSince();
+            if (since == 0 || now - since <= limit || p.inlineReported == since) {
+                continue;
+            }
+            p.inlineReported = since;
+            Thread t = p.thread();
+            var r = p.inlineBoard().current();
+            Throwable where = new Throwable("stack of " + (t != null ? t.getName() : "poller " + p.index())
+                    + " inside a non-blocking handler");
+            where.setStackTrace(t != null ? t.getStackTrace() : new StackTraceElement[0]);
+            LOG.log(Level.WARNING, "LM2501 child " + child.id() + ": poller " + p.index() + " has been inside a "
+                    + "non-blocking handler (" + (r != null ? r.method() + " " + r.path() : "?") + ") for "
+                    + (now - since) / 1_000_000 + " ms (NonBlockingHandlerLimit): the handler blocks; its "
+                    + "poller's other connections wait meanwhile", where);
+        }
     }
 
     /** How long {@code p} has gone without a heartbeat; 0 for a poller not started or already ended. */

@@ -91,10 +91,24 @@ import org.loommpm.tls.PlaintextRequestException;
 public final class Http1Protocol implements ConnectionProtocol {
     private static final System.Logger LOG = System.getLogger("org.loommpm.http1");
     private static final int MAX_REQUESTS_PER_DISPATCH = 16;
+    /**
+     * Requests one connection may have served inline in one turn of its poller: a pipelining
+     * client must not keep the poller from its other connections. What is still buffered after
+     * that continues on a worker.
+     */
+    static final int MAX_INLINE_REQUESTS = 4;
     /** Unread request body we discard to keep a connection alive; more than that closes it. */
     private static final long MAX_DISCARD = 256 * 1024;
 
     private final ServerConfig config;
+    /** The application's handler: asked before an inline exchange whether the route may block. */
+    private final Handler app;
+    /**
+     * {@code app.invocationType()}, taken when the first connection asks to be served inline
+     * (after a request of its own has run: a router is frozen by then). A benign race: every
+     * thread computes the same value.
+     */
+    private org.loommpm.api.InvocationType appType;
     /** Calls the application's handler and counts each exchange. */
     private final ExchangeRunner runner;
     /** {@code RequestReadTimeout header=}: the head's deadline from its first byte, extended by its rate. */
@@ -116,6 +130,7 @@ public final class Http1Protocol implements ConnectionProtocol {
     public Http1Protocol(ServerConfig config, Handler app, ExchangeObserver observer,
                                   ProtocolSwitch protocols) {
         this.config = config;
+        this.app = app;
         this.runner = new ExchangeRunner(app, observer);
         this.protocols = protocols;
         this.headerStage = config.requestReadTimeout().header();
@@ -236,6 +251,124 @@ public final class Http1Protocol implements ConnectionProtocol {
     }
 
     /**
+     * The inline path (see {@link ConnectionProtocol#serveInline}): on the poller, serve whole
+     * requests whose route is non-blocking, at most {@link #MAX_INLINE_REQUESTS} per turn.
+     * Declines (the connection continues on a worker, which scans the buffered bytes again) for
+     * a connection's first request (protocol selection, ALPN and prefaces are the worker's), a
+     * suspended exchange, a head that is not whole or does not parse, a blocking route, and a
+     * request whose body is chunked, announced with {@code Expect}, or not yet read whole, or
+     * that asks for an {@code Upgrade}. Nothing here waits: the connection queues what the
+     * socket does not take.
+     */
+    /** Until a request has run the handler's type is not asked (a router is frozen by then). */
+    @Override
+    public boolean servesInline() {
+        return appType != org.loommpm.api.InvocationType.BLOCKING;
+    }
+
+    @Override
+    public boolean serveInline(ProtocolConnection c, SlotBoard board) {
+        if (c.requests() == 0) {
+            return false;
+        }
+        org.loommpm.api.InvocationType type = appType;
+        if (type == null) {
+            appType = type = app.invocationType();
+        }
+        if (type == org.loommpm.api.InvocationType.BLOCKING) {
+            return false;
+        }
+        Http1Suspension.Holder held = c.session(Http1Suspension.Holder.class);
+        if (held != null && held.current != null) {
+            return false;
+        }
+        ConnectionBuffers ctx = c.context();
+        Http1State st = ctx.protocolState(Http1State.class);
+        if (st == null) {
+            st = new Http1State(config);
+            ctx.protocolState(st);
+        }
+        try {
+            for (int round = 1; ; round++) {
+                ByteBuffer in = ctx.in();
+                if (!in.hasRemaining()) {
+                    st.scanner.reset();
+                    int n = fill(c, in);
+                    if (n < 0) {
+                        st.flushBatch(c);
+                        c.handBackClose(CloseReason.NORMAL);
+                        return true;
+                    }
+                    if (n == 0) {
+                        st.flushBatch(c);
+                        c.handBackKeepAlive();
+                        return true;
+                    }
+                    st.headStartNanos = System.nanoTime();
+                }
+                RequestHead head = round > MAX_INLINE_REQUESTS ? null : inlineHead(c, in, st, type);
+                if (head == null) {
+                    // The worker starts this head again from its first byte.
+                    st.scanner.reset();
+                    st.flushBatch(c);
+                    return false;
+                }
+                if (!exchange(c, ctx, st, head, st.scanner.scan(in.array(), 0, in.limit()), board, 0)) {
+                    return true; // handed back inside exchange
+                }
+                in = ctx.in();
+                in.compact().flip();
+                st.scanner.reset();
+                if (!in.hasRemaining()) {
+                    // No grace read here: the poller's next select reports the next request.
+                    st.flushBatch(c);
+                    c.handBackKeepAlive();
+                    return true;
+                }
+                st.headStartNanos = System.nanoTime();
+            }
+        } catch (PeerIOException | EOFException e) {
+            st.discardBatch();
+            LOG.log(Level.DEBUG, "LM0404 connection {0} ended: {1}", c.id(), e.toString());
+            c.handBackClose(CloseReason.ABORT);
+            return true;
+        } catch (IOException | RuntimeException e) {
+            st.discardBatch();
+            LOG.log(Level.ERROR, "LM0405 connection " + c.id() + " failed", e);
+            c.handBackClose(CloseReason.ERROR);
+            return true;
+        }
+    }
+
+    /**
+     * The buffered request's head if it may be served inline: whole, valid, for a non-blocking
+     * route, with no body or a {@code Content-Length} body already buffered whole, no
+     * {@code Expect} and no {@code Upgrade}; else {@code null}.
+     */
+    private RequestHead inlineHead(ProtocolConnection c, ByteBuffer in, Http1State st,
+                                   org.loommpm.api.InvocationType type) {
+        int headEnd = st.scanner.scan(in.array(), 0, in.limit());
+        if (headEnd < 0) {
+            return null;
+        }
+        RequestHead head;
+        try {
+            head = st.parser.parse(in.array(), st.scanner.requestLineStart(), headEnd);
+        } catch (HttpException e) {
+            return null; // the worker answers it
+        }
+        if (head.chunked() || head.expectContinue() || head.contentLength() > in.limit() - headEnd
+                || head.headers().first("Upgrade") != null) {
+            return null;
+        }
+        if (type != org.loommpm.api.InvocationType.NON_BLOCKING
+                && app.invocationType(head.method(), head.path()) != org.loommpm.api.InvocationType.NON_BLOCKING) {
+            return null;
+        }
+        return head;
+    }
+
+    /**
      * Reads until the buffer holds a whole head starting at index 0.
      *
      * @return the index after the head, or -1 when the connection was handed back (or switched
@@ -318,6 +451,13 @@ public final class Http1Protocol implements ConnectionProtocol {
             rejectHead(c, st, e);
             return false;
         }
+        return exchange(c, ctx, st, head, headEnd, board, slot);
+    }
+
+    /** {@link #exchange} of a head already parsed. */
+    private boolean exchange(ProtocolConnection c, ConnectionBuffers ctx, Http1State st, RequestHead head, int headEnd,
+                             SlotBoard board, int slot) throws IOException {
+        ByteBuffer in = ctx.in();
         in.position(headEnd);
         if (protocols.upgrade(c, slot, head)) {
             return false; // ownership passed to the protocol the request upgraded to

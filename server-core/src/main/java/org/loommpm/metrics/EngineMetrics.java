@@ -137,6 +137,8 @@ public final class EngineMetrics implements ChildListener {
                     PollerStats::wakeups, pt));
             meters.add(counter("loom.poller.dispatches", "Connections dispatched to workers", p,
                     PollerStats::dispatches, pt));
+            meters.add(counter("loom.poller.inline.requests", "Requests served on the poller (non-blocking handlers)",
+                    p, PollerStats::inlineRequests, pt));
             meters.add(counter("loom.poller.timers.fired", "Deadlines that expired (keep-alive, head, Timeout, linger)",
                     p, PollerStats::timersFired, pt));
             meters.add(gauge("loom.poller.keepalive", "Connections parked in keep-alive on this poller", p,

@@ -23,6 +23,37 @@ public interface ConnectionProtocol {
     void serve(ProtocolConnection connection, int slot);
 
     /**
+     * Serves what a readable connection has already sent on the poller thread that claimed it,
+     * if the protocol can do so without any wait (non-blocking handlers, whole requests): no
+     * worker, no hand-off. Nothing may park here; writes the socket does not take are queued by
+     * the connection. Either the protocol hands the connection back exactly once, as its last
+     * act, as {@link #serve} would (the engine applies it when this returns), or it declines:
+     * then the connection continues on a worker ({@link #serve}) with whatever was read still in
+     * its context, and answers written so far precede the worker's.
+     *
+     * <p>Called on plaintext connections that served a request before and have no queued output;
+     * the default declines.
+     *
+     * @param connection the connection, with a context attached
+     * @param board where inline exchanges are counted (the poller's; not a worker slot)
+     * @return {@code true} when the connection was handed back, {@code false} when declined
+     */
+    default boolean serveInline(ProtocolConnection connection, SlotBoard board) {
+        return false;
+    }
+
+    /**
+     * Whether {@link #serveInline} may serve anything at all (asked before each claim, so it
+     * must be a field read): {@code false} spares the engine the inline attempt. The default
+     * says no.
+     *
+     * @return {@code false} when {@link #serveInline} would always decline
+     */
+    default boolean servesInline() {
+        return false;
+    }
+
+    /**
      * The bytes the poller writes (without blocking, best effort) when a partial request head
      * misses its deadline, before a lingering close; {@code null} for none.
      *

@@ -24,6 +24,37 @@ class RouterTest {
     // ---- precedence ----
 
     @Test
+    void invocationTypeFollowsTheChosenRouteAndTheFilters() {
+        Handler nb = Handler.nonBlocking((q, s) -> { });
+        assertEquals(InvocationType.NON_BLOCKING, nb.invocationType());
+        assertEquals(InvocationType.BLOCKING, ((Handler) (q, s) -> { }).invocationType());
+        Router r = new Router().get("/fast/{id}", nb).get("/slow", (q, s) -> { });
+        assertEquals(InvocationType.BY_REQUEST, r.invocationType());
+        assertEquals(InvocationType.NON_BLOCKING, r.invocationType("GET", "/fast/7"));
+        assertEquals(InvocationType.NON_BLOCKING, r.invocationType("HEAD", "/fast/7"), "HEAD falls back to GET");
+        assertEquals(InvocationType.BLOCKING, r.invocationType("GET", "/slow"));
+        assertEquals(InvocationType.BLOCKING, r.invocationType("POST", "/fast/7"), "405 is answered on a worker");
+        assertEquals(InvocationType.BLOCKING, r.invocationType("GET", "/nothing"), "404 too");
+
+        Router filtered = new Router().get("/fast", nb).filter((q, s, next) -> next.handle(q, s));
+        assertEquals(InvocationType.BLOCKING, filtered.invocationType(), "a filter that may block");
+        assertEquals(InvocationType.BLOCKING, filtered.invocationType("GET", "/fast"));
+        Router nbFiltered = new Router().get("/fast", nb).filter(new Filter() {
+            @Override
+            public void filter(Request q, Response s, Handler next) throws Exception {
+                next.handle(q, s);
+            }
+
+            @Override
+            public InvocationType invocationType() {
+                return InvocationType.NON_BLOCKING;
+            }
+        });
+        assertEquals(InvocationType.NON_BLOCKING, nbFiltered.invocationType("GET", "/fast"));
+        assertEquals(InvocationType.BLOCKING, new Router().get("/x", (q, s) -> { }).invocationType());
+    }
+
+    @Test
     void literalBeatsVariableBeatsRest() throws Exception {
         Router r = new Router()
                 .get("/files/{p...}", text("rest"))

@@ -246,6 +246,7 @@ class ObservabilityTest {
             assertEquals(1, PrometheusText.value(p, "loom_child_connections_open", c1));
             String[] p0 = {"child", "1", "generation", "1", "poller", "0"};
             assertEquals(13, PrometheusText.value(p, "loom_poller_dispatches_total", p0));
+            assertEquals(0, PrometheusText.value(p, "loom_poller_inline_requests_total", p0), "no handler is non-blocking");
             assertEquals(12, PrometheusText.value(p, "loom_recycle_hits_total", p0));
             assertEquals(1, PrometheusText.value(p, "loom_recycle_misses_total", p0));
             assertEquals(0, PrometheusText.value(p, "loom_recycle_drops_total", p0));
