@@ -16,6 +16,7 @@ import org.loommpm.api.Headers;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.config.WebSocketSettings;
 import org.loommpm.http.Tunnel;
+import org.loommpm.spi.ChildServices;
 import org.loommpm.spi.CloseReason;
 import org.loommpm.spi.OutboundQueue;
 import org.loommpm.spi.ProtocolConnection;
@@ -167,11 +168,12 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
 
     // ---- over an HTTP/2 stream: the stream's worker ----
 
-    /** The stream is open (its 200 queued): onOpen, on the request's worker. */
-    @Override
-    public void opened(int slot) {
-        link.services().counters().webSocketOpened();
-        link.outbound().closed().whenComplete((reason, failure) -> ended());
+    /**
+     * Calls the handler's onOpen (a throw closes the socket 1011) and drops the handshake's
+     * headers; a socket opened while the server drains is closed 1001 at once. Either protocol,
+     * on the worker that completed the handshake.
+     */
+    private void callOnOpen(ChildServices services) {
         try {
             handler.onOpen(this);
         } catch (Exception | LinkageError | AssertionError e) {
@@ -179,9 +181,17 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
         } finally {
             handshakeHeaders = null;
         }
-        if (link.services().isDraining() || link.services().isStopping()) {
+        if (services.isDraining() || services.isStopping()) {
             startClose(CloseCodes.GOING_AWAY, "server going away");
         }
+    }
+
+    /** The stream is open (its 200 queued): onOpen, on the request's worker. */
+    @Override
+    public void opened(int slot) {
+        link.services().counters().webSocketOpened();
+        link.outbound().closed().whenComplete((reason, failure) -> ended());
+        callOnOpen(link.services());
         endStreamIfClosing(CloseReason.NORMAL);
     }
 
@@ -260,16 +270,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
         lastActivityNanos = System.nanoTime();
         lastPingNanos = lastActivityNanos;
         owner = Thread.currentThread();
-        try {
-            handler.onOpen(this);
-        } catch (Exception | LinkageError | AssertionError e) {
-            handlerFailed(e);
-        } finally {
-            handshakeHeaders = null;
-        }
-        if (c.services().isDraining() || c.services().isStopping()) {
-            startClose(CloseCodes.GOING_AWAY, "server going away");
-        }
+        callOnOpen(c.services());
         serve(c, slot);
     }
 
