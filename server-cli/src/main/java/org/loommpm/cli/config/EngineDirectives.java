@@ -46,6 +46,7 @@ final class EngineDirectives {
         REQUEST_READ_TIMEOUT("RequestReadTimeout", 1, 3,
                 "[handshake=seconds] [header=timeout[-maxtimeout][,MinRate=rate]] [body=timeout[-maxtimeout][,MinRate=rate]]"),
         FIRST_BYTE_TIMEOUT("FirstByteTimeout", 1, 1, "seconds (0 = off)"),
+        NON_BLOCKING_HANDLER_LIMIT("NonBlockingHandlerLimit", 1, 1, "time, e.g. 100ms (0 = off)"),
         KEEP_ALIVE("KeepAlive", 1, 1, "On|Off"),
         KEEP_ALIVE_TIMEOUT("KeepAliveTimeout", 1, 1, "seconds"),
         MAX_KEEP_ALIVE_REQUESTS("MaxKeepAliveRequests", 1, 1, "number"),
@@ -99,6 +100,7 @@ final class EngineDirectives {
                 case TIMEOUT -> s.engine.timeout(Args.duration(l, a, false));
                 case REQUEST_READ_TIMEOUT -> requestReadTimeout(s, l);
                 case FIRST_BYTE_TIMEOUT -> s.engine.firstByteTimeout(Args.duration(l, a, true));
+                case NON_BLOCKING_HANDLER_LIMIT -> s.engine.nonBlockingHandlerLimit(Args.duration(l, a, true));
                 case KEEP_ALIVE -> s.engine.keepAlive(Args.onOff(l));
                 case KEEP_ALIVE_TIMEOUT -> s.engine.keepAliveTimeout(Args.duration(l, a, false));
                 case MAX_KEEP_ALIVE_REQUESTS -> s.engine.maxKeepAliveRequests(Args.intArg(l, 0, Integer.MAX_VALUE));

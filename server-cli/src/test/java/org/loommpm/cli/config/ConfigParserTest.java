@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.loommpm.cli.logging.LogLevel;
 import org.loommpm.config.ChildScaling;
 import org.loommpm.config.RequestReadTimeout;
+import org.loommpm.config.ServerConfig;
 
 class ConfigParserTest {
     @TempDir
@@ -150,6 +151,9 @@ class ConfigParserTest {
         assertEquals(RequestReadTimeout.Stage.OFF, t.body());
         assertEquals(Duration.ofSeconds(5), t.handshake());
         assertEquals(Duration.ofSeconds(3), c.engine().firstByteTimeout());
+        assertEquals(ServerConfig.DEFAULT_NON_BLOCKING_HANDLER_LIMIT, parse("").engine().nonBlockingHandlerLimit());
+        assertEquals(Duration.ofMillis(250), parse("NonBlockingHandlerLimit 250ms").engine().nonBlockingHandlerLimit());
+        assertEquals(Duration.ZERO, parse("NonBlockingHandlerLimit 0").engine().nonBlockingHandlerLimit());
         assertEquals("handshake=5 header=10-30,MinRate=1000 body=0", t.toString());
     }
 
