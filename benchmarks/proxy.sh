@@ -238,7 +238,7 @@ median() { tr ' ' '\n' | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR +
 {
   echo "# Reverse proxy: loom-mpm ProxyPass vs nginx proxy_pass vs httpd mod_proxy ($(date -u +%Y-%m-%d))"
   echo
-  machine_summary | sed "s/^load average at start: .*/load average at start: $LOAD_AT_START, at the end: $(cut -d' ' -f1-3 \/proc\/loadavg) (other helpers' builds and benchmarks ran on the same 2 cores)/"
+  machine_summary | sed "s/^load average at start: .*/load average at start: $LOAD_AT_START, at the end: $(cut -d' ' -f1-3 \/proc\/loadavg) (other processes on this machine add noise)/"
   echo "wrk -t1 -c$CONNS keep-alive GET, ${WARMUP} s warm-up + ${DURATION} s measured per peer and round; $ROUNDS interleaved rounds;"
   echo "backend: one nginx worker (return 200), on the client's core. nginx $("$NGINX" -v 2>&1 | sed 's/.*\///'), httpd $("$HTTPD" -v | sed -n 's/Server version: Apache\///p')"
   echo
