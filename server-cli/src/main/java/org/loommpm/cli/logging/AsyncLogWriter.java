@@ -64,7 +64,7 @@ public final class AsyncLogWriter implements AutoCloseable {
     }
 
     private static final Object STOP = new Object();
-    private static final LineFormat<String> TEXT = new Text();
+    private static final LineFormat<String> TEXT = LogLine::text;
 
     private final String target;
     private final LogStripes stripes;
@@ -410,17 +410,6 @@ public final class AsyncLogWriter implements AutoCloseable {
             reportedDrops = total;
             dropReport.accept("LM1202 " + n + " log line(s) for " + target + " dropped: the writer could not keep up "
                     + "(" + stripes.count() + " buffers of " + stripeBytes + " bytes full or busy)");
-        }
-    }
-
-    /**
-     * A line that is already text: a class rather than {@code LogLine::text}, because the writer
-     * is built at every start and a method reference's first use spins a class.
-     */
-    private static final class Text implements LineFormat<String> {
-        @Override
-        public void format(LogLine line, String value) {
-            line.text(value);
         }
     }
 }
