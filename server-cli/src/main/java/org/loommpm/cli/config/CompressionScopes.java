@@ -93,37 +93,24 @@ public final class CompressionScopes {
         if (normalizedPath == null) {
             return serverSettings();
         }
-        long mask = 0;
-        List<Scope> matching = null;
-        for (int i = 0; i < locations.size(); i++) {
-            Scope sc = locations.get(i);
-            if (sc.match.matches(normalizedPath)) {
-                if (i < 63) {
-                    mask |= 1L << i;
-                } else {
-                    matching = matching == null ? new ArrayList<>() : matching;
-                    matching.add(sc);
-                }
-            }
+        if (locations.size() > 63) {
+            // More sections than the cache key has bits (64+ compression sections): merged afresh.
+            return merge(locations.stream().filter(sc -> sc.match.matches(normalizedPath)).toList());
         }
-        if (matching != null) {
-            // More sections than the cache's key holds: merged afresh (rare: 64+ compression sections).
-            List<Scope> all = new ArrayList<>();
-            for (int i = 0; i < 63; i++) {
-                if ((mask & 1L << i) != 0) {
-                    all.add(locations.get(i));
-                }
+        long mask = 0;
+        for (int i = 0; i < locations.size(); i++) {
+            if (locations.get(i).match.matches(normalizedPath)) {
+                mask |= 1L << i;
             }
-            all.addAll(matching);
-            return merge(all);
         }
         return settingsFor(mask);
     }
 
+    /** The merge for the sections whose bits {@code mask} sets, cached per mask. */
     private CompressionSettings settingsFor(long mask) {
         return merged.computeIfAbsent(mask, m -> {
             List<Scope> in = new ArrayList<>();
-            for (int i = 0; i < Math.min(63, locations.size()); i++) {
+            for (int i = 0; i < locations.size(); i++) {
                 if ((m & 1L << i) != 0) {
                     in.add(locations.get(i));
                 }
