@@ -89,11 +89,6 @@ public final class Balancer implements AutoCloseable {
         return maxAttempts;
     }
 
-    /** {@return whether a sticky request may move to another member when its own fails (not {@code nofailover})} */
-    boolean failover() {
-        return !noFailover;
-    }
-
     /** {@return the default read timeout of its members} */
     Duration timeout() {
         return timeout;

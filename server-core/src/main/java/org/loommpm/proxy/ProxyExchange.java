@@ -205,8 +205,8 @@ final class ProxyExchange {
         ResponseHead.Framing framing;
         long length;
         try {
-            framing = rh.framing(headRequest);
             length = rh.contentLength();
+            framing = rh.framing(headRequest, length);
         } catch (BackendProtocolException e) {
             throw new AttemptFailed(AttemptFailed.Kind.PROTOCOL, false, e);
         }

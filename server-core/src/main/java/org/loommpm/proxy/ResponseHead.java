@@ -86,10 +86,10 @@ record ResponseHead(boolean http11, int status, String reason, Headers headers) 
      * How the body is delimited (RFC 9112 §6.3).
      *
      * @param headRequest whether the request was HEAD (then there is never a body)
-     * @throws BackendProtocolException conflicting or invalid Content-Length, or a transfer
-     *     coding on an HTTP/1.0 response
+     * @param contentLength its {@link #contentLength()}, parsed once by the caller
+     * @throws BackendProtocolException a transfer coding on an HTTP/1.0 response
      */
-    Framing framing(boolean headRequest) throws BackendProtocolException {
+    Framing framing(boolean headRequest, long contentLength) throws BackendProtocolException {
         if (headRequest || status < 200 || status == 204 || status == 304) {
             return Framing.NONE;
         }
@@ -101,7 +101,7 @@ record ResponseHead(boolean http11, int status, String reason, Headers headers) 
             String last = lastToken(String.join(",", headers.all("Transfer-Encoding")));
             return last.equalsIgnoreCase("chunked") ? Framing.CHUNKED : Framing.CLOSE;
         }
-        return contentLength() >= 0 ? Framing.LENGTH : Framing.CLOSE;
+        return contentLength >= 0 ? Framing.LENGTH : Framing.CLOSE;
     }
 
     /** {@return the Content-Length, or -1 when absent; equal repeated values are one (RFC 9110 §8.6)} */
