@@ -347,12 +347,14 @@ public final class Http1Protocol implements ConnectionProtocol {
      */
     private RequestHead inlineHead(ProtocolConnection c, ByteBuffer in, Http1State st,
                                    org.loommpm.api.InvocationType type) {
-        int headEnd = st.scanner.scan(in.array(), 0, in.limit());
-        if (headEnd < 0) {
-            return null;
-        }
+        int headEnd;
         RequestHead head;
         try {
+            // The scanner throws too (414, 431, HTTP/0.9's 400), not only the parser.
+            headEnd = st.scanner.scan(in.array(), 0, in.limit());
+            if (headEnd < 0) {
+                return null;
+            }
             head = st.parser.parse(in.array(), st.scanner.requestLineStart(), headEnd);
         } catch (HttpException e) {
             return null; // the worker answers it

@@ -108,6 +108,15 @@ class NonBlockingHandlerTest {
     }
 
     @Test
+    void aHeadTheScannerRefusesIsAnsweredAsOnAWorker() throws Exception {
+        try (RawHttp c = new RawHttp(server.port())) {
+            get(c, "/nb");
+            // HTTP/0.9 (no version): refused by the head scanner itself, not by the parser.
+            assertEquals(400, c.send("GET /nb\r\n\r\n").read().status());
+        }
+    }
+
+    @Test
     void aBodyAlreadyReadIsServedInlineOneStillComingGoesToAWorker() throws Exception {
         try (RawHttp c = new RawHttp(server.port())) {
             get(c, "/nb");
