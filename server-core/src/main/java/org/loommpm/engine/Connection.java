@@ -749,13 +749,10 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
             handBack(HandOff.READ_WAIT);
             return;
         }
-        boolean buffered = transport.hasBufferedInput();
-        if (inline) {
-            op = HandOff.KEEPALIVE;
-            return;
-        }
         op = HandOff.KEEPALIVE;
-        poller.handoffIdle(this, buffered);
+        if (!inline) { // inline: the poller applies op when the protocol returns
+            poller.handoffIdle(this, transport.hasBufferedInput());
+        }
     }
 
     /**
