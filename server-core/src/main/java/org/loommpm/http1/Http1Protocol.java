@@ -250,6 +250,12 @@ public final class Http1Protocol implements ConnectionProtocol {
         }
     }
 
+    /** Until a request has run the handler's type is not asked (a router is frozen by then). */
+    @Override
+    public boolean servesInline() {
+        return appType != org.loommpm.api.InvocationType.BLOCKING;
+    }
+
     /**
      * The inline path (see {@link ConnectionProtocol#serveInline}): on the poller, serve whole
      * requests whose route is non-blocking, at most {@link #MAX_INLINE_REQUESTS} per turn.
@@ -260,12 +266,6 @@ public final class Http1Protocol implements ConnectionProtocol {
      * that asks for an {@code Upgrade}. Nothing here waits: the connection queues what the
      * socket does not take.
      */
-    /** Until a request has run the handler's type is not asked (a router is frozen by then). */
-    @Override
-    public boolean servesInline() {
-        return appType != org.loommpm.api.InvocationType.BLOCKING;
-    }
-
     @Override
     public boolean serveInline(ProtocolConnection c, SlotBoard board) {
         if (c.requests() == 0) {
