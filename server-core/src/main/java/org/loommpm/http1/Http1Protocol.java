@@ -259,7 +259,7 @@ public final class Http1Protocol implements ConnectionProtocol {
     /**
      * The inline path (see {@link ConnectionProtocol#serveInline}): on the poller, serve whole
      * requests whose route is non-blocking, at most {@link #MAX_INLINE_REQUESTS} per turn.
-     * Declines (the connection continues on a worker, which scans the buffered bytes again) for
+     * Declines (the connection continues on a worker, which parses the buffered head again) for
      * a connection's first request (protocol selection, ALPN and prefaces are the worker's), a
      * suspended exchange, a head that is not whole or does not parse, a blocking route, and a
      * request whose body is chunked, announced with {@code Expect}, or not yet read whole, or
@@ -308,8 +308,8 @@ public final class Http1Protocol implements ConnectionProtocol {
                 }
                 RequestHead head = round > MAX_INLINE_REQUESTS ? null : inlineHead(c, in, st, type);
                 if (head == null) {
-                    // The worker starts this head again from its first byte.
-                    st.scanner.reset();
+                    // The worker's readHead goes on from the scanner's state: a head found whole
+                    // here is not scanned again (inlineHead resets the scanner when it refused).
                     st.flushBatch(c);
                     return false;
                 }
@@ -357,7 +357,8 @@ public final class Http1Protocol implements ConnectionProtocol {
             }
             head = st.parser.parse(in.array(), st.scanner.requestLineStart(), headEnd);
         } catch (HttpException e) {
-            return null; // the worker answers it
+            st.scanner.reset(); // the worker scans this head from its first byte and answers it
+            return null;
         }
         if (head.chunked() || head.expectContinue() || head.contentLength() > in.limit() - headEnd
                 || head.headers().first("Upgrade") != null) {
