@@ -776,9 +776,7 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
             // Output is shut down only after the poller has written the rest of the response.
             closeReason = reason;
             q.close(reason, true);
-            detachDeadline = System.nanoTime() + poller.timeoutNanos();
-            detachRead = false;
-            op = HandOff.DETACH;
+            handBackDetached(System.nanoTime() + poller.timeoutNanos(), false);
             return;
         }
         transport.closeOutbound();
