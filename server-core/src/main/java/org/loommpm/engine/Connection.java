@@ -749,13 +749,10 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
             handBack(HandOff.READ_WAIT);
             return;
         }
-        boolean buffered = transport.hasBufferedInput();
-        if (inline) {
-            op = HandOff.KEEPALIVE;
-            return;
-        }
         op = HandOff.KEEPALIVE;
-        poller.handoffIdle(this, buffered);
+        if (!inline) { // inline: the poller applies op when the protocol returns
+            poller.handoffIdle(this, transport.hasBufferedInput());
+        }
     }
 
     /**
@@ -779,9 +776,7 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
             // Output is shut down only after the poller has written the rest of the response.
             closeReason = reason;
             q.close(reason, true);
-            detachDeadline = System.nanoTime() + poller.timeoutNanos();
-            detachRead = false;
-            op = HandOff.DETACH;
+            handBackDetached(System.nanoTime() + poller.timeoutNanos(), false);
             return;
         }
         transport.closeOutbound();

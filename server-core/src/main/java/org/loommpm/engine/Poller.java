@@ -653,9 +653,11 @@ public final class Poller implements Runnable, PollerStats {
             c.inline = false;
             inlineBoard.serving(0);
         }
-        long took = System.nanoTime() - start;
-        if (inlineLimitNanos != 0 && took > inlineLimitNanos) {
-            reportSlowInline(took);
+        if (inlineLimitNanos != 0) {
+            long took = System.nanoTime() - start;
+            if (took > inlineLimitNanos) {
+                reportSlowInline(took);
+            }
         }
         if (!handedBack || c.op == HandOff.NONE) {
             return false; // declined, or a response the socket did not take whole: a worker goes on

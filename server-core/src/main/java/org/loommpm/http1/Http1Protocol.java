@@ -250,22 +250,22 @@ public final class Http1Protocol implements ConnectionProtocol {
         }
     }
 
-    /**
-     * The inline path (see {@link ConnectionProtocol#serveInline}): on the poller, serve whole
-     * requests whose route is non-blocking, at most {@link #MAX_INLINE_REQUESTS} per turn.
-     * Declines (the connection continues on a worker, which scans the buffered bytes again) for
-     * a connection's first request (protocol selection, ALPN and prefaces are the worker's), a
-     * suspended exchange, a head that is not whole or does not parse, a blocking route, and a
-     * request whose body is chunked, announced with {@code Expect}, or not yet read whole, or
-     * that asks for an {@code Upgrade}. Nothing here waits: the connection queues what the
-     * socket does not take.
-     */
     /** Until a request has run the handler's type is not asked (a router is frozen by then). */
     @Override
     public boolean servesInline() {
         return appType != org.loommpm.api.InvocationType.BLOCKING;
     }
 
+    /**
+     * The inline path (see {@link ConnectionProtocol#serveInline}): on the poller, serve whole
+     * requests whose route is non-blocking, at most {@link #MAX_INLINE_REQUESTS} per turn.
+     * Declines (the connection continues on a worker, which parses the buffered head again) for
+     * a connection's first request (protocol selection, ALPN and prefaces are the worker's), a
+     * suspended exchange, a head that is not whole or does not parse, a blocking route, and a
+     * request whose body is chunked, announced with {@code Expect}, or not yet read whole, or
+     * that asks for an {@code Upgrade}. Nothing here waits: the connection queues what the
+     * socket does not take.
+     */
     @Override
     public boolean serveInline(ProtocolConnection c, SlotBoard board) {
         if (c.requests() == 0) {
@@ -308,8 +308,8 @@ public final class Http1Protocol implements ConnectionProtocol {
                 }
                 RequestHead head = round > MAX_INLINE_REQUESTS ? null : inlineHead(c, in, st, type);
                 if (head == null) {
-                    // The worker starts this head again from its first byte.
-                    st.scanner.reset();
+                    // The worker's readHead goes on from the scanner's state: a head found whole
+                    // here is not scanned again (inlineHead resets the scanner when it refused).
                     st.flushBatch(c);
                     return false;
                 }
@@ -347,15 +347,18 @@ public final class Http1Protocol implements ConnectionProtocol {
      */
     private RequestHead inlineHead(ProtocolConnection c, ByteBuffer in, Http1State st,
                                    org.loommpm.api.InvocationType type) {
-        int headEnd = st.scanner.scan(in.array(), 0, in.limit());
-        if (headEnd < 0) {
-            return null;
-        }
+        int headEnd;
         RequestHead head;
         try {
+            // The scanner throws too (414, 431, HTTP/0.9's 400), not only the parser.
+            headEnd = st.scanner.scan(in.array(), 0, in.limit());
+            if (headEnd < 0) {
+                return null;
+            }
             head = st.parser.parse(in.array(), st.scanner.requestLineStart(), headEnd);
         } catch (HttpException e) {
-            return null; // the worker answers it
+            st.scanner.reset(); // the worker scans this head from its first byte and answers it
+            return null;
         }
         if (head.chunked() || head.expectContinue() || head.contentLength() > in.limit() - headEnd
                 || head.headers().first("Upgrade") != null) {

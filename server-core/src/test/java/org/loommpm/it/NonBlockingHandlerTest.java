@@ -108,6 +108,27 @@ class NonBlockingHandlerTest {
     }
 
     @Test
+    void aHeadTheScannerRefusesIsAnsweredAsOnAWorker() throws Exception {
+        try (RawHttp c = new RawHttp(server.port())) {
+            get(c, "/nb");
+            // HTTP/0.9 (no version): refused by the head scanner itself, not by the parser.
+            assertEquals(400, c.send("GET /nb\r\n\r\n").read().status());
+        }
+    }
+
+    @Test
+    void aHeadStillComingGoesToAWorkerWhichReadsItsRest() throws Exception {
+        try (RawHttp c = new RawHttp(server.port())) {
+            get(c, "/nb");
+            c.send("GET /nb HTTP/1.1\r\nHo");
+            Thread.sleep(100); // the poller sees part of the head and declines
+            RawHttp.Response res = c.send("st: x\r\n\r\n").read();
+            assertEquals(200, res.status(), res.text());
+            assertTrue(get(c, "/nb").contains("-poller-"), "then back to the poller");
+        }
+    }
+
+    @Test
     void aBodyAlreadyReadIsServedInlineOneStillComingGoesToAWorker() throws Exception {
         try (RawHttp c = new RawHttp(server.port())) {
             get(c, "/nb");
