@@ -184,13 +184,18 @@ final class Session {
         return secure;
     }
 
-    /**
-     * Task side: hands an item to the frame loop. Any thread. No signal while a handler runs
-     * inline: the loop drains the queue when it returns (or, if it escapes, its new owner does
-     * at once); offered before the look, so an escape in between still finds the item.
-     */
+    /** Task side: hands an item to the frame loop ({@link #signalLoop} after the offer). Any thread. */
     void enqueue(Out o) {
         outbound.offer(o);
+        signalLoop();
+    }
+
+    /**
+     * Task side: makes the frame loop look again. Any thread. No signal while a handler runs
+     * inline: the loop looks when it returns (or, if it escapes, its new owner does at once);
+     * what the caller did before the look is therefore found by either.
+     */
+    void signalLoop() {
         if (!inline.running()) {
             c.signal();
         }
