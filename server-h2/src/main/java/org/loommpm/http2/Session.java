@@ -270,10 +270,10 @@ final class Session {
                     c.handBackLinger(CloseReason.NORMAL);
                     return;
                 }
-                if (ranInline && tasksRunning.get() == 0 && outbound.queueEmpty() && batch.isEmpty()
-                        && outbound.readyEmpty()) {
-                    // The response is written and nothing else runs: the client's next frames
-                    // wake the poller; another read now would almost always find nothing.
+                if (ranInline && tasksRunning.get() == 0 && outbound.queueEmpty() && outbound.readyEmpty()) {
+                    // The response is written (the batch was flushed above) and nothing else runs:
+                    // the client's next frames wake the poller; another read now would almost
+                    // always find nothing.
                     break;
                 }
                 if (!progress) {
