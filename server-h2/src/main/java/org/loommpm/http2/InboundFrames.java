@@ -234,7 +234,7 @@ final class InboundFrames implements FrameListener {
         Stream created = new Stream(s, sid, f, s.peerInitialWindow, s.initialRecvWindow(),
                 s.protocol.config().limitRequestBody());
         if (f.protocol() != null) {
-            created.tunnel = new TunnelStream(created, created.recvWindow);
+            created.tunnel = new TunnelStream(created);
             s.waitUntil(created.tunnel.deadline());
         }
         s.startStream(created, blockEndStream);
