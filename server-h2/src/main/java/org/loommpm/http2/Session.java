@@ -595,11 +595,7 @@ final class Session {
     void startStream(Stream s, boolean endStream) {
         s.on(StreamState.Event.RECV_HEADERS);
         if (endStream) {
-            s.on(StreamState.Event.RECV_END_STREAM);
-            s.body.end();
-            if (s.tunnel != null) {
-                s.tunnel.end();
-            }
+            s.requestEnded();
         }
         s.counted = true;
         streams.put(s.id(), s);
