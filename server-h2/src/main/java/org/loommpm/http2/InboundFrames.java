@@ -139,11 +139,7 @@ final class InboundFrames implements FrameListener {
         if (declared >= 0 && st.received != declared) {
             throw Http2Error.stream(st.id(), ErrorCode.PROTOCOL_ERROR, "DATA shorter than content-length");
         }
-        st.on(StreamState.Event.RECV_END_STREAM);
-        st.body.end();
-        if (st.tunnel != null) {
-            st.tunnel.end();
-        }
+        st.requestEnded();
         if (st.state == StreamState.CLOSED) {
             s.closeStream(st, Session.Closed.ENDED);
         }
@@ -234,7 +230,7 @@ final class InboundFrames implements FrameListener {
         Stream created = new Stream(s, sid, f, s.peerInitialWindow, s.initialRecvWindow(),
                 s.protocol.config().limitRequestBody());
         if (f.protocol() != null) {
-            created.tunnel = new TunnelStream(created, created.recvWindow);
+            created.tunnel = new TunnelStream(created);
             s.waitUntil(created.tunnel.deadline());
         }
         s.startStream(created, blockEndStream);

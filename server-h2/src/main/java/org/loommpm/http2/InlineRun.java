@@ -43,10 +43,12 @@ final class InlineRun {
     private final AtomicReference<State> state = new AtomicReference<>(State.IDLE);
     private final ProtocolConnection c;
     private final InlineWatch watch;
-    /** The stream run inline (null when none); written by the loop before RUNNING is published. */
+    /**
+     * The stream run inline (null when none); written by the loop before RUNNING is published.
+     * The run's age is its {@link Stream#startNanos}: the stream opened in the batch the loop
+     * has just processed, so no clock is read to begin a run.
+     */
     private volatile Stream stream;
-    /** When the run began ({@link System#nanoTime()}); written before RUNNING is published. */
-    private volatile long since;
 
     InlineRun(ProtocolConnection c, InlineWatch watch) {
         this.c = c;
@@ -64,9 +66,8 @@ final class InlineRun {
     }
 
     /** The loop is about to call {@code s}'s handler on its own thread. Loop only. */
-    void begin(Stream s, long now) {
+    void begin(Stream s) {
         stream = s;
-        since = now;
         state.set(State.RUNNING);
         watch.add(this);
     }
@@ -96,7 +97,12 @@ final class InlineRun {
 
     /** Called by the watcher: escapes a run older than {@code afterNanos}. */
     void escapeIfSlow(long now, long afterNanos) {
-        if (state.get() == State.RUNNING && now - since >= afterNanos) {
+        // State first: a RUNNING seen means the stream read after it is that run's (or null, ended).
+        if (state.get() != State.RUNNING) {
+            return;
+        }
+        Stream s = stream;
+        if (s != null && now - s.startNanos >= afterNanos) {
             escape("its handler runs for more than " + afterNanos / 1_000_000 + " ms");
         }
     }

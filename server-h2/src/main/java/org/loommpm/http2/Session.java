@@ -184,13 +184,18 @@ final class Session {
         return secure;
     }
 
-    /**
-     * Task side: hands an item to the frame loop. Any thread. No signal while a handler runs
-     * inline: the loop drains the queue when it returns (or, if it escapes, its new owner does
-     * at once); offered before the look, so an escape in between still finds the item.
-     */
+    /** Task side: hands an item to the frame loop ({@link #signalLoop} after the offer). Any thread. */
     void enqueue(Out o) {
         outbound.offer(o);
+        signalLoop();
+    }
+
+    /**
+     * Task side: makes the frame loop look again. Any thread. No signal while a handler runs
+     * inline: the loop looks when it returns (or, if it escapes, its new owner does at once);
+     * what the caller did before the look is therefore found by either.
+     */
+    void signalLoop() {
         if (!inline.running()) {
             c.signal();
         }
@@ -265,10 +270,10 @@ final class Session {
                     c.handBackLinger(CloseReason.NORMAL);
                     return;
                 }
-                if (ranInline && tasksRunning.get() == 0 && outbound.queueEmpty() && batch.isEmpty()
-                        && outbound.readyEmpty()) {
-                    // The response is written and nothing else runs: the client's next frames
-                    // wake the poller; another read now would almost always find nothing.
+                if (ranInline && tasksRunning.get() == 0 && outbound.queueEmpty() && outbound.readyEmpty()) {
+                    // The response is written (the batch was flushed above) and nothing else runs:
+                    // the client's next frames wake the poller; another read now would almost
+                    // always find nothing.
                     break;
                 }
                 if (!progress) {
@@ -590,11 +595,7 @@ final class Session {
     void startStream(Stream s, boolean endStream) {
         s.on(StreamState.Event.RECV_HEADERS);
         if (endStream) {
-            s.on(StreamState.Event.RECV_END_STREAM);
-            s.body.end();
-            if (s.tunnel != null) {
-                s.tunnel.end();
-            }
+            s.requestEnded();
         }
         s.counted = true;
         streams.put(s.id(), s);

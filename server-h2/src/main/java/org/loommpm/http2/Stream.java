@@ -292,6 +292,15 @@ final class Stream {
         state = state.on(e);
     }
 
+    /** Loop: the client's END_STREAM (on its HEADERS or its last DATA); the body, or the tunnel, ends. */
+    void requestEnded() {
+        on(StreamState.Event.RECV_END_STREAM);
+        body.end();
+        if (tunnel != null) {
+            tunnel.end();
+        }
+    }
+
     @Override
     public String toString() {
         return "stream " + id + " [" + state + "]";

@@ -64,7 +64,7 @@ final class StreamStarts {
         }
         session.tasksRunning.incrementAndGet();
         session.counters.http2InlineStream();
-        inline.begin(s, System.nanoTime());
+        inline.begin(s);
         try {
             new StreamTask(s, session.protocol, true).run(slot);
         } catch (Error e) {

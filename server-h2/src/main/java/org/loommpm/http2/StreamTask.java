@@ -67,19 +67,14 @@ final class StreamTask implements WorkerTask {
             }
         } finally {
             stream.session().tasksRunning.decrementAndGet();
+            if (suspended || tunnelled) {
+                // A suspended exchange or an open WebSocket stream needs no task: the loop may now
+                // let the connection wait DETACHED (see Session.handBack).
+                stream.session().signalLoop();
+            }
             if (suspended) {
-                // The loop may now let the connection wait DETACHED (see Session.handBack); a loop
-                // running this task inline looks anyway when it returns.
-                if (!stream.session().inline.running()) {
-                    stream.session().connection().signal();
-                }
                 suspendedPartDone();
             } else {
-                if (tunnelled) {
-                    // An open WebSocket stream needs no task: the loop may now let the connection
-                    // wait DETACHED, as for a suspended stream.
-                    stream.session().connection().signal();
-                }
                 // The handler has returned: its stream may now stop counting against the limit.
                 stream.letGo();
             }

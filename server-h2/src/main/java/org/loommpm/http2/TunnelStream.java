@@ -65,10 +65,11 @@ final class TunnelStream implements Tunnel, OutboundQueue {
     private final long idleNanos;
     private final long pingNanos;
 
-    TunnelStream(Stream stream, long window) {
+    /** Made by the loop with {@code stream}, whose receive window is still the one it started with. */
+    TunnelStream(Stream stream) {
         this.stream = stream;
         this.session = stream.session();
-        this.window = window;
+        this.window = stream.recvWindow;
         this.limit = session.protocol.config().streaming().outboundQueueLimit();
         this.idleNanos = session.protocol.config().webSocket().idleTimeout().toNanos();
         this.pingNanos = session.protocol.config().webSocket().pingInterval().toNanos();

@@ -48,7 +48,7 @@ public final class UpgradeHandler implements Handler {
         if (!r.accepted()) {
             LOG.log(r.status() == 500 ? Level.ERROR : Level.DEBUG, "LM1701 WebSocket handshake for {0} from {1} refused with {2}: {3}",
                     req.path(), req.remoteAddress(), r.status(), r.problem());
-            refuse(res, r, false);
+            refuse(res, r);
             return;
         }
         res.status(101).header("Upgrade", "websocket").header("Sec-WebSocket-Accept", r.accept());
@@ -75,7 +75,7 @@ public final class UpgradeHandler implements Handler {
         if (!r.accepted()) {
             LOG.log(r.status() == 500 ? Level.ERROR : Level.DEBUG, "LM1701 WebSocket handshake (HTTP/2) for {0} from {1} "
                     + "refused with {2}: {3}", req.path(), req.remoteAddress(), r.status(), r.problem());
-            refuse(res, r, true);
+            refuse(res, r);
             return;
         }
         res.status(200);
@@ -89,7 +89,8 @@ public final class UpgradeHandler implements Handler {
         own.tunnel(upgrade::overStream);
     }
 
-    private static void refuse(Response res, Handshake.Result r, boolean http2) throws java.io.IOException {
+    /** Either protocol: over HTTP/2 the encoder leaves out {@code Upgrade} (a connection-specific field). */
+    private static void refuse(Response res, Handshake.Result r) throws java.io.IOException {
         res.status(r.status()).header("Content-Type", "text/plain; charset=UTF-8");
         if (r.status() == 426) {
             res.header("Upgrade", "websocket").header("Sec-WebSocket-Version", "13");
