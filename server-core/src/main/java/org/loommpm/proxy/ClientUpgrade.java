@@ -13,6 +13,12 @@ import org.loommpm.http.ResponseState;
  * the request's worker.
  */
 sealed interface ClientUpgrade permits ConnectionUpgrade, ExtendedConnect {
+    /**
+     * {@return whether any success the client is answered means the switch happened} Then a 2xx
+     * from the backend instead of its 101 is not relayed but refused ({@link #refusal}).
+     */
+    boolean successMeansSwitched();
+
     /** {@return the method of the request toward the backend} */
     String method(Request req);
 
@@ -22,7 +28,7 @@ sealed interface ClientUpgrade permits ConnectionUpgrade, ExtendedConnect {
     /** Appends the upgrade's own fields to the request head toward the backend. */
     void appendTo(StringBuilder head);
 
-    /** {@return why the backend's {@code 101} cannot be passed on (answered 502, LM2314), or {@code null}} */
+    /** {@return why the backend's {@code 101} (or 2xx) cannot be passed on (answered 502, LM2314), or {@code null}} */
     String refusal(ResponseHead switched);
 
     /**

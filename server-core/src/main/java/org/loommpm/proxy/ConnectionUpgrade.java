@@ -14,6 +14,12 @@ import org.loommpm.http.ResponseState;
  * @param value the {@code Upgrade} value sent to the backend (the client's, joined)
  */
 record ConnectionUpgrade(UpgradePolicy policy, Headers asked, String value) implements ClientUpgrade {
+    /** A backend may decline the upgrade with an ordinary answer (RFC 9110 §7.8): relayed as any. */
+    @Override
+    public boolean successMeansSwitched() {
+        return false;
+    }
+
     @Override
     public String method(Request req) {
         return req.method();

@@ -35,6 +35,12 @@ record ExtendedConnect(String protocol, String key) implements ClientUpgrade {
         return new ExtendedConnect(protocol, Base64.getEncoder().encodeToString(nonce));
     }
 
+    /** A 2xx to an extended CONNECT opens the tunnel (RFC 8441 §5): a backend's 2xx instead of its 101 must not pass. */
+    @Override
+    public boolean successMeansSwitched() {
+        return true;
+    }
+
     @Override
     public String method(Request req) {
         return "GET";
@@ -58,6 +64,9 @@ record ExtendedConnect(String protocol, String key) implements ClientUpgrade {
     @Override
     public String refusal(ResponseHead switched) {
         Headers h = switched.headers();
+        if (switched.status() != 101) {
+            return "it answered " + switched.status() + " instead of switching";
+        }
         if (!h.hasToken("Upgrade", protocol)) {
             return "it switched to \"" + h.first("Upgrade") + "\", not a protocol asked for";
         }

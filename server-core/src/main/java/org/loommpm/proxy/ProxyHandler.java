@@ -206,7 +206,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
             try {
                 int timeout = m.timeout() != null ? (int) Math.min(Integer.MAX_VALUE, m.timeout().toMillis())
                         : timeoutMillis;
-                ProxyExchange ex = new ProxyExchange(req, res, lease, timeout, reverse).upgrading(upgradeTo != null);
+                ProxyExchange ex = new ProxyExchange(req, res, lease, timeout, reverse).upgrading(upgradeTo);
                 reusable = ex.run(head(req, m, suffix, body, upgradeTo), body, expect);
                 if (ex.switched() != null) {
                     switchProtocols(req, res, upgradeTo, ex.switched(), m, lease, timeout);
@@ -240,8 +240,8 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     }
 
     /**
-     * The backend answered 101: the client is answered as its upgrade says (a 101, or a 200 on
-     * its stream), and the backend connection is handed to a {@link TunnelRelay} for what that
+     * The backend answered 101 (or a 2xx where only a switch may succeed, which is refused): the
+     * client is answered as its upgrade says (a 101, or a 200 on its stream), and the backend connection is handed to a {@link TunnelRelay} for what that
      * answer opens. Returns normally only if the hand-off is set; otherwise throws (the caller
      * closes the backend connection).
      */

@@ -235,8 +235,10 @@ class ProxyTunnelOverHttp2Test {
             assertEquals(426, version.status());
             assertEquals("13", version.head.get("sec-websocket-version"));
             assertEquals(404, c.open(5, "/nowhere").status());
+            // A backend answering 200 instead of switching: a 200 would tell the client the tunnel opened.
+            assertEquals(502, c.open(7, "/plain").status());
             // A protocol the route does not pass: 501, and nothing reaches the backend as a CONNECT.
-            H2WebSockets.Ws other = c.openWith(7, ":method", "CONNECT", ":protocol", "chat", ":scheme", "http",
+            H2WebSockets.Ws other = c.openWith(9, ":method", "CONNECT", ":protocol", "chat", ":scheme", "http",
                     ":path", "/echo", ":authority", "localhost");
             assertEquals(501, other.status());
             assertEquals(0, tunnelsOpen());
