@@ -10,8 +10,8 @@ import org.loommpm.spi.OutboundQueue;
 /**
  * A stream of a multiplexed connection that carries another protocol's bytes both ways: an
  * HTTP/2 extended CONNECT (RFC 8441) accepted with {@code 200} ({@link ResponseState#tunnel}).
- * The protocol implements it (server-h2's stream); the tunnelled protocol (a WebSocket) is its
- * {@link Endpoint}. A WebSocket on an HTTP/1.1 connection sees its connection through the same
+ * The protocol implements it (server-h2's stream); the tunnelled protocol (a WebSocket, or the
+ * proxy's relay to a backend) is its {@link Endpoint}. A WebSocket on an HTTP/1.1 connection sees its connection through the same
  * interface (without the endpoint calls, which the engine's dispatches replace).
  *
  * <p><b>Threads.</b> The endpoint's {@code received} and {@code inputEnded} calls come one at a

@@ -241,17 +241,17 @@ public final class ProxyHandler implements Handler, AutoCloseable {
 
     /**
      * The backend answered 101 (or a 2xx where only a switch may succeed, which is refused): the
-     * client is answered as its upgrade says (a 101, or a 200 on its stream), and the backend connection is handed to a {@link TunnelRelay} for what that
-     * answer opens. Returns normally only if the hand-off is set; otherwise throws (the caller
-     * closes the backend connection).
+     * client is answered as its upgrade says (a 101, or a 200 on its stream), and the backend
+     * connection is handed to a {@link TunnelRelay} for what that answer opens. Returns normally
+     * only if the hand-off is set; otherwise throws (the caller closes the backend connection).
      */
     private static void switchProtocols(Request req, Response res, ClientUpgrade up, ResponseHead rh, Member m,
                                         MemberPool.Lease lease, int timeout) throws IOException {
         String refusal = up.refusal(rh);
         if (refusal != null) {
-            LOG.log(Level.WARNING, "LM2314 502 for {0} {1}: the 101 of {2} cannot be passed on: {3}",
+            LOG.log(Level.WARNING, "LM2314 502 for {0} {1}: the answer of {2} to the upgrade cannot be passed on: {3}",
                     req.method(), req.rawTarget(), m, refusal);
-            throw new HttpException(502, "the backend's 101 cannot be passed on: " + refusal);
+            throw new HttpException(502, "the backend's answer to the upgrade cannot be passed on: " + refusal);
         }
         if (!(res instanceof ResponseState state)) {
             // A filter wrapped the server's response: the connection cannot be handed over through it.
@@ -319,7 +319,8 @@ public final class ProxyHandler implements Handler, AutoCloseable {
                                ClientUpgrade upgradeTo) {
         StringBuilder sb = new StringBuilder(512);
         String path = join(m.url().path(), suffix);
-        sb.append(upgradeTo == null ? req.method() : upgradeTo.method(req)).append(' ').append(path.isEmpty() ? "/" : path).append(" HTTP/1.1\r\n");
+        sb.append(upgradeTo == null ? req.method() : upgradeTo.method(req)).append(' ')
+                .append(path.isEmpty() ? "/" : path).append(" HTTP/1.1\r\n");
         String host = req.header("Host");
         sb.append("Host: ").append(preserveHost && host != null ? host : m.url().authority()).append("\r\n");
         Headers h = req.headers();
