@@ -78,10 +78,14 @@ class ProxyTunnelOverHttp2Test {
                     }
                     backendEvents.add(req.method() + " " + req.path() + " key=" + (req.header("Sec-WebSocket-Key") != null)
                             + " version=" + req.header("Sec-WebSocket-Version"));
+                    if (req.path().equals("/slow")) {
+                        Thread.sleep(1000); // the client resets its stream meanwhile
+                    }
                     next.handle(req, res);
                 })
                 .get("/plain", (req, res) -> res.send("plain"))
                 .websocket("/echo", echo)
+                .websocket("/slow", echo)
                 .websocket("/sub", WebSocketEndpoint.of(echo).withSubprotocols("v2"))
                 .websocket("/denied/ws", echo);
         backend = H2Server.start(r);
@@ -136,6 +140,12 @@ class ProxyTunnelOverHttp2Test {
         return e;
     }
 
+    /** An ordinary request on stream {@code id} is proxied as ever. */
+    private static void assertTheConnectionGoesOn(H2WebSockets c, int id) throws IOException {
+        c.c.headers(id, true, FrameClient.get("/plain"));
+        assertEquals("plain", c.response(id).text());
+    }
+
     @Test
     void textBinaryAndTheClientsCloseGoThrough() throws Exception {
         int port = startProxy(toBackend().upgrade("websocket"));
@@ -169,8 +179,7 @@ class ProxyTunnelOverHttp2Test {
             assertEquals("close 1000", nextEvent());
             waitFor("the tunnel ended", () -> tunnelsOpen() == 0);
             // The connection goes on.
-            c.c.headers(3, true, FrameClient.get("/plain"));
-            assertEquals("plain", c.response(3).text());
+            assertTheConnectionGoesOn(c, 3);
         }
         assertEquals(1, proxy.stats().proxyTunnelsOpened());
     }
@@ -217,8 +226,21 @@ class ProxyTunnelOverHttp2Test {
             c.c.rst(1, 0x8);
             assertEquals("close 1006", nextEvent(), "the backend lost its connection without a close frame");
             waitFor("the tunnel ended", () -> tunnelsOpen() == 0);
-            c.c.headers(3, true, FrameClient.get("/plain"));
-            assertEquals("plain", c.response(3).text());
+            assertTheConnectionGoesOn(c, 3);
+        }
+    }
+
+    /** The client resets its stream before the backend's 101 arrives: the backend connection is closed, not kept. */
+    @Test
+    void aStreamResetBeforeTheBackendAnswersLeavesNothingOpen() throws Exception {
+        int port = startProxy(toBackend().upgrade("websocket"));
+        try (H2WebSockets c = client(port)) {
+            c.c.headers(1, false, H2WebSockets.connect("/slow"));
+            assertEquals("GET /slow key=true version=13", nextEvent());
+            c.c.rst(1, 0x8);
+            assertEquals("close 1006", nextEvent(), "the backend's socket was closed by the proxy");
+            waitFor("no tunnel left", () -> tunnelsOpen() == 0);
+            assertTheConnectionGoesOn(c, 3);
         }
     }
 
@@ -250,8 +272,7 @@ class ProxyTunnelOverHttp2Test {
         int port = startProxy(toBackend());
         try (H2WebSockets c = client(port)) {
             assertEquals(501, c.open(1, "/echo").status());
-            c.c.headers(3, true, FrameClient.get("/plain"));
-            assertEquals("plain", c.response(3).text());
+            assertTheConnectionGoesOn(c, 3);
         }
     }
 
@@ -261,8 +282,7 @@ class ProxyTunnelOverHttp2Test {
         try (H2WebSockets c = client(port)) {
             assertEquals(0L, c.serverSettings.get(0x8));
             assertEquals(1, c.open(1, "/echo").rst, ":protocol without the setting: PROTOCOL_ERROR");
-            c.c.headers(3, true, FrameClient.get("/plain"));
-            assertEquals("plain", c.response(3).text());
+            assertTheConnectionGoesOn(c, 3);
         }
     }
 
@@ -317,8 +337,7 @@ class ProxyTunnelOverHttp2Test {
             assertEquals(0x8, w.rst, "RST_STREAM(CANCEL) at the idle timeout");
             assertTrue(System.nanoTime() - start > Duration.ofMillis(1000).toNanos(), "not before ProxyTimeout");
             waitFor("the tunnel ended", () -> tunnelsOpen() == 0);
-            c.c.headers(3, true, FrameClient.get("/plain"));
-            assertEquals("plain", c.response(3).text());
+            assertTheConnectionGoesOn(c, 3);
         }
     }
 
