@@ -49,7 +49,9 @@ import org.loommpm.http.ResponseState;
  * for the allowed protocol goes to the backend as such an HTTP/1.1 upgrade ({@link ExtendedConnect},
  * a {@code GET} with a key of the proxy's own for a WebSocket); the backend's 101 is answered
  * {@code 200} and the stream becomes the tunnel ({@link StreamTunnel}). A 101 naming another
- * protocol, or with a wrong {@code Sec-WebSocket-Accept}, is answered 502 (LM2314).
+ * protocol, or with a wrong {@code Sec-WebSocket-Accept}, and a 2xx instead of the 101 to an
+ * extended CONNECT, are answered 502 (LM2314); an extended CONNECT for a protocol not passed
+ * through is answered 501 (LM2317).
  *
  * <p>Failures: a connect that fails or times out puts the member in error state for its
  * {@code retry} time (LM2301) and the next member is tried (nothing was sent, so any method may
