@@ -45,8 +45,13 @@ import org.loommpm.http.ResponseState;
  * for the allowed protocol ({@link UpgradePolicy}) goes to the backend with its {@code Upgrade}
  * and {@code Connection: Upgrade}; a {@code 101} from the backend is answered {@code 101} and
  * the connection becomes a {@link Tunnel} that relays bytes both ways until either side closes
- * (LM2311, LM2312); any other answer is relayed as usual. A 101 naming another protocol is
- * answered 502 (LM2314).
+ * (LM2311, LM2312); any other answer is relayed as usual. An HTTP/2 extended CONNECT (RFC 8441)
+ * for the allowed protocol goes to the backend as such an HTTP/1.1 upgrade ({@link ExtendedConnect},
+ * a {@code GET} with a key of the proxy's own for a WebSocket); the backend's 101 is answered
+ * {@code 200} and the stream becomes the tunnel ({@link StreamTunnel}). A 101 naming another
+ * protocol, or with a wrong {@code Sec-WebSocket-Accept}, and a 2xx instead of the 101 to an
+ * extended CONNECT, are answered 502 (LM2314); an extended CONNECT for a protocol not passed
+ * through is answered 501 (LM2317).
  *
  * <p>Failures: a connect that fails or times out puts the member in error state for its
  * {@code retry} time (LM2301) and the next member is tried (nothing was sent, so any method may
@@ -79,7 +84,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     private final String serverName;
     private final ReverseMap reverse;
     private final int timeoutMillis;
-    /** The upgrades passed through, or {@code null} for none. */
+    /** The upgrades passed through, or {@code null} for none (an extended CONNECT is then answered 501). */
     private final UpgradePolicy upgrade;
 
     private ProxyHandler(Builder b) {
@@ -167,7 +172,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         ProxyExchange.RequestBody body = bodyFraming(req);
         boolean expect = req.protocol().equals("HTTP/1.1") && req.headers().hasToken("Expect", "100-continue");
         boolean idempotent = body == ProxyExchange.RequestBody.NONE && idempotent(req.method());
-        String upgradeTo = upgrade == null ? null : upgrade.requested(req, body != ProxyExchange.RequestBody.NONE);
+        ClientUpgrade upgradeTo = UpgradePolicy.requested(upgrade, req, res, body != ProxyExchange.RequestBody.NONE);
         String route = StickyRoute.of(req, balancer.stickySession());
         long tried = 0;
         int connectFailures = 0;
@@ -203,10 +208,10 @@ public final class ProxyHandler implements Handler, AutoCloseable {
             try {
                 int timeout = m.timeout() != null ? (int) Math.min(Integer.MAX_VALUE, m.timeout().toMillis())
                         : timeoutMillis;
-                ProxyExchange ex = new ProxyExchange(req, res, lease, timeout, reverse).upgrading(upgradeTo != null);
+                ProxyExchange ex = new ProxyExchange(req, res, lease, timeout, reverse).upgrading(upgradeTo);
                 reusable = ex.run(head(req, m, suffix, body, upgradeTo), body, expect);
                 if (ex.switched() != null) {
-                    switchProtocols(req, res, ex.switched(), m, lease, timeout);
+                    switchProtocols(req, res, upgradeTo, ex.switched(), m, lease, timeout);
                     tunnelled = true; // the lease is the tunnel's from here
                 }
                 if (m.errorUntil != 0) {
@@ -237,17 +242,18 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     }
 
     /**
-     * The backend answered 101: the client is answered 101 with the backend's fields, and the
-     * connection is handed to a {@link TunnelUpgrade} once that is written. Returns normally only
-     * if the hand-off is set; otherwise throws (the caller closes the backend connection).
+     * The backend answered 101 (or a 2xx where only a switch may succeed, which is refused): the
+     * client is answered as its upgrade says (a 101, or a 200 on its stream), and the backend
+     * connection is handed to a {@link TunnelRelay} for what that answer opens. Returns normally
+     * only if the hand-off is set; otherwise throws (the caller closes the backend connection).
      */
-    private void switchProtocols(Request req, Response res, ResponseHead rh, Member m, MemberPool.Lease lease,
-                                 int timeout) {
-        Headers from = rh.headers();
-        if (!upgrade.allows(from) || !req.headers().hasToken("Upgrade", from.first("Upgrade"))) {
-            LOG.log(Level.WARNING, "LM2314 502 for {0} {1}: {2} switched to \"{3}\", not a protocol asked for",
-                    req.method(), req.rawTarget(), m, from.first("Upgrade"));
-            throw new HttpException(502, "the backend switched to a protocol not asked for");
+    private static void switchProtocols(Request req, Response res, ClientUpgrade up, ResponseHead rh, Member m,
+                                        MemberPool.Lease lease, int timeout) throws IOException {
+        String refusal = up.refusal(rh);
+        if (refusal != null) {
+            LOG.log(Level.WARNING, "LM2314 502 for {0} {1}: the answer of {2} to the upgrade cannot be passed on: {3}",
+                    req.method(), req.rawTarget(), m, refusal);
+            throw new HttpException(502, "the backend's answer to the upgrade cannot be passed on: " + refusal);
         }
         if (!(res instanceof ResponseState state)) {
             // A filter wrapped the server's response: the connection cannot be handed over through it.
@@ -255,12 +261,8 @@ public final class ProxyHandler implements Handler, AutoCloseable {
                     + "filter), the upgrade cannot be passed through", req.method(), req.rawTarget());
             throw new HttpException(500, "the response is wrapped by a filter: no upgrade through it");
         }
-        Headers to = res.headers();
-        ProxyExchange.copyEndToEnd(from, to);
-        to.add("Upgrade", String.join(", ", from.all("Upgrade")));
-        res.status(101);
-        state.upgrade(new TunnelUpgrade(lease.connection(), m.pool(), m, timeout * 1_000_000L,
-                from.first("Upgrade")));
+        up.answer(state, rh, new TunnelRelay(lease.connection(), m.pool(), m, timeout * 1_000_000L,
+                rh.headers().first("Upgrade")));
     }
 
     private static void fail(Request req, Response res, Member m, AttemptFailed f) {
@@ -307,7 +309,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         // HTTP/2 frames a body without a length; the methods that carry one are sent chunked.
         if (req.protocol().equals("HTTP/2.0")) {
             return switch (req.method()) {
-                case "GET", "HEAD", "OPTIONS", "DELETE", "TRACE" -> ProxyExchange.RequestBody.NONE;
+                case "GET", "HEAD", "OPTIONS", "DELETE", "TRACE", "CONNECT" -> ProxyExchange.RequestBody.NONE;
                 default -> ProxyExchange.RequestBody.CHUNKED;
             };
         }
@@ -315,17 +317,20 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     }
 
     /** The request head toward {@code m}, without its final empty line. */
-    private StringBuilder head(Request req, Member m, String suffix, ProxyExchange.RequestBody body, String upgradeTo) {
+    private StringBuilder head(Request req, Member m, String suffix, ProxyExchange.RequestBody body,
+                               ClientUpgrade upgradeTo) {
         StringBuilder sb = new StringBuilder(512);
         String path = join(m.url().path(), suffix);
-        sb.append(req.method()).append(' ').append(path.isEmpty() ? "/" : path).append(" HTTP/1.1\r\n");
+        sb.append(upgradeTo == null ? req.method() : upgradeTo.method(req)).append(' ')
+                .append(path.isEmpty() ? "/" : path).append(" HTTP/1.1\r\n");
         String host = req.header("Host");
         sb.append("Host: ").append(preserveHost && host != null ? host : m.url().authority()).append("\r\n");
         Headers h = req.headers();
         for (int i = 0; i < h.size(); i++) {
             String name = h.name(i);
             if (HopByHop.is(name, h) || name.startsWith(":") || Headers.equalsIgnoreCase(name, "Host")
-                    || Headers.equalsIgnoreCase(name, "Content-Length") || Headers.equalsIgnoreCase(name, "Expect")) {
+                    || Headers.equalsIgnoreCase(name, "Content-Length") || Headers.equalsIgnoreCase(name, "Expect")
+                    || upgradeTo != null && upgradeTo.drops(name)) {
                 continue;
             }
             if (addHeaders && Headers.equalsIgnoreCase(name, "X-Forwarded-For")) {
@@ -355,7 +360,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
             sb.append("Via: ").append(prior.isEmpty() ? mine : prior + ", " + mine).append("\r\n");
         }
         if (upgradeTo != null) {
-            sb.append("Connection: Upgrade\r\nUpgrade: ").append(upgradeTo).append("\r\n");
+            upgradeTo.appendTo(sb);
         }
         switch (body) {
             case LENGTH -> sb.append("Content-Length: ").append(req.contentLength()).append("\r\n");
