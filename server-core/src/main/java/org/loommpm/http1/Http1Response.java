@@ -164,12 +164,17 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
 
     /**
      * Writes a whole response (head and, if separate, body), into the batch while a pipelined
-     * request waits and it fits, else to the socket after what is batched.
+     * request waits and it fits, else to the socket after what is batched. The last answer of a
+     * burst joins the batch too when it fits, which then goes out at once: one write per burst.
      */
     void writeComplete(ByteBuffer head, ByteBuffer body) throws IOException {
         int n = head.remaining() + (body == null ? 0 : body.remaining());
-        if (pending.hasRemaining() && state.batch(head, body, n)) {
+        boolean more = pending.hasRemaining();
+        if ((more || state.hasBatch()) && state.batch(head, body, n)) {
             batched += n;
+            if (!more) {
+                flushBatch();
+            }
             return;
         }
         flushBatch();
