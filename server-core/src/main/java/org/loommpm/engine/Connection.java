@@ -601,7 +601,8 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
             try {
                 long n;
                 do {
-                    n = transport.write(srcs);
+                    // One buffer (a response head with its body): a plain write, not a gathering one.
+                    n = srcs.length == 1 ? transport.write(srcs[0]) : transport.write(srcs);
                     bytesWritten += n;
                 } while (n > 0 && remaining(srcs) > 0);
             } catch (IOException e) {

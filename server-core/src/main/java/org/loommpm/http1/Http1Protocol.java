@@ -94,9 +94,11 @@ public final class Http1Protocol implements ConnectionProtocol {
     /**
      * Requests one connection may have served inline in one turn of its poller: a pipelining
      * client must not keep the poller from its other connections. What is still buffered after
-     * that continues on a worker.
+     * that continues on a worker. As many as a worker serves per dispatch, so that a burst a
+     * worker would answer with one write is not split between the poller and a worker (one
+     * more write, a virtual thread, and a context held while the worker runs).
      */
-    static final int MAX_INLINE_REQUESTS = 4;
+    static final int MAX_INLINE_REQUESTS = MAX_REQUESTS_PER_DISPATCH;
     /** Unread request body we discard to keep a connection alive; more than that closes it. */
     private static final long MAX_DISCARD = 256 * 1024;
 

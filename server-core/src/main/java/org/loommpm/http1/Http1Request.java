@@ -19,6 +19,19 @@ import org.loommpm.spi.ProtocolConnection;
  * Worker-owned; valid during one exchange.
  */
 final class Http1Request implements Request {
+    /** The body of a request without one: it keeps no state, so one instance serves them all. */
+    private static final InputStream NO_BODY = new InputStream() {
+        @Override
+        public int read() {
+            return -1;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) {
+            java.util.Objects.checkFromIndexSize(off, len, b.length);
+            return len == 0 ? 0 : -1;
+        }
+    };
     private final RequestHead head;
     private final ProtocolConnection connection;
     private final InputStream body;
@@ -41,7 +54,7 @@ final class Http1Request implements Request {
         } else if (head.contentLength() > 0) {
             framed = new FixedLengthInputStream(raw, head.contentLength());
         } else {
-            framed = InputStream.nullInputStream();
+            framed = NO_BODY;
         }
         boolean hasBody = head.chunked() || head.contentLength() > 0;
         boolean expect = hasBody && head.expectContinue() && head.version() == RequestHead.Version.HTTP_1_1;

@@ -49,6 +49,11 @@ final class Http1State {
         return true;
     }
 
+    /** Whether responses wait in the batch. */
+    boolean hasBatch() {
+        return batch != null && batch.position() > 0;
+    }
+
     /**
      * Writes the batch out, parking while the socket is full.
      *

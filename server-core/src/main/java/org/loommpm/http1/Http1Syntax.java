@@ -67,7 +67,37 @@ final class Http1Syntax {
                 throw bad("control character in field value");
             }
         }
-        into.add(latin1(buf, from, colon), latin1(buf, vs, ve));
+        into.add(fieldName(buf, from, colon), latin1(buf, vs, ve));
+    }
+
+    /**
+     * Field names browsers and tools send in this spelling, returned as these constants rather
+     * than as new strings (most of a typical head's names).
+     */
+    private static final String[] COMMON_NAMES = {"Host", "Accept", "Cookie", "Origin", "Referer", "Priority",
+        "Connection", "User-Agent", "Content-Type", "Authorization", "Cache-Control", "Content-Length",
+        "Accept-Encoding", "Accept-Language", "If-None-Match", "Sec-Fetch-Dest", "Sec-Fetch-Mode",
+        "Sec-Fetch-Site", "Sec-Fetch-User", "X-Forwarded-For", "If-Modified-Since", "Upgrade-Insecure-Requests"};
+
+    /** The field name {@code [from, to)}: a {@link #COMMON_NAMES} constant when it is one. */
+    private static String fieldName(byte[] buf, int from, int to) {
+        int len = to - from;
+        for (String name : COMMON_NAMES) {
+            if (name.length() == len && regionEquals(buf, from, name)) {
+                return name;
+            }
+        }
+        return latin1(buf, from, to);
+    }
+
+    /** Whether the bytes at {@code from} spell {@code ascii}, case included (the caller checked the room). */
+    static boolean regionEquals(byte[] buf, int from, String ascii) {
+        for (int i = 0; i < ascii.length(); i++) {
+            if (buf[from + i] != ascii.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A 400 with a log message. */

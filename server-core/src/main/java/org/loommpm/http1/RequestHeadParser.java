@@ -99,7 +99,11 @@ public final class RequestHeadParser {
         boolean close = headers.hasToken("Connection", "close");
         boolean keepAlive = http11 ? !close : !close && headers.hasToken("Connection", "keep-alive");
         boolean expectContinue = false;
-        for (String expect : headers.all("Expect")) {
+        for (int i = 0; i < headers.size(); i++) {
+            if (!Headers.equalsIgnoreCase(headers.name(i), "Expect")) {
+                continue;
+            }
+            String expect = headers.value(i);
             if (!expect.equalsIgnoreCase("100-continue")) {
                 throw new HttpException(417, "unsupported expectation: " + expect);
             }

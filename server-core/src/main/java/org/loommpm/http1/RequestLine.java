@@ -56,7 +56,7 @@ record RequestLine(String method, String rawTarget, String path, String query, S
     private static String method(byte[] buf, int from, int to) {
         int len = to - from;
         for (String m : KNOWN_METHODS) {
-            if (m.length() == len && regionEquals(buf, from, m)) {
+            if (m.length() == len && Http1Syntax.regionEquals(buf, from, m)) {
                 return m;
             }
         }
@@ -65,7 +65,7 @@ record RequestLine(String method, String rawTarget, String path, String query, S
 
     /** {@code HTTP/1.1} or {@code HTTP/1.0}; any other {@code HTTP/d.d} is a 505. */
     private static RequestHead.Version version(byte[] buf, int from, int to) {
-        if (to - from != 8 || !regionEquals(buf, from, "HTTP/") || !isDigit(buf[from + 5])
+        if (to - from != 8 || !Http1Syntax.regionEquals(buf, from, "HTTP/") || !isDigit(buf[from + 5])
                 || buf[from + 6] != '.' || !isDigit(buf[from + 7])) {
             throw Http1Syntax.bad("malformed HTTP version");
         }
@@ -199,14 +199,5 @@ record RequestLine(String method, String rawTarget, String path, String query, S
 
     private static boolean isDigit(byte b) {
         return b >= '0' && b <= '9';
-    }
-
-    private static boolean regionEquals(byte[] buf, int from, String ascii) {
-        for (int i = 0; i < ascii.length(); i++) {
-            if (buf[from + i] != ascii.charAt(i)) {
-                return false;
-            }
-        }
-        return true;
     }
 }

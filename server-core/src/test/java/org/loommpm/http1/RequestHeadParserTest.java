@@ -56,6 +56,16 @@ class RequestHeadParserTest {
     }
 
     @Test
+    void commonFieldNamesAreSharedConstantsOthersKeepTheirSpelling() {
+        RequestHead h = parse("GET / HTTP/1.1\r\nHost: h\r\nUser-Agent: u\r\nhost-ish: 1\r\nACCEPT: a\r\n\r\n");
+        assertSame("Host", h.headers().name(0), "a common name in its usual spelling is a constant");
+        assertSame("User-Agent", h.headers().name(1));
+        assertEquals("host-ish", h.headers().name(2));
+        assertEquals("ACCEPT", h.headers().name(3), "another spelling is kept as sent");
+        assertEquals("a", h.headers().first("accept"));
+    }
+
+    @Test
     void acceptsBareLfLineEndsAndExtensionMethods() {
         RequestHead h = parse("PROPFIND /a HTTP/1.1\nHost: h\n\n");
         assertEquals("PROPFIND", h.method());

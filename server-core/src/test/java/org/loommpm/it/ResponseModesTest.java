@@ -34,6 +34,13 @@ class ResponseModesTest {
     @BeforeAll
     static void start() throws Exception {
         Router router = new Router()
+                .get("/bytes", (req, res) -> {
+                    // The body stream of a request without a body ends at once, also when read again.
+                    if (req.body().read() != -1 || req.body().read(new byte[4], 0, 4) != -1) {
+                        throw new IllegalStateException("a body-less request has a body");
+                    }
+                    res.send(new byte[Integer.parseInt(req.query().substring(2))]);
+                })
                 .get("/small", (req, res) -> {
                     try (OutputStream out = res.outputStream()) {
                         out.write("small body".getBytes());
@@ -151,6 +158,19 @@ class ResponseModesTest {
         String date = r.header("Date");
         assertTrue(date != null && IMF_FIXDATE.matcher(date).matches(), "Date: " + date);
         assertEquals("loom-mpm", r.header("Server"));
+    }
+
+    /** Content-Length is written digit by digit into the head: every length at a digit boundary. */
+    @Test
+    void contentLengthOfEveryNumberOfDigits() throws Exception {
+        try (RawHttp c = new RawHttp(server.port())) {
+            for (int n : new int[] {0, 1, 9, 10, 99, 100, 12_345, 999_999, 1_000_000}) {
+                RawHttp.Response r = get(c, "/bytes?n=" + n);
+                assertEquals(200, r.status());
+                assertEquals(Integer.toString(n), r.header("Content-Length"));
+                assertEquals(n, r.body().length);
+            }
+        }
     }
 
     /** A Latin-1 field value goes out as its one byte per character (the head is copied in bulk). */
