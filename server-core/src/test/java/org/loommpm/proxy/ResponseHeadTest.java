@@ -2,6 +2,8 @@ package org.loommpm.proxy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -56,6 +58,43 @@ class ResponseHeadTest {
         assertThrows(BackendProtocolException.class, () -> framing(parse("HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"),
                 false));
         assertEquals(5, assertDoesNotThrowLength("HTTP/1.1 200 OK\r\nContent-Length: 5, 5\r\n\r\n"));
+    }
+
+    @Test
+    void aHeadLikeThePreviousOneReusesItsStrings() throws Exception {
+        byte[] first = "HTTP/1.1 200 OK\r\nserver: x/1\r\nDate: Mon\r\nContent-Length: 5\r\n\r\n"
+                .getBytes(StandardCharsets.ISO_8859_1);
+        byte[] second = "HTTP/1.1 200 OK\r\nserver: x/1\r\nDate: Tue\r\nContent-Length: 5\r\nX-New: 1\r\n\r\n"
+                .getBytes(StandardCharsets.ISO_8859_1);
+        ResponseHead a = ResponseHead.parse(first, 0, first.length, null);
+        ResponseHead b = ResponseHead.parse(second, 0, second.length, a.headers());
+        assertEquals("server", b.headers().name(0), "a name keeps its spelling");
+        assertSame(a.headers().name(0), b.headers().name(0));
+        assertSame(a.headers().value(0), b.headers().value(0), "the same value is the previous head's string");
+        assertEquals("Tue", b.headers().value(1));
+        assertNotSame(a.headers().value(1), b.headers().value(1));
+        assertEquals("1", b.headers().first("X-New"));
+        assertEquals(5, b.contentLength());
+        assertEquals(4, b.headers().size());
+    }
+
+    @Test
+    void bareLineFeedsEndLinesToo() throws Exception {
+        ResponseHead h = parse("HTTP/1.1 404 Not Found\nX-A: 1\nContent-Length: 0\n\n");
+        assertEquals(404, h.status());
+        assertEquals("Not Found", h.reason());
+        assertEquals("1", h.headers().first("X-A"));
+        assertEquals(0, h.contentLength());
+    }
+
+    @Test
+    void aMalformedLengthIsRefusedWhenTheFramingIsWorkedOut() throws Exception {
+        for (String cl : new String[] {"5,", "", "1x", "5, 6", "9999999999999999999"}) {
+            ResponseHead h = parse("HTTP/1.1 200 OK\r\nContent-Length: " + cl + "\r\n\r\n");
+            assertThrows(BackendProtocolException.class, h::contentLength, cl);
+        }
+        assertEquals(-1, parse("HTTP/1.1 200 OK\r\n\r\n").contentLength());
+        assertEquals(7, parse("HTTP/1.1 200 OK\r\ncontent-length: 7\r\nContent-Length:7\r\n\r\n").contentLength());
     }
 
     private static long assertDoesNotThrowLength(String s) {
