@@ -9,7 +9,6 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.Arrays;
-import org.loommpm.api.Headers;
 
 /**
  * One HTTP/1.1 connection to a backend: a {@link SocketChannel} in blocking mode, read through
@@ -56,10 +55,10 @@ final class BackendConnection implements AutoCloseable {
     private int pos;
     private int lim;
     /**
-     * The fields of the last response head when it was at most {@link #KEPT_HEAD} bytes: the
-     * next head reuses its strings where it spells them alike ({@link ResponseHead#parse}).
+     * The last response head when it was at most {@link #KEPT_HEAD} bytes: the next head reuses
+     * its strings where it spells them alike ({@link ResponseHead#parse}).
      */
-    private Headers previousHead;
+    private ResponseHead previousHead;
     /** Bytes toward the backend not written yet: {@code wbuf[0, wlen)}. */
     private byte[] wbuf = new byte[BUFFER];
     private int wlen;
@@ -312,7 +311,7 @@ final class BackendConnection implements AutoCloseable {
             int end = headEnd(buf, scanFrom, lim);
             if (end >= 0) {
                 ResponseHead head = ResponseHead.parse(buf, 0, end, previousHead);
-                previousHead = end <= KEPT_HEAD ? head.headers() : null;
+                previousHead = end <= KEPT_HEAD ? head : null;
                 pos = end;
                 return head;
             }

@@ -45,7 +45,7 @@ record ResponseHead(boolean http11, int status, String reason, Headers headers, 
         "Keep-Alive", "Last-Modified", "ETag", "Cache-Control", "Expires", "Vary", "Location", "Set-Cookie",
         "Transfer-Encoding", "Accept-Ranges", "Content-Encoding"};
 
-    /** {@return the head in {@code b[from, end)}, as {@link #parse(byte[], int, int, Headers)} with no previous head} */
+    /** {@return the head in {@code b[from, end)}, as {@link #parse(byte[], int, int, ResponseHead)} with no previous head} */
     static ResponseHead parse(byte[] b, int from, int end) throws BackendProtocolException {
         return parse(b, from, end, null);
     }
@@ -53,13 +53,14 @@ record ResponseHead(boolean http11, int status, String reason, Headers headers, 
     /**
      * Parses the head in {@code b[from, end)} (it ends with its empty line), straight from the
      * bytes: at most one string per field name and value, none per line. A backend sends much
-     * the same head every time, so a name or value spelt byte for byte as the same field of the
-     * connection's {@code previous} head is that head's string (strings are immutable), and a
-     * head like the last one is parsed without allocating a string.
+     * the same head every time, so a reason phrase, name or value spelt byte for byte as in the
+     * connection's {@code previous} head (as the same field) is that head's string (strings are
+     * immutable), and a head like the last one is parsed without allocating a string.
      *
-     * @param previous the fields of the head before on the same connection, or {@code null}
+     * @param last the head before on the same connection, or {@code null}
      */
-    static ResponseHead parse(byte[] b, int from, int end, Headers previous) throws BackendProtocolException {
+    static ResponseHead parse(byte[] b, int from, int end, ResponseHead last) throws BackendProtocolException {
+        Headers previous = last == null ? null : last.headers;
         int eol = lineEnd(b, from, end);
         int sl = stripCr(b, from, eol);
         if (sl - from < 12 || !startsWith(b, from, "HTTP/1.") || b[from + 8] != ' '
@@ -81,7 +82,8 @@ record ResponseHead(boolean http11, int status, String reason, Headers headers, 
         if (status < 100) {
             throw new BackendProtocolException("status out of range: " + status);
         }
-        String reason = sl - from > 13 ? latin1(b, from + 13, sl) : "";
+        String reason = sl - from <= 13 ? "" : last != null && same(b, from + 13, sl, last.reason) ? last.reason
+                : latin1(b, from + 13, sl);
         Headers h = new Headers();
         long length = NO_LENGTH;
         int p = eol + 1;
