@@ -160,7 +160,11 @@ final class BackendConnection implements AutoCloseable {
             if (wlen > 0) {
                 int n = wlen;
                 wlen = 0;
-                timedWrite(wbuf, 0, n);
+                byte[] b = wbuf;
+                if (b.length > BUFFER) {
+                    wbuf = new byte[BUFFER]; // a pooled connection does not keep what one huge head grew it to
+                }
+                timedWrite(b, 0, n);
             }
         }
 
@@ -198,7 +202,8 @@ final class BackendConnection implements AutoCloseable {
             wbuf = Arrays.copyOf(wbuf, Math.max(wbuf.length * 2, wlen + n));
         }
         for (int i = 0; i < n; i++) {
-            wbuf[wlen + i] = (byte) s.charAt(from + i);
+            char ch = s.charAt(from + i);
+            wbuf[wlen + i] = ch <= 0xff ? (byte) ch : (byte) '?'; // as ISO-8859-1 encodes what it cannot map
         }
         wlen += n;
         return this;

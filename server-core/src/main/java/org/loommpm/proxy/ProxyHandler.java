@@ -381,6 +381,10 @@ public final class ProxyHandler implements Handler, AutoCloseable {
      */
     private void targetPath(BackendConnection c, String base, String target) {
         int rest = prefix.length();
+        if (base.isEmpty() && extraPath.isEmpty() && rest == target.length()) {
+            c.ascii("/");
+            return;
+        }
         char first = !extraPath.isEmpty() ? extraPath.charAt(0) : rest < target.length() ? target.charAt(rest) : 0;
         if (base.endsWith("/") && first == '/') {
             c.ascii(base, 0, base.length() - 1);
