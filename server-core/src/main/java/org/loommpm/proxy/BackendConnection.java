@@ -32,8 +32,6 @@ final class BackendConnection implements AutoCloseable {
     /** Largest response head accepted (status line and fields), as httpd's 8 KiB lines times a few. */
     static final int MAX_HEAD = 64 * 1024;
     private static final int BUFFER = 16 * 1024;
-    /** Largest response head whose fields are kept for the next one's parse: a typical head, not a huge one. */
-    private static final int KEPT_HEAD = 2048;
 
     private final SocketChannel channel;
     private final Socket socket;
@@ -54,11 +52,6 @@ final class BackendConnection implements AutoCloseable {
     private byte[] buf = new byte[BUFFER];
     private int pos;
     private int lim;
-    /**
-     * The last response head when it was at most {@link #KEPT_HEAD} bytes: the next head reuses
-     * its strings where it spells them alike ({@link ResponseHead#parse}).
-     */
-    private ResponseHead previousHead;
     /** Bytes toward the backend not written yet: {@code wbuf[0, wlen)}. */
     private byte[] wbuf = new byte[BUFFER];
     private int wlen;
@@ -315,8 +308,7 @@ final class BackendConnection implements AutoCloseable {
         for (;;) {
             int end = headEnd(buf, scanFrom, lim);
             if (end >= 0) {
-                ResponseHead head = ResponseHead.parse(buf, 0, end, previousHead);
-                previousHead = end <= KEPT_HEAD ? head : null;
+                ResponseHead head = ResponseHead.parse(buf, 0, end);
                 pos = end;
                 return head;
             }

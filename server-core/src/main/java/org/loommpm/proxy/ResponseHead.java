@@ -38,29 +38,10 @@ record ResponseHead(boolean http11, int status, String reason, Headers headers, 
     }
 
     /**
-     * Field names a backend commonly sends, shared instead of a new string per response when the
-     * bytes spell one exactly (case included, so a name keeps the spelling it came with).
-     */
-    private static final String[] COMMON_NAMES = {"Server", "Date", "Content-Type", "Content-Length", "Connection",
-        "Keep-Alive", "Last-Modified", "ETag", "Cache-Control", "Expires", "Vary", "Location", "Set-Cookie",
-        "Transfer-Encoding", "Accept-Ranges", "Content-Encoding"};
-
-    /** {@return the head in {@code b[from, end)}, as {@link #parse(byte[], int, int, ResponseHead)} with no previous head} */
-    static ResponseHead parse(byte[] b, int from, int end) throws BackendProtocolException {
-        return parse(b, from, end, null);
-    }
-
-    /**
      * Parses the head in {@code b[from, end)} (it ends with its empty line), straight from the
-     * bytes: at most one string per field name and value, none per line. A backend sends much
-     * the same head every time, so a reason phrase, name or value spelt byte for byte as in the
-     * connection's {@code previous} head (as the same field) is that head's string (strings are
-     * immutable), and a head like the last one is parsed without allocating a string.
-     *
-     * @param last the head before on the same connection, or {@code null}
+     * bytes: one string per reason phrase, field name and value, none per line.
      */
-    static ResponseHead parse(byte[] b, int from, int end, ResponseHead last) throws BackendProtocolException {
-        Headers previous = last == null ? null : last.headers;
+    static ResponseHead parse(byte[] b, int from, int end) throws BackendProtocolException {
         int eol = lineEnd(b, from, end);
         int sl = stripCr(b, from, eol);
         if (sl - from < 12 || !startsWith(b, from, "HTTP/1.") || b[from + 8] != ' '
@@ -82,8 +63,7 @@ record ResponseHead(boolean http11, int status, String reason, Headers headers, 
         if (status < 100) {
             throw new BackendProtocolException("status out of range: " + status);
         }
-        String reason = sl - from <= 13 ? "" : last != null && same(b, from + 13, sl, last.reason) ? last.reason
-                : latin1(b, from + 13, sl);
+        String reason = sl - from > 13 ? latin1(b, from + 13, sl) : "";
         Headers h = new Headers();
         long length = NO_LENGTH;
         int p = eol + 1;
@@ -119,21 +99,14 @@ record ResponseHead(boolean http11, int status, String reason, Headers headers, 
                     throw new BackendProtocolException("control character in field " + latin1(b, line, colon));
                 }
             }
-            int f = h.size();
-            boolean again = previous != null && f < previous.size();
-            String name = again && same(b, line, colon, previous.name(f)) ? previous.name(f) : name(b, line, colon);
+            String name = latin1(b, line, colon);
             if (length != BAD_LENGTH && Headers.equalsIgnoreCase(name, "Content-Length")) {
                 long n = lengthValue(b, vs, ve);
                 length = n < 0 || length >= 0 && n != length ? BAD_LENGTH : n;
             }
-            h.add(name, again && same(b, vs, ve, previous.value(f)) ? previous.value(f) : latin1(b, vs, ve));
+            h.add(name, latin1(b, vs, ve));
         }
         return new ResponseHead(minor == '1', status, reason, h, length);
-    }
-
-    /** Whether {@code b[from, to)} spells {@code s}. */
-    private static boolean same(byte[] b, int from, int to, String s) {
-        return s.length() == to - from && startsWith(b, from, s);
     }
 
     /**
@@ -196,17 +169,6 @@ record ResponseHead(boolean http11, int status, String reason, Headers headers, 
             }
         }
         return true;
-    }
-
-    /** The field name in {@code b[from, to)}: a shared common one if it is spelt exactly so, else a new string. */
-    private static String name(byte[] b, int from, int to) {
-        int n = to - from;
-        for (String known : COMMON_NAMES) {
-            if (known.length() == n && startsWith(b, from, known)) {
-                return known;
-            }
-        }
-        return latin1(b, from, to);
     }
 
     private static String latin1(byte[] b, int from, int to) {

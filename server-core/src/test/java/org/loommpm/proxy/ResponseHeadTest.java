@@ -2,8 +2,6 @@ package org.loommpm.proxy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotSame;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -58,25 +56,6 @@ class ResponseHeadTest {
         assertThrows(BackendProtocolException.class, () -> framing(parse("HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"),
                 false));
         assertEquals(5, assertDoesNotThrowLength("HTTP/1.1 200 OK\r\nContent-Length: 5, 5\r\n\r\n"));
-    }
-
-    @Test
-    void aHeadLikeThePreviousOneReusesItsStrings() throws Exception {
-        byte[] first = "HTTP/1.1 200 OK\r\nserver: x/1\r\nDate: Mon\r\nContent-Length: 5\r\n\r\n"
-                .getBytes(StandardCharsets.ISO_8859_1);
-        byte[] second = "HTTP/1.1 200 OK\r\nserver: x/1\r\nDate: Tue\r\nContent-Length: 5\r\nX-New: 1\r\n\r\n"
-                .getBytes(StandardCharsets.ISO_8859_1);
-        ResponseHead a = ResponseHead.parse(first, 0, first.length, null);
-        ResponseHead b = ResponseHead.parse(second, 0, second.length, a);
-        assertSame(a.reason(), b.reason());
-        assertEquals("server", b.headers().name(0), "a name keeps its spelling");
-        assertSame(a.headers().name(0), b.headers().name(0));
-        assertSame(a.headers().value(0), b.headers().value(0), "the same value is the previous head's string");
-        assertEquals("Tue", b.headers().value(1));
-        assertNotSame(a.headers().value(1), b.headers().value(1));
-        assertEquals("1", b.headers().first("X-New"));
-        assertEquals(5, b.contentLength());
-        assertEquals(4, b.headers().size());
     }
 
     @Test
