@@ -137,7 +137,10 @@ public abstract class ResponseState implements Response {
      * Accepts an extended CONNECT ({@link #connectProtocol()}): the response, with the status and
      * header fields set, is sent as the stream's head without ending it, and once the handler has
      * returned the stream becomes a {@link Tunnel} handed to {@code open}, which returns its
-     * endpoint. A handler of this server's own (WebSocket) calls it.
+     * endpoint. {@code open} is called exactly once, also when the client reset the stream
+     * before the tunnel opened (its {@code outbound().closed()} is then complete and the endpoint
+     * is not opened): what the caller holds for the tunnel is let go through that future. A
+     * handler of this server's own (WebSocket, the proxy) calls it.
      *
      * @throws UnsupportedOperationException when the request is not an extended CONNECT
      * @throws java.io.IOException if the stream is gone

@@ -2,6 +2,7 @@ package org.loommpm.http;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.spi.ChildServices;
 import org.loommpm.spi.OutboundQueue;
@@ -9,8 +10,8 @@ import org.loommpm.spi.OutboundQueue;
 /**
  * A stream of a multiplexed connection that carries another protocol's bytes both ways: an
  * HTTP/2 extended CONNECT (RFC 8441) accepted with {@code 200} ({@link ResponseState#tunnel}).
- * The protocol implements it (server-h2's stream); the tunnelled protocol (a WebSocket) is its
- * {@link Endpoint}. A WebSocket on an HTTP/1.1 connection sees its connection through the same
+ * The protocol implements it (server-h2's stream); the tunnelled protocol (a WebSocket, or the
+ * proxy's relay to a backend) is its {@link Endpoint}. A WebSocket on an HTTP/1.1 connection sees its connection through the same
  * interface (without the endpoint calls, which the engine's dispatches replace).
  *
  * <p><b>Threads.</b> The endpoint's {@code received} and {@code inputEnded} calls come one at a
@@ -39,8 +40,27 @@ public interface Tunnel {
     /** {@return the settings of the generation serving the connection} */
     ServerConfig config();
 
+    /**
+     * A tunnelled protocol's timeouts on its stream, which the stream enforces from the moment the
+     * endpoint opened: {@link Endpoint#idleTimeout} once nothing moved for {@code idle},
+     * {@link Endpoint#keepAlive} once the client sent nothing for {@code keepAlive}.
+     *
+     * @param idle how long the tunnel may be idle
+     * @param eitherWay whether bytes sent to the client count as activity (a relay, idle only
+     *                  when nothing moves either way), or only the client's (a WebSocket)
+     * @param keepAlive the keep-alive interval, {@link Duration#ZERO} for none
+     */
+    record Timeouts(Duration idle, boolean eitherWay, Duration keepAlive) {
+    }
+
     /** The tunnelled protocol's side. */
     interface Endpoint {
+        /**
+         * {@return the timeouts the stream enforces for this protocol} Read once, on the
+         * request's worker, when the tunnel opens (before {@link #opened}).
+         */
+        Timeouts timeouts();
+
         /**
          * The tunnel is open (its {@code 200} is queued, the handler has returned): on the
          * request's worker, before any {@link #received}.

@@ -51,6 +51,8 @@ final class ProxyExchange {
     private boolean bodyTouched;
     /** Whether the request asks the backend to switch protocols: a 101 then ends {@link #run}. */
     private boolean upgrade;
+    /** Whether a 2xx instead of the 101 ends {@link #run} too (the client would take it for the switch). */
+    private boolean onlySwitch;
     /** The backend's 101 when it switched protocols, else {@code null}. */
     private ResponseHead switched;
 
@@ -63,13 +65,17 @@ final class ProxyExchange {
         this.timeoutMillis = timeoutMillis;
     }
 
-    /** Marks the request as an upgrade the backend may accept with a 101 ({@link UpgradePolicy}). */
-    ProxyExchange upgrading(boolean on) {
-        upgrade = on;
+    /** Marks the request as an upgrade the backend may accept with a 101 ({@link UpgradePolicy}), or not ({@code null}). */
+    ProxyExchange upgrading(ClientUpgrade up) {
+        upgrade = up != null;
+        onlySwitch = upgrade && up.successMeansSwitched();
         return this;
     }
 
-    /** {@return the backend's 101 after {@link #run} if it switched protocols (nothing relayed), else null} */
+    /**
+     * {@return the backend's 101 after {@link #run} if it switched protocols (nothing relayed), or
+     * its 2xx when only a switch may succeed; else null}
+     */
     ResponseHead switched() {
         return switched;
     }
@@ -104,8 +110,8 @@ final class ProxyExchange {
             early = sendBody(body);
         }
         ResponseHead rh = early != null ? early : readFinalHead();
-        if (rh.status() == 101) {
-            switched = rh; // the caller hands the connection to a tunnel
+        if (rh.status() == 101 || onlySwitch && rh.status() < 300) {
+            switched = rh; // the caller hands the connection to a tunnel, or refuses a 2xx
             return false;
         }
         return relay(rh, early == null);

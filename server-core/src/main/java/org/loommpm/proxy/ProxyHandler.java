@@ -47,8 +47,13 @@ import org.loommpm.http.ResponseState;
  * for the allowed protocol ({@link UpgradePolicy}) goes to the backend with its {@code Upgrade}
  * and {@code Connection: Upgrade}; a {@code 101} from the backend is answered {@code 101} and
  * the connection becomes a {@link Tunnel} that relays bytes both ways until either side closes
- * (LM2311, LM2312); any other answer is relayed as usual. A 101 naming another protocol is
- * answered 502 (LM2314).
+ * (LM2311, LM2312); any other answer is relayed as usual. An HTTP/2 extended CONNECT (RFC 8441)
+ * for the allowed protocol goes to the backend as such an HTTP/1.1 upgrade ({@link ExtendedConnect},
+ * a {@code GET} with a key of the proxy's own for a WebSocket); the backend's 101 is answered
+ * {@code 200} and the stream becomes the tunnel ({@link StreamTunnel}). A 101 naming another
+ * protocol, or with a wrong {@code Sec-WebSocket-Accept}, and a 2xx instead of the 101 to an
+ * extended CONNECT, are answered 502 (LM2314); an extended CONNECT for a protocol not passed
+ * through is answered 501 (LM2317).
  *
  * <p>Failures: a connect that fails or times out puts the member in error state for its
  * {@code retry} time (LM2301) and the next member is tried (nothing was sent, so any method may
@@ -81,7 +86,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     private final String serverName;
     private final ReverseMap reverse;
     private final int timeoutMillis;
-    /** The upgrades passed through, or {@code null} for none. */
+    /** The upgrades passed through, or {@code null} for none (an extended CONNECT is then answered 501). */
     private final UpgradePolicy upgrade;
 
     private ProxyHandler(Builder b) {
@@ -168,7 +173,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         ProxyExchange.RequestBody body = bodyFraming(req);
         boolean expect = req.protocol().equals("HTTP/1.1") && req.headers().hasToken("Expect", "100-continue");
         boolean idempotent = body == ProxyExchange.RequestBody.NONE && idempotent(req.method());
-        String upgradeTo = upgrade == null ? null : upgrade.requested(req, body != ProxyExchange.RequestBody.NONE);
+        ClientUpgrade upgradeTo = UpgradePolicy.requested(upgrade, req, res, body != ProxyExchange.RequestBody.NONE);
         String route = StickyRoute.of(req, balancer.stickySession());
         long tried = 0;
         int connectFailures = 0;
@@ -204,11 +209,11 @@ public final class ProxyHandler implements Handler, AutoCloseable {
             try {
                 int timeout = m.timeout() != null ? (int) Math.min(Integer.MAX_VALUE, m.timeout().toMillis())
                         : timeoutMillis;
-                ProxyExchange ex = new ProxyExchange(req, res, lease, timeout, reverse).upgrading(upgradeTo != null);
+                ProxyExchange ex = new ProxyExchange(req, res, lease, timeout, reverse).upgrading(upgradeTo);
                 head(lease.connection(), req, m, body, upgradeTo);
                 reusable = ex.run(body, expect);
                 if (ex.switched() != null) {
-                    switchProtocols(req, res, ex.switched(), m, lease, timeout);
+                    switchProtocols(req, res, upgradeTo, ex.switched(), m, lease, timeout);
                     tunnelled = true; // the lease is the tunnel's from here
                 }
                 if (m.errorUntil != 0) {
@@ -239,17 +244,18 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     }
 
     /**
-     * The backend answered 101: the client is answered 101 with the backend's fields, and the
-     * connection is handed to a {@link TunnelUpgrade} once that is written. Returns normally only
-     * if the hand-off is set; otherwise throws (the caller closes the backend connection).
+     * The backend answered 101 (or a 2xx where only a switch may succeed, which is refused): the
+     * client is answered as its upgrade says (a 101, or a 200 on its stream), and the backend
+     * connection is handed to a {@link TunnelRelay} for what that answer opens. Returns normally
+     * only if the hand-off is set; otherwise throws (the caller closes the backend connection).
      */
-    private void switchProtocols(Request req, Response res, ResponseHead rh, Member m, MemberPool.Lease lease,
-                                 int timeout) {
-        Headers from = rh.headers();
-        if (!upgrade.allows(from) || !req.headers().hasToken("Upgrade", from.first("Upgrade"))) {
-            LOG.log(Level.WARNING, "LM2314 502 for {0} {1}: {2} switched to \"{3}\", not a protocol asked for",
-                    req.method(), req.rawTarget(), m, from.first("Upgrade"));
-            throw new HttpException(502, "the backend switched to a protocol not asked for");
+    private static void switchProtocols(Request req, Response res, ClientUpgrade up, ResponseHead rh, Member m,
+                                        MemberPool.Lease lease, int timeout) throws IOException {
+        String refusal = up.refusal(rh);
+        if (refusal != null) {
+            LOG.log(Level.WARNING, "LM2314 502 for {0} {1}: the answer of {2} to the upgrade cannot be passed on: {3}",
+                    req.method(), req.rawTarget(), m, refusal);
+            throw new HttpException(502, "the backend's answer to the upgrade cannot be passed on: " + refusal);
         }
         if (!(res instanceof ResponseState state)) {
             // A filter wrapped the server's response: the connection cannot be handed over through it.
@@ -257,12 +263,8 @@ public final class ProxyHandler implements Handler, AutoCloseable {
                     + "filter), the upgrade cannot be passed through", req.method(), req.rawTarget());
             throw new HttpException(500, "the response is wrapped by a filter: no upgrade through it");
         }
-        Headers to = res.headers();
-        ProxyExchange.copyEndToEnd(from, to);
-        to.add("Upgrade", String.join(", ", from.all("Upgrade")));
-        res.status(101);
-        state.upgrade(new TunnelUpgrade(lease.connection(), m.pool(), m, timeout * 1_000_000L,
-                from.first("Upgrade")));
+        up.answer(state, rh, new TunnelRelay(lease.connection(), m.pool(), m, timeout * 1_000_000L,
+                rh.headers().first("Upgrade")));
     }
 
     private static void fail(Request req, Response res, Member m, AttemptFailed f) {
@@ -309,7 +311,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         // HTTP/2 frames a body without a length; the methods that carry one are sent chunked.
         if (req.protocol().equals("HTTP/2.0")) {
             return switch (req.method()) {
-                case "GET", "HEAD", "OPTIONS", "DELETE", "TRACE" -> ProxyExchange.RequestBody.NONE;
+                case "GET", "HEAD", "OPTIONS", "DELETE", "TRACE", "CONNECT" -> ProxyExchange.RequestBody.NONE;
                 default -> ProxyExchange.RequestBody.CHUNKED;
             };
         }
@@ -320,8 +322,9 @@ public final class ProxyHandler implements Handler, AutoCloseable {
      * Composes the request head toward {@code m} in the connection's output buffer, without its
      * final empty line: straight into bytes, with no string built per request.
      */
-    private void head(BackendConnection c, Request req, Member m, ProxyExchange.RequestBody body, String upgradeTo) {
-        c.ascii(req.method()).ascii(" ");
+    private void head(BackendConnection c, Request req, Member m, ProxyExchange.RequestBody body,
+                      ClientUpgrade upgradeTo) {
+        c.ascii(upgradeTo == null ? req.method() : upgradeTo.method(req)).ascii(" ");
         targetPath(c, m.url().path(), req.rawTarget());
         c.ascii(" HTTP/1.1\r\n");
         String host = req.header("Host");
@@ -331,7 +334,8 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         for (int i = 0; i < h.size(); i++) {
             String name = h.name(i);
             if (HopByHop.is(name, h, namesOthers) || name.startsWith(":") || Headers.equalsIgnoreCase(name, "Host")
-                    || Headers.equalsIgnoreCase(name, "Content-Length") || Headers.equalsIgnoreCase(name, "Expect")) {
+                    || Headers.equalsIgnoreCase(name, "Content-Length") || Headers.equalsIgnoreCase(name, "Expect")
+                    || upgradeTo != null && upgradeTo.drops(name)) {
                 continue;
             }
             if (addHeaders && Headers.equalsIgnoreCase(name, "X-Forwarded-For")) {
@@ -362,7 +366,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
                     .ascii("\r\n");
         }
         if (upgradeTo != null) {
-            c.ascii("Connection: Upgrade\r\nUpgrade: ").ascii(upgradeTo).ascii("\r\n");
+            upgradeTo.appendTo(c);
         }
         switch (body) {
             case LENGTH -> c.ascii("Content-Length: ").decimal(req.contentLength()).ascii("\r\n");

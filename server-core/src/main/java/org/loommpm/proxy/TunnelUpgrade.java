@@ -6,29 +6,22 @@ import org.loommpm.spi.ProtocolConnection;
 
 /**
  * The hand-off of a proxied upgrade: the backend answered {@code 101}, the client's {@code 101}
- * is being written, and once it is the client connection becomes a {@link Tunnel}. Created by
- * {@link ProxyHandler} on the request's worker, which passes the leased backend connection to it
- * (the handler no longer releases it): from then on it is this object's until {@link #takeOver}
- * gives it to the tunnel, or {@link #abandon} (the 101 could not be written) closes it.
+ * is being written, and once it is the client connection becomes a {@link Tunnel}. Created on
+ * the request's worker ({@link ConnectionUpgrade}) with the relay that took over the leased
+ * backend connection (the handler no longer releases it): from then on it is this object's until
+ * {@link #takeOver} gives it to the tunnel, or {@link #abandon} (the 101 could not be written)
+ * gives it back, closed.
  */
 final class TunnelUpgrade implements ProtocolUpgrade {
-    private final BackendConnection backend;
-    private final MemberPool pool;
-    private final Member member;
-    private final long idleNanos;
-    private final String protocol;
+    private final TunnelRelay relay;
 
-    TunnelUpgrade(BackendConnection backend, MemberPool pool, Member member, long idleNanos, String protocol) {
-        this.backend = backend;
-        this.pool = pool;
-        this.member = member;
-        this.idleNanos = idleNanos;
-        this.protocol = protocol;
+    TunnelUpgrade(TunnelRelay relay) {
+        this.relay = relay;
     }
 
     @Override
     public void takeOver(ProtocolConnection c, int slot, ServerConfig config) {
-        Tunnel t = new Tunnel(backend, pool, member, idleNanos, protocol);
+        Tunnel t = new Tunnel(relay);
         c.session(t);
         c.switchProtocol(TunnelProtocol.INSTANCE);
         t.open(c, slot);
@@ -36,6 +29,6 @@ final class TunnelUpgrade implements ProtocolUpgrade {
 
     @Override
     public void abandon() {
-        pool.release(backend, false);
+        relay.abandon();
     }
 }

@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /**
- * What a tunnel's reader puts in the client's queue ({@link Tunnel#forQueue}): the queue's budget
+ * What a tunnel's reader puts in the client's queue ({@link TunnelRelay#forQueue}): the queue's budget
  * counts bytes, so a short read must not park a whole read buffer there (a backend trickling
  * one-byte segments to a slow client would hold 16 KiB per byte). The relaying itself is
  * {@link ProxyTunnelTest}'s.
@@ -24,7 +24,7 @@ class TunnelQueueTest {
     @Test
     void aShortReadIsQueuedAsACopyOfItsSize() {
         ByteBuffer b = read(16 * 1024, "x");
-        ByteBuffer queued = Tunnel.forQueue(b);
+        ByteBuffer queued = TunnelRelay.forQueue(b);
         assertNotSame(b, queued, "the read buffer stays the reader's, for the next read");
         assertEquals(1, queued.capacity());
         assertEquals("x", StandardCharsets.ISO_8859_1.decode(queued).toString());
@@ -33,9 +33,9 @@ class TunnelQueueTest {
     @Test
     void aReadFillingHalfTheBufferIsQueuedAsItIs() {
         ByteBuffer b = read(8, "abcd");
-        assertSame(b, Tunnel.forQueue(b));
+        assertSame(b, TunnelRelay.forQueue(b));
         assertEquals(4, b.remaining());
         ByteBuffer small = read(8, "abc");
-        assertEquals(3, Tunnel.forQueue(small).capacity());
+        assertEquals(3, TunnelRelay.forQueue(small).capacity());
     }
 }

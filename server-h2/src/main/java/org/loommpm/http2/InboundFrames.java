@@ -231,7 +231,7 @@ final class InboundFrames implements FrameListener {
                 s.protocol.config().limitRequestBody());
         if (f.protocol() != null) {
             created.tunnel = new TunnelStream(created);
-            s.waitUntil(created.tunnel.deadline());
+            s.tunnelStarted(created.tunnel);
         }
         s.startStream(created, blockEndStream);
     }

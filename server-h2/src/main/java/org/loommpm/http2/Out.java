@@ -4,13 +4,14 @@ import org.loommpm.api.Headers;
 
 /**
  * One item a stream task hands to the frame loop through the session's outbound queue: a
- * response head, a piece of body, a file region as the body, a body-window credit, or a reset.
+ * response head, a piece of body, a file region as the body, a body-window credit, a reset, or
+ * the news that the stream's tunnel opened (its timeouts start).
  * The task fills it before
  * the queue's publication and never touches it again (DATA payload memory stays untouched until
  * {@link Stream#written} released it); the frame loop consumes it.
  */
 final class Out {
-    enum Kind { HEADERS, DATA, FILE, WINDOW_UPDATE, RST }
+    enum Kind { HEADERS, DATA, FILE, WINDOW_UPDATE, RST, TUNNEL_OPENED }
 
     final Kind kind;
     final Stream stream;
@@ -54,6 +55,10 @@ final class Out {
 
     static Out windowUpdate(Stream s, int increment) {
         return new Out(Kind.WINDOW_UPDATE, s, increment, null, null, 0, 0, false, null);
+    }
+
+    static Out tunnelOpened(Stream s) {
+        return new Out(Kind.TUNNEL_OPENED, s, 0, null, null, 0, 0, false, null);
     }
 
     static Out rst(Stream s, int code) {

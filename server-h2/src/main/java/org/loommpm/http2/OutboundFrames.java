@@ -80,6 +80,12 @@ final class OutboundFrames {
                 }
                 continue;
             }
+            if (o.kind == Out.Kind.TUNNEL_OPENED) {
+                if (session.streams.get(s.id()) == s) {
+                    session.waitUntil(s.tunnel.armed(System.nanoTime()));
+                }
+                continue;
+            }
             if (s.state == StreamState.CLOSED) {
                 if (o.kind == Out.Kind.DATA) {
                     s.written(o.len);

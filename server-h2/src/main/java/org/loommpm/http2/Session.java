@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.loommpm.config.Http2Settings;
 import org.loommpm.http2.frame.ErrorCode;
 import org.loommpm.http2.frame.FrameType;
@@ -123,6 +125,14 @@ final class Session {
     boolean goAwayReceived;
     /** Whether the tunnels were told the server stops ({@link #closeTunnels}). */
     private boolean tunnelsClosed;
+    /**
+     * The tunnel streams not yet closed, made with the first ({@link #tunnelStarted}), else
+     * {@code null}: a connection its poller closes without the loop (a forced stop after
+     * {@code GracefulShutdownTimeout}) still ends each of them. A concurrent set: the loop adds
+     * and removes ({@link #closeStream}); the connection's end (any thread, once) ends what is
+     * left, which may race the loop's own end of a stream (a tunnel's end is idempotent).
+     */
+    private Set<TunnelStream> tunnels;
     /** When the current partial frame began to wait for its rest (0 = none). */
     private long partialSince;
     /**
@@ -377,6 +387,20 @@ final class Session {
             outbound.drain();
             outbound.schedule();
         }
+    }
+
+    /** Loop: a stream carries a tunnel; its end is the connection's too, however the connection ends. */
+    void tunnelStarted(TunnelStream t) {
+        if (tunnels == null) {
+            Set<TunnelStream> set = ConcurrentHashMap.newKeySet();
+            tunnels = set;
+            c.outbound().closed().whenComplete((reason, failure) -> {
+                for (TunnelStream left : set) {
+                    left.ended(CloseReason.ABORT);
+                }
+            });
+        }
+        tunnels.add(t);
     }
 
     /** Sends GOAWAY (once) naming the last stream we will serve; no new stream starts after it. */
@@ -635,6 +659,7 @@ final class Session {
             s.letGo();
         }
         if (s.tunnel != null) {
+            tunnels.remove(s.tunnel);
             s.tunnel.ended(how == Closed.ENDED ? CloseReason.NORMAL : CloseReason.ABORT);
         }
         for (Out o : s.pending) {

@@ -179,12 +179,16 @@ final class StreamTask implements WorkerTask {
      * dispatched as they arrive ({@link TunnelStream}).
      */
     private void openTunnel(Session session, Function<Tunnel, Tunnel.Endpoint> opener) {
-        if (stream.isCancelled()) {
-            return; // reset before it opened: the stream's end was reported to nobody yet, and needs no one
-        }
-        tunnelled = true;
+        // Reset before it opened, the stream's end is already reported (Session.closeStream ends
+        // the tunnel before it cancels the stream): the opener still gets the stream, finds its
+        // end, and lets go of what it holds for the tunnel; nothing opens.
+        boolean reset = stream.isCancelled();
+        tunnelled = !reset;
         try {
-            stream.tunnel.open(opener.apply(stream.tunnel), slot);
+            Tunnel.Endpoint endpoint = opener.apply(stream.tunnel);
+            if (!reset) {
+                stream.tunnel.open(endpoint, slot);
+            }
         } catch (RuntimeException e) {
             LOG.log(Level.ERROR, "LM1710 " + session + " stream " + stream.id() + ": the tunnel failed to open", e);
             try {

@@ -16,17 +16,20 @@ import org.loommpm.spi.OutboundQueue;
 import org.loommpm.spi.SlotBoard;
 
 /**
- * A stream opened by an extended CONNECT (RFC 8441) that carries a tunnelled protocol, a
- * WebSocket: made by the frame loop when the request names a {@code :protocol}, so every DATA
- * payload of the stream comes here instead of the request body; it becomes live when the
- * handler accepts the CONNECT ({@link Http2Response#tunnel}) and the stream's task {@link #open}s
- * it. A refused CONNECT's response ends the stream and what was buffered is dropped with it.
+ * A stream opened by an extended CONNECT (RFC 8441) that carries a tunnelled protocol (a
+ * WebSocket, or the proxy's relay to a backend): made by the frame loop when the request names a
+ * {@code :protocol}, so every DATA payload of the stream comes here instead of the request body;
+ * it becomes live when the handler accepts the CONNECT ({@link Http2Response#tunnel}) and the
+ * stream's task {@link #open}s it. A refused CONNECT's response ends the stream and what was
+ * buffered is dropped with it. The endpoint's {@link Tunnel.Timeouts} (idle, keep-alive) are the
+ * loop's to enforce ({@link #expire}) from the moment it learns the tunnel opened.
  *
  * <p><b>Threads.</b>
  * <ul>
  *   <li>The frame loop {@link #offer}s DATA payloads and the {@link #end} (SPSC queue
  *       {@link #inbound}: the loop pushes, the delivering worker pops), tells the endpoint of a
- *       stop ({@link #goingAway}), and reports the stream's end ({@link #ended}).</li>
+ *       stop ({@link #goingAway}), and reports the stream's end ({@link #ended}; also the
+ *       connection's end when its poller closes it without the loop).</li>
  *   <li>Delivery: one worker at a time runs the endpoint on what arrived. {@link #work} counts
  *       the loop's pushes not yet seen by a deliverer; the push that moves it from 0 dispatches a
  *       worker, which drains and subtracts what it saw, and returns when it reaches 0 again.
@@ -61,9 +64,24 @@ final class TunnelStream implements Tunnel, OutboundQueue {
     /** Loop only: when the client last sent DATA, and when the endpoint was last asked to ping. */
     private long lastActivity;
     private long lastPing;
-    /** {@code WebSocketIdleTimeout} and {@code WebSocketPingInterval} (0: no pings). */
-    private final long idleNanos;
-    private final long pingNanos;
+    /**
+     * Loop only: whether the endpoint's timeouts apply, from when the loop took the opener's
+     * {@link Out.Kind#TUNNEL_OPENED} ({@link #armed}); until then {@link #expire} has nothing to do.
+     */
+    private boolean armed;
+    /**
+     * The endpoint's {@link Tunnel.Timeouts}: the idle timeout, the keep-alive interval (0: none)
+     * and whether bytes sent count as activity. Written by the opener before it queues
+     * {@link Out.Kind#TUNNEL_OPENED}; read by the loop only once it took that item (the session's
+     * queue orders the writes before the reads), and {@link #eitherWay} by senders, which the
+     * endpoint starts in {@code opened} (one that read it too early only leaves {@link #lastSent}
+     * as it was).
+     */
+    private long idleNanos;
+    private long pingNanos;
+    private boolean eitherWay;
+    /** When bytes were last queued toward the client; any sender writes it (with {@link #eitherWay}), the loop reads. */
+    private volatile long lastSent;
 
     /** Made by the loop with {@code stream}, whose receive window is still the one it started with. */
     TunnelStream(Stream stream) {
@@ -71,10 +89,6 @@ final class TunnelStream implements Tunnel, OutboundQueue {
         this.session = stream.session();
         this.window = stream.recvWindow;
         this.limit = session.protocol.config().streaming().outboundQueueLimit();
-        this.idleNanos = session.protocol.config().webSocket().idleTimeout().toNanos();
-        this.pingNanos = session.protocol.config().webSocket().pingInterval().toNanos();
-        this.lastActivity = System.nanoTime();
-        this.lastPing = lastActivity;
     }
 
     // ---- the frame loop ----
@@ -107,11 +121,24 @@ final class TunnelStream implements Tunnel, OutboundQueue {
     }
 
     /**
+     * The opener's {@link Out.Kind#TUNNEL_OPENED} reached the loop: the endpoint's timeouts run
+     * from {@code now}.
+     *
+     * @return the first deadline, for the loop's stream deadlines ({@code Session.waitUntil})
+     */
+    long armed(long now) {
+        armed = true;
+        lastActivity = now;
+        lastPing = now;
+        return deadline();
+    }
+
+    /**
      * The next time {@link #expire} has something to do: the idle timeout, or the next ping if
      * that comes first (the loop's stream deadlines, {@code Session.waitUntil}, include it).
      */
-    long deadline() {
-        long idle = lastActivity + idleNanos;
+    private long deadline() {
+        long idle = idleDeadline();
         if (pingNanos == 0) {
             return idle;
         }
@@ -119,21 +146,28 @@ final class TunnelStream implements Tunnel, OutboundQueue {
         return ping - idle < 0 ? ping : idle;
     }
 
+    /** When the tunnel is idle: {@link #idleNanos} after the client's last DATA (or our last send, {@link #eitherWay}). */
+    private long idleDeadline() {
+        long active = lastActivity;
+        if (eitherWay) {
+            long sent = lastSent;
+            active = sent - active > 0 ? sent : active;
+        }
+        return active + idleNanos;
+    }
+
     /**
-     * The loop looks at the stream's deadline: an idle socket is closed (1001, LM1705), a quiet
-     * one pinged.
+     * The loop looks at the stream's deadline: an idle tunnel is ended by its endpoint (a
+     * WebSocket closes with 1001, LM1705), a quiet one is kept alive (a WebSocket ping).
      *
-     * @return the next deadline, or 0 when there is none (the socket is closing, or ended)
+     * @return the next deadline, or 0 when there is none (not open yet, closing, or ended)
      */
     long expire(long now) {
         Endpoint e = endpoint;
-        if (closed.isDone() || isClosed()) {
+        if (!armed || closed.isDone() || isClosed()) {
             return 0;
         }
-        if (e == null) {
-            return deadline(); // the handler is still accepting it
-        }
-        if (now - (lastActivity + idleNanos) >= 0) {
+        if (now - idleDeadline() >= 0) {
             e.idleTimeout();
             return 0;
         }
@@ -144,7 +178,11 @@ final class TunnelStream implements Tunnel, OutboundQueue {
         return deadline();
     }
 
-    /** The stream ended (both sides done, reset, or the connection ended): the socket is over. */
+    /**
+     * The stream ended (both sides done, reset, or the connection ended): the tunnel is over. The
+     * loop, or whoever ends a connection its loop no longer runs for ({@code Session.tunnelStarted});
+     * idempotent.
+     */
     void ended(CloseReason reason) {
         inbound.clear();
         closed.complete(reason);
@@ -152,9 +190,22 @@ final class TunnelStream implements Tunnel, OutboundQueue {
 
     // ---- delivery ----
 
-    /** The handler accepted the CONNECT: the endpoint opens on the request's worker and takes what came early. */
+    /**
+     * The handler accepted the CONNECT: the endpoint opens on the request's worker and takes what
+     * came early; the loop starts its timeouts once it takes {@link Out.Kind#TUNNEL_OPENED}.
+     */
     void open(Endpoint e, int slot) {
+        Tunnel.Timeouts t = e.timeouts();
+        idleNanos = t.idle().toNanos();
+        pingNanos = t.keepAlive().toNanos();
+        eitherWay = t.eitherWay();
+        lastSent = System.nanoTime();
         endpoint = e;
+        try {
+            stream.enqueue(Out.tunnelOpened(stream));
+        } catch (IOException gone) {
+            // Reset meanwhile: its end reaches the endpoint through closed().
+        }
         e.opened(slot);
         deliver(1);
     }
@@ -243,7 +294,11 @@ final class TunnelStream implements Tunnel, OutboundQueue {
     @Override
     public boolean offer(ByteBuffer bytes) throws IOException {
         checkOpen();
-        return stream.offerData(item(bytes, false), limit);
+        if (!stream.offerData(item(bytes, false), limit)) {
+            return false;
+        }
+        sent();
+        return true;
     }
 
     @Override
@@ -253,6 +308,13 @@ final class TunnelStream implements Tunnel, OutboundQueue {
             stream.enqueue(item(bytes, false));
         } catch (StreamResetException e) {
             throw new ClosedChannelException();
+        }
+        sent();
+    }
+
+    private void sent() {
+        if (eitherWay) {
+            lastSent = System.nanoTime();
         }
     }
 

@@ -230,6 +230,12 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
         endStreamIfClosing(CloseReason.NORMAL);
     }
 
+    /** WebSocketIdleTimeout counts the client's frames only; WebSocketPingInterval pings a quiet client. */
+    @Override
+    public Tunnel.Timeouts timeouts() {
+        return new Tunnel.Timeouts(settings.idleTimeout(), false, settings.pingInterval());
+    }
+
     /** The server stops: close 1001, then END_STREAM. On the frame loop (startClose only waits for offers in flight). */
     @Override
     public void goingAway() {

@@ -38,6 +38,8 @@ final class H2WebSockets implements AutoCloseable {
         boolean endStream;
         int rst = -1;
         long sendWindow;
+        /** Bytes of DATA sent on the stream. */
+        long sent;
         /** Bytes of DATA received beyond what is granted: must stay 0. */
         long recvWindow = 65_535;
 
@@ -127,6 +129,7 @@ final class H2WebSockets implements AutoCloseable {
             boolean last = p + n == bytes.length;
             c.data(w.id, Arrays.copyOfRange(bytes, p, p + n), end && last);
             w.sendWindow -= n;
+            w.sent += n;
             connSendWindow -= n;
             p += n;
         } while (p < bytes.length);

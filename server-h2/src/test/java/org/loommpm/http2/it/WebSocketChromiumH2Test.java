@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.loommpm.api.LoomServer;
 import org.loommpm.api.Router;
+import org.loommpm.proxy.ProxyHandler;
 import org.loommpm.testsupport.TestCertificates;
 import org.loommpm.websocket.WebSocketHandler;
 import org.loommpm.websocket.WebSocketSession;
@@ -27,18 +28,21 @@ import org.loommpm.websocket.WebSocketSession;
  * where absent) loads a page over HTTPS, which opens an HTTP/2 connection announcing
  * SETTINGS_ENABLE_CONNECT_PROTOCOL, then opens a {@code wss://} socket to the same origin:
  * Chromium sends it as an extended CONNECT on that connection (RFC 8441). The socket shows it:
- * an HTTP/2 handshake carries no {@code Sec-WebSocket-Key}.
+ * an HTTP/2 handshake carries no {@code Sec-WebSocket-Key}. Then the same through a loom proxy.
  */
 class WebSocketChromiumH2Test {
     @TempDir
     Path dir;
     private LoomServer server;
+    private LoomServer backend;
     private final Queue<String> events = new ConcurrentLinkedQueue<>();
 
     @AfterEach
     void stop() {
-        if (server != null) {
-            server.close();
+        for (LoomServer s : new LoomServer[] {server, backend}) {
+            if (s != null) {
+                s.close();
+            }
         }
     }
 
@@ -60,13 +64,9 @@ class WebSocketChromiumH2Test {
             </script>
             """;
 
-    @Test
-    void chromiumOpensTheSocketOnItsHttp2Connection() throws Exception {
-        String chromium = List.of("/usr/bin/chromium", "/usr/bin/chromium-browser").stream()
-                .filter(p -> new File(p).canExecute()).findFirst().orElse(null);
-        Assumptions.assumeTrue(chromium != null, "chromium is not installed (.ci/run installs it)");
-        TestCertificates keys = TestCertificates.create(dir);
-        Router router = new Router()
+    /** The page and the echo route, recording what the server sees. */
+    private Router site() {
+        return new Router()
                 .get("/page.html", (req, res) -> {
                     events.add("page " + req.protocol());
                     res.header("Content-Type", "text/html; charset=UTF-8").send(PAGE);
@@ -92,16 +92,58 @@ class WebSocketChromiumH2Test {
                         events.add("close " + code);
                     }
                 });
-        server = LoomServer.builder()
+    }
+
+    private LoomServer https(org.loommpm.api.Handler h) throws Exception {
+        TestCertificates keys = TestCertificates.create(dir);
+        return LoomServer.builder()
                 .https("127.0.0.1", 0)
                 .tls(t -> t.certificateFile(keys.p12).password(TestCertificates.PASSWORD))
-                .handler(router)
+                .handler(h)
                 .start();
+    }
+
+    @Test
+    void chromiumOpensTheSocketOnItsHttp2Connection() throws Exception {
+        String chromium = chromium();
+        server = https(site());
+        browse(chromium, server.port());
+        assertTrue(events.contains("page HTTP/2.0"), events.toString());
+        assertTrue(events.contains("open h2=true compressed=true secure=true"), events.toString());
+        assertTrue(events.stream().anyMatch(e -> e.startsWith("result:ok ext=permessage-deflate")), events.toString());
+    }
+
+    /**
+     * The same page through a loom proxy ({@code upgrade=websocket}) over h2/TLS to the site over
+     * HTTP/1.1: the browser's extended CONNECT reaches the backend as an HTTP/1.1 upgrade with the
+     * proxy's key, and permessage-deflate is agreed end to end.
+     */
+    @Test
+    void chromiumOpensTheSocketThroughTheProxy() throws Exception {
+        String chromium = chromium();
+        backend = LoomServer.builder().listen("127.0.0.1", 0).handler(site()).start();
+        server = https(ProxyHandler.builder("/", "http://127.0.0.1:" + backend.port() + "/").upgrade("websocket")
+                .build());
+        browse(chromium, server.port());
+        assertTrue(events.contains("page HTTP/1.1"), events.toString());
+        assertTrue(events.contains("open h2=false compressed=true secure=false"), events.toString());
+        assertTrue(events.stream().anyMatch(e -> e.startsWith("result:ok ext=permessage-deflate")), events.toString());
+    }
+
+    private static String chromium() {
+        String chromium = List.of("/usr/bin/chromium", "/usr/bin/chromium-browser").stream()
+                .filter(p -> new File(p).canExecute()).findFirst().orElse(null);
+        Assumptions.assumeTrue(chromium != null, "chromium is not installed (.ci/run installs it)");
+        return chromium;
+    }
+
+    /** Loads the page from {@code port} in headless Chromium and waits for its result and its close. */
+    private void browse(String chromium, int port) throws Exception {
         Path profile = Files.createTempDirectory(dir, "chromium");
         Process p = new ProcessBuilder(chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                 "--ignore-certificate-errors", "--no-first-run", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--user-data-dir=" + profile,
-                "https://127.0.0.1:" + server.port() + "/page.html")
+                "https://127.0.0.1:" + port + "/page.html")
                 .redirectErrorStream(true).redirectOutput(dir.resolve("chromium.log").toFile()).start();
         try {
             waitFor("the page's result", () -> events.stream().anyMatch(e -> e.startsWith("result:")));
@@ -115,9 +157,6 @@ class WebSocketChromiumH2Test {
                 p.destroyForcibly();
             }
         }
-        assertTrue(events.contains("page HTTP/2.0"), events.toString());
-        assertTrue(events.contains("open h2=true compressed=true secure=true"), events.toString());
-        assertTrue(events.stream().anyMatch(e -> e.startsWith("result:ok ext=permessage-deflate")), events.toString());
     }
 
     private static void waitFor(String what, BooleanSupplier cond) throws InterruptedException {

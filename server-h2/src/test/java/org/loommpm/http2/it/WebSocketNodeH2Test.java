@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.loommpm.api.Router;
+import org.loommpm.proxy.ProxyHandler;
 import org.loommpm.websocket.WebSocketHandler;
 import org.loommpm.websocket.WebSocketSession;
 
@@ -16,8 +17,8 @@ import org.loommpm.websocket.WebSocketSession;
  * Another HTTP/2 stack as the client: Node's built-in {@code http2} module (nghttp2), which
  * implements RFC 8441's side of the client (it waits for SETTINGS_ENABLE_CONNECT_PROTOCOL before
  * it lets a request carry {@code :protocol}); the WebSocket framing on the stream is the
- * script's (no npm WebSocket client was found that opens its sockets over HTTP/2). Skipped where
- * {@code node} is absent.
+ * script's (no npm WebSocket client was found that opens its sockets over HTTP/2); directly, and
+ * through a loom proxy to the same route over HTTP/1.1. Skipped where {@code node} is absent.
  */
 class WebSocketNodeH2Test {
     private static final String CLIENT = """
@@ -61,28 +62,45 @@ client.on('remoteSettings', (settings) => {
     @TempDir
     Path dir;
 
+    private final LinkedBlockingQueue<Integer> closes = new LinkedBlockingQueue<>();
+    private final Router echo = new Router().websocket("/echo", new WebSocketHandler() {
+        @Override
+        public void onText(WebSocketSession s, String text) {
+            s.sendText(text);
+        }
+
+        @Override
+        public void onClose(WebSocketSession s, int code, String reason) {
+            closes.add(code);
+        }
+    });
+
     @Test
     void nodeHttp2ClientOpensAWebSocketStream() throws Exception {
         Tools.assumeInstalled("node");
-        LinkedBlockingQueue<Integer> closes = new LinkedBlockingQueue<>();
-        Router router = new Router().websocket("/echo", new WebSocketHandler() {
-            @Override
-            public void onText(WebSocketSession s, String text) {
-                s.sendText(text);
-            }
-
-            @Override
-            public void onClose(WebSocketSession s, int code, String reason) {
-                closes.add(code);
-            }
-        });
-        try (H2Server server = H2Server.start(router)) {
-            Path script = dir.resolve("client.js");
-            Files.writeString(script, CLIENT);
-            Tools.Result r = Tools.run("node", script.toString(), Integer.toString(server.port()));
-            assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
-            assertEquals("status 200\ntext hello from node\nclose 1000\nend\n", r.stdout(), r.stderr());
-            assertEquals(1000, closes.poll(5, TimeUnit.SECONDS));
+        try (H2Server server = H2Server.start(echo)) {
+            runClient(server.port());
         }
+    }
+
+    /** The same client through a loom proxy ({@code upgrade=websocket}) to the echo route over HTTP/1.1. */
+    @Test
+    void nodeHttp2ClientThroughTheProxy() throws Exception {
+        Tools.assumeInstalled("node");
+        try (H2Server backend = H2Server.start(echo);
+             H2Server proxy = H2Server.start(ProxyHandler.builder("/", "http://127.0.0.1:" + backend.port() + "/")
+                     .upgrade("websocket").build())) {
+            runClient(proxy.port());
+            assertEquals(1, proxy.stats().proxyTunnelsOpened());
+        }
+    }
+
+    private void runClient(int port) throws Exception {
+        Path script = dir.resolve("client.js");
+        Files.writeString(script, CLIENT);
+        Tools.Result r = Tools.run("node", script.toString(), Integer.toString(port));
+        assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
+        assertEquals("status 200\ntext hello from node\nclose 1000\nend\n", r.stdout(), r.stderr());
+        assertEquals(1000, closes.poll(5, TimeUnit.SECONDS));
     }
 }
