@@ -10,8 +10,11 @@
 # proxy is pinned to SERVER_CPU (0) and configured for that one core as its documentation says:
 # loom-mpm StartServers 1 (the JVM sees one CPU through the affinity mask), nginx
 # worker_processes 1 with an upstream keepalive pool, httpd event MPM with one child process
-# (ServerLimit 1, ThreadsPerChild 64). No access log anywhere (nginx access_log off, no
-# httpd CustomLog, loom-mpm CustomLog /dev/null, which it never formats). Proxy CPU per
+# (ServerLimit 1, ThreadsPerChild 64). Client connections live as long as wrk keeps them everywhere
+# (loom-mpm MaxKeepAliveRequests 0, nginx keepalive_requests 1000000, httpd MaxKeepAliveRequests 0):
+# loom-mpm's default of 100, as httpd's, would close each one every 100 requests. No access log
+# anywhere (nginx access_log off, no httpd CustomLog, loom-mpm CustomLog /dev/null, which it
+# never formats). Proxy CPU per
 # request = user + system time of the proxy's processes (/proc) over
 # the measured run / requests (and, for loom-mpm, how much of it the JIT compiler threads took: a
 # JVM still compiling counts that too; a starved round compiles late). The client core's share
@@ -129,7 +132,7 @@ start_peer() {  # $1 peer
     loom)
       # shellcheck disable=SC2086
       taskset -c "$SERVER_CPU" "$JAVA" $JVM_FLAGS -jar "$LOOM_JAR" -C "Listen 127.0.0.1:${PORT[loom]}" \
-        -C "StartServers 1" -C "CustomLog /dev/null common" \
+        -C "StartServers 1" -C "MaxKeepAliveRequests 0" -C "CustomLog /dev/null common" \
         -C "ProxyPass / http://127.0.0.1:$BACKEND_PORT/" >"$RES/loom.out" 2>&1 &
       PEER_PID=$! ;;
     nginx)

@@ -13,7 +13,8 @@ import java.util.Arrays;
 /**
  * One HTTP/1.1 connection to a backend: a {@link SocketChannel} in blocking mode, read through
  * its socket adaptor (which honours a read timeout) with one input buffer, written through an
- * output buffer.
+ * output buffer, into which a request head is composed directly ({@link #ascii}) and sent with
+ * one write by {@link #flush}.
  *
  * <p><b>Threads.</b> The JDK's blocking socket I/O called from a virtual thread does not block a
  * carrier: the virtual thread parks and the JDK's own poller (a fixed few threads for the whole
@@ -51,6 +52,9 @@ final class BackendConnection implements AutoCloseable {
     private byte[] buf = new byte[BUFFER];
     private int pos;
     private int lim;
+    /** Bytes toward the backend not written yet: {@code wbuf[0, wlen)}. */
+    private byte[] wbuf = new byte[BUFFER];
+    private int wlen;
     /** When it went back to the pool ({@link System#nanoTime()}), for the idle timeout. */
     long idleSince;
     /** Exchanges served so far: 0 while the first runs (a fresh connection). */
@@ -60,7 +64,7 @@ final class BackendConnection implements AutoCloseable {
         this.channel = channel;
         this.socket = channel.socket();
         this.in = socket.getInputStream();
-        this.out = new java.io.BufferedOutputStream(new TimedOutput(socket.getOutputStream()), BUFFER);
+        this.out = new Output(socket.getOutputStream());
     }
 
     /** Sets the timeout of each blocking read and write of the lessee (enforced by the sweeper). */
@@ -112,11 +116,14 @@ final class BackendConnection implements AutoCloseable {
         }
     }
 
-    /** The socket's output under the I/O timeout. */
-    private final class TimedOutput extends OutputStream {
+    /**
+     * The buffered output: small writes are gathered in {@code wbuf}, one that does not fit is
+     * written straight through after what is gathered; every write to the socket is timed.
+     */
+    private final class Output extends OutputStream {
         private final OutputStream raw;
 
-        TimedOutput(OutputStream raw) {
+        Output(OutputStream raw) {
             this.raw = raw;
         }
 
@@ -127,6 +134,34 @@ final class BackendConnection implements AutoCloseable {
 
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
+            if (len <= wbuf.length - wlen) {
+                System.arraycopy(b, off, wbuf, wlen, len);
+                wlen += len;
+                return;
+            }
+            flush();
+            if (len < wbuf.length) {
+                System.arraycopy(b, off, wbuf, 0, len);
+                wlen = len;
+            } else {
+                timedWrite(b, off, len);
+            }
+        }
+
+        @Override
+        public void flush() throws IOException {
+            if (wlen > 0) {
+                int n = wlen;
+                wlen = 0;
+                byte[] b = wbuf;
+                if (b.length > BUFFER) {
+                    wbuf = new byte[BUFFER]; // a pooled connection does not keep what one huge head grew it to
+                }
+                timedWrite(b, 0, n);
+            }
+        }
+
+        private void timedWrite(byte[] b, int off, int len) throws IOException {
             arm();
             try {
                 raw.write(b, off, len);
@@ -136,6 +171,53 @@ final class BackendConnection implements AutoCloseable {
                 disarm();
             }
         }
+    }
+
+    /**
+     * Appends ISO-8859-1 text (a request head's parts) to the output buffer, which grows for a
+     * head larger than it; nothing is written before {@link #flush}.
+     *
+     * @return this connection
+     */
+    BackendConnection ascii(String s) {
+        return ascii(s, 0, s.length());
+    }
+
+    /** {@return appends {@code s} from index {@code from} on, as {@link #ascii(String)}} */
+    BackendConnection ascii(String s, int from) {
+        return ascii(s, from, s.length());
+    }
+
+    /** {@return appends {@code s[from, to)}, as {@link #ascii(String)}} */
+    BackendConnection ascii(String s, int from, int to) {
+        int n = to - from;
+        if (n > wbuf.length - wlen) {
+            wbuf = Arrays.copyOf(wbuf, Math.max(wbuf.length * 2, wlen + n));
+        }
+        for (int i = 0; i < n; i++) {
+            char ch = s.charAt(from + i);
+            wbuf[wlen + i] = ch <= 0xff ? (byte) ch : (byte) '?'; // as ISO-8859-1 encodes what it cannot map
+        }
+        wlen += n;
+        return this;
+    }
+
+    /** {@return appends a non-negative number in decimal, as {@link #ascii(String)}} */
+    BackendConnection decimal(long v) {
+        if (20 > wbuf.length - wlen) {
+            wbuf = Arrays.copyOf(wbuf, wbuf.length * 2);
+        }
+        int digits = 1;
+        for (long t = v; t >= 10; t /= 10) {
+            digits++;
+        }
+        long t = v;
+        for (int i = wlen + digits - 1; i >= wlen; i--) {
+            wbuf[i] = (byte) ('0' + t % 10);
+            t /= 10;
+        }
+        wlen += digits;
+        return this;
     }
 
     /**

@@ -25,8 +25,8 @@ sealed interface ClientUpgrade permits ConnectionUpgrade, ExtendedConnect {
     /** {@return whether the client's field {@code name} stays out of the request toward the backend} */
     boolean drops(String name);
 
-    /** Appends the upgrade's own fields to the request head toward the backend. */
-    void appendTo(StringBuilder head);
+    /** Appends the upgrade's own fields to the request head toward the backend, in its connection's output buffer. */
+    void appendTo(BackendConnection head);
 
     /** {@return why the backend's {@code 101} (or 2xx) cannot be passed on (answered 502, LM2314), or {@code null}} */
     String refusal(ResponseHead switched);

@@ -31,8 +31,8 @@ record ConnectionUpgrade(UpgradePolicy policy, Headers asked, String value) impl
     }
 
     @Override
-    public void appendTo(StringBuilder head) {
-        head.append("Connection: Upgrade\r\nUpgrade: ").append(value).append("\r\n");
+    public void appendTo(BackendConnection head) {
+        head.ascii("Connection: Upgrade\r\nUpgrade: ").ascii(value).ascii("\r\n");
     }
 
     @Override

@@ -54,10 +54,10 @@ record ExtendedConnect(String protocol, String key) implements ClientUpgrade {
     }
 
     @Override
-    public void appendTo(StringBuilder head) {
-        head.append("Connection: Upgrade\r\nUpgrade: ").append(protocol).append("\r\n");
+    public void appendTo(BackendConnection head) {
+        head.ascii("Connection: Upgrade\r\nUpgrade: ").ascii(protocol).ascii("\r\n");
         if (key != null) {
-            head.append("Sec-WebSocket-Key: ").append(key).append("\r\n");
+            head.ascii("Sec-WebSocket-Key: ").ascii(key).ascii("\r\n");
         }
     }
 

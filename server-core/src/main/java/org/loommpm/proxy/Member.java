@@ -18,6 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class Member {
     private final BackendUrl url;
+    /** {@code url.authority()}, worked out once: every request's {@code Host} field. */
+    private final String authority;
     private final int loadFactor;
     private final String route;
     private final boolean hotStandby;
@@ -44,6 +46,7 @@ public final class Member {
 
     private Member(Builder b) {
         this.url = b.url;
+        this.authority = b.url.authority();
         this.loadFactor = b.loadFactor;
         this.route = b.route;
         this.hotStandby = b.hotStandby;
@@ -90,6 +93,11 @@ public final class Member {
     void markError(long now) {
         long until = now + retry.toNanos();
         errorUntil = until == 0 ? 1 : until;
+    }
+
+    /** {@return the backend's {@code host:port}, as a {@code Host} field value} */
+    String authority() {
+        return authority;
     }
 
     /** {@return the backend URL} */

@@ -65,7 +65,8 @@ final class MemberPool {
      * @throws IOException the connect failed or timed out
      */
     Lease lease(boolean repeatable) throws IOException, InterruptedException {
-        if (!permits.tryAcquire(acquireMillis, TimeUnit.MILLISECONDS)) {
+        // The untimed try first: the timed one checks for an interrupt even when a permit is free.
+        if (!permits.tryAcquire() && !permits.tryAcquire(acquireMillis, TimeUnit.MILLISECONDS)) {
             throw new PoolExhaustedException("no free connection to " + address + " within " + acquireMillis + " ms");
         }
         try {

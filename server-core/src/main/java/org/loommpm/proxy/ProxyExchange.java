@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.SocketTimeoutException;
-import java.nio.charset.StandardCharsets;
 import org.loommpm.api.Headers;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
@@ -82,24 +81,23 @@ final class ProxyExchange {
     }
 
     /**
-     * Runs the attempt.
+     * Runs the attempt, the request head already composed in the connection's output buffer
+     * (without its final empty line).
      *
-     * @param head the request head to send, without its final empty line
      * @param body how the request body is framed toward the backend
      * @return whether the connection is left at a message boundary and may be reused
      * @throws AttemptFailed the backend failed; see its kind
      * @throws IOException the client failed (gone, or its body malformed): propagated as is
      */
-    boolean run(StringBuilder head, RequestBody body, boolean expectContinue) throws AttemptFailed, IOException {
+    boolean run(RequestBody body, boolean expectContinue) throws AttemptFailed, IOException {
         c.ioTimeout(timeoutMillis * 1_000_000L);
         boolean sendBody = body != RequestBody.NONE;
         boolean askContinue = sendBody && expectContinue;
         if (askContinue) {
-            head.append("Expect: 100-continue\r\n");
+            c.ascii("Expect: 100-continue\r\n");
         }
-        head.append("\r\n");
+        c.ascii("\r\n");
         try {
-            c.out().write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
             c.flush();
         } catch (IOException e) {
             throw new AttemptFailed(reused ? AttemptFailed.Kind.STALE : AttemptFailed.Kind.NO_RESPONSE, true, e);
@@ -249,9 +247,10 @@ final class ProxyExchange {
      * (the server sets its own).
      */
     static void copyEndToEnd(Headers from, Headers to) {
+        boolean namesOthers = HopByHop.namesOthers(from);
         for (int i = 0; i < from.size(); i++) {
             String name = from.name(i);
-            if (!HopByHop.is(name, from) && !Headers.equalsIgnoreCase(name, "Content-Length")
+            if (!HopByHop.is(name, from, namesOthers) && !Headers.equalsIgnoreCase(name, "Content-Length")
                     && !Headers.equalsIgnoreCase(name, "Date")) {
                 to.add(name, from.value(i));
             }

@@ -2,6 +2,8 @@ package org.loommpm.proxy;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
+import java.net.Inet4Address;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Objects;
@@ -168,7 +170,6 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         if (!matches(target)) {
             throw new HttpException(404, "not under the proxy's prefix " + prefix);
         }
-        String suffix = extraPath + target.substring(prefix.length());
         ProxyExchange.RequestBody body = bodyFraming(req);
         boolean expect = req.protocol().equals("HTTP/1.1") && req.headers().hasToken("Expect", "100-continue");
         boolean idempotent = body == ProxyExchange.RequestBody.NONE && idempotent(req.method());
@@ -209,7 +210,8 @@ public final class ProxyHandler implements Handler, AutoCloseable {
                 int timeout = m.timeout() != null ? (int) Math.min(Integer.MAX_VALUE, m.timeout().toMillis())
                         : timeoutMillis;
                 ProxyExchange ex = new ProxyExchange(req, res, lease, timeout, reverse).upgrading(upgradeTo);
-                reusable = ex.run(head(req, m, suffix, body, upgradeTo), body, expect);
+                head(lease.connection(), req, m, body, upgradeTo);
+                reusable = ex.run(body, expect);
                 if (ex.switched() != null) {
                     switchProtocols(req, res, upgradeTo, ex.switched(), m, lease, timeout);
                     tunnelled = true; // the lease is the tunnel's from here
@@ -316,19 +318,22 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         return ProxyExchange.RequestBody.NONE;
     }
 
-    /** The request head toward {@code m}, without its final empty line. */
-    private StringBuilder head(Request req, Member m, String suffix, ProxyExchange.RequestBody body,
-                               ClientUpgrade upgradeTo) {
-        StringBuilder sb = new StringBuilder(512);
-        String path = join(m.url().path(), suffix);
-        sb.append(upgradeTo == null ? req.method() : upgradeTo.method(req)).append(' ')
-                .append(path.isEmpty() ? "/" : path).append(" HTTP/1.1\r\n");
+    /**
+     * Composes the request head toward {@code m} in the connection's output buffer, without its
+     * final empty line: straight into bytes, with no string built per request.
+     */
+    private void head(BackendConnection c, Request req, Member m, ProxyExchange.RequestBody body,
+                      ClientUpgrade upgradeTo) {
+        c.ascii(upgradeTo == null ? req.method() : upgradeTo.method(req)).ascii(" ");
+        targetPath(c, m.url().path(), req.rawTarget());
+        c.ascii(" HTTP/1.1\r\n");
         String host = req.header("Host");
-        sb.append("Host: ").append(preserveHost && host != null ? host : m.url().authority()).append("\r\n");
+        c.ascii("Host: ").ascii(preserveHost && host != null ? host : m.authority()).ascii("\r\n");
         Headers h = req.headers();
+        boolean namesOthers = HopByHop.namesOthers(h);
         for (int i = 0; i < h.size(); i++) {
             String name = h.name(i);
-            if (HopByHop.is(name, h) || name.startsWith(":") || Headers.equalsIgnoreCase(name, "Host")
+            if (HopByHop.is(name, h, namesOthers) || name.startsWith(":") || Headers.equalsIgnoreCase(name, "Host")
                     || Headers.equalsIgnoreCase(name, "Content-Length") || Headers.equalsIgnoreCase(name, "Expect")
                     || upgradeTo != null && upgradeTo.drops(name)) {
                 continue;
@@ -339,39 +344,79 @@ public final class ProxyHandler implements Handler, AutoCloseable {
             if (via != null && Headers.equalsIgnoreCase(name, "Via")) {
                 continue; // appended to below
             }
-            sb.append(name).append(": ").append(h.value(i)).append("\r\n");
+            c.ascii(name).ascii(": ").ascii(h.value(i)).ascii("\r\n");
         }
         if (addHeaders) {
-            InetSocketAddress peer = req.remoteAddress();
-            String client = peer.getAddress() != null ? peer.getAddress().getHostAddress() : peer.getHostString();
-            String prior = String.join(", ", h.all("X-Forwarded-For"));
-            sb.append("X-Forwarded-For: ").append(prior.isEmpty() ? client : prior + ", " + client).append("\r\n");
+            c.ascii("X-Forwarded-For: ");
+            priorValues(c, h, "X-Forwarded-For");
+            clientAddress(c, req.remoteAddress());
+            c.ascii("\r\n");
             if (host != null) {
-                sb.append("X-Forwarded-Host: ").append(host).append("\r\n");
+                c.ascii("X-Forwarded-Host: ").ascii(host).ascii("\r\n");
             }
             if (serverName != null) {
-                sb.append("X-Forwarded-Server: ").append(serverName).append("\r\n");
+                c.ascii("X-Forwarded-Server: ").ascii(serverName).ascii("\r\n");
             }
-            sb.append("X-Forwarded-Proto: ").append(req.isSecure() ? "https" : "http").append("\r\n");
+            c.ascii("X-Forwarded-Proto: ").ascii(req.isSecure() ? "https" : "http").ascii("\r\n");
         }
         if (via != null) {
-            String prior = String.join(", ", h.all("Via"));
-            String mine = (req.protocol().equals("HTTP/2.0") ? "2 " : req.protocol().substring(5) + " ") + via;
-            sb.append("Via: ").append(prior.isEmpty() ? mine : prior + ", " + mine).append("\r\n");
+            c.ascii("Via: ");
+            priorValues(c, h, "Via");
+            c.ascii(req.protocol().equals("HTTP/2.0") ? "2" : req.protocol().substring(5)).ascii(" ").ascii(via)
+                    .ascii("\r\n");
         }
         if (upgradeTo != null) {
-            upgradeTo.appendTo(sb);
+            upgradeTo.appendTo(c);
         }
         switch (body) {
-            case LENGTH -> sb.append("Content-Length: ").append(req.contentLength()).append("\r\n");
-            case CHUNKED -> sb.append("Transfer-Encoding: chunked\r\n");
+            case LENGTH -> c.ascii("Content-Length: ").decimal(req.contentLength()).ascii("\r\n");
+            case CHUNKED -> c.ascii("Transfer-Encoding: chunked\r\n");
             case NONE -> {
                 if (req.contentLength() == 0) {
-                    sb.append("Content-Length: 0\r\n");
+                    c.ascii("Content-Length: 0\r\n");
                 }
             }
         }
-        return sb;
+    }
+
+    /**
+     * Writes the backend's path for {@code target}: the member's path, the balancer's path, then
+     * the target past this proxy's prefix, as {@link #join} would concatenate them.
+     */
+    private void targetPath(BackendConnection c, String base, String target) {
+        int rest = prefix.length();
+        if (base.isEmpty() && extraPath.isEmpty() && rest == target.length()) {
+            c.ascii("/");
+            return;
+        }
+        char first = !extraPath.isEmpty() ? extraPath.charAt(0) : rest < target.length() ? target.charAt(rest) : 0;
+        if (base.endsWith("/") && first == '/') {
+            c.ascii(base, 0, base.length() - 1);
+        } else {
+            c.ascii(base);
+        }
+        c.ascii(extraPath).ascii(target, rest);
+    }
+
+    /** Writes each {@code name} field's value of {@code h} followed by {@code ", "} (a list to append to). */
+    private static void priorValues(BackendConnection c, Headers h, String name) {
+        for (int i = 0; i < h.size(); i++) {
+            if (Headers.equalsIgnoreCase(h.name(i), name)) {
+                c.ascii(h.value(i)).ascii(", ");
+            }
+        }
+    }
+
+    /** Writes the client's address: an IPv4 one digit by digit, with no string formatted for it. */
+    private static void clientAddress(BackendConnection c, InetSocketAddress peer) {
+        InetAddress a = peer.getAddress();
+        if (a instanceof Inet4Address) {
+            byte[] b = a.getAddress();
+            c.decimal(b[0] & 0xff).ascii(".").decimal(b[1] & 0xff).ascii(".").decimal(b[2] & 0xff).ascii(".")
+                    .decimal(b[3] & 0xff);
+        } else {
+            c.ascii(a != null ? a.getHostAddress() : peer.getHostString());
+        }
     }
 
     /** Concatenates two path parts as httpd does, without doubling a slash at the seam. */

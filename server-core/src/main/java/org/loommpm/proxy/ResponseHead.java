@@ -15,8 +15,16 @@ import org.loommpm.http.syntax.HttpChars;
  * @param status the status code
  * @param reason the reason phrase (may be empty)
  * @param headers the fields as received
+ * @param length the {@code Content-Length} as parsed with the head: the value, {@link #NO_LENGTH}
+ *     when absent, {@link #BAD_LENGTH} when malformed or conflicting (refused only when the framing
+ *     needs it: {@link #contentLength})
  */
-record ResponseHead(boolean http11, int status, String reason, Headers headers) {
+record ResponseHead(boolean http11, int status, String reason, Headers headers, long length) {
+    /** {@link #length} when there is no {@code Content-Length}. */
+    static final long NO_LENGTH = -1;
+    /** {@link #length} when a {@code Content-Length} is malformed or the values conflict. */
+    static final long BAD_LENGTH = -2;
+
     /** How the body that follows is delimited. */
     enum Framing {
         /** No body (1xx, 204, 304, or the answer to HEAD). */
@@ -29,57 +37,142 @@ record ResponseHead(boolean http11, int status, String reason, Headers headers) 
         CLOSE
     }
 
+    /**
+     * Parses the head in {@code b[from, end)} (it ends with its empty line), straight from the
+     * bytes: one string per reason phrase, field name and value, none per line.
+     */
     static ResponseHead parse(byte[] b, int from, int end) throws BackendProtocolException {
-        String text = new String(b, from, end - from, StandardCharsets.ISO_8859_1);
-        int eol = text.indexOf('\n');
-        String statusLine = stripCr(text.substring(0, eol));
-        if (statusLine.length() < 12 || !statusLine.startsWith("HTTP/1.") || statusLine.charAt(8) != ' '
-                || statusLine.length() > 12 && statusLine.charAt(12) != ' ') {
-            throw new BackendProtocolException("malformed status line: " + printable(statusLine));
+        int eol = lineEnd(b, from, end);
+        int sl = stripCr(b, from, eol);
+        if (sl - from < 12 || !startsWith(b, from, "HTTP/1.") || b[from + 8] != ' '
+                || sl - from > 12 && b[from + 12] != ' ') {
+            throw new BackendProtocolException("malformed status line: " + printable(b, from, sl));
         }
-        char minor = statusLine.charAt(7);
+        byte minor = b[from + 7];
         if (minor != '0' && minor != '1') {
-            throw new BackendProtocolException("unsupported version: " + printable(statusLine));
+            throw new BackendProtocolException("unsupported version: " + printable(b, from, sl));
         }
         int status = 0;
-        for (int i = 9; i < 12; i++) {
-            char c = statusLine.charAt(i);
+        for (int i = from + 9; i < from + 12; i++) {
+            byte c = b[i];
             if (c < '0' || c > '9') {
-                throw new BackendProtocolException("malformed status code: " + printable(statusLine));
+                throw new BackendProtocolException("malformed status code: " + printable(b, from, sl));
             }
             status = status * 10 + (c - '0');
         }
         if (status < 100) {
             throw new BackendProtocolException("status out of range: " + status);
         }
-        String reason = statusLine.length() > 13 ? statusLine.substring(13) : "";
+        String reason = sl - from > 13 ? latin1(b, from + 13, sl) : "";
         Headers h = new Headers();
+        long length = NO_LENGTH;
         int p = eol + 1;
-        while (p < text.length()) {
-            int e = text.indexOf('\n', p);
-            String line = stripCr(text.substring(p, e));
+        while (p < end) {
+            int e = lineEnd(b, p, end);
+            int le = stripCr(b, p, e);
+            int line = p;
             p = e + 1;
-            if (line.isEmpty()) {
+            if (le == line) {
                 break;
             }
-            char first = line.charAt(0);
-            if (first == ' ' || first == '\t') {
+            if (b[line] == ' ' || b[line] == '\t') {
                 throw new BackendProtocolException("obsolete line folding in the response head");
             }
-            int colon = line.indexOf(':');
-            if (colon <= 0 || !HttpChars.isToken(line.substring(0, colon))) {
-                throw new BackendProtocolException("malformed field line: " + printable(line));
+            int colon = line;
+            while (colon < le && HttpChars.isTchar(b[colon])) {
+                colon++;
             }
-            String value = line.substring(colon + 1).strip();
-            for (int i = 0; i < value.length(); i++) {
-                char c = value.charAt(i);
+            if (colon == line || colon == le || b[colon] != ':') {
+                throw new BackendProtocolException("malformed field line: " + printable(b, line, le));
+            }
+            int vs = colon + 1;
+            int ve = le;
+            while (vs < ve && (b[vs] == ' ' || b[vs] == '\t')) {
+                vs++;
+            }
+            while (ve > vs && (b[ve - 1] == ' ' || b[ve - 1] == '\t')) {
+                ve--;
+            }
+            for (int i = vs; i < ve; i++) {
+                int c = b[i] & 0xff;
                 if (c < 0x20 && c != '\t' || c == 0x7f) {
-                    throw new BackendProtocolException("control character in field " + line.substring(0, colon));
+                    throw new BackendProtocolException("control character in field " + latin1(b, line, colon));
                 }
             }
-            h.add(line.substring(0, colon), value);
+            String name = latin1(b, line, colon);
+            if (length != BAD_LENGTH && Headers.equalsIgnoreCase(name, "Content-Length")) {
+                long n = lengthValue(b, vs, ve);
+                length = n < 0 || length >= 0 && n != length ? BAD_LENGTH : n;
+            }
+            h.add(name, latin1(b, vs, ve));
         }
-        return new ResponseHead(minor == '1', status, reason, h);
+        return new ResponseHead(minor == '1', status, reason, h, length);
+    }
+
+    /**
+     * {@return a Content-Length value in {@code b[from, to)}: a decimal number, or a list of
+     * equal ones (RFC 9110 §8.6); -1 when malformed or the list's numbers differ}
+     */
+    private static long lengthValue(byte[] b, int from, int to) {
+        long len = -1;
+        int i = from;
+        do {
+            int e = i;
+            while (e < to && b[e] != ',') {
+                e++;
+            }
+            int s = i;
+            int t = e;
+            while (s < t && (b[s] == ' ' || b[s] == '\t')) {
+                s++;
+            }
+            while (t > s && (b[t - 1] == ' ' || b[t - 1] == '\t')) {
+                t--;
+            }
+            if (s == t || t - s > 18) {
+                return -1;
+            }
+            long n = 0;
+            for (int k = s; k < t; k++) {
+                if (b[k] < '0' || b[k] > '9') {
+                    return -1;
+                }
+                n = n * 10 + (b[k] - '0');
+            }
+            if (len >= 0 && n != len) {
+                return -1;
+            }
+            len = n;
+            i = e + 1;
+        } while (i <= to);
+        return len;
+    }
+
+    /** {@return the index of the {@code \n} ending the line at {@code from} (the head always has one)} */
+    private static int lineEnd(byte[] b, int from, int end) {
+        int i = from;
+        while (i < end && b[i] != '\n') {
+            i++;
+        }
+        return i;
+    }
+
+    /** {@return {@code eol}, or one less if the line ends with {@code \r}} */
+    private static int stripCr(byte[] b, int from, int eol) {
+        return eol > from && b[eol - 1] == '\r' ? eol - 1 : eol;
+    }
+
+    private static boolean startsWith(byte[] b, int from, String prefix) {
+        for (int i = 0; i < prefix.length(); i++) {
+            if (b[from + i] != prefix.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String latin1(byte[] b, int from, int to) {
+        return new String(b, from, to - from, StandardCharsets.ISO_8859_1);
     }
 
     /**
@@ -104,23 +197,17 @@ record ResponseHead(boolean http11, int status, String reason, Headers headers) 
         return contentLength >= 0 ? Framing.LENGTH : Framing.CLOSE;
     }
 
-    /** {@return the Content-Length, or -1 when absent; equal repeated values are one (RFC 9110 §8.6)} */
+    /**
+     * {@return the Content-Length, or -1 when absent; equal repeated values are one (RFC 9110 §8.6)}
+     *
+     * @throws BackendProtocolException it is malformed, or its values conflict
+     */
     long contentLength() throws BackendProtocolException {
-        long len = -1;
-        for (String v : headers.all("Content-Length")) {
-            for (String part : v.split(",")) {
-                String s = part.strip();
-                if (s.isEmpty() || s.length() > 18 || !s.chars().allMatch(c -> c >= '0' && c <= '9')) {
-                    throw new BackendProtocolException("invalid Content-Length: " + printable(v));
-                }
-                long n = Long.parseLong(s);
-                if (len >= 0 && n != len) {
-                    throw new BackendProtocolException("conflicting Content-Length values");
-                }
-                len = n;
-            }
+        if (length == BAD_LENGTH) {
+            throw new BackendProtocolException("invalid or conflicting Content-Length: "
+                    + printable(String.join(", ", headers.all("Content-Length"))));
         }
-        return len;
+        return length;
     }
 
     /** {@return whether the connection may carry another request after this response's body} */
@@ -135,8 +222,8 @@ record ResponseHead(boolean http11, int status, String reason, Headers headers) 
         return (semi < 0 ? t : t.substring(0, semi)).strip();
     }
 
-    private static String stripCr(String s) {
-        return s.endsWith("\r") ? s.substring(0, s.length() - 1) : s;
+    private static String printable(byte[] b, int from, int to) {
+        return printable(latin1(b, from, to));
     }
 
     private static String printable(String s) {

@@ -52,6 +52,31 @@ class ProxyHandlerTest {
     }
 
     @Test
+    void theComposedHeadAppendsToPriorListsAndJoinsPathsOnce() throws Exception {
+        try (LoomServer backend = Backends.start((req, res) -> {
+            StringBuilder sb = new StringBuilder(req.method() + " " + req.rawTarget() + "\n");
+            req.headers().forEach((n, v) -> sb.append(n.toLowerCase()).append('=').append(v).append('\n'));
+            res.send(sb.toString());
+        });
+             Balancer b = Balancer.builder("seams").member(Member.builder(Backends.url(backend) + "base/").build()).build();
+             ProxyHandler proxy = ProxyHandler.builder("/app/", b).balancerPath("/sub/").via("front").build();
+             LoomServer front = Backends.start(proxy);
+             Socket s = new Socket("127.0.0.1", front.port())) {
+            s.getOutputStream().write(("GET /app/x?y=1 HTTP/1.1\r\nHost: h\r\nX-Forwarded-For: 1.1.1.1\r\n"
+                    + "Via: 1.0 fred\r\nX-Forwarded-For: 2.2.2.2, 3.3.3.3\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            String all = new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+            assertTrue(all.startsWith("HTTP/1.1 200"), all);
+            assertTrue(all.contains("\r\n\r\nGET /base/sub/x?y=1\n"), all);
+            assertTrue(all.contains("\nhost=127.0.0.1:" + backend.port() + "\n"), all);
+            assertTrue(all.contains("\nx-forwarded-for=1.1.1.1, 2.2.2.2, 3.3.3.3, 127.0.0.1\n"), all);
+            assertTrue(all.contains("\nx-forwarded-host=h\n"), all);
+            assertTrue(all.contains("\nvia=1.0 fred, 1.1 front\n"), all);
+            assertFalse(all.contains("connection="), all);
+        }
+    }
+
+    @Test
     void requestFieldsNamedInConnectionAreNotForwarded() throws Exception {
         try (LoomServer backend = Backends.start((req, res) -> res.send(
                 String.valueOf(req.header("X-Secret")) + "," + req.header("TE") + "," + req.header("Upgrade")));

@@ -58,6 +58,25 @@ class ResponseHeadTest {
         assertEquals(5, assertDoesNotThrowLength("HTTP/1.1 200 OK\r\nContent-Length: 5, 5\r\n\r\n"));
     }
 
+    @Test
+    void bareLineFeedsEndLinesToo() throws Exception {
+        ResponseHead h = parse("HTTP/1.1 404 Not Found\nX-A: 1\nContent-Length: 0\n\n");
+        assertEquals(404, h.status());
+        assertEquals("Not Found", h.reason());
+        assertEquals("1", h.headers().first("X-A"));
+        assertEquals(0, h.contentLength());
+    }
+
+    @Test
+    void aMalformedLengthIsRefusedWhenTheFramingIsWorkedOut() throws Exception {
+        for (String cl : new String[] {"5,", "", "1x", "5, 6", "9999999999999999999"}) {
+            ResponseHead h = parse("HTTP/1.1 200 OK\r\nContent-Length: " + cl + "\r\n\r\n");
+            assertThrows(BackendProtocolException.class, h::contentLength, cl);
+        }
+        assertEquals(-1, parse("HTTP/1.1 200 OK\r\n\r\n").contentLength());
+        assertEquals(7, parse("HTTP/1.1 200 OK\r\ncontent-length: 7\r\nContent-Length:7\r\n\r\n").contentLength());
+    }
+
     private static long assertDoesNotThrowLength(String s) {
         try {
             return parse(s).contentLength();
