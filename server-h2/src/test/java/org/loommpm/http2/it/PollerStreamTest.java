@@ -10,10 +10,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.loommpm.api.Handler;
 import org.loommpm.api.Router;
+import org.loommpm.api.SuspendedResponse;
 import org.loommpm.engine.ChildStats;
 import org.loommpm.engine.PollerStats;
 import org.loommpm.http2.frame.TestFrames;
@@ -104,12 +107,7 @@ class PollerStreamTest {
             c.headers(1, true, FrameClient.get("/fast"));
             c.response(1);
             long before = onPollers(server);
-            ByteArrayOutputStream batch = new ByteArrayOutputStream();
-            batch.write(TestFrames.frame(FrameClient.HEADERS, FrameClient.END_HEADERS | FrameClient.END_STREAM, 3,
-                    c.block(FrameClient.get("/slow"))));
-            batch.write(TestFrames.frame(FrameClient.HEADERS, FrameClient.END_HEADERS | FrameClient.END_STREAM, 5,
-                    c.block(FrameClient.get("/fast"))));
-            c.raw(batch.toByteArray());
+            c.getsInOneWrite(3, "/slow", "/fast");
             assertEquals("/fast", text(c.response(5)));
             assertEquals(1, release.getCount(), "/fast was answered while /slow still blocked");
             release.countDown();
@@ -215,6 +213,31 @@ class PollerStreamTest {
                 settle(c);
             }
             assertEquals(before + 3, onPollers(server), "each was started on the poller");
+        }
+    }
+
+    @Test
+    void anExchangeSuspendedOnThePollerIsAnsweredFromAnotherThread() throws Exception {
+        LinkedBlockingQueue<SuspendedResponse> waiting =
+                new LinkedBlockingQueue<>();
+        AtomicReference<String> ranOn = new AtomicReference<>();
+        Router app = new Router()
+                .get("/poll", Handler.nonBlocking((req, res) -> {
+                    ranOn.set(Thread.currentThread().getName());
+                    waiting.add(res.suspend());
+                }))
+                .get("/now", ECHO_PATH);
+        try (H2Server server = H2Server.start(app); FrameClient c = FrameClient.open(server.port())) {
+            c.headers(1, true, FrameClient.get("/now"));
+            c.response(1);
+            c.headers(3, true, FrameClient.get("/poll"));
+            SuspendedResponse s = waiting.poll(10, TimeUnit.SECONDS);
+            assertTrue(s != null, "suspended");
+            c.headers(5, true, FrameClient.get("/now")); // the connection goes on meanwhile
+            assertEquals("/now", text(c.response(5)));
+            s.send("news");
+            assertEquals("news", text(c.response(3)));
+            assertTrue(ranOn.get().contains("poller"), "/poll ran on the poller: " + ranOn.get());
         }
     }
 
