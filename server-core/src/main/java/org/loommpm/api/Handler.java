@@ -10,7 +10,8 @@ package org.loommpm.api;
  * {@link InvocationType#NON_BLOCKING}; see {@link #nonBlocking(Handler)} and
  * {@link InvocationType} for what that promises) may instead run on the poller thread that read
  * its request, which saves the hand-off to a virtual thread: HTTP/1.1 over cleartext, when the
- * whole request is already read.
+ * whole request is already read, and a lone complete HTTP/2 request on an idle cleartext (h2c)
+ * connection.
  */
 @FunctionalInterface
 public interface Handler {

@@ -2,27 +2,40 @@ package org.loommpm.http2;
 
 import java.lang.System.Logger.Level;
 import org.loommpm.api.Handler;
+import org.loommpm.api.HttpException;
+import org.loommpm.api.InvocationType;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.http.ExchangeRunner;
 import org.loommpm.http.StreamingLimits;
 import org.loommpm.http.RequestHead;
+import org.loommpm.http.UriCodec;
 import org.loommpm.http2.frame.Http2Error;
 import org.loommpm.http2.hpack.FieldBlock;
 import org.loommpm.protocol.Http2Protocol;
 import org.loommpm.spi.CloseReason;
 import org.loommpm.spi.ExchangeObserver;
 import org.loommpm.spi.ProtocolConnection;
+import org.loommpm.spi.SlotBoard;
 
 /**
  * HTTP/2 for one generation of children: the engine dispatches every HTTP/2 connection here
  * (after HTTP/1.1 switched it: prior knowledge, {@code Upgrade: h2c}, or ALPN {@code h2}).
  * Each dispatch runs the connection's {@link Session} frame loop on the worker that owns the
  * connection; it uses only {@link ProtocolConnection}'s I/O methods, so it runs unchanged over TLS.
+ * A cleartext connection with nothing in flight may instead be served by the poller that
+ * claimed it, for a lone request to a non-blocking route ({@link #serveInline}).
  */
 public final class Http2Connections implements Http2Protocol {
     private static final System.Logger LOG = System.getLogger("org.loommpm.http2");
 
     private final ServerConfig config;
+    private final Handler app;
+    /**
+     * {@code app.invocationType()}, taken on the first {@link #serveInline} (a connection's first
+     * dispatch is a worker's, so a router is frozen by then); {@code null} before. Poller threads
+     * only: racing pollers compute the same value.
+     */
+    private InvocationType appType;
     /** Calls the application's handler and counts each exchange, as for HTTP/1.1. */
     private final ExchangeRunner runner;
     private final long timeoutNanos;
@@ -37,6 +50,7 @@ public final class Http2Connections implements Http2Protocol {
      */
     public Http2Connections(ServerConfig config, Handler app, ExchangeObserver observer) {
         this.config = config;
+        this.app = app;
         this.runner = new ExchangeRunner(app, observer);
         this.timeoutNanos = config.timeout().toNanos();
         this.streamingLimits = StreamingLimits.of(config);
@@ -66,6 +80,49 @@ public final class Http2Connections implements Http2Protocol {
             return;
         }
         s.serve(slot);
+    }
+
+    /** Until a connection has been served once the handler's type is not asked. */
+    @Override
+    public boolean servesInline() {
+        return appType != InvocationType.BLOCKING;
+    }
+
+    /**
+     * The poller's turn of the frame loop (see {@link org.loommpm.spi.ConnectionProtocol#serveInline}): declines a
+     * connection that has no session yet (its preface and SETTINGS are a worker's), else
+     * {@link Session#serveOnPoller}.
+     */
+    @Override
+    public boolean serveInline(ProtocolConnection c, SlotBoard board) {
+        InvocationType type = appType;
+        if (type == null) {
+            appType = type = app.invocationType();
+        }
+        Session s = c.session(Session.class);
+        return type != InvocationType.BLOCKING && s != null && s.serveOnPoller(board);
+    }
+
+    /**
+     * Whether a request's route never blocks ({@code Handler.invocationType}); its path decoded
+     * as {@link Http2Request} does (one that does not decode is a worker's 400).
+     */
+    boolean nonBlocking(FieldBlock request) {
+        if (appType == InvocationType.NON_BLOCKING) {
+            return true;
+        }
+        String target = request.path();
+        if (target == null || request.method() == null) {
+            return false;
+        }
+        int q = target.indexOf('?');
+        String path;
+        try {
+            path = UriCodec.decodePath(q < 0 ? target : target.substring(0, q));
+        } catch (HttpException e) {
+            return false;
+        }
+        return app.invocationType(request.method(), path) == InvocationType.NON_BLOCKING;
     }
 
     /** The upgraded HTTP/1.1 request as the fields of stream 1. */

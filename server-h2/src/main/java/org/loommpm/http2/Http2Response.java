@@ -86,7 +86,8 @@ final class Http2Response extends ResponseState implements ExchangeRunner.Exchan
 
     /** Queues body bytes as DATA; the array is copied when small, lent (and waited for) when large. */
     void writeBody(byte[] b, int off, int len, boolean end) throws IOException {
-        if (len <= COPY_LIMIT) {
+        if (len <= COPY_LIMIT || stream.session().inline.onPoller(stream)) {
+            // On the poller the handler cannot wait for a lent array to be written: copied.
             data(Arrays.copyOfRange(b, off, off + len), 0, len, end);
             return;
         }

@@ -6,7 +6,9 @@ import org.loommpm.spi.ProtocolConnection;
 
 /**
  * A stream's handler run by the connection's frame loop on its own worker (no {@link StreamTask}
- * of its own, no second hand-off): the single-request fast path of {@link Session#serve}.
+ * of its own, no second hand-off): the single-request fast path of {@link Session#serve}; or,
+ * for a non-blocking route, by the poller that claimed the connection
+ * ({@link Session#serveOnPoller}: no worker at all).
  *
  * <p><b>When.</b> The loop runs inline only the last stream a read batch started, and only when
  * its request is complete (END_STREAM received: the handler's body reads never wait on the
@@ -29,10 +31,18 @@ import org.loommpm.spi.ProtocolConnection;
  *       {@code false}): it leaves without touching the connection.</li>
  * </ul>
  *
- * <p><b>Threads.</b> {@link #begin} and {@link #end} run on the loop's thread; {@link #escape}
- * on that thread or the watcher's; {@link #running} anywhere (the output queue skips its
- * signal while RUNNING: the loop drains the queue after the run anyway). The CAS out of
- * RUNNING decides who continues as the connection's owner.
+ * <p><b>On the poller</b> ({@link #beginOnPoller}) there is no escape: the poller thread cannot
+ * hand its run to anyone, and the watcher does not see the run (the poller's own check,
+ * {@code NonBlockingHandlerLimit}, reports a handler that broke its promise). Nothing may park
+ * instead: {@link #onPoller} tells the stream not to wait for its output to be written
+ * ({@link Stream#awaitQueued}), and the response stays queued whole (a non-blocking handler
+ * promised a bounded one); RUNNING → IDLE always.
+ *
+ * <p><b>Threads.</b> {@link #begin}, {@link #beginOnPoller} and {@link #end} run on the loop's
+ * thread (the poller's for a poller run); {@link #escape} on that thread or the watcher's;
+ * {@link #running} and {@link #onPoller} anywhere (the output queue skips its signal while
+ * RUNNING: the loop drains the queue after the run anyway). The CAS out of RUNNING decides who
+ * continues as the connection's owner.
  */
 final class InlineRun {
     private static final System.Logger LOG = System.getLogger("org.loommpm.http2");
@@ -49,6 +59,8 @@ final class InlineRun {
      * has just processed, so no clock is read to begin a run.
      */
     private volatile Stream stream;
+    /** Whether the run in progress is on the poller; written before RUNNING is published. */
+    private volatile boolean poller;
 
     InlineRun(ProtocolConnection c, InlineWatch watch) {
         this.c = c;
@@ -67,9 +79,22 @@ final class InlineRun {
 
     /** The loop is about to call {@code s}'s handler on its own thread. Loop only. */
     void begin(Stream s) {
+        poller = false;
         stream = s;
         state.set(State.RUNNING);
         watch.add(this);
+    }
+
+    /** The poller is about to call {@code s}'s handler on its own thread (no watcher: it cannot escape). */
+    void beginOnPoller(Stream s) {
+        poller = true;
+        stream = s;
+        state.set(State.RUNNING);
+    }
+
+    /** {@return whether {@code s}'s handler runs on the poller now: it must not park} Any thread. */
+    boolean onPoller(Stream s) {
+        return poller && stream == s;
     }
 
     /**
@@ -78,8 +103,11 @@ final class InlineRun {
      * @return whether this thread still owns the connection ({@code false}: it escaped meanwhile)
      */
     boolean end() {
-        watch.remove(this);
+        if (!poller) {
+            watch.remove(this);
+        }
         stream = null;
+        poller = false;
         if (state.compareAndSet(State.RUNNING, State.IDLE)) {
             return true;
         }

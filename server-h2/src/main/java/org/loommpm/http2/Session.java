@@ -35,7 +35,8 @@ import org.loommpm.spi.WorkerTask;
  * for the connection's whole life.
  *
  * <p><b>Threads.</b> {@link #serve} runs on whichever worker owns the connection (one at a time,
- * handed over through the poller), and only that worker touches the socket, the stream table,
+ * handed over through the poller; {@link #serveOnPoller} on the poller itself while it owns the
+ * connection), and only that owner touches the socket, the stream table,
  * the HPACK contexts, the windows and the {@link OutputBatch}; {@link InboundFrames},
  * {@link OutboundFrames} and {@link StreamStarts} are its parts and run on that worker too.
  * Stream tasks reach the session only through {@link #enqueue} (the {@link OutboundFrames} MPSC
@@ -302,18 +303,119 @@ final class Session {
                 }
             }
             handBack(board, slot);
-        } catch (Http2Error e) {
-            connectionError(e);
-        } catch (SocketTimeoutException e) {
+        } catch (Http2Error | IOException | RuntimeException e) {
+            failed(e);
+        }
+    }
+
+    /** The loop's last resort, either turn: the connection ends as the failure says (its hand-back). */
+    private void failed(Exception e) {
+        if (e instanceof Http2Error h) {
+            connectionError(h);
+        } else if (e instanceof SocketTimeoutException) {
             LOG.log(Level.DEBUG, "LM0705 {0} ended: {1}", this, e.toString());
             abort(CloseReason.TIMEOUT);
-        } catch (PeerIOException | EOFException | StreamResetException e) {
+        } else if (e instanceof PeerIOException || e instanceof EOFException || e instanceof StreamResetException) {
             LOG.log(Level.DEBUG, "LM0705 {0} ended: {1}", this, e.toString());
             abort(CloseReason.ABORT);
-        } catch (IOException | RuntimeException e) {
+        } else {
             LOG.log(Level.ERROR, "LM0706 " + this + " failed", e);
             abort(CloseReason.ERROR);
         }
+    }
+
+    /**
+     * The frame loop's turn on the poller that claimed the connection (cleartext, KEEPALIVE:
+     * nothing in flight; see {@link Http2Connections#serveInline}), for a client that sends one
+     * request at a time: one read without waiting; if it holds whole frames with at most one
+     * header block (no CONTINUATION), they are processed here; a lone complete request to a
+     * non-blocking route runs here ({@link StreamStarts#runHeldOnPoller}); what was queued is
+     * framed and written (bytes the socket does not take queue on the connection); and the
+     * connection is handed back as {@link #serve} would. No second read: the client waits for
+     * its response, and its next request comes through the poller.
+     *
+     * <p><b>Ownership.</b> From its claim until it applies the hand-back the poller owns the
+     * connection as a worker would, and with it this session (stream table, HPACK contexts,
+     * windows, batch: all owner-only, so whoever owns the connection at the moment uses them).
+     * A decline (returning {@code false}, before any hand-back) passes the connection on
+     * through the poller's dispatch, which publishes what was done here; the worker's
+     * {@link #serve} then goes on from that state: bytes read and not processed (a partial
+     * frame, a second header block, a CONTINUATION), or the processed frames with their
+     * stream held for {@link StreamStarts#startHeld} (a blocking route, a body still coming)
+     * and the batch not yet flushed. Nothing here parks, and no stream task is started here (a
+     * second stream would start the first one's task: such reads are declined unprocessed).
+     *
+     * @param board the poller's board (an exchange run here is counted there)
+     * @return whether the connection was handed back ({@code false}: declined)
+     */
+    boolean serveOnPoller(SlotBoard board) {
+        if (!settingsAcked || !inbound.prefaceDone() || inbound.inHeaderBlock() || !streams.isEmpty()
+                || tasksRunning.get() != 0 || !outbound.queueEmpty() || !inline.idle() || goAwaySent
+                || goAwayReceived || c.services().isDraining()) {
+            return false;
+        }
+        try {
+            int n = fill();
+            if (n < 0) {
+                peerClosed();
+                return true;
+            }
+            ByteBuffer in = c.context().in();
+            if (in.hasRemaining()) {
+                if (!wholeFramesOneBlock(in)) {
+                    return false;
+                }
+                inbound.process(in);
+            }
+            if (starts.holding() && !starts.runHeldOnPoller(board)) {
+                return false;
+            }
+            outbound.drain();
+            outbound.schedule();
+            batch.flush(c);
+            if (!outbound.readyEmpty()) {
+                // More output than one batch: the connection waits DETACHED (handBack) while its
+                // poller writes what the socket did not take, then the signal brings a worker's
+                // loop to frame the rest. One batch per turn bounds the poller's work and copies.
+                c.signal();
+            }
+            if (finished()) {
+                LOG.log(Level.DEBUG, "LM0704 {0} closed after GOAWAY, every stream answered", this);
+                c.handBackLinger(CloseReason.NORMAL);
+                return true;
+            }
+            handBack(c.services().scoreboard(), WorkerTask.NO_SLOT);
+            return true;
+        } catch (Http2Error | IOException | RuntimeException e) {
+            failed(e);
+            return true;
+        }
+    }
+
+    /**
+     * Whether {@code in} (read mode) holds only whole frames, at most one of them HEADERS (with
+     * END_HEADERS) and none CONTINUATION: processing it opens at most one stream, so no stream
+     * task is started, and leaves no header block open (the hand-back is KEEPALIVE or DETACHED,
+     * whose queued bytes the poller writes).
+     */
+    private static boolean wholeFramesOneBlock(ByteBuffer in) {
+        byte[] a = in.array();
+        int p = in.arrayOffset() + in.position();
+        int end = in.arrayOffset() + in.limit();
+        int headers = 0;
+        while (p < end) {
+            if (end - p < FrameType.HEADER_LENGTH) {
+                return false;
+            }
+            int len = (a[p] & 0xff) << 16 | (a[p + 1] & 0xff) << 8 | (a[p + 2] & 0xff);
+            int type = a[p + 3] & 0xff;
+            if (type == FrameType.CONTINUATION || (type == FrameType.HEADERS
+                    && (++headers > 1 || (a[p + 4] & FrameType.FLAG_END_HEADERS) == 0))) {
+                return false;
+            }
+            p += FrameType.HEADER_LENGTH + len;
+        }
+        return p == end;
     }
 
     /** Shows the frame loop's activity in its slot (none when it runs without one). */

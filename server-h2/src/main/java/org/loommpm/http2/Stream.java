@@ -192,7 +192,8 @@ final class Stream {
      * {@code timeoutNanos}. Task side.
      */
     void awaitQueued(long bound, long timeoutNanos) throws IOException {
-        if (queued.get() <= bound) {
+        if (queued.get() <= bound || session.inline.onPoller(this)) {
+            // On the poller nothing parks: the output stays queued (lent bodies were copied).
             checkCancelled();
             return;
         }

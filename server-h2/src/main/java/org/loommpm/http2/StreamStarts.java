@@ -1,12 +1,16 @@
 package org.loommpm.http2;
 
+import org.loommpm.spi.SlotBoard;
+
 /**
  * How the frame loop starts the streams a read batch opened: each as its own {@link StreamTask},
- * except the batch's last one, which the loop may run itself ({@link InlineRun}). The stream
+ * except the batch's last one, which the loop may run itself ({@link InlineRun}), or the poller
+ * for a non-blocking route ({@link #runHeldOnPoller}). The stream
  * opened last is held back ({@link #opened}) until the batch is processed ({@link #startHeld}),
  * so that the loop knows whether its request is complete and whether more frames follow.
  *
- * <p>Frame loop only (the connection's owner), like the rest of the {@link Session}.
+ * <p>Frame loop only (the connection's owner, a worker or its poller), like the rest of the
+ * {@link Session}.
  */
 final class StreamStarts {
     /** What {@link #startHeld} did. */
@@ -56,17 +60,49 @@ final class StreamStarts {
     Start startHeld(int slot) {
         Stream s = held;
         held = null;
-        InlineRun inline = session.inline;
-        if (s.state.remoteOpen() || session.tasksRunning.get() != 0
-                || session.connection().context().in().hasRemaining() || !inline.idle() || s.isCancelled()) {
+        if (!mayRunInline(s)) {
             dispatch(s);
             return Start.DISPATCHED;
         }
+        session.inline.begin(s);
+        return run(new StreamTask(s, session.protocol, true), slot) ? Start.INLINE : Start.ESCAPED;
+    }
+
+    /**
+     * The poller's turn ({@link Session#serveOnPoller}): runs the held stream's handler on the
+     * poller if it may run inline and its route is non-blocking; else leaves it held for the
+     * worker the connection goes on with, whose {@link #startHeld} starts it.
+     *
+     * @param board the poller's board (the exchange is counted there)
+     * @return whether it ran
+     */
+    boolean runHeldOnPoller(SlotBoard board) {
+        Stream s = held;
+        if (!mayRunInline(s) || s.tunnel != null || !session.protocol.nonBlocking(s.request)) {
+            return false;
+        }
+        held = null;
+        session.inline.beginOnPoller(s);
+        run(new StreamTask(s, session.protocol, true, board), 0);
+        return true;
+    }
+
+    private boolean mayRunInline(Stream s) {
+        return !s.state.remoteOpen() && session.tasksRunning.get() == 0
+                && !session.connection().context().in().hasRemaining() && session.inline.idle() && !s.isCancelled();
+    }
+
+    /**
+     * Runs {@code task} on this thread, its run begun.
+     *
+     * @return whether this thread still owns the connection
+     */
+    private boolean run(StreamTask task, int slot) {
+        InlineRun inline = session.inline;
         session.tasksRunning.incrementAndGet();
         session.counters.http2InlineStream();
-        inline.begin(s);
         try {
-            new StreamTask(s, session.protocol, true).run(slot);
+            task.run(slot);
         } catch (Error e) {
             // Not caught by the exchange runner (a VirtualMachineError): the loop still owning the
             // connection ends it (serve's last resort) rather than leave it without an owner.
@@ -75,7 +111,7 @@ final class StreamStarts {
             }
             throw e;
         }
-        return inline.end() ? Start.INLINE : Start.ESCAPED;
+        return inline.end();
     }
 
     private void dispatch(Stream s) {

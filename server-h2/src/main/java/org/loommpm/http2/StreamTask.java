@@ -27,7 +27,8 @@ import org.loommpm.spi.WorkerTask;
  *
  * <p>Run {@link #inline} (by the frame loop itself, {@link InlineRun}) it holds the loop's slot,
  * which belongs to the connection's turn: it never lends it, and a wait for the loop first
- * hands the connection to a new owner ({@link InlineRun#beforePark}).
+ * hands the connection to a new owner ({@link InlineRun#beforePark}). Run by the poller it holds
+ * no slot: the exchange is shown and counted on the poller's board, and it never waits.
  */
 final class StreamTask implements WorkerTask {
     private static final System.Logger LOG = System.getLogger("org.loommpm.http2");
@@ -52,9 +53,18 @@ final class StreamTask implements WorkerTask {
     private boolean tunnelled;
 
     StreamTask(Stream stream, Http2Connections protocol, boolean inline) {
+        this(stream, protocol, inline, null);
+    }
+
+    /**
+     * @param board where the exchange is shown and counted instead of the child's scoreboard
+     *              (the poller's, for a handler the poller runs), or {@code null}
+     */
+    StreamTask(Stream stream, Http2Connections protocol, boolean inline, SlotBoard board) {
         this.stream = stream;
         this.protocol = protocol;
         this.inline = inline;
+        this.board = board;
     }
 
     @Override
@@ -119,7 +129,9 @@ final class StreamTask implements WorkerTask {
     private boolean serve() {
         Session session = stream.session();
         services = session.connection().services();
-        board = services.scoreboard();
+        if (board == null) {
+            board = services.scoreboard();
+        }
         Http2Response res = new Http2Response(stream, stream.request.method(), protocol.config().serverHeader(),
                 protocol.timeoutNanos(), protocol.streamingLimits(), protocol.config().streaming().outboundQueueLimit());
         res.showIn(board, slot);

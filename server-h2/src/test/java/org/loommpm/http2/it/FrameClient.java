@@ -153,6 +153,15 @@ final class FrameClient implements AutoCloseable {
         return new String[] {":method", "GET", ":scheme", "http", ":path", path, ":authority", "localhost"};
     }
 
+    /** Sends complete GET requests on streams {@code firstStream}, +2, ... in one write (one read batch for the server). */
+    void getsInOneWrite(int firstStream, String... paths) throws IOException {
+        ByteArrayOutputStream batch = new ByteArrayOutputStream();
+        for (int i = 0; i < paths.length; i++) {
+            batch.write(TestFrames.frame(HEADERS, END_HEADERS | END_STREAM, firstStream + 2 * i, block(get(paths[i]))));
+        }
+        raw(batch.toByteArray());
+    }
+
     void headers(int stream, boolean endStream, String... fields) throws IOException {
         frame(HEADERS, END_HEADERS | (endStream ? END_STREAM : 0), stream, block(fields));
     }

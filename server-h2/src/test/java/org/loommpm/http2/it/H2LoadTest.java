@@ -88,6 +88,20 @@ class H2LoadTest {
         }
     }
 
+    /** The same app served by the pollers where it may (Session.serveOnPoller): one at a time, multiplexed, large. */
+    @Test
+    void aNonBlockingAppOnThePollersLosesNothing() throws Exception {
+        try (H2Server server = H2Server.start(Handler.nonBlocking(APP))) {
+            Counts one = h2load(server.port(), "/", "-n", "30000", "-c", "50", "-m", "1");
+            assertEquals(30000, one.succeeded(), one.toString());
+            Counts many = h2load(server.port(), "/", "-n", "20000", "-c", "10", "-m", "50");
+            assertEquals(20000, many.succeeded(), many.toString());
+            Counts big = h2load(server.port(), "/big", "-n", "200", "-c", "4", "-m", "1");
+            assertEquals(200, big.succeeded(), big.toString());
+            assertEquals(0, one.failed() + one.errored() + many.failed() + many.errored() + big.failed() + big.errored());
+        }
+    }
+
     @Test
     void gracefulStopUnderLoadLosesNoStartedStream() throws Exception {
         H2Server server = H2Server.start(APP);

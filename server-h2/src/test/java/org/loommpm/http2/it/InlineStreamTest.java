@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
@@ -12,7 +11,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.loommpm.api.Handler;
-import org.loommpm.http2.frame.TestFrames;
 
 /**
  * The single-request path: the frame loop runs a lone complete request's handler on its own
@@ -72,12 +70,7 @@ class InlineStreamTest {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         try (H2Server server = H2Server.start(slowOrFast(started, release)); FrameClient c = FrameClient.open(server.port())) {
-            ByteArrayOutputStream batch = new ByteArrayOutputStream();
-            batch.write(TestFrames.frame(FrameClient.HEADERS, FrameClient.END_HEADERS | FrameClient.END_STREAM, 1,
-                    c.block(FrameClient.get("/slow"))));
-            batch.write(TestFrames.frame(FrameClient.HEADERS, FrameClient.END_HEADERS | FrameClient.END_STREAM, 3,
-                    c.block(FrameClient.get("/fast"))));
-            c.raw(batch.toByteArray());
+            c.getsInOneWrite(1, "/slow", "/fast");
             assertEquals("/fast", new String(c.response(3).body(), StandardCharsets.UTF_8));
             assertEquals(1, release.getCount(), "/fast was answered while /slow still blocked");
             release.countDown();
