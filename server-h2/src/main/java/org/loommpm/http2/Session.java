@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.loommpm.config.Http2Settings;
 import org.loommpm.http2.frame.ErrorCode;
+import org.loommpm.http2.frame.FrameReader;
 import org.loommpm.http2.frame.FrameType;
 import org.loommpm.http2.frame.Http2Error;
 import org.loommpm.http2.guard.ControlFrameGuard;
@@ -362,7 +363,7 @@ final class Session {
             }
             ByteBuffer in = c.context().in();
             if (in.hasRemaining()) {
-                if (!wholeFramesOneBlock(in)) {
+                if (!FrameReader.wholeFramesOneHeaderBlock(in)) {
                     return false;
                 }
                 inbound.process(in);
@@ -390,32 +391,6 @@ final class Session {
             failed(e);
             return true;
         }
-    }
-
-    /**
-     * Whether {@code in} (read mode) holds only whole frames, at most one of them HEADERS (with
-     * END_HEADERS) and none CONTINUATION: processing it opens at most one stream, so no stream
-     * task is started, and leaves no header block open (the hand-back is KEEPALIVE or DETACHED,
-     * whose queued bytes the poller writes).
-     */
-    private static boolean wholeFramesOneBlock(ByteBuffer in) {
-        byte[] a = in.array();
-        int p = in.arrayOffset() + in.position();
-        int end = in.arrayOffset() + in.limit();
-        int headers = 0;
-        while (p < end) {
-            if (end - p < FrameType.HEADER_LENGTH) {
-                return false;
-            }
-            int len = (a[p] & 0xff) << 16 | (a[p + 1] & 0xff) << 8 | (a[p + 2] & 0xff);
-            int type = a[p + 3] & 0xff;
-            if (type == FrameType.CONTINUATION || (type == FrameType.HEADERS
-                    && (++headers > 1 || (a[p + 4] & FrameType.FLAG_END_HEADERS) == 0))) {
-                return false;
-            }
-            p += FrameType.HEADER_LENGTH + len;
-        }
-        return p == end;
     }
 
     /** Shows the frame loop's activity in its slot (none when it runs without one). */

@@ -157,6 +157,34 @@ public final class FrameReader {
         }
     }
 
+    /**
+     * Whether {@code in} (read mode) holds only whole frames, at most one of them HEADERS (with
+     * END_HEADERS) and none CONTINUATION: processing it opens at most one stream and leaves no
+     * header block open. A look at the frame headers only; the frames are checked when read.
+     *
+     * @param in bytes received, in read mode (not consumed)
+     * @return whether those bytes are whole frames with at most one, complete, header block
+     */
+    public static boolean wholeFramesOneHeaderBlock(ByteBuffer in) {
+        byte[] a = in.array();
+        int p = in.arrayOffset() + in.position();
+        int end = in.arrayOffset() + in.limit();
+        int headers = 0;
+        while (p < end) {
+            if (end - p < FrameType.HEADER_LENGTH) {
+                return false;
+            }
+            int len = (a[p] & 0xff) << 16 | (a[p + 1] & 0xff) << 8 | (a[p + 2] & 0xff);
+            int type = a[p + 3] & 0xff;
+            if (type == FrameType.CONTINUATION || (type == FrameType.HEADERS
+                    && (++headers > 1 || (a[p + 4] & FrameType.FLAG_END_HEADERS) == 0))) {
+                return false;
+            }
+            p += FrameType.HEADER_LENGTH + len;
+        }
+        return p == end;
+    }
+
     private static Http2Error tooLarge(int type, int length) {
         return Http2Error.connection(ErrorCode.FRAME_SIZE_ERROR, FrameType.name(type) + " frame of " + length
                 + " bytes exceeds SETTINGS_MAX_FRAME_SIZE");

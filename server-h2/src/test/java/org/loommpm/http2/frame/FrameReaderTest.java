@@ -265,6 +265,28 @@ class FrameReaderTest {
                 Arrays.copyOfRange(r.calls.toArray(new String[0]), r.calls.size() - 2, r.calls.size()));
     }
 
+    @Test
+    void wholeFramesWithOneHeaderBlockAreToldApartFromWhatAPollerTurnDeclines() {
+        byte[] headers = frame(FrameType.HEADERS, FrameType.FLAG_END_HEADERS | 0x1, 1, "h".getBytes());
+        byte[] ping = frame(FrameType.PING, 0, 0, new byte[8]);
+        byte[] window = frame(FrameType.WINDOW_UPDATE, 0, 0, bytes(0, 0, 1, 0));
+        assertTrue(FrameReader.wholeFramesOneHeaderBlock(ByteBuffer.wrap(concat(window, headers, ping))));
+        assertTrue(FrameReader.wholeFramesOneHeaderBlock(ByteBuffer.wrap(concat(ping, window))), "no header block");
+        assertFalse(FrameReader.wholeFramesOneHeaderBlock(ByteBuffer.wrap(concat(headers, headers))), "two blocks");
+        assertFalse(FrameReader.wholeFramesOneHeaderBlock(ByteBuffer.wrap(
+                frame(FrameType.HEADERS, 0x1, 1, "h".getBytes()))), "a block that CONTINUATION goes on");
+        assertFalse(FrameReader.wholeFramesOneHeaderBlock(ByteBuffer.wrap(
+                frame(FrameType.CONTINUATION, FrameType.FLAG_END_HEADERS, 1, "h".getBytes()))), "CONTINUATION");
+        assertFalse(FrameReader.wholeFramesOneHeaderBlock(ByteBuffer.wrap(Arrays.copyOf(ping, ping.length - 1))),
+                "a frame whose payload is still coming");
+        assertFalse(FrameReader.wholeFramesOneHeaderBlock(ByteBuffer.wrap(concat(ping, Arrays.copyOf(ping, 5)))),
+                "a frame header still coming");
+        ByteBuffer view = ByteBuffer.wrap(concat(ping, headers));
+        view.position(ping.length);
+        assertTrue(FrameReader.wholeFramesOneHeaderBlock(view), "from the buffer's position");
+        assertEquals(ping.length, view.position(), "the bytes are not consumed");
+    }
+
     private static byte[] none() {
         return new byte[0];
     }
