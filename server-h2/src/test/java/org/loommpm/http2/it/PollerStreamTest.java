@@ -55,6 +55,7 @@ class PollerStreamTest {
                 int id = 1 + 2 * i;
                 c.headers(id, true, FrameClient.get("/p" + i));
                 assertEquals("/p" + i, text(c.response(id)));
+                awaitBackWithItsPoller(server);
             }
             // The first may come with the preface's frames, which a worker reads.
             TestWait.until("requests counted", 10, () -> onPollers(server) >= 5);
@@ -75,6 +76,7 @@ class PollerStreamTest {
                 int id = 3 + 4 * i;
                 c.headers(id, true, FrameClient.get("/blocking"));
                 assertEquals("virtual", text(c.response(id)), "a blocking route runs on a virtual thread");
+                awaitBackWithItsPoller(server);
                 c.headers(id + 2, true, FrameClient.get("/nb"));
                 assertEquals("/nb", text(c.response(id + 2)));
             }
@@ -89,6 +91,7 @@ class PollerStreamTest {
         try (H2Server server = H2Server.start(where); FrameClient c = FrameClient.open(server.port())) {
             c.headers(1, true, FrameClient.get("/"));
             c.response(1);
+            awaitBackWithItsPoller(server);
             c.headers(3, true, FrameClient.get("/"));
             assertTrue(text(c.response(3)).contains("poller"), "served by the poller thread");
         }
@@ -145,6 +148,7 @@ class PollerStreamTest {
         try (H2Server server = H2Server.start(echo); FrameClient c = FrameClient.open(server.port())) {
             c.headers(1, true, FrameClient.get("/"));
             c.response(1);
+            awaitBackWithItsPoller(server);
             long before = onPollers(server);
             byte[] body = "a body that came whole".getBytes(StandardCharsets.UTF_8);
             ByteArrayOutputStream batch = new ByteArrayOutputStream();
@@ -181,14 +185,17 @@ class PollerStreamTest {
         try (H2Server server = H2Server.start(app); FrameClient c = FrameClient.open(server.port())) {
             c.headers(1, true, FrameClient.get("/warm"));
             c.response(1);
+            awaitBackWithItsPoller(server);
             long before = onPollers(server);
             // 1 MiB against the default 64 KiB windows: the rest goes out as the client grants window.
             c.headers(3, true, FrameClient.get("/big"));
             assertArrayEquals(big, c.response(3).body());
             settle(c); // the client's last WINDOW_UPDATEs read: the connection is idle again
+            awaitBackWithItsPoller(server);
             c.headers(5, true, FrameClient.get("/stream"));
             assertArrayEquals(big, c.response(5).body());
             settle(c);
+            awaitBackWithItsPoller(server);
             c.headers(7, true, FrameClient.get("/small"));
             assertEquals("/small", text(c.response(7)));
             assertEquals(before + 3, onPollers(server), "each was started on the poller");
@@ -211,6 +218,9 @@ class PollerStreamTest {
                 c.headers(id, true, FrameClient.get("/big"));
                 assertArrayEquals(big, c.response(id).body());
                 settle(c);
+                // The worker that framed the rest may answer the PING before it hands the
+                // connection back: a request sent meanwhile would rightly go on on that worker.
+                awaitBackWithItsPoller(server);
             }
             assertEquals(before + 3, onPollers(server), "each was started on the poller");
         }
@@ -242,6 +252,24 @@ class PollerStreamTest {
     }
 
     /** A PING answered: the frames the client sent before it were processed. */
+    /** Waits until the one connection is idle with its poller again (KEEPALIVE, no worker running). */
+    private static void awaitBackWithItsPoller(H2Server server) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < end) {
+            int keepAlive = 0;
+            int active = 0;
+            for (ChildStats ch : server.supervisor().children()) {
+                keepAlive += ch.keepAliveConnections();
+                active += ch.activeWorkers();
+            }
+            if (keepAlive == 1 && active == 0) {
+                return;
+            }
+            Thread.sleep(2);
+        }
+        throw new AssertionError("the connection did not go back to its poller within 10 s");
+    }
+
     private static void settle(FrameClient c) throws Exception {
         c.ping(new byte[8]);
         c.expect(FrameClient.PING);
