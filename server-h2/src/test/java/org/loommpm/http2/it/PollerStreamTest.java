@@ -213,6 +213,7 @@ class PollerStreamTest {
             c.settings(0x4, 1 << 30);
             c.windowUpdate(0, (1 << 30) - 65_535);
             settle(c);
+            awaitBackWithItsPoller(server);
             long before = onPollers(server);
             for (int id = 1; id <= 5; id += 2) {
                 c.headers(id, true, FrameClient.get("/big"));
