@@ -52,6 +52,23 @@ public interface Handler {
     }
 
     /**
+     * The handler to call, on the poller thread, for a request with this method and path, or
+     * {@code null} when answering it may block: asked instead of
+     * {@link #invocationType(String, String)} when {@link #invocationType()} is
+     * {@link InvocationType#BY_REQUEST}, so that a handler which has to find its route to tell
+     * (a {@link Router}) finds it once and hands out what it found. Same rules: cheap, never
+     * blocking. The default is this handler when {@link #invocationType(String, String)} says
+     * {@link InvocationType#NON_BLOCKING}.
+     *
+     * @param method the request method, e.g. {@code GET}
+     * @param path the request path, percent-decoded (as {@link Request#path()})
+     * @return a handler that answers this request without blocking, or {@code null}
+     */
+    default Handler nonBlockingHandler(String method, String path) {
+        return invocationType(method, path) == InvocationType.NON_BLOCKING ? this : null;
+    }
+
+    /**
      * Marks {@code handler} as never blocking ({@link InvocationType#NON_BLOCKING}): the server
      * may call it on the poller thread that read its request. Read {@link InvocationType} first:
      * a handler that blocks anyway stalls every connection of its poller while it runs.

@@ -11,8 +11,9 @@ import java.util.function.BiConsumer;
  *
  * <p>Kept as one array of name, value, name, value … rather than a map: a request carries a
  * dozen fields, so a linear scan with an ASCII case-insensitive compare beats hashing and
- * allocates nothing per lookup; one array of eight fields to start with, because every exchange
- * makes two header sets (its request's and its response's). Names keep the spelling they were
+ * allocates nothing per lookup; one array of eight fields to start with unless told a size
+ * ({@link #Headers(int)}), because every exchange makes two header sets (its request's and its
+ * response's). Names keep the spelling they were
  * added with. Not thread-safe: a request's and a
  * response's headers belong to the worker handling the exchange.
  */
@@ -26,6 +27,17 @@ public final class Headers {
     /** An empty header set. */
     public Headers() {
         fields = new String[16];
+    }
+
+    /**
+     * An empty header set with room for {@code fields} fields before it grows: a parser that
+     * has counted a head's field lines, or a response that usually gets a few, allocates no
+     * more than it needs.
+     *
+     * @param fields the expected number of fields (at least one is made room for)
+     */
+    public Headers(int fields) {
+        this.fields = new String[2 * Math.max(1, fields)];
     }
 
     /** {@return number of fields (a name repeated counts once per occurrence)} */

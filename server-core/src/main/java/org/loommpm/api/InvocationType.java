@@ -36,8 +36,9 @@ public enum InvocationType {
     /** The handler never blocks (see the class comment): it may run on the poller thread. */
     NON_BLOCKING,
     /**
-     * Depends on the request: ask {@link Handler#invocationType(String, String)}. A {@link Router}
-     * with both kinds of routes answers this.
+     * Depends on the request: ask {@link Handler#invocationType(String, String)} (the server asks
+     * {@link Handler#nonBlockingHandler(String, String)}, which also hands out what to call). A
+     * {@link Router} with both kinds of routes answers this.
      */
     BY_REQUEST
 }

@@ -300,14 +300,7 @@ public final class Router implements Handler {
         String method = request.method();
         Route route = find(path, t.methodIndex(method), null);
         if (route != null) {
-            if (request instanceof RouteAware aware) {
-                aware.routeMatched(route.template);
-            }
-            // Only routes with named parameters pay for the wrapper and the captured values.
-            Request routed = route.names.length == 0
-                    ? request
-                    : new RoutedRequest(request, route.names, route.values(path));
-            t.chains[route.id].handle(routed, response);
+            t.routed[route.id].handle(request, response);
             return;
         }
         // A miss: walk again collecting every matching template's methods. Allow depends on the
@@ -352,6 +345,22 @@ public final class Router implements Handler {
         return route == null ? InvocationType.BLOCKING : t.types[route.id];
     }
 
+    /**
+     * The matched route's handler, filters included, when it and every filter are non-blocking,
+     * else {@code null} (also for a miss: 404, 405, {@code OPTIONS}): the route is found once,
+     * where {@link #invocationType(String, String)} and then {@link #handle} would find it twice.
+     * Does not block; freezes the router.
+     */
+    @Override
+    public Handler nonBlockingHandler(String method, String path) {
+        Table t = table();
+        if (!t.anyNonBlocking) {
+            return null;
+        }
+        Route route = find(path, t.methodIndex(method), null);
+        return route == null || t.types[route.id] != InvocationType.NON_BLOCKING ? null : t.routed[route.id];
+    }
+
     private Table table() {
         Table t = table;
         if (t == null) {
@@ -363,7 +372,7 @@ public final class Router implements Handler {
 
     private Table compile() {
         Filter[] fs = filters.toArray(new Filter[0]);
-        Handler[] chains = new Handler[routes.size()];
+        Handler[] routed = new Handler[routes.size()];
         InvocationType[] types = new InvocationType[routes.size()];
         boolean filtersNonBlocking = true;
         for (Filter f : fs) {
@@ -371,14 +380,14 @@ public final class Router implements Handler {
         }
         boolean any = false;
         for (Route r : routes) {
-            chains[r.id] = chain(fs, r.handler);
+            routed[r.id] = routed(r, chain(fs, r.handler));
             // A nested router is asked per request only for its whole type: a route is inline
             // when the handler as a whole is non-blocking.
             boolean nb = filtersNonBlocking && r.handler.invocationType() == InvocationType.NON_BLOCKING;
             types[r.id] = nb ? InvocationType.NON_BLOCKING : InvocationType.BLOCKING;
             any |= nb;
         }
-        return new Table(methods.toArray(new String[0]), chains,
+        return new Table(methods.toArray(new String[0]), routed,
                 chain(fs, (q, s) -> plain(s, 404, NOT_FOUND_BODY)), fs, types, any);
     }
 
@@ -442,6 +451,20 @@ public final class Router implements Handler {
         response.send(body);
     }
 
+    /** What a hit on {@code route} runs: tells a {@link RouteAware} request, binds path variables, calls the chain. */
+    private static Handler routed(Route route, Handler chain) {
+        return (request, response) -> {
+            if (request instanceof RouteAware aware) {
+                aware.routeMatched(route.template);
+            }
+            // Only routes with named parameters pay for the wrapper and the captured values.
+            Request bound = route.names.length == 0
+                    ? request
+                    : new RoutedRequest(request, route.names, route.values(request.path()));
+            chain.handle(bound, response);
+        };
+    }
+
     private static Handler chain(Filter[] filters, Handler last) {
         Handler next = last;
         for (int i = filters.length - 1; i >= 0; i--) {
@@ -470,8 +493,8 @@ public final class Router implements Handler {
     }
 
 
-    /** What handle() reads after freezing; method names by index, chains by route id. */
-    private record Table(String[] methods, Handler[] chains, Handler notFound, Filter[] filters,
+    /** What handle() reads after freezing; method names by index, routed chains by route id. */
+    private record Table(String[] methods, Handler[] routed, Handler notFound, Filter[] filters,
                          InvocationType[] types, boolean anyNonBlocking) {
         int methodIndex(String method) {
             for (int i = 0; i < methods.length; i++) {

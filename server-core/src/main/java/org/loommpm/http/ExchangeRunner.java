@@ -85,13 +85,21 @@ public final class ExchangeRunner {
      *         protocol rethrows that ({@link Exchange#clientGone})
      */
     public boolean run(Request req, Exchange res) throws IOException {
+        return run(req, res, app);
+    }
+
+    /**
+     * As {@link #run(Request, Exchange)}, calling {@code handler}: what the application's handler
+     * chose for this request beforehand ({@link Handler#nonBlockingHandler}).
+     */
+    public boolean run(Request req, Exchange res, Handler handler) throws IOException {
         try {
             if (isAsterisk(req.path())) {
                 // OPTIONS * (the only method the parsers let through with it) asks about the
                 // server, not a resource: answered here, so no application sees a path it cannot route.
                 res.header("Allow", SERVER_METHODS).send(NO_BODY);
             } else {
-                app.handle(req, res);
+                handler.handle(req, res);
             }
             res.finish();
             return true;

@@ -14,8 +14,12 @@ import org.loommpm.spi.WorkerTask;
  * and body reach the wire. Owned by the task serving the exchange.
  */
 public abstract class ResponseState implements Response {
-    /** The header fields; a handler may also fill them through {@link #headers()}. */
-    protected final Headers headers = new Headers();
+    /**
+     * The header fields; a handler may also fill them through {@link #headers()}. Room for four
+     * to start with: most handlers set one or two (the server writes Date, Server and the
+     * framing fields itself), and this array is allocated per exchange.
+     */
+    protected final Headers headers = new Headers(4);
     /** The status, 200 until set. */
     protected int status = 200;
     /** Set once the head is encoded: status and headers can no longer change. */

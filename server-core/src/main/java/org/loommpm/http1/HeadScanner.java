@@ -114,6 +114,11 @@ public final class HeadScanner {
         }
     }
 
+    /** The field lines of the head {@link #scan} found whole (so far, before that). */
+    public int fields() {
+        return fields;
+    }
+
     /**
      * Index of the request line's first byte (after any leading empty lines), valid once
      * {@link #scan} has returned a head end.

@@ -315,7 +315,8 @@ public final class Http1Protocol implements ConnectionProtocol {
                     st.flushBatch(c);
                     return false;
                 }
-                if (!exchange(c, ctx, st, head, st.scanner.scan(in.array(), 0, in.limit()), board, 0)) {
+                if (!exchange(c, ctx, st, head, st.scanner.scan(in.array(), 0, in.limit()), board, 0,
+                        st.inlineHandler)) {
                     return true; // handed back inside exchange
                 }
                 in = ctx.in();
@@ -345,7 +346,8 @@ public final class Http1Protocol implements ConnectionProtocol {
     /**
      * The buffered request's head if it may be served inline: whole, valid, for a non-blocking
      * route, with no body or a {@code Content-Length} body already buffered whole, no
-     * {@code Expect} and no {@code Upgrade}; else {@code null}.
+     * {@code Expect} and no {@code Upgrade}; else {@code null}. The handler that serves it (the
+     * route, found once) is left in {@link Http1State#inlineHandler}.
      */
     private RequestHead inlineHead(ProtocolConnection c, ByteBuffer in, Http1State st,
                                    org.loommpm.api.InvocationType type) {
@@ -357,7 +359,7 @@ public final class Http1Protocol implements ConnectionProtocol {
             if (headEnd < 0) {
                 return null;
             }
-            head = st.parser.parse(in.array(), st.scanner.requestLineStart(), headEnd);
+            head = st.parser.parse(in.array(), st.scanner.requestLineStart(), headEnd, st.scanner.fields());
         } catch (HttpException e) {
             st.scanner.reset(); // the worker scans this head from its first byte and answers it
             return null;
@@ -366,10 +368,14 @@ public final class Http1Protocol implements ConnectionProtocol {
                 || head.headers().first("Upgrade") != null) {
             return null;
         }
-        if (type != org.loommpm.api.InvocationType.NON_BLOCKING
-                && app.invocationType(head.method(), head.path()) != org.loommpm.api.InvocationType.NON_BLOCKING) {
-            return null;
+        Handler handler = app;
+        if (type != org.loommpm.api.InvocationType.NON_BLOCKING) {
+            handler = app.nonBlockingHandler(head.method(), head.path());
+            if (handler == null) {
+                return null;
+            }
         }
+        st.inlineHandler = handler;
         return head;
     }
 
@@ -451,17 +457,17 @@ public final class Http1Protocol implements ConnectionProtocol {
         ByteBuffer in = ctx.in();
         RequestHead head;
         try {
-            head = st.parser.parse(in.array(), st.scanner.requestLineStart(), headEnd);
+            head = st.parser.parse(in.array(), st.scanner.requestLineStart(), headEnd, st.scanner.fields());
         } catch (HttpException e) {
             rejectHead(c, st, e);
             return false;
         }
-        return exchange(c, ctx, st, head, headEnd, board, slot);
+        return exchange(c, ctx, st, head, headEnd, board, slot, app);
     }
 
-    /** {@link #exchange} of a head already parsed. */
+    /** {@link #exchange} of a head already parsed, answered by {@code handler} (the application's, or its chosen route). */
     private boolean exchange(ProtocolConnection c, ConnectionBuffers ctx, Http1State st, RequestHead head, int headEnd,
-                             SlotBoard board, int slot) throws IOException {
+                             SlotBoard board, int slot, Handler handler) throws IOException {
         ByteBuffer in = ctx.in();
         in.position(headEnd);
         if (protocols.upgrade(c, slot, head)) {
@@ -471,7 +477,9 @@ public final class Http1Protocol implements ConnectionProtocol {
         boolean keepAlive = config.keepAlive() && head.keepAlive() && !c.services().isDraining()
                 && (config.maxKeepAliveRequests() == 0 || served < config.maxKeepAliveRequests());
         board.requestStarted(slot, head, c.remoteAddress(), st.headStartNanos);
-        ConnectionInputStream body = new ConnectionInputStream(c, in, config.requestReadTimeout().body());
+        // A request without a body never reads the connection: no stream for it.
+        ConnectionInputStream body = head.chunked() || head.contentLength() > 0
+                ? new ConnectionInputStream(c, in, config.requestReadTimeout().body()) : null;
         Http1Response res = new Http1Response(c, st, ctx.out(), in, head, config.serverHeader(), keepAlive, limits);
         res.showIn(board, slot);
         Http1Request req = new Http1Request(head, headEnd, c, body, res,
@@ -480,7 +488,7 @@ public final class Http1Protocol implements ConnectionProtocol {
         // mid-exchange: counted only as an aborted connection).
         boolean completed;
         try {
-            completed = runner.run(req, res);
+            completed = runner.run(req, res, handler);
         } catch (IOException | RuntimeException e) {
             ProtocolUpgrade unused = res.switchingTo();
             if (unused != null) {

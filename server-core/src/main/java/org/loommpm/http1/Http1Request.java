@@ -40,7 +40,10 @@ final class Http1Request implements Request {
     private final ConnectionInputStream raw;
     private Map<String, List<String>> queryParams;
 
-    /** @param headBytes the head's length as received, for {@link #bytesReceived()} */
+    /**
+     * @param headBytes the head's length as received, for {@link #bytesReceived()}
+     * @param raw the connection's bytes after the head, or {@code null} when the head announces no body
+     */
     Http1Request(RequestHead head, int headBytes, ProtocolConnection connection, ConnectionInputStream raw,
                  Http1Response response, long limitRequestBody, int limitFields, int limitFieldSize) {
         this.head = head;
@@ -98,7 +101,7 @@ final class Http1Request implements Request {
     @Override public InetSocketAddress remoteAddress() { return connection.remoteAddress(); }
     @Override public boolean isSecure() { return connection.isSecure(); }
     @Override public InetSocketAddress localAddress() { return connection.localAddress(); }
-    @Override public long bytesReceived() { return headBytes + raw.consumed(); }
+    @Override public long bytesReceived() { return raw == null ? headBytes : headBytes + raw.consumed(); }
 
     @Override
     public String pathParam(String name) {

@@ -17,6 +17,8 @@ final class Http1State {
     final RequestHeadParser parser;
     ByteBuffer head = ByteBuffer.allocate(1024);
     long headStartNanos;
+    /** The handler the inline path chose for the head it accepted (the route, found once). Poller only. */
+    org.loommpm.api.Handler inlineHandler;
     /** Responses to pipelined requests waiting for one write; allocated on first use. */
     private ByteBuffer batch;
     private static final int BATCH_SIZE = 8192;

@@ -40,6 +40,15 @@ final class Http1Syntax {
      * @throws HttpException 400 when the line is malformed
      */
     static void parseFieldLine(byte[] buf, int from, int to, Headers into) {
+        parseFieldLine(buf, from, to, into, null);
+    }
+
+    /**
+     * As {@link #parseFieldLine(byte[], int, int, Headers)}; with {@code recent} (from
+     * {@link #recentValues()}), the value of a common field is the String remembered there when
+     * its bytes are the same, else a new one that is remembered.
+     */
+    static void parseFieldLine(byte[] buf, int from, int to, Headers into, String[] recent) {
         if (isOws(buf[from])) {
             throw bad("obs-fold or whitespace at the start of a field line");
         }
@@ -67,27 +76,49 @@ final class Http1Syntax {
                 throw bad("control character in field value");
             }
         }
-        into.add(fieldName(buf, from, colon), latin1(buf, vs, ve));
+        int known = commonName(buf, from, colon);
+        if (known < 0) {
+            into.add(latin1(buf, from, colon), latin1(buf, vs, ve));
+            return;
+        }
+        String value;
+        String last = recent == null ? null : recent[known];
+        if (last != null && last.length() == ve - vs && regionEquals(buf, vs, last)) {
+            value = last;
+        } else {
+            value = latin1(buf, vs, ve);
+            if (recent != null) {
+                recent[known] = value;
+            }
+        }
+        into.add(COMMON_NAMES[known], value);
+    }
+
+    /** A cache for {@link #parseFieldLine(byte[], int, int, Headers, String[])}: one slot per common name. */
+    static String[] recentValues() {
+        return new String[COMMON_NAMES.length];
     }
 
     /**
      * Field names browsers and tools send in this spelling, returned as these constants rather
-     * than as new strings (most of a typical head's names).
+     * than as new strings (most of a typical head's names); their values may be remembered
+     * between requests ({@link #recentValues()}).
      */
     private static final String[] COMMON_NAMES = {"Host", "Accept", "Cookie", "Origin", "Referer", "Priority",
         "Connection", "User-Agent", "Content-Type", "Authorization", "Cache-Control", "Content-Length",
         "Accept-Encoding", "Accept-Language", "If-None-Match", "Sec-Fetch-Dest", "Sec-Fetch-Mode",
         "Sec-Fetch-Site", "Sec-Fetch-User", "X-Forwarded-For", "If-Modified-Since", "Upgrade-Insecure-Requests"};
 
-    /** The field name {@code [from, to)}: a {@link #COMMON_NAMES} constant when it is one. */
-    private static String fieldName(byte[] buf, int from, int to) {
+    /** The index in {@link #COMMON_NAMES} of the field name {@code [from, to)}, or -1. */
+    private static int commonName(byte[] buf, int from, int to) {
         int len = to - from;
-        for (String name : COMMON_NAMES) {
+        for (int i = 0; i < COMMON_NAMES.length; i++) {
+            String name = COMMON_NAMES[i];
             if (name.length() == len && regionEquals(buf, from, name)) {
-                return name;
+                return i;
             }
         }
-        return latin1(buf, from, to);
+        return -1;
     }
 
     /** Whether the bytes at {@code from} spell {@code ascii}, case included (the caller checked the room). */

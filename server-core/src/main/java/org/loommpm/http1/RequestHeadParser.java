@@ -12,8 +12,15 @@ import org.loommpm.http.syntax.HttpChars;
  * Parses and validates a complete request head (found by {@link HeadScanner}) per RFC 9110 and
  * RFC 9112. It is deliberately strict wherever leniency enables request smuggling or cache
  * poisoning (framing fields, Host, whitespace, bare CR, obs-fold): every deviation is answered
- * with an {@link HttpException} carrying the status the client gets. Stateless and so
- * shareable between threads.
+ * with an {@link HttpException} carrying the status the client gets.
+ *
+ * <p>It remembers the last request line it parsed and the last value of each common field
+ * ({@link Http1Syntax#parseFieldLine}), and hands them out again when the next head repeats
+ * their bytes: a client sends the same {@code Host}, {@code User-Agent}, {@code Accept} and
+ * often the same target on every request of a connection, and each of those would otherwise be
+ * a new String (with the request line's record) per request. Strings and the record are
+ * immutable, so sharing them between requests is safe; the memory is a parser's, so one parser
+ * per connection context, used by one thread at a time.
  */
 public final class RequestHeadParser {
     private static final List<String> REGISTERED_CODINGS =
@@ -23,6 +30,10 @@ public final class RequestHeadParser {
     private final int limitRequestFields;
     private final int limitRequestFieldSize;
     private final long limitRequestBody;
+    /** The last request line parsed, handed out again for the same method, target and version. */
+    private RequestLine lastLine;
+    /** The last value of each of {@link Http1Syntax}'s common field names, by its index. */
+    private final String[] recentValues = Http1Syntax.recentValues();
 
     /**
      * @param limitRequestLine longest request line, in bytes without its line ending
@@ -46,6 +57,14 @@ public final class RequestHeadParser {
      * @throws HttpException 400, 413, 414, 417, 431, 501 or 505 when the head is not acceptable
      */
     public RequestHead parse(byte[] buf, int start, int headEnd) {
+        return parse(buf, start, headEnd, 8);
+    }
+
+    /**
+     * As {@link #parse(byte[], int, int)}, with the number of field lines known
+     * ({@link HeadScanner#fields()}): the request's header set is made that size.
+     */
+    public RequestHead parse(byte[] buf, int start, int headEnd, int fieldLines) {
         int lf = Bytes.firstIndexOf(buf, start, headEnd, Http1Syntax.LF);
         if (lf < 0) {
             throw Http1Syntax.bad("request line without line ending");
@@ -54,8 +73,9 @@ public final class RequestHeadParser {
         if (lineEnd - start > limitRequestLine) {
             throw new HttpException(414, "request line longer than " + limitRequestLine + " bytes");
         }
-        RequestLine line = RequestLine.parse(buf, start, lineEnd);
-        Headers headers = new Headers();
+        RequestLine line = RequestLine.parse(buf, start, lineEnd, lastLine);
+        lastLine = line;
+        Headers headers = new Headers(fieldLines);
         int fields = 0;
         while (true) {
             int ls = lf + 1;
@@ -73,7 +93,7 @@ public final class RequestHeadParser {
             if (le - ls > limitRequestFieldSize) {
                 throw new HttpException(431, "header field line longer than " + limitRequestFieldSize + " bytes");
             }
-            Http1Syntax.parseFieldLine(buf, ls, le, headers);
+            Http1Syntax.parseFieldLine(buf, ls, le, headers, recentValues);
         }
         return interpret(line, headers);
     }

@@ -27,9 +27,12 @@ record RequestLine(String method, String rawTarget, String path, String query, S
     /**
      * Parses {@code method SP request-target SP HTTP-version} from {@code buf[from, to)}.
      *
+     * @param last the line parsed before on this connection, or {@code null}: returned itself
+     *             (no new target String, no new record) when this line is the same, since its
+     *             path, query and authority follow from method, target and version alone
      * @throws HttpException 400 when malformed, 505 for a well-formed but unsupported version
      */
-    static RequestLine parse(byte[] buf, int from, int to) {
+    static RequestLine parse(byte[] buf, int from, int to, RequestLine last) {
         int sp = from;
         while (sp < to && HttpChars.isTchar(buf[sp])) {
             sp++;
@@ -50,7 +53,12 @@ record RequestLine(String method, String rawTarget, String path, String query, S
             throw Http1Syntax.bad("malformed request line");
         }
         RequestHead.Version version = version(buf, te + 1, to);
-        return target(method(buf, from, sp), Http1Syntax.latin1(buf, ts, te), version);
+        String method = method(buf, from, sp);
+        if (last != null && last.version == version && last.method.equals(method)
+                && last.rawTarget.length() == te - ts && Http1Syntax.regionEquals(buf, ts, last.rawTarget)) {
+            return last;
+        }
+        return target(method, Http1Syntax.latin1(buf, ts, te), version);
     }
 
     private static String method(byte[] buf, int from, int to) {

@@ -30,6 +30,19 @@ class HeadersTest {
     }
 
     @Test
+    void aSizedSetGrowsPastItsSizeAndZeroMeansRoomForOne() {
+        for (int size : new int[] {0, 1, 3}) {
+            Headers h = new Headers(size);
+            for (int i = 0; i < 10; i++) {
+                h.add("F" + i, "v" + i);
+            }
+            assertEquals(10, h.size());
+            assertEquals("v0", h.first("f0"));
+            assertEquals("v9", h.value(9));
+        }
+    }
+
+    @Test
     void removeAndSetKeepTheOthersInOrder() {
         Headers h = new Headers().add("A", "1").add("B", "2").add("a", "3").add("C", "4");
         assertTrue(h.remove("A"));

@@ -55,6 +55,37 @@ class RouterTest {
     }
 
     @Test
+    void nonBlockingHandlerHandsOutTheRouteFoundOnceWithItsParametersAndFilters() throws Exception {
+        List<String> seen = new ArrayList<>();
+        Handler nb = Handler.nonBlocking((q, s) -> s.send(("fast " + q.pathParam("id")).getBytes(StandardCharsets.UTF_8)));
+        Router r = new Router().get("/fast/{id}", nb).get("/slow", (q, s) -> { }).filter(new Filter() {
+            @Override
+            public void filter(Request q, Response s, Handler next) throws Exception {
+                seen.add(q.path());
+                next.handle(q, s);
+            }
+
+            @Override
+            public InvocationType invocationType() {
+                return InvocationType.NON_BLOCKING;
+            }
+        });
+        Handler fast = r.nonBlockingHandler("GET", "/fast/7");
+        Recorded res = new Recorded();
+        fast.handle(new StubRequest("GET", "/fast/7"), res);
+        assertEquals("fast 7", res.text(), "path variables bound as by handle()");
+        assertEquals(List.of("/fast/7"), seen, "the router's filters run around it");
+        assertSame(fast, r.nonBlockingHandler("HEAD", "/fast/8"), "one handler per route, none made per request");
+        assertNull(r.nonBlockingHandler("GET", "/slow"), "a blocking route");
+        assertNull(r.nonBlockingHandler("POST", "/fast/7"), "405 is answered on a worker");
+        assertNull(r.nonBlockingHandler("GET", "/nothing"), "404 too");
+        assertNull(new Router().get("/x", nb).filter((q, s, next) -> next.handle(q, s))
+                .nonBlockingHandler("GET", "/x"), "a filter that may block");
+        assertSame(nb, nb.nonBlockingHandler("GET", "/any"), "a plain handler: itself when non-blocking");
+        assertNull(((Handler) (q, s) -> { }).nonBlockingHandler("GET", "/any"));
+    }
+
+    @Test
     void literalBeatsVariableBeatsRest() throws Exception {
         Router r = new Router()
                 .get("/files/{p...}", text("rest"))

@@ -56,6 +56,38 @@ class RequestHeadParserTest {
     }
 
     @Test
+    void aRepeatedRequestLineAndCommonFieldValuesAreHandedOutAgainNotCopied() {
+        RequestHeadParser p = new RequestHeadParser(8190, 100, 8190, 0);
+        String head = "GET /a?x=1 HTTP/1.1\r\nHost: example.com\r\nUser-Agent: ua\r\nX-Id: 1\r\n\r\n";
+        RequestHead first = parse(p, head);
+        RequestHead again = parse(p, head);
+        assertSame(first.rawTarget(), again.rawTarget());
+        assertSame(first.path(), again.path());
+        assertSame(first.headers().first("Host"), again.headers().first("Host"));
+        assertSame(first.headers().first("User-Agent"), again.headers().first("User-Agent"));
+        assertEquals("1", again.headers().first("X-Id"));
+        assertEquals("x=1", again.query());
+
+        RequestHead other = parse(p, "POST /a?x=2 HTTP/1.1\r\nHost: example.org\r\nUser-Agent: ua\r\n"
+                + "Content-Length: 0\r\n\r\n");
+        assertEquals("POST", other.method());
+        assertEquals("/a?x=2", other.rawTarget());
+        assertEquals("x=2", other.query());
+        assertEquals("example.org", other.host());
+        assertEquals(0, other.contentLength());
+        assertSame(first.headers().first("User-Agent"), other.headers().first("User-Agent"));
+        assertEquals("POST", parse(p, "POST /a?x=2 HTTP/1.1\r\nHost: h\r\n\r\n").method());
+        assertEquals(RequestHead.Version.HTTP_1_0, parse(p, "POST /a?x=2 HTTP/1.0\r\n\r\n").version(),
+                "same method and target, another version");
+        // Same length, other bytes; and obs-text (never shared, always decoded as ISO-8859-1).
+        assertEquals("/b?x=2", parse(p, "GET /b?x=2 HTTP/1.1\r\nHost: example.org\r\n\r\n").rawTarget());
+        assertEquals("example.net", parse(p, "GET / HTTP/1.1\r\nHost: example.net\r\n\r\n").host());
+        String latin = "GET / HTTP/1.1\r\nHost: h\r\nUser-Agent: caf\u00e9\r\n\r\n";
+        assertEquals("caf\u00e9", parse(p, latin).headers().first("User-Agent"));
+        assertEquals("caf\u00e9", parse(p, latin).headers().first("User-Agent"));
+    }
+
+    @Test
     void commonFieldNamesAreSharedConstantsOthersKeepTheirSpelling() {
         RequestHead h = parse("GET / HTTP/1.1\r\nHost: h\r\nUser-Agent: u\r\nhost-ish: 1\r\nACCEPT: a\r\n\r\n");
         assertSame("Host", h.headers().name(0), "a common name in its usual spelling is a constant");
