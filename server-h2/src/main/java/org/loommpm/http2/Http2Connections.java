@@ -104,25 +104,26 @@ public final class Http2Connections implements Http2Protocol {
     }
 
     /**
-     * Whether a request's route never blocks ({@code Handler.invocationType}); its path decoded
+     * What to call for a request whose route never blocks ({@link Handler#nonBlockingHandler}:
+     * the route found once, for the decision and the call), else {@code null}; its path decoded
      * as {@link Http2Request} does (one that does not decode is a worker's 400).
      */
-    boolean nonBlocking(FieldBlock request) {
+    Handler nonBlockingHandler(FieldBlock request) {
         if (appType == InvocationType.NON_BLOCKING) {
-            return true;
+            return app;
         }
         String target = request.path();
         if (target == null || request.method() == null) {
-            return false;
+            return null;
         }
         int q = target.indexOf('?');
         String path;
         try {
             path = UriCodec.decodePath(q < 0 ? target : target.substring(0, q));
         } catch (HttpException e) {
-            return false;
+            return null;
         }
-        return app.invocationType(request.method(), path) == InvocationType.NON_BLOCKING;
+        return app.nonBlockingHandler(request.method(), path);
     }
 
     /** The upgraded HTTP/1.1 request as the fields of stream 1. */

@@ -1,5 +1,6 @@
 package org.loommpm.http2;
 
+import org.loommpm.api.Handler;
 import org.loommpm.spi.SlotBoard;
 
 /**
@@ -78,12 +79,16 @@ final class StreamStarts {
      */
     boolean runHeldOnPoller(SlotBoard board) {
         Stream s = held;
-        if (!mayRunInline(s) || s.tunnel != null || !session.protocol.nonBlocking(s.request)) {
+        if (!mayRunInline(s) || s.tunnel != null) {
+            return false;
+        }
+        Handler handler = session.protocol.nonBlockingHandler(s.request);
+        if (handler == null) {
             return false;
         }
         held = null;
         session.inline.beginOnPoller(s);
-        run(new StreamTask(s, session.protocol, true, board), 0);
+        run(new StreamTask(s, session.protocol, true, board, handler), 0);
         return true;
     }
 

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import org.loommpm.api.Handler;
 import org.loommpm.api.Headers;
 import org.loommpm.api.HttpException;
 import org.loommpm.http.ExchangeRunner;
@@ -49,22 +50,27 @@ final class StreamTask implements WorkerTask {
      * exchange and lets the stream go.
      */
     private final AtomicInteger suspendedParts = new AtomicInteger(2);
+    /** The handler chosen before the task (the poller's run), or {@code null}: the application's. */
+    private final Handler handler;
     /** Whether the handler accepted an extended CONNECT and the stream went on as a tunnel. Task only. */
     private boolean tunnelled;
 
     StreamTask(Stream stream, Http2Connections protocol, boolean inline) {
-        this(stream, protocol, inline, null);
+        this(stream, protocol, inline, null, null);
     }
 
     /**
      * @param board where the exchange is shown and counted instead of the child's scoreboard
      *              (the poller's, for a handler the poller runs), or {@code null}
+     * @param handler what to call, chosen beforehand ({@link Http2Connections#nonBlockingHandler}),
+     *                or {@code null} for the application's handler
      */
-    StreamTask(Stream stream, Http2Connections protocol, boolean inline, SlotBoard board) {
+    StreamTask(Stream stream, Http2Connections protocol, boolean inline, SlotBoard board, Handler handler) {
         this.stream = stream;
         this.protocol = protocol;
         this.inline = inline;
         this.board = board;
+        this.handler = handler;
     }
 
     @Override
@@ -155,6 +161,8 @@ final class StreamTask implements WorkerTask {
             board.set(slot, SlotBoard.WRITING);
             if (stream.request.truncated()) {
                 runner.failed(res, new HttpException(431, "request header fields exceed H2MaxHeaderListSize"));
+            } else if (handler != null) {
+                runner.run(req, res, handler);
             } else {
                 runner.run(req, res);
             }

@@ -14,7 +14,11 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.loommpm.api.Filter;
 import org.loommpm.api.Handler;
+import org.loommpm.api.InvocationType;
+import org.loommpm.api.Request;
+import org.loommpm.api.Response;
 import org.loommpm.api.Router;
 import org.loommpm.api.SuspendedResponse;
 import org.loommpm.engine.ChildStats;
@@ -82,6 +86,38 @@ class PollerStreamTest {
             }
             TestWait.until("requests counted", 10, () -> server.stats().responsesCompleted() >= 7);
             assertEquals(before + 3, onPollers(server), "the three /nb ran on the poller, no /blocking did");
+        }
+    }
+
+    @Test
+    void aRoutersNonBlockingRouteOnThePollerSeesItsPathParametersAndFilters() throws Exception {
+        Router app = new Router()
+                .filter(new Filter() {
+                    @Override
+                    public void filter(Request req, Response res, Handler next) throws Exception {
+                        res.header("x-filtered", "yes");
+                        next.handle(req, res);
+                    }
+
+                    @Override
+                    public InvocationType invocationType() {
+                        return InvocationType.NON_BLOCKING;
+                    }
+                })
+                .get("/users/{id}", Handler.nonBlocking((req, res) -> res.send(req.pathParam("id")
+                        + " on " + (Thread.currentThread().getName().contains("poller") ? "poller" : "worker"))));
+        try (H2Server server = H2Server.start(app); FrameClient c = FrameClient.open(server.port())) {
+            c.headers(1, true, FrameClient.get("/users/first"));
+            c.response(1);
+            long before = onPollers(server);
+            for (int id = 3; id <= 7; id += 2) {
+                awaitBackWithItsPoller(server);
+                c.headers(id, true, FrameClient.get("/users/u" + id));
+                FrameClient.Response r = c.response(id);
+                assertEquals("u" + id + " on poller", text(r));
+                assertEquals("yes", r.headers().get("x-filtered"));
+            }
+            assertEquals(before + 3, onPollers(server));
         }
     }
 
