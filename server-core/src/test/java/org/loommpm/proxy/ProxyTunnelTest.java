@@ -36,8 +36,8 @@ import org.junit.jupiter.api.Test;
 import org.loommpm.api.LoomServer;
 import org.loommpm.api.Router;
 import org.loommpm.engine.EngineStats;
+import org.loommpm.testsupport.EchoSocket;
 import org.loommpm.websocket.WebSocketHandler;
-import org.loommpm.websocket.WebSocketSession;
 
 /**
  * Upgrades through the proxy ({@code upgrade=}): the JDK's WebSocket client, the proxy, and a
@@ -50,26 +50,7 @@ class ProxyTunnelTest {
     static LoomServer proxy;
     static LoomServer plainProxy;
 
-    static final WebSocketHandler ECHO = new WebSocketHandler() {
-        @Override
-        public void onText(WebSocketSession s, String text) {
-            if (text.startsWith("close:")) {
-                s.close(Integer.parseInt(text.substring(6)), "asked");
-            } else {
-                s.sendText(text);
-            }
-        }
-
-        @Override
-        public void onBinary(WebSocketSession s, byte[] data) {
-            s.sendBinary(data);
-        }
-
-        @Override
-        public void onClose(WebSocketSession s, int code, String reason) {
-            BACKEND_EVENTS.add("close " + code);
-        }
-    };
+    static final WebSocketHandler ECHO = new EchoSocket(BACKEND_EVENTS);
 
     @BeforeAll
     static void start() throws IOException {

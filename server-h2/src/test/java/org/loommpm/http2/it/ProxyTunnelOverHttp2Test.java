@@ -30,9 +30,9 @@ import org.loommpm.api.Handler;
 import org.loommpm.api.Router;
 import org.loommpm.engine.ChildStats;
 import org.loommpm.proxy.ProxyHandler;
+import org.loommpm.testsupport.EchoSocket;
 import org.loommpm.websocket.WebSocketEndpoint;
 import org.loommpm.websocket.WebSocketHandler;
-import org.loommpm.websocket.WebSocketSession;
 
 /**
  * WebSockets (and another protocol) from HTTP/2 clients through the proxy (RFC 8441 extended
@@ -47,26 +47,7 @@ class ProxyTunnelOverHttp2Test {
     private H2Server backend;
     private H2Server proxy;
 
-    private final WebSocketHandler echo = new WebSocketHandler() {
-        @Override
-        public void onText(WebSocketSession s, String text) {
-            if (text.startsWith("close:")) {
-                s.close(Integer.parseInt(text.substring(6)), "asked");
-            } else {
-                s.sendText(text);
-            }
-        }
-
-        @Override
-        public void onBinary(WebSocketSession s, byte[] data) {
-            s.sendBinary(data);
-        }
-
-        @Override
-        public void onClose(WebSocketSession s, int code, String reason) {
-            backendEvents.add("close " + code);
-        }
-    };
+    private final WebSocketHandler echo = new EchoSocket(backendEvents);
 
     @BeforeEach
     void startBackend() throws IOException {
