@@ -291,20 +291,15 @@ class PollerStreamTest {
     /** A PING answered: the frames the client sent before it were processed. */
     /** Waits until the one connection is idle with its poller again (KEEPALIVE, no worker running). */
     private static void awaitBackWithItsPoller(H2Server server) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < end) {
+        TestWait.until("the connection back with its poller", 10, () -> {
             int keepAlive = 0;
             int active = 0;
             for (ChildStats ch : server.supervisor().children()) {
                 keepAlive += ch.keepAliveConnections();
                 active += ch.activeWorkers();
             }
-            if (keepAlive == 1 && active == 0) {
-                return;
-            }
-            Thread.sleep(2);
-        }
-        throw new AssertionError("the connection did not go back to its poller within 10 s");
+            return keepAlive == 1 && active == 0;
+        });
     }
 
     private static void settle(FrameClient c) throws Exception {

@@ -22,7 +22,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -105,16 +104,6 @@ class ProxyTunnelOverHttp2Test {
         return proxy.stats().proxyTunnelsOpen();
     }
 
-    private static void waitFor(String what, BooleanSupplier cond) throws InterruptedException {
-        long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (!cond.getAsBoolean()) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("timed out waiting for: " + what);
-            }
-            Thread.sleep(10);
-        }
-    }
-
     private String nextEvent() throws InterruptedException {
         String e = backendEvents.poll(20, TimeUnit.SECONDS);
         assertNotNull(e, "no backend event in time");
@@ -139,7 +128,7 @@ class ProxyTunnelOverHttp2Test {
             assertFalse(w.endStream);
             // RFC 8441 §5: the backend got an HTTP/1.1 GET with a key of the proxy's and the client's version.
             assertEquals("GET /echo key=true version=13", nextEvent());
-            waitFor("the tunnel counted", () -> tunnelsOpen() == 1);
+            TestWait.until("the tunnel counted", 20, () -> tunnelsOpen() == 1);
 
             c.send(w, ClientFrames.text("hello through the proxy"));
             assertEquals("hello through the proxy", c.next(w).text());
@@ -158,7 +147,7 @@ class ProxyTunnelOverHttp2Test {
             assertTrue(w.rst < 0, "not reset");
             c.sendData(w, new byte[0], true);
             assertEquals("close 1000", nextEvent());
-            waitFor("the tunnel ended", () -> tunnelsOpen() == 0);
+            TestWait.until("the tunnel ended", 20, () -> tunnelsOpen() == 0);
             // The connection goes on.
             assertTheConnectionGoesOn(c, 3);
         }
@@ -192,7 +181,7 @@ class ProxyTunnelOverHttp2Test {
             assertTrue(w.endStream);
             c.sendData(w, new byte[0], true);
             assertEquals("close 4001", nextEvent());
-            waitFor("the tunnel ended", () -> tunnelsOpen() == 0);
+            TestWait.until("the tunnel ended", 20, () -> tunnelsOpen() == 0);
         }
     }
 
@@ -206,7 +195,7 @@ class ProxyTunnelOverHttp2Test {
             assertEquals("one", c.next(w).text());
             c.c.rst(1, 0x8);
             assertEquals("close 1006", nextEvent(), "the backend lost its connection without a close frame");
-            waitFor("the tunnel ended", () -> tunnelsOpen() == 0);
+            TestWait.until("the tunnel ended", 20, () -> tunnelsOpen() == 0);
             assertTheConnectionGoesOn(c, 3);
         }
     }
@@ -220,7 +209,7 @@ class ProxyTunnelOverHttp2Test {
             assertEquals("GET /slow key=true version=13", nextEvent());
             c.c.rst(1, 0x8);
             assertEquals("close 1006", nextEvent(), "the backend's socket was closed by the proxy");
-            waitFor("no tunnel left", () -> tunnelsOpen() == 0);
+            TestWait.until("no tunnel left", 20, () -> tunnelsOpen() == 0);
             assertTheConnectionGoesOn(c, 3);
         }
     }
@@ -311,12 +300,12 @@ class ProxyTunnelOverHttp2Test {
             assertEquals("once", c.next(w).text());
             long lastByte = System.nanoTime();
             ChildStats child = proxy.supervisor().children().get(0);
-            waitFor("no worker held, the connection detached, the tunnel open", () -> child.activeWorkers() == 0
+            TestWait.until("no worker held, the connection detached, the tunnel open", 20, () -> child.activeWorkers() == 0
                     && child.detachedConnections() == 1 && tunnelsOpen() == 1 && w.rst < 0);
             c.awaitEnd(w);
             assertEquals(0x8, w.rst, "RST_STREAM(CANCEL) at the idle timeout");
             assertTrue(System.nanoTime() - lastByte > Duration.ofMillis(2500).toNanos(), "not before ProxyTimeout");
-            waitFor("the tunnel ended", () -> tunnelsOpen() == 0);
+            TestWait.until("the tunnel ended", 20, () -> tunnelsOpen() == 0);
             assertTheConnectionGoesOn(c, 3);
         }
     }
@@ -365,7 +354,7 @@ class ProxyTunnelOverHttp2Test {
                 assertEquals("lastbye", read(c, w, 7));
                 c.awaitEnd(w);
                 assertTrue(w.endStream && w.rst < 0, "ended cleanly");
-                waitFor("the tunnel ended", () -> tunnelsOpen() == 0);
+                TestWait.until("the tunnel ended", 20, () -> tunnelsOpen() == 0);
             }
         }
     }
@@ -400,7 +389,7 @@ class ProxyTunnelOverHttp2Test {
                 for (int i = 0; i < 16; i++) {
                     c.sendData(w, chunk, false);
                 }
-                waitFor("the backend got every byte", () -> raw.received.get() == w.sent);
+                TestWait.until("the backend got every byte", 20, () -> raw.received.get() == w.sent);
             }
         }
     }
