@@ -32,10 +32,19 @@ final class LingeringClose {
         return lingering;
     }
 
-    /** Starts a lingering close; the connection ends later under the reason already decided. */
+    /**
+     * Starts a lingering close; the connection ends later under the reason already decided. A
+     * peer whose FIN is already here (a client that closed once it had its answer, as most do
+     * after {@code Connection: close}) can send nothing more, so the close cannot become a reset:
+     * the connection is closed at once, without the shutdown and the LINGER wait.
+     */
     void start(Connection c) throws IOException {
         poller.releaseOwnedContext(c);
         try {
+            if (drainToEof(c)) {
+                poller.close(c);
+                return;
+            }
             c.channel().shutdownOutput();
         } catch (ClosedChannelException e) {
             poller.close(c);
@@ -59,19 +68,31 @@ final class LingeringClose {
     /** Readable: reads and discards what the peer still sends; closes at EOF or on an error. */
     void drain(Connection c) {
         try {
-            for (int i = 0; i < 16; i++) {
-                scratch.clear();
-                int n = c.channel().read(scratch);
-                if (n < 0) {
-                    poller.close(c);
-                    return;
-                }
-                if (n == 0) {
-                    return;
-                }
+            if (drainToEof(c)) {
+                poller.close(c);
             }
         } catch (IOException e) {
             poller.close(c);
         }
+    }
+
+    /**
+     * Reads and discards what is there (at most 16 reads a turn, so one flooding peer cannot
+     * hold the poller).
+     *
+     * @return {@code true} at EOF: the peer has finished sending
+     */
+    private boolean drainToEof(Connection c) throws IOException {
+        for (int i = 0; i < 16; i++) {
+            scratch.clear();
+            int n = c.channel().read(scratch);
+            if (n < 0) {
+                return true;
+            }
+            if (n == 0) {
+                return false;
+            }
+        }
+        return false;
     }
 }

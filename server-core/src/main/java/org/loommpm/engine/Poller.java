@@ -83,6 +83,8 @@ public final class Poller implements Runnable, PollerStats {
     private final Acceptor acceptor;
     /** Connections reported ready while a worker owned them, settled after the inbox (see {@link #onReady}). */
     private final List<Connection> readyWhileOwned = new ArrayList<>();
+    /** Finished connections' channels, closed once a select has deregistered them. */
+    private final ClosingChannels closing = new ClosingChannels();
     private final long keepAliveNanos;
     /** A new connection's wait for its first byte ({@link org.loommpm.config.ServerConfig#firstByteWait}). */
     private final long firstByteNanos;
@@ -325,6 +327,7 @@ public final class Poller implements Runnable, PollerStats {
             } catch (IOException ignored) {
                 // The selector is going away with its thread.
             }
+            closing.closeAll();
             child.pollerExited(this);
         }
     }
@@ -346,14 +349,17 @@ public final class Poller implements Runnable, PollerStats {
             long sleepMs = next == Long.MAX_VALUE ? MAX_SLEEP_MS
                     : Math.min(MAX_SLEEP_MS, Math.max(0, (next - now + 999_999) / 1_000_000));
             CompletableFuture<Void> release = acceptor.cancelIfReleasing(); // the select deregisters
+            boolean closingWaits = closing.beforeSelect();
             sleeping.set(true);
-            if (!inbox.isEmpty() || !pokes.isEmpty() || exit || sleepMs == 0 || release != null) {
+            if (!inbox.isEmpty() || !pokes.isEmpty() || exit || sleepMs == 0 || release != null
+                    || closingWaits) {
                 sleeping.set(false);
                 selector.selectNow(readyAction);
             } else {
                 selector.select(readyAction, sleepMs);
                 sleeping.set(false);
             }
+            closing.afterSelect();
             wakeups++;
             if (release != null) {
                 acceptor.released(release);
@@ -779,7 +785,11 @@ public final class Poller implements Runnable, PollerStats {
         leaveKeepAlive(c);
         detachedService.leave(c);
         lingeringClose.finishing(c);
-        c.end(c.closeReason);
+        if (c.key == null) {
+            c.end(c.closeReason);
+        } else if (c.endLeavingChannel(c.closeReason)) {
+            closing.add(c.channel());
+        }
     }
 
     private void enterKeepAlive(Connection c) {

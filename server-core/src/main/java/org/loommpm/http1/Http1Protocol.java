@@ -261,16 +261,19 @@ public final class Http1Protocol implements ConnectionProtocol {
     /**
      * The inline path (see {@link ConnectionProtocol#serveInline}): on the poller, serve whole
      * requests whose route is non-blocking, at most {@link #MAX_INLINE_REQUESTS} per turn.
-     * Declines (the connection continues on a worker, which parses the buffered head again) for
-     * a connection's first request (protocol selection, ALPN and prefaces are the worker's), a
-     * suspended exchange, a head that is not whole or does not parse, a blocking route, and a
+     * A connection's first request too (most of a {@code Connection: close} client's work):
+     * its bytes go to the protocol selector first, and a preface (HTTP/2's, a TLS record on this
+     * cleartext port) is declined, for a worker to switch the connection. Declines (the
+     * connection continues on a worker, which parses the buffered head again) for a TLS
+     * connection's first request (the handshake and ALPN are the worker's), a suspended exchange, a head that is not whole or does not parse, a blocking route, and a
      * request whose body is chunked, announced with {@code Expect}, or not yet read whole, or
      * that asks for an {@code Upgrade}. Nothing here waits: the connection queues what the
      * socket does not take.
      */
     @Override
     public boolean serveInline(ProtocolConnection c, SlotBoard board) {
-        if (c.requests() == 0) {
+        boolean fresh = c.requests() == 0;
+        if (fresh && c.isSecure()) {
             return false;
         }
         org.loommpm.api.InvocationType type = appType;
@@ -307,6 +310,9 @@ public final class Http1Protocol implements ConnectionProtocol {
                         return true;
                     }
                     st.headStartNanos = System.nanoTime();
+                }
+                if (fresh && round == 1 && protocols.select(c, in) != null) {
+                    return false; // a preface: the worker switches the connection (serve, round 1)
                 }
                 RequestHead head = round > MAX_INLINE_REQUESTS ? null : inlineHead(c, in, st, type);
                 if (head == null) {

@@ -74,16 +74,42 @@ class NonBlockingHandlerTest {
     }
 
     @Test
-    void nonBlockingRouteRunsOnThePollerAfterTheFirstRequest() throws Exception {
+    void nonBlockingRouteRunsOnThePollerFromTheFirstRequest() throws Exception {
         try (RawHttp c = new RawHttp(server.port())) {
-            // The first request of a connection goes to a worker (protocol selection is the worker's).
-            assertTrue(get(c, "/nb").startsWith("virtual:"));
+            // A cleartext connection's first request too: its bytes are not a preface.
             for (int i = 0; i < 3; i++) {
                 String w = get(c, "/nb");
                 assertTrue(w.startsWith("platform:loom-c") && w.contains("-poller-"), w);
             }
             assertTrue(get(c, "/blocking").startsWith("virtual:"), "blocking routes stay on virtual threads");
             assertTrue(get(c, "/nb").contains("-poller-"));
+        }
+    }
+
+    @Test
+    void aConnectionPerRequestClientIsServedOnThePollerAndSeesTheClose() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            try (RawHttp c = new RawHttp(server.port())) {
+                c.send("GET /nb HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+                RawHttp.Response res = c.read();
+                assertEquals(200, res.status());
+                assertTrue(res.text().contains("-poller-"), res.text());
+                assertEquals("close", res.header("connection"));
+                assertTrue(c.closedByServer());
+            }
+        }
+    }
+
+    @Test
+    void aClientThatSentItsRequestAndItsFinGetsTheWholeAnswer() throws Exception {
+        // The FIN is already there when the poller closes: closed at once, without lingering.
+        try (RawHttp c = new RawHttp(server.port())) {
+            c.send("GET /nb HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+            c.shutdownOutput();
+            RawHttp.Response res = c.read();
+            assertEquals(200, res.status());
+            assertTrue(res.text().contains("-poller-"), res.text());
+            assertTrue(c.closedByServer());
         }
     }
 
