@@ -24,7 +24,7 @@ import org.loommpm.spi.CloseReason;
  * wake parked workers, drain lingering closes), expire timers, and, on the listener-owning
  * poller, apply the admission rule. A poller never blocks on a socket, and runs handler code only
  * for handlers that declared they never block ({@code api.InvocationType#NON_BLOCKING}), on
- * whole HTTP/1.1 requests of plaintext connections: {@link #serveInline}.
+ * whole requests of plaintext connections: {@link InlineServing}.
  *
  * <p><b>Thread confinement.</b> The selector, every key's interest set, the {@link TimerRing}
  * and the state of poller-owned connections are touched only by this thread. Other threads
@@ -37,9 +37,10 @@ import org.loommpm.spi.CloseReason;
  * <p><b>Helpers.</b> Some states are served by poller-confined helpers, one each per poller,
  * called from this loop on this thread only: {@link DetachedService} (DETACHED connections and
  * their outbound queues), {@link ProxyHeaderService} (PROXY_HEADER), {@link LingeringClose}
- * (LINGER) and {@link PollerShutdown} (the graceful-stop and drain sweeps, the forced close at
- * exit). The package-private methods they call back ({@link #claimAndDispatch}, {@link #arm},
- * {@link #close(Connection)}, ...) are for this thread only as well.
+ * (LINGER), {@link InlineServing} (the inline path), {@link ClosingChannels} (closes after
+ * the deregistering select) and {@link PollerShutdown} (the graceful-stop and drain sweeps, the
+ * forced close at exit). The package-private methods they call back ({@link #claimAndDispatch},
+ * {@link #arm}, {@link #apply}, {@link #close(Connection)}, ...) are for this thread only as well.
  *
  * <p><b>Counts.</b> The counters below, and the DETACHED and LINGER counts of the helpers, are
  * written by this thread only (plain increments of volatile fields: one writer, so no update is
@@ -90,13 +91,8 @@ public final class Poller implements Runnable, PollerStats {
     private final long firstByteNanos;
     private final long timeoutNanos;
     private final int bufferSize;
-    /** Where requests served on this thread are counted (see {@link #serveInline}). */
-    private final InlineBoard inlineBoard = new InlineBoard();
-    /** {@code NonBlockingHandlerLimit} in nanoseconds; 0: no check. */
-    private final long inlineLimitNanos;
-    /** When LM2500 was last logged (rate limit: once a minute), and how many were not logged since. */
-    private long lastSlowReport = Long.MIN_VALUE;
-    private long slowNotReported;
+    /** The inline path: requests of non-blocking handlers served on this thread. */
+    private final InlineServing inline;
     /**
      * The {@link InlineBoard#servingSince()} the watchdog last reported (LM2501), so one stuck
      * handler is reported once; written and read by the supervisor thread only.
@@ -153,7 +149,7 @@ public final class Poller implements Runnable, PollerStats {
         this.firstByteNanos = cfg.firstByteWait().toNanos();
         this.timeoutNanos = cfg.timeout().toNanos();
         this.bufferSize = cfg.bufferSize();
-        this.inlineLimitNanos = cfg.nonBlockingHandlerLimit().toNanos();
+        this.inline = new InlineServing(this, cfg.nonBlockingHandlerLimit().toNanos());
         this.lingeringClose = new LingeringClose(this, cfg.lingerTimeout().toNanos());
         this.detachedService = new DetachedService(this, child, timers, lingeringClose);
         this.proxyHeaders = new ProxyHeaderService(this, child, timers);
@@ -195,7 +191,7 @@ public final class Poller implements Runnable, PollerStats {
 
     /** The request counts of what this poller served inline. Any thread. */
     InlineBoard inlineBoard() {
-        return inlineBoard;
+        return inline.board();
     }
 
     /** {@code Timeout}, for deadlines a connection served inline sets itself. */
@@ -413,7 +409,7 @@ public final class Poller implements Runnable, PollerStats {
     }
 
     /** Applies one hand-off. The connection is this poller's from here on (or its worker's, parked). */
-    private void apply(Connection c) {
+    void apply(Connection c) {
         // Taken before acting: a hand-off may dispatch the connection again (watch, graceful
         // close), and the new owner's next hand-off writes op while this one is still returning.
         HandOff op = c.op;
@@ -608,7 +604,7 @@ public final class Poller implements Runnable, PollerStats {
             c.context = ctx;
             child.contextAttached();
         }
-        if (!owner && c.protocol().servesInline() && inlineCandidate(c) && serveInline(c)) {
+        if (!owner && c.protocol().servesInline() && inline.serve(c)) {
             return;
         }
         dispatches++;
@@ -618,79 +614,6 @@ public final class Poller implements Runnable, PollerStats {
         } else {
             child.pool().dispatch(c);
         }
-    }
-
-    /**
-     * Whether the protocol may be asked to serve {@code c} on this thread: plaintext (a poller
-     * never runs the TLS engine), no output queued by other threads, no signal or close request
-     * (those are a worker's).
-     */
-    private static boolean inlineCandidate(Connection c) {
-        Outbound q = c.outboundIfAny();
-        return !c.isSecure() && !c.flushOnly && !c.closeRequested && !c.signalPending()
-                && (q == null || !q.hasItems());
-    }
-
-    /**
-     * The inline path: the protocol serves what the claimed connection has sent on this thread
-     * (non-blocking handlers, whole requests), and its hand-back is applied at once: no worker,
-     * no virtual thread, no hand-off queue. This thread owns the connection throughout, as a
-     * worker would ({@link Connection#inline} makes its writes queue instead of parking). If the
-     * protocol declines, the connection is dispatched to a worker as usual.
-     *
-     * @return {@code false} when the protocol declined and the caller dispatches
-     */
-    private boolean serveInline(Connection c) {
-        long start = System.nanoTime();
-        inlineBoard.serving(start);
-        c.inline = true;
-        boolean handedBack;
-        try {
-            handedBack = c.protocol().serveInline(c, inlineBoard);
-        } catch (RuntimeException | LinkageError | AssertionError e) {
-            // A protocol bug must not end the poller: this connection alone is closed.
-            LOG.log(Level.ERROR, "LM2502 connection " + c.id() + " failed while served inline by "
-                    + thread.getName() + "; closed", e);
-            c.inline = false;
-            c.op = HandOff.NONE;
-            close(c, CloseReason.ERROR);
-            return true;
-        } finally {
-            c.inline = false;
-            inlineBoard.serving(0);
-        }
-        if (inlineLimitNanos != 0) {
-            long took = System.nanoTime() - start;
-            if (took > inlineLimitNanos) {
-                reportSlowInline(took);
-            }
-        }
-        if (!handedBack || c.op == HandOff.NONE) {
-            return false; // declined, or a response the socket did not take whole: a worker goes on
-        }
-        apply(c);
-        return true;
-    }
-
-    /**
-     * LM2500: a non-blocking handler held this poller longer than NonBlockingHandlerLimit (it
-     * blocked, or it is not as cheap as declared). Logged at most once a minute per poller, with
-     * the count of those not logged since.
-     */
-    private void reportSlowInline(long took) {
-        long now = System.nanoTime();
-        if (lastSlowReport != Long.MIN_VALUE && now - lastSlowReport < 60_000_000_000L) {
-            slowNotReported++;
-            return;
-        }
-        lastSlowReport = now;
-        var r = inlineBoard.current();
-        LOG.log(Level.WARNING, "LM2500 a non-blocking handler held poller {0} for {1} ms (NonBlockingHandlerLimit"
-                + " {2} ms) serving {3} {4}; it must not block (see api.InvocationType){5}", thread.getName(),
-                took / 1_000_000, inlineLimitNanos / 1_000_000, r != null ? r.method() : "?",
-                r != null ? r.path() : "?",
-                slowNotReported > 0 ? "; " + slowNotReported + " more since the last report" : "");
-        slowNotReported = 0;
     }
 
     /** Dispatches a connection the caller already moved to PROCESSING (a TLS queue flush), counting it. */
@@ -851,7 +774,7 @@ public final class Poller implements Runnable, PollerStats {
     @Override public int index() { return index; }
     @Override public long wakeups() { return wakeups; }
     @Override public long dispatches() { return dispatches; }
-    @Override public long inlineRequests() { return inlineBoard.requests(); }
+    @Override public long inlineRequests() { return inline.board().requests(); }
     @Override public long timersFired() { return timersFired; }
     @Override public int keepAliveConnections() { return keepAlive; }
     @Override public int lingeringConnections() { return lingeringClose.count(); }

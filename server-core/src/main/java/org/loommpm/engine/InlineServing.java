@@ -1,0 +1,110 @@
+package org.loommpm.engine;
+
+import java.lang.System.Logger.Level;
+import org.loommpm.spi.CloseReason;
+
+/**
+ * A poller's inline path: the protocol serves what a claimed connection has sent on the poller
+ * itself (non-blocking handlers, whole requests), and its hand-back is applied at once: no
+ * worker, no virtual thread, no hand-off queue. The poller owns the connection throughout, as a
+ * worker would ({@link Connection#inline} makes its writes queue instead of parking). If the
+ * protocol declines, the poller dispatches the connection to a worker as usual. Also the
+ * {@code NonBlockingHandlerLimit} check (LM2500) and the {@link InlineBoard} where these
+ * requests are counted.
+ *
+ * <p><b>Threads.</b> Poller-confined: one per {@link Poller}, called on its thread only, for
+ * connections it has just claimed (PROCESSING). The board is read by any thread.
+ */
+final class InlineServing {
+    private static final System.Logger LOG = System.getLogger("org.loommpm.engine");
+
+    private final Poller poller;
+    private final InlineBoard board = new InlineBoard();
+    /** {@code NonBlockingHandlerLimit} in nanoseconds; 0: no check. */
+    private final long limitNanos;
+    /** When LM2500 was last logged (rate limit: once a minute), and how many were not logged since. */
+    private long lastSlowReport = Long.MIN_VALUE;
+    private long slowNotReported;
+
+    InlineServing(Poller poller, long limitNanos) {
+        this.poller = poller;
+        this.limitNanos = limitNanos;
+    }
+
+    /** Where requests served inline are counted; read by any thread. */
+    InlineBoard board() {
+        return board;
+    }
+
+    /**
+     * Serves the claimed connection inline if it is a candidate and its protocol takes it.
+     *
+     * @return {@code false} when it is not a candidate or the protocol declined: the caller dispatches
+     */
+    boolean serve(Connection c) {
+        if (!candidate(c)) {
+            return false;
+        }
+        long start = System.nanoTime();
+        board.serving(start);
+        c.inline = true;
+        boolean handedBack;
+        try {
+            handedBack = c.protocol().serveInline(c, board);
+        } catch (RuntimeException | LinkageError | AssertionError e) {
+            // A protocol bug must not end the poller: this connection alone is closed.
+            LOG.log(Level.ERROR, "LM2502 connection " + c.id() + " failed while served inline by "
+                    + poller.thread().getName() + "; closed", e);
+            c.inline = false;
+            c.op = HandOff.NONE;
+            poller.close(c, CloseReason.ERROR);
+            return true;
+        } finally {
+            c.inline = false;
+            board.serving(0);
+        }
+        if (limitNanos != 0) {
+            long took = System.nanoTime() - start;
+            if (took > limitNanos) {
+                reportSlow(took);
+            }
+        }
+        if (!handedBack || c.op == HandOff.NONE) {
+            return false; // declined, or a response the socket did not take whole: a worker goes on
+        }
+        poller.apply(c);
+        return true;
+    }
+
+    /**
+     * Whether the protocol may be asked to serve {@code c} on the poller: plaintext (a poller
+     * never runs the TLS engine), no output queued by other threads, no signal or close request
+     * (those are a worker's).
+     */
+    private static boolean candidate(Connection c) {
+        Outbound q = c.outboundIfAny();
+        return !c.isSecure() && !c.flushOnly && !c.closeRequested && !c.signalPending()
+                && (q == null || !q.hasItems());
+    }
+
+    /**
+     * LM2500: a non-blocking handler held the poller longer than NonBlockingHandlerLimit (it
+     * blocked, or it is not as cheap as declared). Logged at most once a minute per poller, with
+     * the count of those not logged since.
+     */
+    private void reportSlow(long took) {
+        long now = System.nanoTime();
+        if (lastSlowReport != Long.MIN_VALUE && now - lastSlowReport < 60_000_000_000L) {
+            slowNotReported++;
+            return;
+        }
+        lastSlowReport = now;
+        var r = board.current();
+        LOG.log(Level.WARNING, "LM2500 a non-blocking handler held poller {0} for {1} ms (NonBlockingHandlerLimit"
+                + " {2} ms) serving {3} {4}; it must not block (see api.InvocationType){5}",
+                poller.thread().getName(), took / 1_000_000, limitNanos / 1_000_000,
+                r != null ? r.method() : "?", r != null ? r.path() : "?",
+                slowNotReported > 0 ? "; " + slowNotReported + " more since the last report" : "");
+        slowNotReported = 0;
+    }
+}
