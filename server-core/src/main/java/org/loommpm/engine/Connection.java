@@ -887,33 +887,17 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
             return false;
         }
         state = ConnState.CLOSED;
-        ClosingChannels.close(channel);
-        counted(reason);
-        return true;
-    }
-
-    /**
-     * Ends the connection as {@link #end} does but leaves closing the channel to the caller: its
-     * poller, which closes it once the next select has deregistered the cancelled key. Poller
-     * thread only.
-     *
-     * @return {@code false} if it had already ended (the channel is then closed already)
-     */
-    boolean endLeavingChannel(CloseReason reason) {
-        if (!ENDED.compareAndSet(this, 0, 1)) {
-            return false;
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // Closing a socket that failed already: nothing more to release.
         }
-        state = ConnState.CLOSED;
-        counted(reason);
-        return true;
-    }
-
-    private void counted(CloseReason reason) {
         poller.child().connectionEnded(reason);
         Outbound q = outbound;
         if (q != null) {
             q.ended(reason);
         }
+        return true;
     }
 
     boolean hasEnded() {

@@ -37,9 +37,8 @@ import org.loommpm.spi.CloseReason;
  * <p><b>Helpers.</b> Some states are served by poller-confined helpers, one each per poller,
  * called from this loop on this thread only: {@link DetachedService} (DETACHED connections and
  * their outbound queues), {@link ProxyHeaderService} (PROXY_HEADER), {@link LingeringClose}
- * (LINGER), {@link InlineServing} (the inline path), {@link ClosingChannels} (closes after
- * the deregistering select) and {@link PollerShutdown} (the graceful-stop and drain sweeps, the
- * forced close at exit). The package-private methods they call back ({@link #claimAndDispatch},
+ * (LINGER), {@link InlineServing} (the inline path) and {@link PollerShutdown} (the
+ * graceful-stop and drain sweeps, the forced close at exit). The package-private methods they call back ({@link #claimAndDispatch},
  * {@link #arm}, {@link #apply}, {@link #close(Connection)}, ...) are for this thread only as well.
  *
  * <p><b>Counts.</b> The counters below, and the DETACHED and LINGER counts of the helpers, are
@@ -84,8 +83,6 @@ public final class Poller implements Runnable, PollerStats {
     private final Acceptor acceptor;
     /** Connections reported ready while a worker owned them, settled after the inbox (see {@link #onReady}). */
     private final List<Connection> readyWhileOwned = new ArrayList<>();
-    /** Finished connections' channels, closed once a select has deregistered them. */
-    private final ClosingChannels closing = new ClosingChannels();
     private final long keepAliveNanos;
     /** A new connection's wait for its first byte ({@link org.loommpm.config.ServerConfig#firstByteWait}). */
     private final long firstByteNanos;
@@ -323,7 +320,6 @@ public final class Poller implements Runnable, PollerStats {
             } catch (IOException ignored) {
                 // The selector is going away with its thread.
             }
-            closing.closeAll();
             child.pollerExited(this);
         }
     }
@@ -345,17 +341,14 @@ public final class Poller implements Runnable, PollerStats {
             long sleepMs = next == Long.MAX_VALUE ? MAX_SLEEP_MS
                     : Math.min(MAX_SLEEP_MS, Math.max(0, (next - now + 999_999) / 1_000_000));
             CompletableFuture<Void> release = acceptor.cancelIfReleasing(); // the select deregisters
-            boolean closingWaits = closing.beforeSelect();
             sleeping.set(true);
-            if (!inbox.isEmpty() || !pokes.isEmpty() || exit || sleepMs == 0 || release != null
-                    || closingWaits) {
+            if (!inbox.isEmpty() || !pokes.isEmpty() || exit || sleepMs == 0 || release != null) {
                 sleeping.set(false);
                 selector.selectNow(readyAction);
             } else {
                 selector.select(readyAction, sleepMs);
                 sleeping.set(false);
             }
-            closing.afterSelect();
             wakeups++;
             if (release != null) {
                 acceptor.released(release);
@@ -708,11 +701,7 @@ public final class Poller implements Runnable, PollerStats {
         leaveKeepAlive(c);
         detachedService.leave(c);
         lingeringClose.finishing(c);
-        if (c.key == null) {
-            c.end(c.closeReason);
-        } else if (c.endLeavingChannel(c.closeReason)) {
-            closing.add(c.channel());
-        }
+        c.end(c.closeReason);
     }
 
     private void enterKeepAlive(Connection c) {
