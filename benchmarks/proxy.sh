@@ -24,7 +24,8 @@
 # SYSCALLS=1 also counts each peer's system calls and context switches per request over the
 # measured run (perf stat on the syscall tracepoints; it adds a little to every peer's CPU).
 # Environment: PEERS (loom nginx httpd), ROUNDS (3), DURATION (10), WARMUP (10), CONNS (32),
-# SYSCALLS (0), OUT (docs/benchmarks/proxy-DATE.md), JVM_FLAGS (as common.sh).
+# SYSCALLS (0), OUT (docs/benchmarks/proxy-DATE.md), JVM_FLAGS (as common.sh); for a same-run A/B
+# of two builds, BASE_JAR (another loom-mpm.jar) and the peer "base" in PEERS.
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
@@ -36,6 +37,7 @@ WARMUP=${WARMUP:-10}
 CONNS=${CONNS:-32}
 OUT=${OUT:-"$ROOT_DIR/docs/benchmarks/proxy-$(date -u +%Y-%m-%d).md"}
 LOOM_JAR="$ROOT_DIR/server-cli/target/loom-mpm.jar"
+BASE_JAR=${BASE_JAR:-}
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 HTTPD=$(command -v apache2 || echo /usr/sbin/apache2)
 MODS=/usr/lib/apache2/modules
@@ -45,7 +47,7 @@ done
 [ -f "$LOOM_JAR" ] || (cd "$ROOT_DIR" && ./loom mvn -q -B -DskipTests -pl server-cli -am package)
 
 BACKEND_PORT=$((PORT_BASE + 20))
-declare -A PORT=([loom]=$((PORT_BASE + 21)) [nginx]=$((PORT_BASE + 22)) [httpd]=$((PORT_BASE + 23)))
+declare -A PORT=([loom]=$((PORT_BASE + 21)) [nginx]=$((PORT_BASE + 22)) [httpd]=$((PORT_BASE + 23)) [base]=$((PORT_BASE + 24)))
 RES=$(mktemp -d /tmp/loom-proxybench.XXXXXX)
 HZ=$(getconf CLK_TCK)
 BACKEND_PID=""
@@ -129,11 +131,13 @@ CONF
 start_peer() {  # $1 peer
   local p=$1 i
   case "$p" in
-    loom)
+    loom | base)
+      local jar=$LOOM_JAR
+      if [ "$p" = base ]; then jar=${BASE_JAR:?"the peer base needs BASE_JAR"}; fi
       # shellcheck disable=SC2086
-      taskset -c "$SERVER_CPU" "$JAVA" $JVM_FLAGS -jar "$LOOM_JAR" -C "Listen 127.0.0.1:${PORT[loom]}" \
+      taskset -c "$SERVER_CPU" "$JAVA" $JVM_FLAGS -jar "$jar" -C "Listen 127.0.0.1:${PORT[$p]}" \
         -C "StartServers 1" -C "MaxKeepAliveRequests 0" -C "CustomLog /dev/null common" \
-        -C "ProxyPass / http://127.0.0.1:$BACKEND_PORT/" >"$RES/loom.out" 2>&1 &
+        -C "ProxyPass / http://127.0.0.1:$BACKEND_PORT/" >"$RES/$p.out" 2>&1 &
       PEER_PID=$! ;;
     nginx)
       taskset -c "$SERVER_CPU" "$NGINX" -p "$RES/nginx" -c "$RES/nginx/nginx.conf" >"$RES/nginx.out" 2>&1 &
