@@ -50,6 +50,8 @@ final class BackendConnection implements AutoCloseable {
     /** Set by the sweeper before it closes the channel: the failure is a timeout. */
     private volatile boolean timedOut;
     private byte[] buf = new byte[BUFFER];
+    /** The previous response head's field strings, reused when the next head repeats them. */
+    private final RecentFields recentFields = new RecentFields();
     private int pos;
     private int lim;
     /** Bytes toward the backend not written yet: {@code wbuf[0, wlen)}. */
@@ -308,7 +310,7 @@ final class BackendConnection implements AutoCloseable {
         for (;;) {
             int end = headEnd(buf, scanFrom, lim);
             if (end >= 0) {
-                ResponseHead head = ResponseHead.parse(buf, 0, end);
+                ResponseHead head = ResponseHead.parse(buf, 0, end, recentFields);
                 pos = end;
                 return head;
             }

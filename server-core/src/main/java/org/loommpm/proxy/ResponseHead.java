@@ -1,6 +1,5 @@
 package org.loommpm.proxy;
 
-import java.nio.charset.StandardCharsets;
 import org.loommpm.api.Headers;
 import org.loommpm.http.syntax.HttpChars;
 
@@ -42,6 +41,14 @@ record ResponseHead(boolean http11, int status, String reason, Headers headers, 
      * bytes: one string per reason phrase, field name and value, none per line.
      */
     static ResponseHead parse(byte[] b, int from, int end) throws BackendProtocolException {
+        return parse(b, from, end, new RecentFields());
+    }
+
+    /**
+     * As {@link #parse(byte[], int, int)}, with the field names and values that repeat the
+     * connection's previous head ({@code recent}) taken from there instead of made anew.
+     */
+    static ResponseHead parse(byte[] b, int from, int end, RecentFields recent) throws BackendProtocolException {
         int eol = lineEnd(b, from, end);
         int sl = stripCr(b, from, eol);
         if (sl - from < 12 || !startsWith(b, from, "HTTP/1.") || b[from + 8] != ' '
@@ -66,6 +73,7 @@ record ResponseHead(boolean http11, int status, String reason, Headers headers, 
         String reason = sl - from > 13 ? latin1(b, from + 13, sl) : "";
         Headers h = new Headers();
         long length = NO_LENGTH;
+        int field = 0;
         int p = eol + 1;
         while (p < end) {
             int e = lineEnd(b, p, end);
@@ -99,12 +107,13 @@ record ResponseHead(boolean http11, int status, String reason, Headers headers, 
                     throw new BackendProtocolException("control character in field " + latin1(b, line, colon));
                 }
             }
-            String name = latin1(b, line, colon);
+            String name = recent.name(field, b, line, colon);
             if (length != BAD_LENGTH && Headers.equalsIgnoreCase(name, "Content-Length")) {
                 long n = lengthValue(b, vs, ve);
                 length = n < 0 || length >= 0 && n != length ? BAD_LENGTH : n;
             }
-            h.add(name, latin1(b, vs, ve));
+            h.add(name, recent.value(field, b, vs, ve));
+            field++;
         }
         return new ResponseHead(minor == '1', status, reason, h, length);
     }
@@ -172,7 +181,7 @@ record ResponseHead(boolean http11, int status, String reason, Headers headers, 
     }
 
     private static String latin1(byte[] b, int from, int to) {
-        return new String(b, from, to - from, StandardCharsets.ISO_8859_1);
+        return RecentFields.latin1(b, from, to);
     }
 
     /**

@@ -33,6 +33,26 @@ class ResponseHeadTest {
     }
 
     @Test
+    void aConnectionsNextHeadReusesTheFieldStringsItRepeatsOnly() throws Exception {
+        RecentFields recent = new RecentFields();
+        byte[] first = "HTTP/1.1 200 OK\r\nServer: nginx\r\nContent-Length: 13\r\nX-Id: a\r\n\r\n"
+                .getBytes(StandardCharsets.ISO_8859_1);
+        byte[] second = "HTTP/1.1 200 OK\r\nServer: nginx\r\nContent-Length: 5\r\nX-Other: a\r\nX-More: \u00e9\r\n\r\n"
+                .getBytes(StandardCharsets.ISO_8859_1);
+        ResponseHead a = ResponseHead.parse(first, 0, first.length, recent);
+        ResponseHead b = ResponseHead.parse(second, 0, second.length, recent);
+        assertTrue(a.headers().first("Server") == b.headers().first("Server"), "a repeated value is the same string");
+        assertEquals("5", b.headers().first("Content-Length"));
+        assertEquals(5, b.contentLength(), "a changed value is parsed anew");
+        assertEquals("a", b.headers().first("X-Other"), "a new name at a known position");
+        assertEquals(null, b.headers().first("X-Id"));
+        assertEquals("\u00e9", b.headers().first("X-More"), "obs-text kept as ISO-8859-1");
+        ResponseHead c = ResponseHead.parse(first, 0, first.length, recent);
+        assertEquals("13", c.headers().first("Content-Length"));
+        assertEquals("a", c.headers().first("X-Id"));
+    }
+
+    @Test
     void chunkedWinsOverLengthAndOtherCodingsReadUntilClose() throws Exception {
         assertEquals(ResponseHead.Framing.CHUNKED,
                 framing(parse("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\nContent-Length: 5\r\n\r\n"), false));
