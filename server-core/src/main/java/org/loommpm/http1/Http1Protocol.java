@@ -265,10 +265,11 @@ public final class Http1Protocol implements ConnectionProtocol {
      * its bytes go to the protocol selector first, and a preface (HTTP/2's, a TLS record on this
      * cleartext port) is declined, for a worker to switch the connection. Declines (the
      * connection continues on a worker, which parses the buffered head again) for a TLS
-     * connection's first request (the handshake and ALPN are the worker's), a suspended exchange, a head that is not whole or does not parse, a blocking route, and a
-     * request whose body is chunked, announced with {@code Expect}, or not yet read whole, or
-     * that asks for an {@code Upgrade}. Nothing here waits: the connection queues what the
-     * socket does not take.
+     * connection's first request (the handshake and ALPN are the worker's), a suspended
+     * exchange, a head that is not whole or does not parse, a blocking route, and a request
+     * whose body is chunked, announced with {@code Expect}, or not yet read whole, or that asks
+     * for an {@code Upgrade}. Nothing here waits: the connection queues what the socket does
+     * not take.
      */
     @Override
     public boolean serveInline(ProtocolConnection c, SlotBoard board) {

@@ -102,7 +102,9 @@ class NonBlockingHandlerTest {
 
     @Test
     void aClientThatSentItsRequestAndItsFinGetsTheWholeAnswer() throws Exception {
-        // The FIN is already there when the poller closes: closed at once, without lingering.
+        // The poller finds this FIN when it starts the close and closes at once (no shutdown, no
+        // LINGER wait); the client sees the same as after a lingering close, so what is checked
+        // is that this path loses nothing: the whole answer, then the close.
         try (RawHttp c = new RawHttp(server.port())) {
             c.send("GET /nb HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
             c.shutdownOutput();
