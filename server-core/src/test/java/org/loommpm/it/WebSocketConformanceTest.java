@@ -69,8 +69,8 @@ class WebSocketConformanceTest {
 
         @Override
         public void onClose(WebSocketSession s, int code, String reason) {
-            sessions.remove(s);
             events.add("close " + code + " " + reason);
+            sessions.remove(s); // after the event: a test that waits for no session sees every close event
         }
     };
 
@@ -105,6 +105,8 @@ class WebSocketConformanceTest {
     @AfterEach
     void noConnectionLeft() throws InterruptedException {
         TestServers.waitFor("no open connection", 10, () -> server.stats().connectionsOpen() == 0);
+        // onClose may run after the connection is counted closed: its event must not reach the next test.
+        TestServers.waitFor("every onClose ran", 10, sessions::isEmpty);
         events.clear();
     }
 
