@@ -364,7 +364,8 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
         return (int) SIGNALLED.getVolatile(this) != 0 && (int) SIGNALLED.getAndSet(this, 0) != 0;
     }
 
-    boolean signalPending() {
+    /** Whether a {@link #signal} is pending, without consuming it. Owner only (and the poller). */
+    public boolean signalPending() {
         return (int) SIGNALLED.getVolatile(this) != 0;
     }
 

@@ -78,13 +78,13 @@ final class InlineServing {
 
     /**
      * Whether the protocol may be asked to serve {@code c} on the poller: plaintext (a poller
-     * never runs the TLS engine), no output queued by other threads, no signal or close request
-     * (those are a worker's).
+     * never runs the TLS engine), no output queued by other threads, no close request (a
+     * worker's). A signalled connection is a candidate: the protocol resumes what the signal
+     * ended (HTTP/1.1: a suspended exchange that was answered) or declines.
      */
     private static boolean candidate(Connection c) {
         Outbound q = c.outboundIfAny();
-        return !c.isSecure() && !c.flushOnly && !c.closeRequested && !c.signalPending()
-                && (q == null || !q.hasItems());
+        return !c.isSecure() && !c.flushOnly && !c.closeRequested && (q == null || !q.hasItems());
     }
 
     /**

@@ -66,9 +66,11 @@ import org.loommpm.tls.PlaintextRequestException;
  * no worker, no context (unless a pipelined request is already buffered), read interest on so a
  * client that leaves is seen. Any thread answers through {@link Http1Suspension}, which encodes
  * into buffers of its own and queues on the connection's outbound queue, written by the poller.
- * The exchange's end signals the connection back to a worker ({@code resume}): the exchange is
- * counted in that worker's slot, and the connection reads its next request or closes as the
- * response said. The connection's session is then an {@link Http1Suspension.Holder}.
+ * The exchange's end signals the connection, once the poller has written the answer: on a
+ * plaintext connection of an application with non-blocking routes the poller itself counts the
+ * exchange ({@code serveInline}: no worker, no virtual thread), else a worker does
+ * ({@code resume}); then the connection reads its next request or closes as the response said.
+ * The connection's session is then an {@link Http1Suspension.Holder}.
  *
  * <p><b>Switching protocols.</b> HTTP/1.1 knows no other protocol: it asks its
  * {@link ProtocolSwitch} (the generation's protocol selector) whether a fresh connection belongs
@@ -263,9 +265,11 @@ public final class Http1Protocol implements ConnectionProtocol {
      * requests whose route is non-blocking, at most {@link #MAX_INLINE_REQUESTS} per turn.
      * A connection's first request too (most of a {@code Connection: close} client's work):
      * its bytes go to the protocol selector first, and a preface (HTTP/2's, a TLS record on this
-     * cleartext port) is declined, for a worker to switch the connection. Declines (the
-     * connection continues on a worker, which parses the buffered head again) for a TLS
-     * connection's first request (the handshake and ALPN are the worker's), a suspended
+     * cleartext port) is declined, for a worker to switch the connection. A suspended exchange
+     * that has ended (the connection's signal) is counted here, and the connection goes on.
+     * Declines (the connection continues on a worker, which parses the buffered head again) for
+     * a TLS connection's first request (the handshake and ALPN are the worker's), a suspended
+     * exchange still waiting (its client sent bytes or closed), a signal without a suspended
      * exchange, a head that is not whole or does not parse, a blocking route, and a request
      * whose body is chunked, announced with {@code Expect}, or not yet read whole, or that asks
      * for an {@code Upgrade}. Nothing here waits: the connection queues what the socket does
@@ -285,8 +289,9 @@ public final class Http1Protocol implements ConnectionProtocol {
             return false;
         }
         Http1Suspension.Holder held = c.session(Http1Suspension.Holder.class);
-        if (held != null && held.current != null) {
-            return false;
+        Http1Suspension suspended = held == null ? null : held.current;
+        if (suspended != null ? !suspended.isDone() : c.signalPending()) {
+            return false; // the client sent bytes or closed while it waits: a worker looks (resume)
         }
         ConnectionBuffers ctx = c.context();
         Http1State st = ctx.protocolState(Http1State.class);
@@ -295,6 +300,21 @@ public final class Http1Protocol implements ConnectionProtocol {
             ctx.protocolState(st);
         }
         try {
+            if (suspended != null) {
+                // Its answer went out from the outbound queue (the poller wrote it before this
+                // dispatch): the exchange is counted here, with no worker, and the connection
+                // goes on. Nothing new buffered: the poller's read interest reports the next
+                // request, so no read that would find nothing.
+                c.takeSignal();
+                if (!ended(c, held, suspended, board, 0)) {
+                    return true;
+                }
+                if (!ctx.in().hasRemaining()) {
+                    c.handBackKeepAlive();
+                    return true;
+                }
+                st.headStartNanos = System.nanoTime();
+            }
             for (int round = 1; ; round++) {
                 ByteBuffer in = ctx.in();
                 if (!in.hasRemaining()) {
@@ -577,9 +597,10 @@ public final class Http1Protocol implements ConnectionProtocol {
 
     /**
      * A DETACHED connection with a suspended exchange came back to a worker: either the exchange
-     * ended (its signal), and is counted here before the connection serves its next request or
-     * closes as the response said; or the client sent bytes first (a pipelined request is kept
-     * for later, read interest off) or closed (the exchange ends: nobody to answer).
+     * ended (its signal; where the poller does not count it itself, see {@link #serveInline}),
+     * and is counted here before the connection serves its next request or closes as the
+     * response said; or the client sent bytes first (a pipelined request is kept for later, read
+     * interest off) or closed (the exchange ends: nobody to answer).
      *
      * @return whether the connection goes on to its next request on this worker
      */
@@ -598,6 +619,18 @@ public final class Http1Protocol implements ConnectionProtocol {
             c.handBackDetached(0, !in.hasRemaining());
             return false;
         }
+        return ended(c, held, s, board, slot);
+    }
+
+    /**
+     * A suspended exchange has ended (its signal taken): counted, then the connection goes on to
+     * its next request, or closes as the response said (at once if it was never answered: the
+     * client is gone). On a worker ({@link #resume}) or the poller ({@link #serveInline}).
+     *
+     * @return whether the connection goes on to its next request
+     */
+    private boolean ended(ProtocolConnection c, Http1Suspension.Holder held, Http1Suspension s, SlotBoard board,
+                          int slot) {
         held.current = null;
         if (!s.answered()) {
             c.handBackClose(CloseReason.ABORT);

@@ -13,9 +13,9 @@ import org.loommpm.spi.ProtocolConnection;
  * A suspended HTTP/1.1 exchange: what any thread sends is encoded here (the head into a buffer
  * of its own, a streamed body as chunks, or close-delimited for HTTP/1.0) and queued on the
  * connection's {@link OutboundQueue}, which its poller writes while the connection is DETACHED.
- * When the exchange ends, a {@link ProtocolConnection#signal} brings the connection back to a
- * worker ({@link Http1Protocol}), which counts the exchange and reads the next request, or
- * closes the connection if this response said so.
+ * When the exchange ends, a {@link ProtocolConnection#signal} brings the connection back to
+ * {@link Http1Protocol}, on the poller where it can (else on a worker), which counts the
+ * exchange and reads the next request, or closes the connection if this response said so.
  *
  * <p>Threads: the encoders run under the exchange's lock on whichever thread sends; the fields
  * below the lock are written by the serving worker before {@link #start()} and read by the
@@ -127,7 +127,7 @@ final class Http1Suspension extends SuspendedExchange {
         return out.whenWritable();
     }
 
-    /** The connection goes back to a worker once the queue is written: the exchange is counted there. */
+    /** The connection goes back to its protocol once the queue is written: the exchange is counted there. */
     @Override
     protected void afterEnd(boolean answered) {
         connection.signal();

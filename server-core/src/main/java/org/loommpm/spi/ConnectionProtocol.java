@@ -31,8 +31,9 @@ public interface ConnectionProtocol {
      * then the connection continues on a worker ({@link #serve}) with whatever was read still in
      * its context, and answers written so far precede the worker's.
      *
-     * <p>Called on plaintext connections that served a request before and have no queued output;
-     * the default declines.
+     * <p>Called on plaintext connections that have no queued output, signalled ones too (a
+     * protocol that does not resume a signalled connection here declines it); the default
+     * declines.
      *
      * @param connection the connection, with a context attached
      * @param board where inline exchanges are counted (the poller's; not a worker slot)

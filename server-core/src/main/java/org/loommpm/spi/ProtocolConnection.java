@@ -88,6 +88,9 @@ public interface ProtocolConnection {
     /** {@return consumes a pending {@link #signal}: whether there was one. Owner only} */
     boolean takeSignal();
 
+    /** {@return whether a {@link #signal} is pending, without consuming it. Owner only} */
+    boolean signalPending();
+
     /**
      * The connection's bounded outbound queue: any thread may queue bytes on it without blocking,
      * and close the connection through it (see {@link OutboundQueue}). Created on first use.

@@ -14,6 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.loommpm.api.Handler;
 import org.loommpm.api.HttpException;
 import org.loommpm.api.LoomServer;
+import org.loommpm.api.Request;
+import org.loommpm.api.Response;
 import org.loommpm.api.Router;
 import org.loommpm.engine.ChildStats;
 import org.loommpm.engine.EngineStats;
@@ -42,24 +44,28 @@ class NonBlockingHandlerTest {
                     throw new HttpException(418, "short and stout");
                 }))
                 .get("/big", Handler.nonBlocking((q, s) -> s.send(new byte[BIG])))
-                .get("/later", Handler.nonBlocking((q, s) -> {
-                    String w = where();
-                    var suspended = s.suspend();
-                    Thread.ofVirtual().start(() -> {
-                        try {
-                            Thread.sleep(50);
-                            suspended.send("later from " + w);
-                        } catch (Exception e) {
-                            throw new IllegalStateException(e);
-                        }
-                    });
-                }));
+                .get("/later", Handler.nonBlocking(NonBlockingHandlerTest::answerLater))
+                .get("/later-blocking", NonBlockingHandlerTest::answerLater);
         server = TestServers.start(r);
     }
 
     @AfterAll
     static void stop() {
         server.close();
+    }
+
+    /** Suspends, and answers 50 ms later from another thread, naming the thread that suspended. */
+    private static void answerLater(Request q, Response s) {
+        String w = where();
+        var suspended = s.suspend();
+        Thread.ofVirtual().start(() -> {
+            try {
+                Thread.sleep(50);
+                suspended.send("later from " + w);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
     }
 
     private static String where() {
@@ -121,8 +127,46 @@ class NonBlockingHandlerTest {
             get(c, "/nb");
             String later = get(c, "/later");
             assertTrue(later.startsWith("later from platform:") && later.contains("-poller-"), later);
-            get(c, "/nb"); // the answer's end resumes the connection on a worker, which may serve this one
+            // The answer's end was counted on the poller, which serves the next request too.
             assertTrue(get(c, "/nb").contains("-poller-"), "then back to the poller");
+        }
+    }
+
+    @Test
+    void anAnsweredSuspensionIsCountedByThePollerWithNoWorker() throws Exception {
+        long before = server.stats().requests();
+        long inlineBefore = inlineRequests();
+        try (RawHttp c = new RawHttp(server.port())) {
+            for (int i = 0; i < 3; i++) {
+                assertTrue(get(c, "/later").contains("-poller-"));
+                assertTrue(get(c, "/nb").contains("-poller-"), "the next request is the poller's at once");
+            }
+        }
+        TestServers.waitFor("requests counted", 5, () -> server.stats().requests() >= before + 6);
+        assertTrue(inlineRequests() >= inlineBefore + 6, "the suspended ones counted where they ended: inline");
+    }
+
+    @Test
+    void aRequestPipelinedBehindASuspendedOneIsServedWhenItsAnswerIsOut() throws Exception {
+        try (RawHttp c = new RawHttp(server.port())) {
+            c.send("GET /later HTTP/1.1\r\nHost: x\r\n\r\nGET /nb HTTP/1.1\r\nHost: x\r\n\r\n");
+            RawHttp.Response first = c.read();
+            RawHttp.Response second = c.read();
+            assertEquals(200, first.status());
+            assertTrue(first.text().startsWith("later from "), first.text());
+            assertEquals(200, second.status());
+            assertTrue(second.text().startsWith("platform:") && second.text().contains("-poller-"), second.text());
+            assertTrue(get(c, "/nb").contains("-poller-"));
+        }
+    }
+
+    @Test
+    void aBlockingRouteThatSuspendedResumesAndItsNextRequestStillGoesToAWorker() throws Exception {
+        try (RawHttp c = new RawHttp(server.port())) {
+            assertTrue(get(c, "/later-blocking").startsWith("later from virtual:"));
+            assertTrue(get(c, "/blocking").startsWith("virtual:"), "a blocking route after the resume");
+            assertTrue(get(c, "/later-blocking").startsWith("later from virtual:"));
+            assertTrue(get(c, "/nb").contains("-poller-"));
         }
     }
 
