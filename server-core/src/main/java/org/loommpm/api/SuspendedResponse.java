@@ -17,7 +17,8 @@ import java.util.concurrent.CompletableFuture;
  * or {@link #complete()} is the caller's policy. {@link #send} and {@link #complete()} always go
  * out whatever the budget: they end the exchange.
  *
- * <p><b>Ends</b> exactly once: answered ({@link #send}, {@link #complete()}), timed out
+ * <p><b>Ends</b> exactly once: answered ({@link #send}, {@link #complete()}), given up
+ * ({@link #abort()}), timed out
  * ({@code SuspendTimeout} or {@link Response#suspend(java.time.Duration)}: {@link #onTimeout} runs,
  * then a {@code 503} if it did not answer), the client gone (connection closed, stream reset), or
  * the server stopping ({@code 503} once {@code GracefulShutdownTimeout} is nearly over).
@@ -88,6 +89,17 @@ public interface SuspendedResponse {
      * empty body with the status set. Does nothing once ended.
      */
     void complete();
+
+    /**
+     * Ends the exchange without a whole answer, for a producer that failed after it began (a
+     * backend gone mid-body, a source that broke): the client cannot take what it received for
+     * a complete response. HTTP/1.1 closes the connection once what is queued is written,
+     * without the last chunk (a response never begun gets no answer: the connection closes; an
+     * HTTP/1.0 body, delimited by the close, cannot show the cut); HTTP/2 resets the stream
+     * ({@code INTERNAL_ERROR}). The exchange ends unanswered ({@link #ended()} completes). Does
+     * nothing once ended.
+     */
+    void abort();
 
     /**
      * What to do when the deadline passes, run on a virtual thread of its own (it may block

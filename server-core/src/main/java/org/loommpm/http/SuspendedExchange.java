@@ -20,7 +20,8 @@ import org.loommpm.spi.ProtocolCounters;
  * <p><b>Phases</b> (guarded by {@link #lock}; the only lock, never held across I/O, since
  * queueing does not block): {@code WAITING} (nothing sent) -> {@code STREAMING} (head sent,
  * body pieces following) -> {@code DONE}; or {@code WAITING -> DONE} for a whole response.
- * {@code DONE} also when the client goes away. {@link #end} runs once, after the phase became
+ * {@code DONE} also when the client goes away, and on {@link #abort} from either phase (the
+ * answer is cut off: {@link #queueAbort}). {@link #end} runs once, after the phase became
  * DONE, outside the lock.
  *
  * <p><b>Threads.</b> The handle's methods: any thread. {@link #tick}: the {@link StreamingClock}
@@ -87,6 +88,12 @@ public abstract class SuspendedExchange implements SuspendedResponse {
 
     /** Queues the end of a streamed body whatever the budget. */
     protected abstract void queueEnd() throws IOException;
+
+    /**
+     * Ends the response without its end, so the client sees it cut off (HTTP/1.1: the connection
+     * closed after what is queued; HTTP/2: the stream reset). Under the lock.
+     */
+    protected abstract void queueAbort() throws IOException;
 
     /** When a piece would fit again. */
     protected abstract CompletableFuture<Void> protocolWhenWritable();
@@ -364,6 +371,23 @@ public abstract class SuspendedExchange implements SuspendedResponse {
     @Override
     public void complete() {
         finish(() -> EMPTY);
+    }
+
+    @Override
+    public void abort() {
+        lock.lock();
+        try {
+            if (phase == Phase.DONE) {
+                return;
+            }
+            phase = Phase.DONE;
+            queueAbort();
+        } catch (IOException e) {
+            // The connection or stream is already gone: the client sees the cut anyway.
+        } finally {
+            lock.unlock();
+        }
+        end(false);
     }
 
     @Override

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import org.loommpm.http.StreamingLimits;
 import org.loommpm.http.SuspendedExchange;
+import org.loommpm.spi.CloseReason;
 import org.loommpm.spi.OutboundQueue;
 import org.loommpm.spi.ProtocolConnection;
 
@@ -120,6 +121,12 @@ final class Http1Suspension extends SuspendedExchange {
         if (mode == Mode.CHUNKED) {
             out.put(ByteBuffer.wrap(LAST_CHUNK));
         }
+    }
+
+    /** What is queued goes out, then the connection closes: a chunked body without its last chunk. */
+    @Override
+    protected void queueAbort() {
+        out.close(CloseReason.ERROR, true);
     }
 
     @Override

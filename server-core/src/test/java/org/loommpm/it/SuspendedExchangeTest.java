@@ -11,6 +11,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -221,6 +222,39 @@ class SuspendedExchangeTest {
             s.complete();
             assertEquals(null, raw.readChunk());
         }
+    }
+
+    /**
+     * abort() after a streamed piece: the client gets the piece, then the connection closes
+     * without the last chunk, so the body cannot pass for whole; the exchange ends unanswered.
+     * Before anything was sent: the connection just closes.
+     */
+    @Test
+    void abortCutsTheStreamedBodyOff() throws Exception {
+        int port = start(c -> { });
+        try (RawHttp raw = new RawHttp(port)) {
+            raw.send("GET /poll HTTP/1.1\r\nHost: x\r\n\r\n");
+            SuspendedResponse s = waiting.poll(10, TimeUnit.SECONDS);
+            assertTrue(s.write("partial".getBytes(StandardCharsets.UTF_8)));
+            RawHttp.Response head = raw.readHead();
+            assertEquals(200, head.status());
+            assertEquals("chunked", head.header("Transfer-Encoding"));
+            assertEquals("partial", raw.readChunk());
+            s.abort();
+            IOException cut = assertThrows(IOException.class, raw::readChunk);
+            assertTrue(cut.getMessage().contains("closed inside a chunked body"), cut.getMessage());
+            s.ended().get(10, TimeUnit.SECONDS);
+            assertThrows(IOException.class, () -> s.write("late".getBytes(StandardCharsets.UTF_8)));
+            s.abort(); // once ended, nothing more
+        }
+        try (RawHttp raw = new RawHttp(port)) {
+            raw.send("GET /poll HTTP/1.1\r\nHost: x\r\n\r\n");
+            SuspendedResponse s = waiting.poll(10, TimeUnit.SECONDS);
+            s.abort();
+            assertTrue(raw.closedByServer(), "no answer, the connection closed");
+        }
+        TestServers.waitFor("gone", 10, () -> counters().suspendedNow() == 0);
+        TestServers.waitFor("closed", 10, () -> child().openConnections() == 0);
     }
 
     /** A client that goes away ends the exchange: ended() completes and sends fail. */

@@ -5,6 +5,7 @@ import java.nio.channels.ClosedChannelException;
 import java.util.concurrent.CompletableFuture;
 import org.loommpm.http.StreamingLimits;
 import org.loommpm.http.SuspendedExchange;
+import org.loommpm.http2.frame.ErrorCode;
 
 /**
  * A suspended HTTP/2 exchange: what any thread sends becomes items on the session's outbound
@@ -72,6 +73,16 @@ final class Http2Suspension extends SuspendedExchange {
     protected void queueEnd() throws IOException {
         try {
             stream.enqueue(Out.data(stream, EMPTY, 0, 0, true));
+        } catch (StreamResetException e) {
+            throw new ClosedChannelException();
+        }
+    }
+
+    /** The stream is reset: the client drops what it received of the body. */
+    @Override
+    protected void queueAbort() throws IOException {
+        try {
+            stream.enqueue(Out.rst(stream, ErrorCode.INTERNAL_ERROR.code()));
         } catch (StreamResetException e) {
             throw new ClosedChannelException();
         }

@@ -172,6 +172,23 @@ class Http2SuspendTest {
         waitFor("ended", () -> server.stats().suspendedNow() == 0);
     }
 
+    /** abort() after a streamed piece resets the stream (INTERNAL_ERROR); the connection serves on. */
+    @Test
+    void abortResetsTheStream() throws Exception {
+        int port = start(b -> b);
+        try (FrameClient c = FrameClient.open(port)) {
+            c.headers(1, true, FrameClient.get("/poll"));
+            SuspendedResponse s = waiting.poll(10, TimeUnit.SECONDS);
+            assertTrue(s.write("partial".getBytes(StandardCharsets.UTF_8)));
+            s.abort();
+            assertEquals(2, c.expectRst(1), "INTERNAL_ERROR");
+            s.ended().get(10, TimeUnit.SECONDS);
+            c.headers(3, true, FrameClient.get("/ping"));
+            assertEquals("pong", c.response(3).text());
+        }
+        waitFor("ended", () -> server.stats().suspendedNow() == 0);
+    }
+
     /** A client that grants no window fills the stream's queue: write reports it. */
     @Test
     void fullStreamQueueIsReported() throws Exception {
