@@ -47,6 +47,16 @@ public interface SuspendedResponse {
     SuspendedResponse header(String name, String value);
 
     /**
+     * Adds a header field, keeping those of the same name (a repeated field such as
+     * {@code Set-Cookie}, which cannot be joined into one line). Before the head is sent.
+     *
+     * @param name the field name
+     * @param value the field value
+     * @return this handle
+     */
+    SuspendedResponse addHeader(String name, String value);
+
+    /**
      * Sends the whole response with this body (Content-Length) and ends the exchange.
      *
      * @param body the whole body

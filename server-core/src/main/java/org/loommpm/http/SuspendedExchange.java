@@ -264,11 +264,24 @@ public abstract class SuspendedExchange implements SuspendedResponse {
 
     @Override
     public SuspendedResponse header(String name, String value) {
+        return field(name, value, true);
+    }
+
+    @Override
+    public SuspendedResponse addHeader(String name, String value) {
+        return field(name, value, false);
+    }
+
+    private SuspendedResponse field(String name, String value, boolean replace) {
         HeaderValidation.check(name, value);
         lock.lock();
         try {
             checkNotSent();
-            response.headers.set(name, value);
+            if (replace) {
+                response.headers.set(name, value);
+            } else {
+                response.headers.add(name, value);
+            }
         } finally {
             lock.unlock();
         }

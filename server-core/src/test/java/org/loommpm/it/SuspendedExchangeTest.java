@@ -224,6 +224,23 @@ class SuspendedExchangeTest {
         }
     }
 
+    /** header() replaces a field, addHeader() keeps the earlier ones (two Set-Cookie lines reach the client). */
+    @Test
+    void addHeaderKeepsRepeatedFields() throws Exception {
+        int port = start(c -> { });
+        HttpClient client = HttpClient.newHttpClient();
+        CompletableFuture<HttpResponse<String>> answer = client.sendAsync(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/poll")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        SuspendedResponse s = waiting.poll(10, TimeUnit.SECONDS);
+        s.header("X-One", "first").header("X-One", "replaced")
+                .addHeader("Set-Cookie", "a=1").addHeader("Set-Cookie", "b=2").send("done");
+        HttpResponse<String> r = answer.get(10, TimeUnit.SECONDS);
+        assertEquals("done", r.body());
+        assertEquals(List.of("a=1", "b=2"), r.headers().allValues("set-cookie"));
+        assertEquals(List.of("replaced"), r.headers().allValues("x-one"));
+    }
+
     /**
      * abort() after a streamed piece: the client gets the piece, then the connection closes
      * without the last chunk, so the body cannot pass for whole; the exchange ends unanswered.
