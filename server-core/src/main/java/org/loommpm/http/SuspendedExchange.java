@@ -122,12 +122,25 @@ public abstract class SuspendedExchange implements SuspendedResponse {
 
     /** The connection or stream ended before the answer (or while it streamed). Any thread. */
     public void clientGone() {
+        endUnanswered(false);
+    }
+
+    /**
+     * Ends the exchange unanswered, once: the client gone, or {@link #abort} ({@code cutOff}: the
+     * protocol cuts what was sent off). Any thread.
+     */
+    private void endUnanswered(boolean cutOff) {
         lock.lock();
         try {
             if (phase == Phase.DONE) {
                 return;
             }
             phase = Phase.DONE;
+            if (cutOff) {
+                queueAbort();
+            }
+        } catch (IOException e) {
+            // The connection or stream is already gone: the client sees the cut anyway.
         } finally {
             lock.unlock();
         }
@@ -388,19 +401,7 @@ public abstract class SuspendedExchange implements SuspendedResponse {
 
     @Override
     public void abort() {
-        lock.lock();
-        try {
-            if (phase == Phase.DONE) {
-                return;
-            }
-            phase = Phase.DONE;
-            queueAbort();
-        } catch (IOException e) {
-            // The connection or stream is already gone: the client sees the cut anyway.
-        } finally {
-            lock.unlock();
-        }
-        end(false);
+        endUnanswered(true);
     }
 
     @Override
