@@ -291,7 +291,7 @@ public final class Http1Protocol implements ConnectionProtocol {
         Http1Suspension.Holder held = c.session(Http1Suspension.Holder.class);
         Http1Suspension suspended = held == null ? null : held.current;
         if (suspended != null ? !suspended.isDone() : c.signalPending()) {
-            return false; // the client sent bytes or closed while it waits: a worker looks (resume)
+            return false; // still waiting (its client sent bytes or closed), or not a suspension's signal: a worker's
         }
         ConnectionBuffers ctx = c.context();
         Http1State st = ctx.protocolState(Http1State.class);

@@ -90,11 +90,15 @@ public final class Http2Connections implements Http2Protocol {
 
     /**
      * The poller's turn of the frame loop (see {@link org.loommpm.spi.ConnectionProtocol#serveInline}): declines a
-     * connection that has no session yet (its preface and SETTINGS are a worker's), else
-     * {@link Session#serveOnPoller}.
+     * connection that has no session yet (its preface and SETTINGS are a worker's) or that was
+     * signalled (a suspended stream's answer, output left for a worker's loop: that loop takes
+     * the signal), else {@link Session#serveOnPoller}.
      */
     @Override
     public boolean serveInline(ProtocolConnection c, SlotBoard board) {
+        if (c.signalPending()) {
+            return false;
+        }
         InvocationType type = appType;
         if (type == null) {
             appType = type = app.invocationType();
