@@ -26,4 +26,17 @@ public interface Filter {
     default InvocationType invocationType() {
         return InvocationType.BLOCKING;
     }
+
+    /**
+     * This filter around {@code next}, as one handler (for use without a {@link Router}). When
+     * this filter is {@link InvocationType#NON_BLOCKING} the result may run on the poller
+     * wherever {@code next} may, asked per request when {@code next} is
+     * {@link InvocationType#BY_REQUEST}; otherwise it is {@link InvocationType#BLOCKING}.
+     *
+     * @param next the handler to run inside this filter
+     * @return the filter and the handler as one handler
+     */
+    default Handler around(Handler next) {
+        return new FilteredHandler(this, java.util.Objects.requireNonNull(next, "next"));
+    }
 }

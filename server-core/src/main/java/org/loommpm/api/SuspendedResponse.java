@@ -79,7 +79,10 @@ public interface SuspendedResponse {
 
     /**
      * Sends a piece of a streamed body (the first call sends the head: chunked on HTTP/1.1,
-     * DATA frames on HTTP/2), if the queue has room.
+     * DATA frames on HTTP/2), if the queue has room. A {@code Content-Length} set before the
+     * first piece is announced instead of chunking (a proxy relaying a body of known length):
+     * the pieces must then add up to exactly that many bytes before {@link #complete()}, or the
+     * producer must {@link #abort()}.
      *
      * @param chunk the bytes to send
      * @return {@code true} if queued; {@code false} if the queue is full (nothing was queued:

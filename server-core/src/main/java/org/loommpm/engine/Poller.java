@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
@@ -15,6 +16,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import org.loommpm.spi.CloseReason;
+import org.loommpm.spi.EventLoop;
 
 /**
  * A poller: one platform thread around one {@link Selector} (motorz's poll thread).
@@ -37,7 +39,8 @@ import org.loommpm.spi.CloseReason;
  * <p><b>Helpers.</b> Some states are served by poller-confined helpers, one each per poller,
  * called from this loop on this thread only: {@link DetachedService} (DETACHED connections and
  * their outbound queues), {@link ProxyHeaderService} (PROXY_HEADER), {@link LingeringClose}
- * (LINGER), {@link InlineServing} (the inline path) and {@link PollerShutdown} (the
+ * (LINGER), {@link InlineServing} (the inline path), {@link LoopTasks} (the {@link EventLoop} side:
+ * channels and tasks of non-blocking code) and {@link PollerShutdown} (the
  * graceful-stop and drain sweeps, the forced close at exit). The package-private methods they call back ({@link #claimAndDispatch},
  * {@link #arm}, {@link #apply}, {@link #close(Connection)}, ...) are for this thread only as well.
  *
@@ -46,8 +49,10 @@ import org.loommpm.spi.CloseReason;
  * lost) and read by anyone. The KEEPALIVE, DETACHED and LINGER populations are counted on every
  * transition into and out of those states, all of which happen on this thread, so they are exact.
  */
-public final class Poller implements Runnable, PollerStats {
+public final class Poller implements Runnable, PollerStats, EventLoop {
     private static final System.Logger LOG = System.getLogger("org.loommpm.engine");
+    /** The poller the calling thread runs (set by {@link #run} on its own thread). */
+    private static final ThreadLocal<Poller> CURRENT = new ThreadLocal<>();
     /** The longest select: also bounds how late a lazy KEEPALIVE hand-back is applied ({@link #handoffIdle}). */
     private static final long MAX_SLEEP_MS = 100;
     /** Pokes handled per loop iteration (see {@link #drainPokes}). */
@@ -90,6 +95,8 @@ public final class Poller implements Runnable, PollerStats {
     private final int bufferSize;
     /** The inline path: requests of non-blocking handlers served on this thread. */
     private final InlineServing inline;
+    /** The {@link EventLoop} side: channels non-blocking code registered here, and queued tasks. */
+    private final LoopTasks loopTasks;
     /**
      * The {@link InlineBoard#servingSince()} the watchdog last reported (LM2501), so one stuck
      * handler is reported once; written and read by the supervisor thread only.
@@ -151,6 +158,38 @@ public final class Poller implements Runnable, PollerStats {
         this.detachedService = new DetachedService(this, child, timers, lingeringClose);
         this.proxyHeaders = new ProxyHeaderService(this, child, timers);
         this.shutdown = new PollerShutdown(this, child, selector, inbox);
+        this.loopTasks = new LoopTasks(this, selector);
+    }
+
+    /**
+     * The event loop the calling thread runs: its poller when called from one (a non-blocking
+     * handler served inline, a {@link EventLoop.Watcher}, a task), else {@code null} (a worker's
+     * virtual thread, any other thread).
+     *
+     * @return the calling thread's poller, or {@code null}
+     */
+    public static EventLoop current() {
+        return CURRENT.get();
+    }
+
+    @Override
+    public SelectionKey register(SelectableChannel channel, int ops, EventLoop.Watcher watcher) throws IOException {
+        return loopTasks.register(channel, ops, watcher);
+    }
+
+    @Override
+    public boolean execute(Runnable task) {
+        return loopTasks.execute(task);
+    }
+
+    @Override
+    public boolean hasEnded() {
+        return exited;
+    }
+
+    @Override
+    public boolean inLoop() {
+        return Thread.currentThread() == thread;
     }
 
     /** Registers the shared listeners with this poller (the listener-owning one). Before start. */
@@ -306,6 +345,7 @@ public final class Poller implements Runnable, PollerStats {
 
     @Override
     public void run() {
+        CURRENT.set(this);
         try {
             loop();
         } catch (Throwable t) {
@@ -314,6 +354,7 @@ public final class Poller implements Runnable, PollerStats {
         } finally {
             shutdown.closeAll(exitReason);
             exited = true;
+            loopTasks.loopEnded();
             shutdown.endHandoffsAfterExit();
             try {
                 selector.close();
@@ -342,7 +383,7 @@ public final class Poller implements Runnable, PollerStats {
                     : Math.min(MAX_SLEEP_MS, Math.max(0, (next - now + 999_999) / 1_000_000));
             CompletableFuture<Void> release = acceptor.cancelIfReleasing(); // the select deregisters
             sleeping.set(true);
-            if (!inbox.isEmpty() || !pokes.isEmpty() || exit || sleepMs == 0 || release != null) {
+            if (!inbox.isEmpty() || !pokes.isEmpty() || !loopTasks.isEmpty() || exit || sleepMs == 0 || release != null) {
                 sleeping.set(false);
                 selector.selectNow(readyAction);
             } else {
@@ -356,6 +397,7 @@ public final class Poller implements Runnable, PollerStats {
             drainInbox();
             settleReadyWhileOwned();
             drainPokes();
+            loopTasks.run();
             expireTimers(System.nanoTime());
             if (child.isListenerPoller(this)) {
                 acceptor.updateAdmission();
@@ -522,6 +564,10 @@ public final class Poller implements Runnable, PollerStats {
         Object att = key.attachment();
         if (att instanceof Listener listener) {
             acceptor.acceptReady(listener);
+            return;
+        }
+        if (att instanceof EventLoop.Watcher w) {
+            loopTasks.ready(w, key);
             return;
         }
         Connection c = (Connection) att;

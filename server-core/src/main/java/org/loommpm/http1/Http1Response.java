@@ -241,6 +241,11 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
         return stream != null ? stream.bodyBytes() : bodyBytes;
     }
 
+    /** Counts body bytes a suspended exchange queued (for {@link #bodyBytesSent()}). Under its lock. */
+    void suspendedBody(long n) {
+        bodyBytes += n;
+    }
+
     /**
      * Records whether the client is still holding back a body it announced with
      * {@code Expect: 100-continue}: set when the request is created, cleared on the first body

@@ -78,6 +78,7 @@ final class Http1Suspension extends SuspendedExchange {
         ByteBuffer head = res.encodeHead(res.bodyForbidden() ? -1 : body.length, false, noBody ? 0 : body.length, true);
         if (!noBody) {
             head.put(body);
+            res.suspendedBody(body.length);
         }
         out.put(head.flip());
     }
@@ -85,7 +86,11 @@ final class Http1Suspension extends SuspendedExchange {
     @Override
     protected void queueHead() throws IOException {
         ByteBuffer head;
-        if (!res.bodyForbidden() && !res.isHttp10()) {
+        long declared = res.bodyForbidden() ? -1 : declaredLength();
+        if (declared >= 0) {
+            mode = Mode.RAW; // as announced: the producer sends exactly that many bytes (a proxy relaying)
+            head = res.encodeHead(declared, false, 0, true);
+        } else if (!res.bodyForbidden() && !res.isHttp10()) {
             mode = Mode.CHUNKED;
             head = res.encodeHead(-1, true, 0, true);
         } else {
@@ -98,6 +103,23 @@ final class Http1Suspension extends SuspendedExchange {
         out.put(head.flip());
     }
 
+    /** {@return the Content-Length the producer set before its first write, or -1 for none (or one that does not parse)} */
+    private long declaredLength() {
+        String v = res.headers().first("Content-Length");
+        if (v == null || v.isEmpty() || v.length() > 18) {
+            return -1;
+        }
+        long n = 0;
+        for (int i = 0; i < v.length(); i++) {
+            char c = v.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            n = n * 10 + (c - '0');
+        }
+        return n;
+    }
+
     @Override
     protected boolean offerPiece(byte[] piece) throws IOException {
         switch (mode) {
@@ -105,15 +127,22 @@ final class Http1Suspension extends SuspendedExchange {
                 return true;
             }
             case RAW -> {
-                return out.offer(ByteBuffer.wrap(piece.clone()));
+                return counted(piece, out.offer(ByteBuffer.wrap(piece.clone())));
             }
             default -> {
                 byte[] size = Integer.toHexString(piece.length).getBytes(StandardCharsets.US_ASCII);
                 ByteBuffer chunk = ByteBuffer.allocate(size.length + 2 + piece.length + 2);
                 chunk.put(size).put(CRLF).put(piece).put(CRLF).flip();
-                return out.offer(chunk);
+                return counted(piece, out.offer(chunk));
             }
         }
+    }
+
+    private boolean counted(byte[] piece, boolean queued) {
+        if (queued) {
+            res.suspendedBody(piece.length);
+        }
+        return queued;
     }
 
     @Override

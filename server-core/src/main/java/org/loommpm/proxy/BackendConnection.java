@@ -28,7 +28,7 @@ import java.util.Arrays;
  * thread reads {@link #channel} directly, the worker serving the client writes through
  * {@link #out}) until the client connection ends and it goes back to the pool, closed.
  */
-final class BackendConnection implements AutoCloseable {
+final class BackendConnection implements AutoCloseable, HeadSink {
     /** Largest response head accepted (status line and fields), as httpd's 8 KiB lines times a few. */
     static final int MAX_HEAD = 64 * 1024;
     private static final int BUFFER = 16 * 1024;
@@ -181,17 +181,20 @@ final class BackendConnection implements AutoCloseable {
      *
      * @return this connection
      */
-    BackendConnection ascii(String s) {
+    @Override
+    public BackendConnection ascii(String s) {
         return ascii(s, 0, s.length());
     }
 
     /** {@return appends {@code s} from index {@code from} on, as {@link #ascii(String)}} */
-    BackendConnection ascii(String s, int from) {
+    @Override
+    public BackendConnection ascii(String s, int from) {
         return ascii(s, from, s.length());
     }
 
     /** {@return appends {@code s[from, to)}, as {@link #ascii(String)}} */
-    BackendConnection ascii(String s, int from, int to) {
+    @Override
+    public BackendConnection ascii(String s, int from, int to) {
         int n = to - from;
         if (n > wbuf.length - wlen) {
             wbuf = Arrays.copyOf(wbuf, Math.max(wbuf.length * 2, wlen + n));
@@ -205,7 +208,8 @@ final class BackendConnection implements AutoCloseable {
     }
 
     /** {@return appends a non-negative number in decimal, as {@link #ascii(String)}} */
-    BackendConnection decimal(long v) {
+    @Override
+    public BackendConnection decimal(long v) {
         if (20 > wbuf.length - wlen) {
             wbuf = Arrays.copyOf(wbuf, wbuf.length * 2);
         }
@@ -336,7 +340,7 @@ final class BackendConnection implements AutoCloseable {
     }
 
     /** Index just past {@code \r\n\r\n} (or a bare {@code \n\n}), or -1. */
-    private static int headEnd(byte[] b, int from, int to) {
+    static int headEnd(byte[] b, int from, int to) {
         for (int i = from; i < to; i++) {
             if (b[i] == '\n') {
                 if (i + 1 < to && b[i + 1] == '\n') {

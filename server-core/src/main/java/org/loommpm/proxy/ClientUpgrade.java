@@ -26,7 +26,7 @@ sealed interface ClientUpgrade permits ConnectionUpgrade, ExtendedConnect {
     boolean drops(String name);
 
     /** Appends the upgrade's own fields to the request head toward the backend, in its connection's output buffer. */
-    void appendTo(BackendConnection head);
+    void appendTo(HeadSink head);
 
     /** {@return why the backend's {@code 101} (or 2xx) cannot be passed on (answered 502, LM2314), or {@code null}} */
     String refusal(ResponseHead switched);

@@ -31,7 +31,7 @@ record ConnectionUpgrade(UpgradePolicy policy, Headers asked, String value) impl
     }
 
     @Override
-    public void appendTo(BackendConnection head) {
+    public void appendTo(HeadSink head) {
         head.ascii("Connection: Upgrade\r\nUpgrade: ").ascii(value).ascii("\r\n");
     }
 

@@ -54,7 +54,7 @@ record ExtendedConnect(String protocol, String key) implements ClientUpgrade {
     }
 
     @Override
-    public void appendTo(BackendConnection head) {
+    public void appendTo(HeadSink head) {
         head.ascii("Connection: Upgrade\r\nUpgrade: ").ascii(protocol).ascii("\r\n");
         if (key != null) {
             head.ascii("Sec-WebSocket-Key: ").ascii(key).ascii("\r\n");

@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import org.loommpm.spi.EventLoop;
 
 /**
  * A member's pool of keep-alive connections. At most {@code max} connections are leased at once
@@ -19,6 +20,11 @@ import java.util.concurrent.TimeUnit;
  * are used (push/pop on top for reuse, peekLast/pollLast at the bottom for expiry), which
  * {@link ConcurrentLinkedDeque} allows from any thread. A connection is in the deque or owned by
  * exactly one lessee, never both: the deque's pop hands it over.
+ *
+ * <p><b>Event loops.</b> Exchanges served on a poller ({@link LoopExchange}) use connections
+ * owned by that poller instead: each poller's idle ones are in its {@link LoopPool}, created here
+ * on first use and dropped once the poller has ended. Both kinds take a permit of the same
+ * semaphore while in an exchange, so {@code max} bounds them together.
  */
 final class MemberPool {
     private final InetSocketAddress address;
@@ -34,6 +40,13 @@ final class MemberPool {
     private final int connectMillis;
     private final boolean reuse;
     private volatile boolean closed;
+    /** Each event loop's idle connections: added by the loop on first use, removed once it ended. */
+    private final ConcurrentHashMap<EventLoop, LoopPool> loops = new ConcurrentHashMap<>();
+    /**
+     * Every open connection owned by an event loop, idle or in an exchange, for the sweeper and
+     * {@link #close}: added by its loop when it connects, removed by whoever closes it.
+     */
+    private final Set<LoopConnection> loopOpen = ConcurrentHashMap.newKeySet();
 
     MemberPool(InetSocketAddress address, int max, long ttlNanos, long acquireMillis, int connectMillis, boolean reuse) {
         this.address = address;
@@ -92,6 +105,55 @@ final class MemberPool {
         }
     }
 
+    /** {@return the idle connections of {@code loop}, made on first use} The loop's thread. */
+    LoopPool loopPool(EventLoop loop) {
+        LoopPool p = loops.get(loop);
+        return p != null ? p : loops.computeIfAbsent(loop, l -> new LoopPool(this, l));
+    }
+
+    /** Takes a permit if one is free at once: an event loop does not wait. */
+    boolean tryPermit() {
+        return permits.tryAcquire();
+    }
+
+    /** Waits up to {@code acquire} for a permit (a virtual thread, for an event loop's exchange). */
+    boolean awaitPermit() throws InterruptedException {
+        return permits.tryAcquire(acquireMillis, TimeUnit.MILLISECONDS);
+    }
+
+    void releasePermit() {
+        permits.release();
+    }
+
+    InetSocketAddress address() {
+        return address;
+    }
+
+    int connectMillis() {
+        return connectMillis;
+    }
+
+    long ttlNanos() {
+        return ttlNanos;
+    }
+
+    long acquireMillis() {
+        return acquireMillis;
+    }
+
+    /** Whether a connection that ended an exchange cleanly may be kept: reuse on and not closed. */
+    boolean keeps() {
+        return reuse && !closed;
+    }
+
+    void loopOpened(LoopConnection c) {
+        loopOpen.add(c);
+    }
+
+    void loopClosed(LoopConnection c) {
+        loopOpen.remove(c);
+    }
+
     /** {@return opens a connection outside the pool's accounting (health checks)} */
     BackendConnection openUnpooled() throws IOException {
         return BackendConnection.open(address, connectMillis);
@@ -126,7 +188,11 @@ final class MemberPool {
 
     /** {@return connections in the idle deque now (for tests and the status of a member)} */
     int idleCount() {
-        return idle.size();
+        int n = idle.size();
+        for (LoopPool p : loops.values()) {
+            n += p.idleCount();
+        }
+        return n;
     }
 
     /** Connections leased now. */
@@ -138,6 +204,9 @@ final class MemberPool {
     void close() {
         closed = true;
         drainIdle();
+        for (LoopPool p : loops.values()) {
+            p.loop().execute(p::drain);
+        }
     }
 
     private void drainIdle() {
@@ -152,10 +221,20 @@ final class MemberPool {
         open.remove(c);
     }
 
-    /** Closes every connection whose blocking call is past its deadline (the sweeper's pass). */
+    /**
+     * The sweeper's pass: closes every connection whose blocking call is past its deadline, has
+     * each event loop time out its own connections past theirs (and close idle ones past the
+     * idle lifetime), and forgets the pools of loops that ended.
+     */
     void expire(long now) {
         for (BackendConnection c : open) {
             c.expire(now);
+        }
+        for (LoopConnection c : loopOpen) {
+            c.expire(now, ttlNanos);
+        }
+        if (!loops.isEmpty()) {
+            loops.values().removeIf(p -> p.loop().hasEnded());
         }
     }
 

@@ -10,9 +10,12 @@ import java.util.Objects;
 import org.loommpm.api.Handler;
 import org.loommpm.api.Headers;
 import org.loommpm.api.HttpException;
+import org.loommpm.api.InvocationType;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
+import org.loommpm.engine.Poller;
 import org.loommpm.http.ResponseState;
+import org.loommpm.spi.EventLoop;
 
 /**
  * A reverse proxy as a {@link Handler} (httpd's {@code ProxyPass}): requests whose target starts
@@ -65,11 +68,15 @@ import org.loommpm.http.ResponseState;
  * the connection without the final chunk (HTTP/1.1) or resets the stream (HTTP/2), so a
  * truncated body is never passed off as complete.
  *
- * <p><b>Threads.</b> Runs on the exchange's worker (a virtual thread), which leases a backend
- * connection, owns it for the exchange, and returns it to the member's pool; backend I/O parks
- * the virtual thread on the JDK's poller (no carrier blocked, no thread per backend socket). A
- * handler is immutable once built and shared by every worker. {@link #close} closes its
- * balancer (health checks, idle connections).
+ * <p><b>Threads.</b> A request the poller that read it may serve ({@link #nonBlockingHandler}:
+ * a whole request on a cleartext connection, no upgrade, no {@code Expect}, not {@code HEAD})
+ * is proxied on that poller ({@link LoopExchange}), over backend connections the poller owns,
+ * with no worker and no thread switch ({@link Builder#onPoller} turns this off). Everything else
+ * runs on the exchange's worker (a virtual thread), which leases a backend connection, owns it
+ * for the exchange, and returns it to the member's pool; backend I/O parks the virtual thread on
+ * the JDK's poller (no carrier blocked, no thread per backend socket). A handler is immutable
+ * once built and shared by every worker and poller. {@link #close} closes its balancer (health
+ * checks, idle connections).
  */
 public final class ProxyHandler implements Handler, AutoCloseable {
     private static final System.Logger LOG = System.getLogger("org.loommpm.proxy");
@@ -88,6 +95,9 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     private final int timeoutMillis;
     /** The upgrades passed through, or {@code null} for none (an extended CONNECT is then answered 501). */
     private final UpgradePolicy upgrade;
+    /** Whether requests the poller may serve are proxied there ({@link LoopExchange}). */
+    private final boolean onPoller;
+    private final Handler onLoop = new OnLoop();
 
     private ProxyHandler(Builder b) {
         this.prefix = b.prefix;
@@ -107,6 +117,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         }
         this.timeoutMillis = (int) Math.min(Integer.MAX_VALUE, b.timeout.toMillis());
         this.upgrade = b.upgrade == null ? null : new UpgradePolicy(b.upgrade);
+        this.onPoller = b.onPoller;
     }
 
     /**
@@ -140,6 +151,65 @@ public final class ProxyHandler implements Handler, AutoCloseable {
      */
     public static Builder builder(String prefix, Balancer balancer) {
         return new Builder(prefix, null, Objects.requireNonNull(balancer, "balancer"));
+    }
+
+    /**
+     * {@link InvocationType#BY_REQUEST} unless {@link Builder#onPoller} is off: see
+     * {@link #nonBlockingHandler}.
+     */
+    @Override
+    public InvocationType invocationType() {
+        return onPoller ? InvocationType.BY_REQUEST : InvocationType.BLOCKING;
+    }
+
+    @Override
+    public InvocationType invocationType(String method, String path) {
+        return nonBlockingHandler(method, path) != null ? InvocationType.NON_BLOCKING : InvocationType.BLOCKING;
+    }
+
+    /**
+     * The handler that proxies a request on the poller that read it ({@link LoopExchange}): for
+     * any method but {@code HEAD} (whose answer keeps the backend's {@code Content-Length}) and
+     * {@code CONNECT}, under the prefix. The server calls it there only for a whole request on a
+     * cleartext connection without {@code Upgrade} or {@code Expect} (see {@link InvocationType});
+     * everything else comes to {@link #handle} on a virtual thread.
+     */
+    @Override
+    public Handler nonBlockingHandler(String method, String path) {
+        if (!onPoller || method.equals("HEAD") || method.equals("CONNECT") || !path.startsWith(prefix)) {
+            return null;
+        }
+        return onLoop;
+    }
+
+    /** The poller's entry: {@link LoopExchange}, or {@link #handle} if called on a worker after all. */
+    private final class OnLoop implements Handler {
+        @Override
+        public void handle(Request req, Response res) throws Exception {
+            EventLoop loop = Poller.current();
+            if (loop == null) {
+                ProxyHandler.this.handle(req, res);
+                return;
+            }
+            if (!matches(req.rawTarget())) {
+                throw new HttpException(404, "not under the proxy's prefix " + prefix);
+            }
+            LoopExchange.start(ProxyHandler.this, loop, req, res);
+        }
+
+        @Override
+        public InvocationType invocationType() {
+            return InvocationType.NON_BLOCKING;
+        }
+    }
+
+    ReverseMap reverse() {
+        return reverse;
+    }
+
+    /** {@return {@code ProxyTimeout} for an attempt on {@code m}: its own {@code timeout}, else the handler's} */
+    long timeoutNanos(Member m) {
+        return m.timeout() != null ? m.timeout().toNanos() : timeoutMillis * 1_000_000L;
     }
 
     /** {@return the path prefix it serves} */
@@ -290,14 +360,14 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         throw new HttpException(503, "no usable member in " + balancer);
     }
 
-    private static boolean idempotent(String method) {
+    static boolean idempotent(String method) {
         return switch (method) {
             case "GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE" -> true;
             default -> false;
         };
     }
 
-    private static ProxyExchange.RequestBody bodyFraming(Request req) {
+    static ProxyExchange.RequestBody bodyFraming(Request req) {
         long len = req.contentLength();
         if (len > 0) {
             return ProxyExchange.RequestBody.LENGTH;
@@ -324,11 +394,24 @@ public final class ProxyHandler implements Handler, AutoCloseable {
      */
     private void head(BackendConnection c, Request req, Member m, ProxyExchange.RequestBody body,
                       ClientUpgrade upgradeTo) {
-        c.ascii(upgradeTo == null ? req.method() : upgradeTo.method(req)).ascii(" ");
-        targetPath(c, m.url().path(), req.rawTarget());
+        requestLine(c, upgradeTo == null ? req.method() : upgradeTo.method(req), req.rawTarget(), req.header("Host"), m);
+        fields(c, req, body, upgradeTo);
+    }
+
+    /** Composes the request line and {@code Host} toward {@code m}: what differs from one member to another. */
+    void requestLine(HeadSink c, String method, String target, String clientHost, Member m) {
+        c.ascii(method).ascii(" ");
+        targetPath(c, m.url().path(), target);
         c.ascii(" HTTP/1.1\r\n");
+        c.ascii("Host: ").ascii(preserveHost && clientHost != null ? clientHost : m.authority()).ascii("\r\n");
+    }
+
+    /**
+     * Composes the request's fields after {@code Host}, without the final empty line: the
+     * client's end-to-end ones, the forwarding ones, the upgrade's, and the body's framing.
+     */
+    void fields(HeadSink c, Request req, ProxyExchange.RequestBody body, ClientUpgrade upgradeTo) {
         String host = req.header("Host");
-        c.ascii("Host: ").ascii(preserveHost && host != null ? host : m.authority()).ascii("\r\n");
         Headers h = req.headers();
         boolean namesOthers = HopByHop.namesOthers(h);
         for (int i = 0; i < h.size(); i++) {
@@ -383,7 +466,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
      * Writes the backend's path for {@code target}: the member's path, the balancer's path, then
      * the target past this proxy's prefix, as {@link #join} would concatenate them.
      */
-    private void targetPath(BackendConnection c, String base, String target) {
+    private void targetPath(HeadSink c, String base, String target) {
         int rest = prefix.length();
         if (base.isEmpty() && extraPath.isEmpty() && rest == target.length()) {
             c.ascii("/");
@@ -399,7 +482,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     }
 
     /** Writes each {@code name} field's value of {@code h} followed by {@code ", "} (a list to append to). */
-    private static void priorValues(BackendConnection c, Headers h, String name) {
+    private static void priorValues(HeadSink c, Headers h, String name) {
         for (int i = 0; i < h.size(); i++) {
             if (Headers.equalsIgnoreCase(h.name(i), name)) {
                 c.ascii(h.value(i)).ascii(", ");
@@ -408,7 +491,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     }
 
     /** Writes the client's address: an IPv4 one digit by digit, with no string formatted for it. */
-    private static void clientAddress(BackendConnection c, InetSocketAddress peer) {
+    private static void clientAddress(HeadSink c, InetSocketAddress peer) {
         InetAddress a = peer.getAddress();
         if (a instanceof Inet4Address) {
             byte[] b = a.getAddress();
@@ -450,6 +533,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         private Duration timeout = Balancer.DEFAULT_TIMEOUT;
         private Duration retry = Member.Builder.DEFAULT_RETRY;
         private String upgrade;
+        private boolean onPoller = true;
 
         private Builder(String prefix, BackendUrl url, Balancer balancer) {
             if (prefix == null || !prefix.startsWith("/")) {
@@ -576,6 +660,19 @@ public final class ProxyHandler implements Handler, AutoCloseable {
                 throw new IllegalArgumentException("upgrade= takes one protocol name or *, got \"" + protocol + "\"");
             }
             upgrade = protocol;
+            return this;
+        }
+
+        /**
+         * Whether a request the poller may serve (see {@link ProxyHandler#nonBlockingHandler}) is
+         * proxied on that poller, with backend connections it owns, instead of on a virtual
+         * thread (default on). Off, every request takes the virtual-thread path.
+         *
+         * @param on whether it is on
+         * @return this builder
+         */
+        public Builder onPoller(boolean on) {
+            onPoller = on;
             return this;
         }
 

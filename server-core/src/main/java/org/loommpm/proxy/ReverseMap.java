@@ -57,10 +57,15 @@ public final class ReverseMap {
 
     /** Rewrites the response fields in place. */
     void rewrite(Headers h, Request req) {
+        rewrite(h, req.header("Host"), req.isSecure());
+    }
+
+    /** Rewrites the response fields in place, for a client that sent {@code host} (or none) over TLS or not. */
+    void rewrite(Headers h, String host, boolean secure) {
         for (String f : FIELDS) {
             String v = h.first(f);
             if (v != null) {
-                String mapped = map(v, req);
+                String mapped = map(v, host, secure);
                 if (mapped != null) {
                     h.set(f, mapped);
                 }
@@ -69,18 +74,17 @@ public final class ReverseMap {
     }
 
     /** The rewritten value, or null when no entry applies. */
-    String map(String value, Request req) {
+    private String map(String value, String host, boolean secure) {
         for (Entry e : entries) {
             if (value.startsWith(e.backend)) {
                 String path = e.path + value.substring(e.backend.length());
                 if (path.startsWith("//")) {
                     path = path.substring(1);
                 }
-                String host = req.header("Host");
                 if (host == null) {
                     return path;
                 }
-                return (req.isSecure() ? "https://" : "http://") + host + path;
+                return (secure ? "https://" : "http://") + host + path;
             }
         }
         return null;

@@ -5,8 +5,10 @@ import java.util.List;
 import org.loommpm.api.Filter;
 import org.loommpm.api.Handler;
 import org.loommpm.api.HttpException;
+import org.loommpm.api.InvocationType;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
+import org.loommpm.http.ResponseState;
 
 /**
  * The access log ({@code CustomLog}): a {@link Filter} around the whole site. After the handler
@@ -41,15 +43,13 @@ public final class AccessLogFilter implements Filter {
         this.timed = t;
     }
 
-    /** This filter around {@code handler}, as one handler. */
-    public Handler around(Handler handler) {
-        AccessLogFilter self = this;
-        return new Handler() {
-            @Override
-            public void handle(Request request, Response response) throws Exception {
-                self.filter(request, response, handler);
-            }
-        };
+    /**
+     * It formats into a buffer and hands the line to its writer, which never blocks: it may run
+     * on the poller.
+     */
+    @Override
+    public InvocationType invocationType() {
+        return InvocationType.NON_BLOCKING;
     }
 
     @Override
@@ -58,6 +58,13 @@ public final class AccessLogFilter implements Filter {
         long start = timed ? System.nanoTime() : 0;
         try {
             next.handle(request, response);
+            if (response instanceof ResponseState rs && rs.suspension() != null) {
+                // Answered later (a proxied exchange on the poller, a long poll): logged when it
+                // ends, with its final status and sizes, on the thread that ended it.
+                rs.suspension().ended().whenComplete((v, e) ->
+                        log(request, response, response.status(), startMillis, start));
+                return;
+            }
             if (!response.isCommitted()) {
                 // What the server does after the handler returns, done now so the line has the
                 // real status and sizes (an untouched response becomes an empty 200).

@@ -4,6 +4,7 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import org.loommpm.api.Filter;
 import org.loommpm.api.Handler;
+import org.loommpm.api.InvocationType;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
 
@@ -30,9 +31,10 @@ public final class RemoteIpFilter implements Filter {
         this.resolver = new RemoteIpResolver(s.proxies());
     }
 
-    /** This filter around {@code next}, as one handler. */
-    public Handler around(Handler next) {
-        return (req, res) -> filter(req, res, next);
+    /** It only reads fields and compares addresses: it may run on the poller. */
+    @Override
+    public InvocationType invocationType() {
+        return InvocationType.NON_BLOCKING;
     }
 
     @Override

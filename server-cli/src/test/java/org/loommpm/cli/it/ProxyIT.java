@@ -248,6 +248,40 @@ class ProxyIT {
         }
     }
 
+    @Test
+    void requestsProxiedOnThePollerAreLoggedWithTheirStatusAndSize() throws Exception {
+        int port = JarProcess.freePort();
+        Path log = dir.resolve("access.log");
+        try (LoomServer backend = backend()) {
+            Files.writeString(dir.resolve("loom.conf"), """
+                    Listen 127.0.0.1:%d
+                    CustomLog %s "%%>s %%b %%m %%U"
+                    ProxyPass /app/ http://127.0.0.1:%d/
+                    <Location /app/private/>
+                        Require ip 10.0.0.0/8
+                    </Location>
+                    """.formatted(port, log, backend.port()));
+            try (JarProcess proxy = JarProcess.start(dir, "-f", "loom.conf")) {
+                String base = "http://127.0.0.1:" + port;
+                String body = get(base + "/app/x");
+                assertEquals("backend " + backend.port() + " /x", body);
+                HttpResponse<String> denied = CLIENT.send(HttpRequest.newBuilder(URI.create(base + "/app/private/y"))
+                        .build(), HttpResponse.BodyHandlers.ofString());
+                assertEquals(403, denied.statusCode(), "Require is decided on the poller too");
+                String want = "200 " + body.length() + " GET /app/x";
+                String deniedLine = "403 " + denied.body().length() + " GET /app/private/y";
+                long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+                String lines = "";
+                while (System.nanoTime() < deadline && !(lines.contains(want) && lines.contains(deniedLine))) {
+                    Thread.sleep(50);
+                    lines = Files.exists(log) ? Files.readString(log) : "";
+                }
+                assertTrue(lines.contains(want), "the proxied exchange is logged when it ends: " + lines);
+                assertTrue(lines.contains(deniedLine), lines);
+            }
+        }
+    }
+
     private static String get(String url) throws Exception {
         return CLIENT.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(20)).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
