@@ -1,0 +1,87 @@
+package org.loommpm.proxy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.channels.SelectableChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.loommpm.spi.EventLoop;
+
+/**
+ * The sweeper's claim on an expired deadline ({@link LoopConnection#expire}): however many
+ * threads look at once, each expiry reaches the connection's loop exactly once.
+ */
+class LoopConnectionExpiryTest {
+
+    /** A loop that only counts the tasks queued to it. */
+    private static final class CountingLoop implements EventLoop {
+        final Selector selector;
+        final AtomicInteger tasks = new AtomicInteger();
+
+        CountingLoop() throws IOException {
+            selector = Selector.open();
+        }
+
+        @Override
+        public SelectionKey register(SelectableChannel channel, int ops, Watcher watcher) throws IOException {
+            return channel.register(selector, ops, watcher);
+        }
+
+        @Override
+        public boolean execute(Runnable task) {
+            tasks.incrementAndGet();
+            return true;
+        }
+
+        @Override
+        public boolean inLoop() {
+            return true;
+        }
+
+        @Override
+        public boolean hasEnded() {
+            return false;
+        }
+    }
+
+    @Test
+    void eachExpiryIsClaimedOnceUnderContention() throws Exception {
+        try (ServerSocket backend = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            CountingLoop loop = new CountingLoop();
+            MemberPool pool = new MemberPool(new InetSocketAddress("127.0.0.1", backend.getLocalPort()), 4,
+                    60_000_000_000L, 1000, 1000, true);
+            LoopConnection c = LoopConnection.open(pool.loopPool(loop));
+            int rounds = 2000;
+            int threads = 8;
+            for (int r = 0; r < rounds; r++) {
+                long now = System.nanoTime();
+                c.armDeadline(now - 1_000, 0); // already past
+                CountDownLatch go = new CountDownLatch(1);
+                Thread[] ts = new Thread[threads];
+                for (int t = 0; t < threads; t++) {
+                    ts[t] = Thread.ofPlatform().start(() -> {
+                        try {
+                            go.await();
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                        c.expire(now, Long.MAX_VALUE);
+                    });
+                }
+                go.countDown();
+                for (Thread t : ts) {
+                    t.join();
+                }
+                assertEquals(r + 1, loop.tasks.get(), "round " + r + ": one task per expiry");
+            }
+            c.close();
+            loop.selector.close();
+        }
+    }
+}
