@@ -54,9 +54,8 @@ final class BackendConnection implements AutoCloseable, HeadSink {
     private final RecentFields recentFields = new RecentFields();
     private int pos;
     private int lim;
-    /** Bytes toward the backend not written yet: {@code wbuf[0, wlen)}. */
-    private byte[] wbuf = new byte[BUFFER];
-    private int wlen;
+    /** Bytes toward the backend not written yet. */
+    private HeadBytes wbuf = new HeadBytes(BUFFER);
     /** When it went back to the pool ({@link System#nanoTime()}), for the idle timeout. */
     long idleSince;
     /** Exchanges served so far: 0 while the first runs (a fresh connection). */
@@ -119,7 +118,7 @@ final class BackendConnection implements AutoCloseable, HeadSink {
     }
 
     /**
-     * The buffered output: small writes are gathered in {@code wbuf}, one that does not fit is
+     * The buffered output: small writes are gathered in {@link #wbuf}, one that does not fit is
      * written straight through after what is gathered; every write to the socket is timed.
      */
     private final class Output extends OutputStream {
@@ -136,15 +135,13 @@ final class BackendConnection implements AutoCloseable, HeadSink {
 
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
-            if (len <= wbuf.length - wlen) {
-                System.arraycopy(b, off, wbuf, wlen, len);
-                wlen += len;
+            if (len <= wbuf.capacity() - wbuf.length()) {
+                wbuf.bytes(b, off, len);
                 return;
             }
             flush();
-            if (len < wbuf.length) {
-                System.arraycopy(b, off, wbuf, 0, len);
-                wlen = len;
+            if (len < wbuf.capacity()) {
+                wbuf.bytes(b, off, len);
             } else {
                 timedWrite(b, off, len);
             }
@@ -152,12 +149,13 @@ final class BackendConnection implements AutoCloseable, HeadSink {
 
         @Override
         public void flush() throws IOException {
-            if (wlen > 0) {
-                int n = wlen;
-                wlen = 0;
-                byte[] b = wbuf;
-                if (b.length > BUFFER) {
-                    wbuf = new byte[BUFFER]; // a pooled connection does not keep what one huge head grew it to
+            HeadBytes full = wbuf;
+            int n = full.length();
+            if (n > 0) {
+                byte[] b = full.array();
+                full.clear();
+                if (full.capacity() > BUFFER) {
+                    wbuf = new HeadBytes(BUFFER); // a pooled connection does not keep what one huge head grew it to
                 }
                 timedWrite(b, 0, n);
             }
@@ -195,34 +193,14 @@ final class BackendConnection implements AutoCloseable, HeadSink {
     /** {@return appends {@code s[from, to)}, as {@link #ascii(String)}} */
     @Override
     public BackendConnection ascii(String s, int from, int to) {
-        int n = to - from;
-        if (n > wbuf.length - wlen) {
-            wbuf = Arrays.copyOf(wbuf, Math.max(wbuf.length * 2, wlen + n));
-        }
-        for (int i = 0; i < n; i++) {
-            char ch = s.charAt(from + i);
-            wbuf[wlen + i] = ch <= 0xff ? (byte) ch : (byte) '?'; // as ISO-8859-1 encodes what it cannot map
-        }
-        wlen += n;
+        wbuf.ascii(s, from, to);
         return this;
     }
 
     /** {@return appends a non-negative number in decimal, as {@link #ascii(String)}} */
     @Override
     public BackendConnection decimal(long v) {
-        if (20 > wbuf.length - wlen) {
-            wbuf = Arrays.copyOf(wbuf, wbuf.length * 2);
-        }
-        int digits = 1;
-        for (long t = v; t >= 10; t /= 10) {
-            digits++;
-        }
-        long t = v;
-        for (int i = wlen + digits - 1; i >= wlen; i--) {
-            wbuf[i] = (byte) ('0' + t % 10);
-            t /= 10;
-        }
-        wlen += digits;
+        wbuf.decimal(v);
         return this;
     }
 

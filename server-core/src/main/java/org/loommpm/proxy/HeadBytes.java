@@ -3,9 +3,10 @@ package org.loommpm.proxy;
 import java.util.Arrays;
 
 /**
- * A growable byte array a request head is composed in ({@link HeadSink}), for an exchange on an
- * event loop: the fields are composed once per request and the request line and {@code Host}
- * once per attempt, then written with the body in one write. Confined to one thread.
+ * A growable byte array a request head is composed in ({@link HeadSink}): the output buffer of
+ * a blocking {@link BackendConnection}, and for an exchange on an event loop the fields (once
+ * per request) and the request line and {@code Host} (once per attempt), then written with the
+ * body in one write. Confined to one thread.
  */
 final class HeadBytes implements HeadSink {
     private byte[] b;
@@ -61,6 +62,10 @@ final class HeadBytes implements HeadSink {
 
     int length() {
         return len;
+    }
+
+    int capacity() {
+        return b.length;
     }
 
     private void room(int n) {
