@@ -9,9 +9,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import org.loommpm.spi.EventLoop;
 
 /**
- * The poller's {@link EventLoop} side, a poller-confined helper: channels that non-blocking code
- * registered on the poller's selector ({@link EventLoop.Watcher} attachments), and tasks any
- * thread queues for the poller to run.
+ * The poller's {@link EventLoop} side ({@link Poller#current()} hands it out), a poller-confined
+ * helper: channels that non-blocking code registered on the poller's selector
+ * ({@link EventLoop.Watcher} attachments), and tasks any thread queues for the poller to run.
  *
  * <p><b>Contract of {@link #tasks}</b> (multi-producer, single-consumer): any thread offers
  * ({@link #execute}); only the poller polls ({@link #run}), at most {@link #MAX_PER_TURN} per
@@ -19,7 +19,7 @@ import org.loommpm.spi.EventLoop;
  * offered after the poller exited is refused ({@code execute} returns false), and one that slips
  * in as it exits is dropped with the loop: the watchers it would touch are ended by then.
  */
-final class LoopTasks {
+final class LoopTasks implements EventLoop {
     private static final System.Logger LOG = System.getLogger("org.loommpm.engine");
     /** Tasks run per loop iteration; the rest wait for the next (after a selectNow). */
     private static final int MAX_PER_TURN = 1024;
@@ -33,20 +33,32 @@ final class LoopTasks {
         this.selector = selector;
     }
 
-    SelectionKey register(SelectableChannel channel, int ops, EventLoop.Watcher watcher) throws IOException {
+    @Override
+    public SelectionKey register(SelectableChannel channel, int ops, EventLoop.Watcher watcher) throws IOException {
         if (poller.hasExited() || !selector.isOpen()) {
             throw new IOException("the event loop has ended");
         }
         return channel.register(selector, ops, watcher);
     }
 
-    boolean execute(Runnable task) {
+    @Override
+    public boolean execute(Runnable task) {
         if (poller.hasExited()) {
             return false;
         }
         tasks.offer(task);
         poller.wakeIfSleeping();
         return true;
+    }
+
+    @Override
+    public boolean inLoop() {
+        return Thread.currentThread() == poller.thread();
+    }
+
+    @Override
+    public boolean hasEnded() {
+        return poller.hasExited();
     }
 
     boolean isEmpty() {

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
-import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
@@ -49,10 +48,10 @@ import org.loommpm.spi.EventLoop;
  * lost) and read by anyone. The KEEPALIVE, DETACHED and LINGER populations are counted on every
  * transition into and out of those states, all of which happen on this thread, so they are exact.
  */
-public final class Poller implements Runnable, PollerStats, EventLoop {
+public final class Poller implements Runnable, PollerStats {
     private static final System.Logger LOG = System.getLogger("org.loommpm.engine");
-    /** The poller the calling thread runs (set by {@link #run} on its own thread). */
-    private static final ThreadLocal<Poller> CURRENT = new ThreadLocal<>();
+    /** The event loop of the poller the calling thread runs (set by {@link #run} on its own thread). */
+    private static final ThreadLocal<EventLoop> CURRENT = new ThreadLocal<>();
     /** The longest select: also bounds how late a lazy KEEPALIVE hand-back is applied ({@link #handoffIdle}). */
     private static final long MAX_SLEEP_MS = 100;
     /** Pokes handled per loop iteration (see {@link #drainPokes}). */
@@ -172,25 +171,6 @@ public final class Poller implements Runnable, PollerStats, EventLoop {
         return CURRENT.get();
     }
 
-    @Override
-    public SelectionKey register(SelectableChannel channel, int ops, EventLoop.Watcher watcher) throws IOException {
-        return loopTasks.register(channel, ops, watcher);
-    }
-
-    @Override
-    public boolean execute(Runnable task) {
-        return loopTasks.execute(task);
-    }
-
-    @Override
-    public boolean hasEnded() {
-        return exited;
-    }
-
-    @Override
-    public boolean inLoop() {
-        return Thread.currentThread() == thread;
-    }
 
     /** Registers the shared listeners with this poller (the listener-owning one). Before start. */
     void ownListeners(List<Listener> listeners) throws IOException {
@@ -345,7 +325,7 @@ public final class Poller implements Runnable, PollerStats, EventLoop {
 
     @Override
     public void run() {
-        CURRENT.set(this);
+        CURRENT.set(loopTasks);
         try {
             loop();
         } catch (Throwable t) {
