@@ -158,7 +158,12 @@ final class LoopConnection implements EventLoop.Watcher {
     public void ready(SelectionKey k) {
         LoopExchange x = exchange;
         if (x != null) {
-            x.ready(this, k.readyOps());
+            try {
+                x.ready(this, k.readyOps());
+            } catch (RuntimeException e) {
+                x.crashed();
+                throw e;
+            }
             return;
         }
         // Idle: the backend closed it (or sent what it must not): it leaves the pool.
@@ -202,7 +207,12 @@ final class LoopConnection implements EventLoop.Watcher {
     private void timedOut() {
         LoopExchange x = exchange;
         if (x != null) {
-            x.timedOut(this);
+            try {
+                x.timedOut(this);
+            } catch (RuntimeException e) {
+                x.crashed();
+                throw e;
+            }
         }
     }
 

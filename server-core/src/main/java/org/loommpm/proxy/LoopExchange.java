@@ -205,7 +205,7 @@ final class LoopExchange {
                 got = false;
             }
             boolean permitted = got;
-            boolean queued = loop.execute(() -> {
+            boolean queued = onLoop(() -> {
                 if (permitted) {
                     attempt(i);
                 } else {
@@ -279,6 +279,34 @@ final class LoopExchange {
     }
 
     // ---- readiness, timeouts, the loop's end (loop thread) ----
+
+    /**
+     * A bug surfaced while the loop ran this exchange (an unexpected exception): the exchange
+     * lets go of its connection and permit and the client's answer is cut, so nothing leaks;
+     * the loop logs the exception (LM0107).
+     */
+    void crashed() {
+        if (state == State.DONE) {
+            return;
+        }
+        if (conn != null) {
+            release(false);
+        }
+        state = State.DONE;
+        response.abort();
+    }
+
+    /** {@return queues {@code task} on the loop, this exchange cleaned up if it throws; false if the loop ended} */
+    private boolean onLoop(Runnable task) {
+        return loop.execute(() -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                crashed();
+                throw e;
+            }
+        });
+    }
 
     void ready(LoopConnection c, int ops) {
         switch (state) {
@@ -444,8 +472,15 @@ final class LoopExchange {
             for (int i = 0; i < to.size(); i++) {
                 response.addHeader(to.name(i), to.value(i));
             }
+            if (framing == ResponseHead.Framing.LENGTH && length > ProxyExchange.SMALL_BODY) {
+                response.header("Content-Length", Long.toString(length)); // announced, not chunked
+            }
         } catch (IllegalArgumentException e) {
             throw new BackendProtocolException("a response field cannot be passed on: " + e.getMessage());
+        } catch (IllegalStateException e) {
+            // The client went away while the backend answered: the answer goes with the connection.
+            release(false);
+            return;
         }
         switch (framing) {
             case NONE -> {
@@ -463,7 +498,6 @@ final class LoopExchange {
                     state = State.READING_BODY;
                 } else {
                     remaining = length;
-                    response.header("Content-Length", Long.toString(length)); // announced, not chunked
                     state = State.STREAMING;
                 }
             }
@@ -545,7 +579,7 @@ final class LoopExchange {
         state = State.PAUSED;
         conn.interest(0);
         conn.disarmDeadline(); // a slow client is not the backend's fault; the client's own timeout applies
-        response.whenWritable().whenComplete((v, e) -> loop.execute(this::resume));
+        response.whenWritable().whenComplete((v, e) -> onLoop(this::resume));
         return false;
     }
 
