@@ -214,4 +214,25 @@ class LoopProxyTest {
             }
         }
     }
+    @Test
+    void aClientGoneBeforeTheAnswerLeaksNothing() throws Exception {
+        Handler slow = (req, res) -> {
+            Thread.sleep(300);
+            res.send("late");
+        };
+        try (LoomServer backend = Backends.start(slow);
+             Balancer b = Balancer.builder("g").member(Member.builder(Backends.url(backend)).max(1)
+                     .acquire(Duration.ofMillis(100)).build()).build();
+             LoomServer front = Backends.start(ProxyHandler.builder("/", b).build())) {
+            for (int i = 0; i < 3; i++) {
+                try (Socket gone = new Socket("127.0.0.1", front.port())) {
+                    gone.getOutputStream().write("GET /g HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                }
+                Thread.sleep(500); // the backend answers a client that left
+                HttpResponse<String> r = Backends.get(front, "/ok");
+                assertEquals(200, r.statusCode(), "the member's one connection was given back");
+                assertEquals("late", r.body());
+            }
+        }
+    }
 }
