@@ -59,8 +59,10 @@ import org.loommpm.websocket.server.UpgradeHandler;
  * <h2>Non-blocking routes</h2>
  * A route whose handler is {@link InvocationType#NON_BLOCKING} (see
  * {@link Handler#nonBlocking(Handler)}) may run on the poller thread that read the request, when
- * every filter of this router is non-blocking too; other routes, and the built-in 404, 405 and
- * {@code OPTIONS} answers, run on virtual threads. {@link #invocationType(String, String)} is
+ * every filter of this router is non-blocking too; a route whose handler is
+ * {@link InvocationType#BY_REQUEST} (a {@code proxy.ProxyHandler}, a nested router) may, when
+ * that handler hands out a poller entry for the request; other routes, and the built-in 404,
+ * 405 and {@code OPTIONS} answers, run on virtual threads. {@link #invocationType(String, String)} is
  * how the server asks, per request.
  *
  * <h2>Threads</h2>
@@ -331,8 +333,9 @@ public final class Router implements Handler {
     }
 
     /**
-     * The invocation type of the route {@code method} and {@code path} select: its handler's,
-     * when every filter is non-blocking; {@link InvocationType#BLOCKING} for a miss (404, 405,
+     * The invocation type of the route {@code method} and {@code path} select: its handler's
+     * (asked per request for a {@link InvocationType#BY_REQUEST} one), when every filter is
+     * non-blocking; {@link InvocationType#BLOCKING} for a miss (404, 405,
      * {@code OPTIONS}). Does not block; freezes the router.
      */
     @Override
@@ -342,12 +345,16 @@ public final class Router implements Handler {
             return InvocationType.BLOCKING;
         }
         Route route = find(path, t.methodIndex(method), null);
-        return route == null ? InvocationType.BLOCKING : t.types[route.id];
+        if (route == null || t.types[route.id] != InvocationType.BY_REQUEST) {
+            return route == null ? InvocationType.BLOCKING : t.types[route.id];
+        }
+        return nonBlockingHandler(method, path) != null ? InvocationType.NON_BLOCKING : InvocationType.BLOCKING;
     }
 
     /**
-     * The matched route's handler, filters included, when it and every filter are non-blocking,
-     * else {@code null} (also for a miss: 404, 405, {@code OPTIONS}): the route is found once,
+     * The matched route's handler, filters included, when it and every filter are non-blocking
+     * (for a {@link InvocationType#BY_REQUEST} handler: what its own
+     * {@link Handler#nonBlockingHandler} hands out, within the filters), else {@code null} (also for a miss: 404, 405, {@code OPTIONS}): the route is found once,
      * where {@link #invocationType(String, String)} and then {@link #handle} would find it twice.
      * Does not block; freezes the router.
      */
@@ -358,7 +365,25 @@ public final class Router implements Handler {
             return null;
         }
         Route route = find(path, t.methodIndex(method), null);
-        return route == null || t.types[route.id] != InvocationType.NON_BLOCKING ? null : t.routed[route.id];
+        if (route == null || t.types[route.id] == InvocationType.BLOCKING) {
+            return null;
+        }
+        if (t.types[route.id] == InvocationType.NON_BLOCKING) {
+            return t.routed[route.id];
+        }
+        Handler nb = route.handler.nonBlockingHandler(method, path); // BY_REQUEST: the handler decides
+        if (nb == null) {
+            return null;
+        }
+        if (nb == route.handler) {
+            return t.routed[route.id];
+        }
+        OnLoop cached = t.onLoop[route.id];
+        if (cached == null || cached.nb() != nb) {
+            cached = new OnLoop(nb, routed(route, chain(t.filters, nb)));
+            t.onLoop[route.id] = cached;
+        }
+        return cached.routed();
     }
 
     private Table table() {
@@ -381,14 +406,14 @@ public final class Router implements Handler {
         boolean any = false;
         for (Route r : routes) {
             routed[r.id] = routed(r, chain(fs, r.handler));
-            // A nested router is asked per request only for its whole type: a route is inline
-            // when the handler as a whole is non-blocking.
-            boolean nb = filtersNonBlocking && r.handler.invocationType() == InvocationType.NON_BLOCKING;
-            types[r.id] = nb ? InvocationType.NON_BLOCKING : InvocationType.BLOCKING;
-            any |= nb;
+            // A BY_REQUEST handler (a proxy, a nested router) is asked per request
+            // (nonBlockingHandler below); filters must all be non-blocking either way.
+            InvocationType ht = r.handler.invocationType();
+            types[r.id] = !filtersNonBlocking || ht == InvocationType.BLOCKING ? InvocationType.BLOCKING : ht;
+            any |= types[r.id] != InvocationType.BLOCKING;
         }
         return new Table(methods.toArray(new String[0]), routed,
-                chain(fs, (q, s) -> plain(s, 404, NOT_FOUND_BODY)), fs, types, any);
+                chain(fs, (q, s) -> plain(s, 404, NOT_FOUND_BODY)), fs, types, any, new OnLoop[routes.size()]);
     }
 
     private void checkNotFrozen() {
@@ -494,8 +519,18 @@ public final class Router implements Handler {
 
 
     /** What handle() reads after freezing; method names by index, routed chains by route id. */
+    /**
+     * A {@link InvocationType#BY_REQUEST} route's poller entry ({@code nb}, what its handler's
+     * {@link Handler#nonBlockingHandler} gave) with the filters and the route around it: kept per
+     * route so that a handler handing out the same entry each time costs no allocation per
+     * request. Written by whichever poller finds it missing (immutable, so a race only builds it
+     * twice).
+     */
+    private record OnLoop(Handler nb, Handler routed) {
+    }
+
     private record Table(String[] methods, Handler[] routed, Handler notFound, Filter[] filters,
-                         InvocationType[] types, boolean anyNonBlocking) {
+                         InvocationType[] types, boolean anyNonBlocking, OnLoop[] onLoop) {
         int methodIndex(String method) {
             for (int i = 0; i < methods.length; i++) {
                 if (methods[i].equals(method)) {

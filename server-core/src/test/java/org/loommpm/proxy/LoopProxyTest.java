@@ -235,4 +235,20 @@ class LoopProxyTest {
             }
         }
     }
+    @Test
+    void aProxyRouteOfARouterRunsOnThePollerToo() throws Exception {
+        try (LoomServer backend = Backends.start((req, res) -> res.send("routed " + req.rawTarget()));
+             ProxyHandler proxy = ProxyHandler.builder("/app/", Backends.url(backend)).build();
+             LoomServer front = Backends.start(new org.loommpm.api.Router()
+                     .route("GET", "/app/*", proxy).route("POST", "/app/*", proxy)
+                     .get("/local", (q, s) -> s.send("local")))) {
+            long before = inlineRequests(front);
+            for (int i = 0; i < 5; i++) {
+                assertEquals("routed /x" + i, Backends.get(front, "/app/x" + i).body());
+            }
+            assertEquals("local", Backends.get(front, "/local").body());
+            assertTrue(inlineRequests(front) >= before + 5, "the proxy's route on the poller: "
+                    + (inlineRequests(front) - before));
+        }
+    }
 }
