@@ -21,7 +21,9 @@ import java.util.concurrent.CompletableFuture;
  * ({@link #abort()}), timed out
  * ({@code SuspendTimeout} or {@link Response#suspend(java.time.Duration)}: {@link #onTimeout} runs,
  * then a {@code 503} if it did not answer), the client gone (connection closed, stream reset), or
- * the server stopping ({@code 503} once {@code GracefulShutdownTimeout} is nearly over).
+ * the server stopping ({@code 503} once {@code GracefulShutdownTimeout} is nearly over). A
+ * deadline or a stop that comes after a streamed body began cuts it off, as {@link #abort()}
+ * does: a client never takes an unfinished body for a whole one.
  * {@link #ended()} completes then, whichever it was; later calls to {@link #send},
  * {@link #write} fail with an {@link IOException}.
  *

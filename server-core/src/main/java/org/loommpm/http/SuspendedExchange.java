@@ -149,8 +149,9 @@ public abstract class SuspendedExchange implements SuspendedResponse {
 
     /**
      * Ends the exchange with {@code status} if nothing was sent yet (a short text body), else by
-     * ending the streamed body: a handler that failed after suspending, the deadline, a stop.
-     * Any thread.
+     * cutting the streamed body off, as {@link #abort} does: its producer did not finish it, and
+     * a client must not take what it got for a whole body. For a handler that failed after
+     * suspending, the deadline, a stop. Any thread.
      */
     public void fail(int status) {
         finish(() -> {
@@ -158,23 +159,28 @@ public abstract class SuspendedExchange implements SuspendedResponse {
             response.status = status;
             response.headers.set("Content-Type", "text/plain; charset=UTF-8");
             return (StatusReasons.reason(status) + "\n").getBytes(StandardCharsets.UTF_8);
-        });
+        }, true);
     }
 
     /**
      * The one way the answer ends ({@link #fail}, {@link #complete}): under the lock and only once,
      * queues the whole response whose body {@code whole} prepares (called only while nothing was
-     * sent yet, so it may still set status and headers), else ends the streamed body. A connection
-     * found gone while queueing ends the exchange as {@link #connectionGone} does. Any thread.
+     * sent yet, so it may still set status and headers), else ends the streamed body, or cuts it
+     * off ({@code cutStreamed}: the exchange then ends unanswered). A connection found gone while
+     * queueing ends the exchange as {@link #connectionGone} does. Any thread.
      */
-    private void finish(Supplier<byte[]> whole) {
+    private void finish(Supplier<byte[]> whole, boolean cutStreamed) {
         lock.lock();
+        boolean cut = false;
         try {
             if (phase == Phase.DONE) {
                 return;
             }
             if (phase == Phase.WAITING) {
                 queueWhole(whole.get());
+            } else if (cutStreamed) {
+                cut = true;
+                queueAbort();
             } else {
                 queueEnd();
             }
@@ -187,7 +193,7 @@ public abstract class SuspendedExchange implements SuspendedResponse {
                 lock.unlock();
             }
         }
-        end(true);
+        end(!cut);
     }
 
     /** Whether the answer went out (false after {@link #clientGone}). Meaningful once done. */
@@ -396,7 +402,7 @@ public abstract class SuspendedExchange implements SuspendedResponse {
 
     @Override
     public void complete() {
-        finish(() -> EMPTY);
+        finish(() -> EMPTY, false);
     }
 
     @Override

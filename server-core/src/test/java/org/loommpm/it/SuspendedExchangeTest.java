@@ -174,6 +174,23 @@ class SuspendedExchangeTest {
         assertEquals(2, counters().suspendTimeouts());
     }
 
+    /** A deadline that passes inside a streamed body cuts it off: a client never takes it for whole. */
+    @Test
+    void deadlineInsideAStreamedBodyCutsItOff() throws Exception {
+        int port = start(c -> { });
+        try (RawHttp raw = new RawHttp(port)) {
+            raw.send("GET /short HTTP/1.1\r\nHost: x\r\n\r\n");
+            SuspendedResponse s = waiting.poll(10, TimeUnit.SECONDS);
+            assertTrue(s.write("partial".getBytes(StandardCharsets.UTF_8)));
+            RawHttp.Response head = raw.readHead();
+            assertEquals(200, head.status());
+            assertEquals("partial", raw.readChunk());
+            IOException cut = assertThrows(IOException.class, raw::readChunk);
+            assertTrue(cut.getMessage().contains("closed inside a chunked body"), cut.getMessage());
+            s.ended().get(10, TimeUnit.SECONDS);
+        }
+    }
+
     /** A graceful stop answers suspended exchanges 503 before GracefulShutdownTimeout ends. */
     @Test
     void gracefulStopAnswers503() throws Exception {
