@@ -135,6 +135,20 @@ final class LoopConnection implements EventLoop.Watcher {
         return n;
     }
 
+    /**
+     * Whether an idle connection is still open at the backend's end: a non-blocking read finds
+     * nothing on a live one, and end of stream once the backend closed it (its FIN may have
+     * arrived after the poller's last look). One system call, for requests that cannot be sent
+     * again if the connection turns out closed.
+     */
+    boolean stillOpen() {
+        try {
+            return channel.read(ByteBuffer.wrap(in, 0, in.length)) == 0;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /** Marks everything read as consumed; a buffer a huge head grew goes back to its size. */
     void consumed() {
         pos = 0;

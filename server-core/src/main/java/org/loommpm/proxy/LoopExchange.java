@@ -41,7 +41,8 @@ import org.loommpm.spi.EventLoop;
  * found by the balancer's {@link TimeoutSweeper}, which hands each to the loop.
  *
  * <p><b>Ownership.</b> The exchange owns its connection from the lease (an idle one of this
- * loop's {@link LoopPool}, or a new one) to {@link #release}, and a permit of the member's
+ * loop's {@link LoopPool}, probed first for a request with a body, which cannot be sent again;
+ * or a new one) to {@link #release}, and a permit of the member's
  * {@link MemberPool} for as long. When no permit is free the exchange waits for one on a virtual
  * thread of its own (up to {@code acquire}, then 503 LM2310) and comes back to the loop with it.
  */
@@ -161,6 +162,10 @@ final class LoopExchange {
             long now = System.nanoTime();
             LoopPool home = pool.loopPool(loop);
             LoopConnection c = home.poll(now);
+            while (c != null && !bodiless && !c.stillOpen()) {
+                c.close(); // a request with a body is not sent again: it goes only on a connection known open
+                c = home.poll(now);
+            }
             boolean fresh = c == null;
             if (fresh) {
                 try {

@@ -14,10 +14,11 @@ import org.junit.jupiter.api.Test;
 import org.loommpm.spi.EventLoop;
 
 /**
- * The sweeper's claim on an expired deadline ({@link LoopConnection#expire}): however many
- * threads look at once, each expiry reaches the connection's loop exactly once.
+ * A loop-owned backend connection apart from its loop: the sweeper's claim on an expired
+ * deadline ({@link LoopConnection#expire}), which however many threads look at once reaches the
+ * connection's loop exactly once, and the probe of an idle connection ({@link LoopConnection#stillOpen}).
  */
-class LoopConnectionExpiryTest {
+class LoopConnectionTest {
 
     /** A loop that only counts the tasks queued to it. */
     private static final class CountingLoop implements EventLoop {
@@ -80,6 +81,29 @@ class LoopConnectionExpiryTest {
                 }
                 assertEquals(r + 1, loop.tasks.get(), "round " + r + ": one task per expiry");
             }
+            c.close();
+            loop.selector.close();
+        }
+    }
+    @Test
+    void aProbeTellsAnOpenConnectionFromOneTheBackendClosed() throws Exception {
+        try (ServerSocket backend = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            CountingLoop loop = new CountingLoop();
+            MemberPool pool = new MemberPool(new InetSocketAddress("127.0.0.1", backend.getLocalPort()), 4,
+                    60_000_000_000L, 1000, 1000, true);
+            LoopConnection c = LoopConnection.open(pool.loopPool(loop));
+            try (java.net.Socket peer = backend.accept()) {
+                loop.selector.selectNow();
+                c.finishConnect();
+                assertEquals(true, c.stillOpen(), "a live backend sent nothing");
+            }
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            boolean open = true;
+            while (open && System.nanoTime() < deadline) {
+                open = c.stillOpen();
+                Thread.sleep(10);
+            }
+            assertEquals(false, open, "the backend's close is seen");
             c.close();
             loop.selector.close();
         }
