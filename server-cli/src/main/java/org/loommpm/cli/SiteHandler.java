@@ -112,24 +112,19 @@ final class SiteHandler implements Handler {
                 rule = l.require() != null ? l.require() : rule;
             }
         }
+        if (rule != AccessRule.OPEN && !rule.allows(req.remoteAddress().getAddress())) {
+            LOG.log(Level.DEBUG, "LM1103 {0} denied to {1} by Require", path, req.remoteAddress());
+            plain(res, 403, "Forbidden");
+            return;
+        }
         if (anyOnPoller && handler == null && Poller.current() != null) {
             // On the poller (nonBlockingHandler chose so): only the proxy's poller entry may run here.
-            if (rule != AccessRule.OPEN && !rule.allows(req.remoteAddress().getAddress())) {
-                LOG.log(Level.DEBUG, "LM1103 {0} denied to {1} by Require", path, req.remoteAddress());
-                plain(res, 403, "Forbidden");
-                return;
-            }
             ProxySettings.Route r = route(path);
             Handler nb = r == null || r.handler() == null ? null : r.handler().nonBlockingHandler(req.method(), req.path());
             if (nb != null) {
                 nb.handle(req, res);
                 return;
             }
-        }
-        if (rule != AccessRule.OPEN && !rule.allows(req.remoteAddress().getAddress())) {
-            LOG.log(Level.DEBUG, "LM1103 {0} denied to {1} by Require", path, req.remoteAddress());
-            plain(res, 403, "Forbidden");
-            return;
         }
         if ("server-status".equals(handler)) {
             status.handle(req, res);
