@@ -103,9 +103,9 @@ final class LoopConnection implements EventLoop.Watcher {
         }
     }
 
-    /** Writes what the channel takes now. */
-    void write(ByteBuffer b) throws IOException {
-        channel.write(b);
+    /** Writes what the channel takes now, in one gathering write. */
+    void write(ByteBuffer[] bs) throws IOException {
+        channel.write(bs);
     }
 
     /**

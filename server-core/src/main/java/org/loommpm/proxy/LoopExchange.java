@@ -7,6 +7,7 @@ import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.time.Duration;
+import java.util.Arrays;
 import org.loommpm.api.Headers;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
@@ -82,9 +83,15 @@ final class LoopExchange {
     private Member member;
     private int memberIndex;
     private LoopConnection conn;
-    private boolean reused;
     private long timeoutNanos;
-    private ByteBuffer outgoing;
+    /** SENDING: the request line and {@code Host}, the fields, the body; written with one gathering write. */
+    private ByteBuffer[] outgoing;
+    /** Whether any byte of a response came on this attempt (then it is no stale connection). */
+    private boolean heardAnything;
+    /** Set when the piece that paused the relay was the body's last: the end follows once it is taken. */
+    private boolean endAfterPause;
+    /** With {@link #endAfterPause}: whether the connection was left at the message's end. */
+    private boolean cleanAfterPause;
     private ResponseHead.Framing framing;
     private boolean keepAlive;
     /** LENGTH: body bytes still to come; READING_BODY: the whole body and how much of it is in. */
@@ -183,7 +190,6 @@ final class LoopExchange {
             conn = c;
             member = m;
             memberIndex = i;
-            reused = !fresh;
             heardAnything = false;
             m.busy.incrementAndGet();
             timeoutNanos = proxy.timeoutNanos(m);
@@ -255,13 +261,11 @@ final class LoopExchange {
 
     /** Writes the request line, {@code Host}, the fields and the body, as far as the socket takes them. */
     private void send(long now) {
-        HeadBytes out = new HeadBytes(fields.length() + 128 + (body == null ? 0 : body.length));
-        proxy.requestLine(out, method, target, clientHost, member);
-        out.bytes(fields.array(), 0, fields.length());
-        if (body != null) {
-            out.bytes(body, 0, body.length);
-        }
-        outgoing = ByteBuffer.wrap(out.array(), 0, out.length());
+        HeadBytes line = new HeadBytes(128);
+        proxy.requestLine(line, method, target, clientHost, member);
+        ByteBuffer head = ByteBuffer.wrap(line.array(), 0, line.length());
+        ByteBuffer rest = ByteBuffer.wrap(fields.array(), 0, fields.length());
+        outgoing = body == null ? new ByteBuffer[] {head, rest} : new ByteBuffer[] {head, rest, ByteBuffer.wrap(body)};
         state = State.SENDING;
         conn.armDeadline(now, timeoutNanos);
         writeRequest();
@@ -271,10 +275,10 @@ final class LoopExchange {
         try {
             conn.write(outgoing);
         } catch (IOException e) {
-            failed(reused ? AttemptFailed.Kind.STALE : AttemptFailed.Kind.NO_RESPONSE, e);
+            failed(conn.exchanges > 0 ? AttemptFailed.Kind.STALE : AttemptFailed.Kind.NO_RESPONSE, e);
             return;
         }
-        if (outgoing.hasRemaining()) {
+        if (outgoing[outgoing.length - 1].hasRemaining()) {
             conn.interest(SelectionKey.OP_WRITE);
             return;
         }
@@ -383,16 +387,20 @@ final class LoopExchange {
         } catch (BackendProtocolException e) {
             failed(AttemptFailed.Kind.PROTOCOL, e);
         } catch (IOException e) {
-            failed(state == State.AWAITING_HEAD && reused && c.lim == 0 && c.pos == 0 && !heardAnything
-                    ? AttemptFailed.Kind.STALE : kindOfLoss(), e);
+            failed(kindOfLoss(), e);
         }
     }
 
-    /** Whether any byte of a response came on this attempt (then it is no stale connection). */
-    private boolean heardAnything;
-
+    /**
+     * {@return how a lost connection failed the attempt} A reused connection that had not
+     * answered a byte was closed by the backend before our request (stale: not the member's
+     * fault); otherwise no response, or a response cut off once it streamed.
+     */
     private AttemptFailed.Kind kindOfLoss() {
-        return state == State.STREAMING || state == State.PAUSED ? AttemptFailed.Kind.ABORTED
+        if (state == State.STREAMING || state == State.PAUSED) {
+            return AttemptFailed.Kind.ABORTED;
+        }
+        return state == State.AWAITING_HEAD && !heardAnything && conn.exchanges > 0 ? AttemptFailed.Kind.STALE
                 : AttemptFailed.Kind.NO_RESPONSE;
     }
 
@@ -402,8 +410,7 @@ final class LoopExchange {
             finish(false);
             return;
         }
-        boolean nothing = state == State.AWAITING_HEAD && !heardAnything && conn.lim == conn.pos;
-        failed(nothing && reused ? AttemptFailed.Kind.STALE : kindOfLoss(),
+        failed(kindOfLoss(),
                 new EOFException(state == State.AWAITING_HEAD ? "backend closed the connection before a whole response"
                         : "backend closed the connection inside the response body"));
     }
@@ -508,6 +515,7 @@ final class LoopExchange {
             }
             case CHUNKED -> {
                 chunks = new ChunkedDecoder();
+                pieces = new HeadBytes(conn.in.length);
                 state = State.STREAMING;
             }
             case CLOSE -> state = State.STREAMING;
@@ -527,22 +535,19 @@ final class LoopExchange {
         switch (framing) {
             case LENGTH -> {
                 int n = (int) Math.min(remaining, to - from);
-                piece = java.util.Arrays.copyOfRange(c.in, from, from + n);
+                piece = Arrays.copyOfRange(c.in, from, from + n);
                 remaining -= n;
                 c.pos += n;
                 end = remaining == 0;
             }
             case CHUNKED -> {
-                if (pieces == null) {
-                    pieces = new HeadBytes(to - from);
-                }
                 pieces.clear();
-                c.pos += chunks.decode(c.in, from, to, (b, off, len) -> pieces.bytes(b, off, len));
-                piece = java.util.Arrays.copyOf(pieces.array(), pieces.length());
+                c.pos += chunks.decode(c.in, from, to, pieces::bytes);
+                piece = Arrays.copyOf(pieces.array(), pieces.length());
                 end = chunks.isDone();
             }
             default -> {
-                piece = java.util.Arrays.copyOfRange(c.in, from, to);
+                piece = Arrays.copyOfRange(c.in, from, to);
                 c.pos = to;
                 end = false;
             }
@@ -563,10 +568,6 @@ final class LoopExchange {
         }
         return state != State.DONE;
     }
-
-    /** Set when the piece that paused the relay was the body's last: the end follows once it is taken. */
-    private boolean endAfterPause;
-    private boolean cleanAfterPause;
 
     /** {@return whether the client's queue took {@code piece}; if not the relay pauses} */
     private boolean offer(byte[] piece) {
