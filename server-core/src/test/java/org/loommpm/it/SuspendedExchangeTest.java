@@ -179,16 +179,28 @@ class SuspendedExchangeTest {
     void deadlineInsideAStreamedBodyCutsItOff() throws Exception {
         int port = start(c -> { });
         try (RawHttp raw = new RawHttp(port)) {
-            raw.send("GET /short HTTP/1.1\r\nHost: x\r\n\r\n");
-            SuspendedResponse s = waiting.poll(10, TimeUnit.SECONDS);
-            assertTrue(s.write("partial".getBytes(StandardCharsets.UTF_8)));
-            RawHttp.Response head = raw.readHead();
-            assertEquals(200, head.status());
-            assertEquals("partial", raw.readChunk());
-            IOException cut = assertThrows(IOException.class, raw::readChunk);
-            assertTrue(cut.getMessage().contains("closed inside a chunked body"), cut.getMessage());
+            SuspendedResponse s = streamPartial(raw, "/short");
+            assertCutOff(raw);
             s.ended().get(10, TimeUnit.SECONDS);
         }
+    }
+
+    /** Sends GET {@code path}, streams "partial" through its suspension, reads the chunked head and that piece. */
+    private SuspendedResponse streamPartial(RawHttp raw, String path) throws Exception {
+        raw.send("GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n");
+        SuspendedResponse s = waiting.poll(10, TimeUnit.SECONDS);
+        assertTrue(s.write("partial".getBytes(StandardCharsets.UTF_8)));
+        RawHttp.Response head = raw.readHead();
+        assertEquals(200, head.status());
+        assertEquals("chunked", head.header("Transfer-Encoding"));
+        assertEquals("partial", raw.readChunk());
+        return s;
+    }
+
+    /** The connection closes inside the chunked body: no last chunk, so the body cannot pass for whole. */
+    private static void assertCutOff(RawHttp raw) {
+        IOException cut = assertThrows(IOException.class, raw::readChunk);
+        assertTrue(cut.getMessage().contains("closed inside a chunked body"), cut.getMessage());
     }
 
     /** A graceful stop answers suspended exchanges 503 before GracefulShutdownTimeout ends. */
@@ -267,16 +279,9 @@ class SuspendedExchangeTest {
     void abortCutsTheStreamedBodyOff() throws Exception {
         int port = start(c -> { });
         try (RawHttp raw = new RawHttp(port)) {
-            raw.send("GET /poll HTTP/1.1\r\nHost: x\r\n\r\n");
-            SuspendedResponse s = waiting.poll(10, TimeUnit.SECONDS);
-            assertTrue(s.write("partial".getBytes(StandardCharsets.UTF_8)));
-            RawHttp.Response head = raw.readHead();
-            assertEquals(200, head.status());
-            assertEquals("chunked", head.header("Transfer-Encoding"));
-            assertEquals("partial", raw.readChunk());
+            SuspendedResponse s = streamPartial(raw, "/poll");
             s.abort();
-            IOException cut = assertThrows(IOException.class, raw::readChunk);
-            assertTrue(cut.getMessage().contains("closed inside a chunked body"), cut.getMessage());
+            assertCutOff(raw);
             s.ended().get(10, TimeUnit.SECONDS);
             assertThrows(IOException.class, () -> s.write("late".getBytes(StandardCharsets.UTF_8)));
             s.abort(); // once ended, nothing more
