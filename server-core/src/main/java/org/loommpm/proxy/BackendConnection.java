@@ -174,30 +174,16 @@ final class BackendConnection implements AutoCloseable, HeadSink {
     }
 
     /**
-     * Appends ISO-8859-1 text (a request head's parts) to the output buffer, which grows for a
-     * head larger than it; nothing is written before {@link #flush}.
-     *
-     * @return this connection
+     * {@return appends ISO-8859-1 text {@code s[from, to)} (a request head's part) to the output
+     * buffer, which grows for a head larger than it; nothing is written before {@link #flush}}
      */
-    @Override
-    public BackendConnection ascii(String s) {
-        return ascii(s, 0, s.length());
-    }
-
-    /** {@return appends {@code s} from index {@code from} on, as {@link #ascii(String)}} */
-    @Override
-    public BackendConnection ascii(String s, int from) {
-        return ascii(s, from, s.length());
-    }
-
-    /** {@return appends {@code s[from, to)}, as {@link #ascii(String)}} */
     @Override
     public BackendConnection ascii(String s, int from, int to) {
         wbuf.ascii(s, from, to);
         return this;
     }
 
-    /** {@return appends a non-negative number in decimal, as {@link #ascii(String)}} */
+    /** {@return appends a non-negative number in decimal, as {@link #ascii(String, int, int)}} */
     @Override
     public BackendConnection decimal(long v) {
         wbuf.decimal(v);
