@@ -51,13 +51,18 @@ class LoopConnectionTest {
         }
     }
 
+    /** A poller connection to {@code backend} from a pool of up to 4, owned by {@code loop}. */
+    private static LoopConnection openTo(ServerSocket backend, CountingLoop loop) throws IOException {
+        MemberPool pool = new MemberPool(new InetSocketAddress("127.0.0.1", backend.getLocalPort()), 4,
+                60_000_000_000L, 1000, 1000, true);
+        return LoopConnection.open(pool.loopPool(loop));
+    }
+
     @Test
     void eachExpiryIsClaimedOnceUnderContention() throws Exception {
         try (ServerSocket backend = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
             CountingLoop loop = new CountingLoop();
-            MemberPool pool = new MemberPool(new InetSocketAddress("127.0.0.1", backend.getLocalPort()), 4,
-                    60_000_000_000L, 1000, 1000, true);
-            LoopConnection c = LoopConnection.open(pool.loopPool(loop));
+            LoopConnection c = openTo(backend, loop);
             int rounds = 2000;
             int threads = 8;
             for (int r = 0; r < rounds; r++) {
@@ -85,13 +90,12 @@ class LoopConnectionTest {
             loop.selector.close();
         }
     }
+
     @Test
     void aProbeTellsAnOpenConnectionFromOneTheBackendClosed() throws Exception {
         try (ServerSocket backend = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
             CountingLoop loop = new CountingLoop();
-            MemberPool pool = new MemberPool(new InetSocketAddress("127.0.0.1", backend.getLocalPort()), 4,
-                    60_000_000_000L, 1000, 1000, true);
-            LoopConnection c = LoopConnection.open(pool.loopPool(loop));
+            LoopConnection c = openTo(backend, loop);
             try (java.net.Socket peer = backend.accept()) {
                 loop.selector.selectNow();
                 c.finishConnect();
