@@ -12,6 +12,13 @@ SERVER_JAR=${SERVER_JAR:-"$ROOT_DIR/server-cli/target/loom-mpm.jar"}
 JVM_FLAGS=${JVM_FLAGS:-"-Xms1g -Xmx1g -XX:+UseParallelGC --sun-misc-unsafe-memory-access=allow"}
 SERVER_CPU=${SERVER_CPU:-0}
 CLIENT_CPU=${CLIENT_CPU:-1}
+# SERVER_CPU_QUOTA: empty (the default) or the percentage of one core the server's process may use
+# (e.g. 50), enforced by the kernel's CFS bandwidth control over a 10 ms period (cgroup v2
+# cpu.max, or v1 cpu.cfs_quota_us; needs root). For the rows where the load tool saturates its own
+# core (wrk at 90-100 %): with the server held below what the client can offer, req/s measures
+# the server, not the client. Every thread of the server (JIT, GC) counts against the quota.
+SERVER_CPU_QUOTA=${SERVER_CPU_QUOTA:-}
+QUOTA_PERIOD_US=10000
 PORT_BASE=${PORT_BASE:-18080}
 
 # The JDK ../loom picks (JAVA_HOME, PATH, then the newest JDK 21+ under /usr/lib/jvm, ...).
@@ -68,8 +75,41 @@ server_impl() {
 }
 
 SERVER_PID=""
+QUOTA_CGROUP=""
 
-# start_server SERVER LOGFILE: starts it pinned to SERVER_CPU, waits for READY (60 s at most).
+# quota_cgroup: creates (once) QUOTA_CGROUP, the cgroup that holds the server at SERVER_CPU_QUOTA %
+# of a core; fails when neither cgroup v2's cpu.max nor v1's cpu controller is writable.
+quota_cgroup() {
+  if [ -z "$QUOTA_CGROUP" ]; then
+    local quota=$((SERVER_CPU_QUOTA * QUOTA_PERIOD_US / 100)) dir
+    if [ -f /sys/fs/cgroup/cgroup.controllers ]; then
+      dir=/sys/fs/cgroup/loom-bench-$$
+      mkdir -p "$dir" && echo "$quota $QUOTA_PERIOD_US" >"$dir/cpu.max" || return 1
+    else
+      dir=/sys/fs/cgroup/cpu/loom-bench-$$
+      mkdir -p "$dir" && echo "$QUOTA_PERIOD_US" >"$dir/cpu.cfs_period_us" \
+        && echo "$quota" >"$dir/cpu.cfs_quota_us" || return 1
+    fi
+    QUOTA_CGROUP=$dir
+  fi
+}
+
+# remove_quota_cgroup: removes the cgroup quota_cgroup made (empty once its servers have exited).
+remove_quota_cgroup() {
+  [ -n "$QUOTA_CGROUP" ] && rmdir "$QUOTA_CGROUP" 2>/dev/null
+  QUOTA_CGROUP=""
+}
+
+# in_quota CMD...: runs CMD (exec) inside the quota cgroup quota_cgroup made, if any.
+in_quota() {
+  if [ -n "$QUOTA_CGROUP" ]; then
+    echo "$BASHPID" >"$QUOTA_CGROUP/cgroup.procs" || exit 1
+  fi
+  exec "$@"
+}
+
+# start_server SERVER LOGFILE: starts it pinned to SERVER_CPU (and held to SERVER_CPU_QUOTA),
+# waits for READY (60 s at most).
 start_server() {
   local server=$1 log=$2 port i
   port=$(port_of "$server")
@@ -78,8 +118,10 @@ start_server() {
   [ "$server" = loom-noac ] && admission=off
   local routes=${LOOM_ROUTES:-}
   [ "$server" = loom-blk ] && routes=blocking
+  [ -z "$SERVER_CPU_QUOTA" ] || quota_cgroup || {
+    echo "SERVER_CPU_QUOTA=$SERVER_CPU_QUOTA: cannot set a CPU quota (cgroup not writable)" >&2; return 1; }
   # shellcheck disable=SC2086
-  LOOM_ROUTES=$routes LOOM_ADMISSION=$admission taskset -c "$SERVER_CPU" "$JAVA" $JVM_FLAGS -jar "$JAR" "$port" "$(server_impl "$server")" \
+  (export LOOM_ROUTES=$routes LOOM_ADMISSION=$admission; in_quota taskset -c "$SERVER_CPU" "$JAVA" $JVM_FLAGS -jar "$JAR" "$port" "$(server_impl "$server")") \
     >"$log" 2>&1 &
   SERVER_PID=$!
   for i in $(seq 600); do
@@ -134,6 +176,7 @@ machine_summary() {
   echo "jdk: $("$JAVA" -version 2>&1 | sed -n 2p) ($BENCH_JAVA_HOME)"
   echo "jvm flags: $JVM_FLAGS"
   echo "cpu: $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1), $(nproc) cores; server on core $SERVER_CPU, client on core $CLIENT_CPU (taskset)"
+  [ -z "$SERVER_CPU_QUOTA" ] || echo "server cpu quota: $SERVER_CPU_QUOTA % of one core (CFS bandwidth, ${QUOTA_PERIOD_US} us period): req/s measures the server, not the client"
   echo "kernel: $(uname -r)"
   echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg) (other processes on this machine add noise)"
 }

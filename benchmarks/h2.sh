@@ -35,7 +35,7 @@ command -v h2load >/dev/null || { echo "h2load not found (apt-get install nghttp
 
 build_jar
 RES=$(mktemp -d /tmp/loom-h2bench.XXXXXX)
-trap 'stop_server; echo "raw output kept in $RES" >&2' EXIT
+trap 'stop_server; remove_quota_cgroup; echo "raw output kept in $RES" >&2' EXIT
 "$BENCH_JAVA_HOME/bin/keytool" -genkeypair -keystore "$RES/bench.p12" -storetype PKCS12 -storepass benchpw \
   -keypass benchpw -alias bench -keyalg EC -groupname secp256r1 -dname CN=localhost \
   -ext SAN=IP:127.0.0.1,DNS:localhost -validity 2 >/dev/null 2>&1
