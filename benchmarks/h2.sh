@@ -15,7 +15,8 @@
 # per request is read from /proc (user + system), which stays meaningful on a noisy machine.
 # Environment: SERVERS (loom helidon netty undertow), PROTOS (h2c h2), ROUNDS (3), DURATION (10), WARMUP (6:
 # at least that, in WARMUP_STEP (3) s runs, until two runs agree within 10 %, at most WARMUP_MAX (30) s),
-# SHAPES ("16x32 50x1": CLIENTSxSTREAMS), OUT (docs/benchmarks/h2-DATE.md), BUILD=1 to rebuild the jar.
+# SHAPES ("16x32 50x1": CLIENTSxSTREAMS), OUT (docs/benchmarks/h2-DATE.md), BUILD=1 to rebuild the jar,
+# SERVER_CPU_QUOTA (% of one core for the server, as in run.sh).
 # Every row also reports the requests h2load counted as failed or errored (lost responses), and
 # h2load's own CPU share of its core (near 100 %: the client was the limit, the req/s a lower bound).
 set -euo pipefail

@@ -31,7 +31,9 @@
 # not affected).
 # Environment: PEERS (loom nginx httpd), ROUNDS (3), DURATION (10), WARMUP (10), WARMUP2 (3), CONNS (32),
 # SYSCALLS (0), OUT (docs/benchmarks/proxy-DATE.md), JVM_FLAGS (as common.sh); for a same-run A/B
-# of two builds, BASE_JAR (another loom-mpm.jar) and the peer "base" in PEERS.
+# of two builds, BASE_JAR (another loom-mpm.jar) and the peer "base" in PEERS. SERVER_CPU_QUOTA (%
+# of one core, as in run.sh) holds each proxy's processes to that share of core 0, so that the proxy,
+# not wrk and the backend sharing core 1, sets the pace (unthrottled, both cores are near full).
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
@@ -62,6 +64,7 @@ PEER_PID=""
 
 cleanup() {
   stop_peer
+  remove_quota_cgroup
   if [ -n "$BACKEND_PID" ]; then kill "$BACKEND_PID" 2>/dev/null || true; fi
   echo "raw output kept in $RES" >&2
 }
@@ -137,20 +140,22 @@ CONF
 
 start_peer() {  # $1 peer
   local p=$1 i
+  [ -z "$SERVER_CPU_QUOTA" ] || quota_cgroup || {
+    echo "SERVER_CPU_QUOTA=$SERVER_CPU_QUOTA: cannot set a CPU quota (cgroup not writable)" >&2; return 1; }
   case "$p" in
     loom | base)
       local jar=$LOOM_JAR
       if [ "$p" = base ]; then jar=${BASE_JAR:?"the peer base needs BASE_JAR"}; fi
       # shellcheck disable=SC2086
-      taskset -c "$SERVER_CPU" "$JAVA" $JVM_FLAGS -jar "$jar" -C "Listen 127.0.0.1:${PORT[$p]}" \
+      (in_quota taskset -c "$SERVER_CPU" "$JAVA" $JVM_FLAGS -jar "$jar" -C "Listen 127.0.0.1:${PORT[$p]}" \
         -C "StartServers 1" -C "MaxKeepAliveRequests 0" -C "CustomLog /dev/null common" \
-        -C "ProxyPass / http://127.0.0.1:$BACKEND_PORT/" >"$RES/$p.out" 2>&1 &
+        -C "ProxyPass / http://127.0.0.1:$BACKEND_PORT/") >"$RES/$p.out" 2>&1 &
       PEER_PID=$! ;;
     nginx)
-      taskset -c "$SERVER_CPU" "$NGINX" -p "$RES/nginx" -c "$RES/nginx/nginx.conf" >"$RES/nginx.out" 2>&1 &
+      (in_quota taskset -c "$SERVER_CPU" "$NGINX" -p "$RES/nginx" -c "$RES/nginx/nginx.conf") >"$RES/nginx.out" 2>&1 &
       PEER_PID=$! ;;
     httpd)
-      taskset -c "$SERVER_CPU" "$HTTPD" -f "$RES/httpd/httpd.conf" -DFOREGROUND >"$RES/httpd.out" 2>&1 &
+      (in_quota taskset -c "$SERVER_CPU" "$HTTPD" -f "$RES/httpd/httpd.conf" -DFOREGROUND) >"$RES/httpd.out" 2>&1 &
       PEER_PID=$! ;;
   esac
   for i in $(seq 300); do

@@ -9,7 +9,9 @@ import java.util.regex.Pattern;
 /**
  * One wrk run as {@code run.sh} records it: wrk's output plus a {@code # server_cpu_s=} line and
  * the {@code # client_cpu_s= wall_s=} line of {@code run_client} (common.sh).
- * Latencies in ms; {@code NaN} when missing.
+ * Latencies in ms; {@code NaN} when missing. wrk 4.1 sometimes prints {@code 0.00us} for a
+ * percentile its histogram lost (wg/wrk issues 236 and 354, mostly with pipelining): no response
+ * takes zero time, so a zero percentile is read as missing, not as a latency.
  */
 record WrkRun(double rps, double p50, double p99, long requests, double serverCpuSeconds,
               long connect, long read, long write, long timeout, long non2xx, double clientCpuPercent) {
@@ -36,6 +38,9 @@ record WrkRun(double rps, double p50, double p99, long requests, double serverCp
                 case "s" -> 1000.0;
                 default -> 60_000.0;
             };
+            if (v == 0) {
+                v = Double.NaN;
+            }
             if (m.group(1).equals("50")) {
                 p50 = v;
             } else {

@@ -29,6 +29,13 @@ class WrkRunTest {
     }
 
     @Test
+    void zeroPercentileIsMissingNotALatency() {
+        WrkRun r = WrkRun.parse(RUN.replace("2.10ms", "0.00us"));
+        assertEquals(Double.NaN, r.p99());
+        assertEquals(0.412, r.p50(), 1e-9);
+    }
+
+    @Test
     void missingClientLineIsNaN() {
         assertEquals(Double.NaN, WrkRun.parse("Requests/sec: 1.0\n").clientCpuPercent());
     }
