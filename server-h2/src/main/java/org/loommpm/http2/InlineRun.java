@@ -11,8 +11,8 @@ import org.loommpm.spi.ProtocolConnection;
  * ({@link Session#serveOnPoller}: no worker at all).
  *
  * <p><b>When.</b> The loop runs inline only the last stream a read batch started, and only when
- * its request is complete (END_STREAM received: the handler's body reads never wait on the
- * client), no other stream task is running, no byte of a further frame is buffered, and no
+ * the loop holds a worker slot, its request is complete (END_STREAM received: the handler's body
+ * reads never wait on the client), no other stream task is running, no byte of a further frame is buffered, and no
  * earlier inline run is still ending. Every other stream gets its own task as before, so
  * concurrent streams stay concurrent.
  *

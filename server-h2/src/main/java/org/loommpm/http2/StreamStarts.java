@@ -1,7 +1,9 @@
 package org.loommpm.http2;
 
+import java.lang.System.Logger.Level;
 import org.loommpm.api.Handler;
 import org.loommpm.spi.SlotBoard;
+import org.loommpm.spi.WorkerTask;
 
 /**
  * How the frame loop starts the streams a read batch opened: each as its own {@link StreamTask},
@@ -14,6 +16,8 @@ import org.loommpm.spi.SlotBoard;
  * {@link Session}.
  */
 final class StreamStarts {
+    private static final System.Logger LOG = System.getLogger("org.loommpm.http2");
+
     /** What {@link #startHeld} did. */
     enum Start {
         /** Given to a task of its own. */
@@ -51,17 +55,21 @@ final class StreamStarts {
     }
 
     /**
-     * Starts the held stream: inline on this worker when its request is complete, no other
-     * stream task runs, no further frame has begun to arrive and no earlier inline run is still
-     * ending (see {@link InlineRun}); else as its own task.
+     * Starts the held stream: inline on this worker when the loop holds a worker slot, its
+     * request is complete, no other stream task runs, no further frame has begun to arrive and no
+     * earlier inline run is still ending (see {@link InlineRun}); else as its own task.
      *
-     * @param slot the loop's worker slot (the inline handler is shown in it)
+     * <p>A loop without a slot ({@link WorkerTask#NO_SLOT}: an owner task runs at once even when
+     * every slot is taken) never runs a handler itself: that handler would run outside the
+     * worker limit and show on no scoreboard row. Its task waits for a slot like any other.
+     *
+     * @param slot the loop's worker slot (the inline handler is shown in it), or {@link WorkerTask#NO_SLOT}
      * @return what was done
      */
     Start startHeld(int slot) {
         Stream s = held;
         held = null;
-        if (!mayRunInline(s)) {
+        if (slot == WorkerTask.NO_SLOT || !mayRunInline(s)) {
             dispatch(s);
             return Start.DISPATCHED;
         }
@@ -98,7 +106,9 @@ final class StreamStarts {
     }
 
     /**
-     * Runs {@code task} on this thread, its run begun.
+     * Runs {@code task} on this thread, its run begun. The run is ended ({@link InlineRun#end})
+     * however the task leaves, or the watcher would later escape a run that is over and give a
+     * connection that may be closed a new owner.
      *
      * @return whether this thread still owns the connection
      */
@@ -108,13 +118,19 @@ final class StreamStarts {
         session.counters.http2InlineStream();
         try {
             task.run(slot);
-        } catch (Error e) {
-            // Not caught by the exchange runner (a VirtualMachineError): the loop still owning the
-            // connection ends it (serve's last resort) rather than leave it without an owner.
+        } catch (RuntimeException | Error e) {
+            // Not the handler's own failure (the exchange runner answers those): a bug, or a
+            // VirtualMachineError. The loop still owning the connection ends it (serve's last
+            // resort); an escaped one is only the stream's task now and must not touch it.
             if (inline.end()) {
-                throw new IllegalStateException("handler failed inline", e);
+                throw e instanceof RuntimeException r ? r : new IllegalStateException("handler failed inline", e);
             }
-            throw e;
+            if (e instanceof Error err) {
+                throw err;
+            }
+            LOG.log(Level.ERROR, "LM0713 " + session + " stream " + task.stream().id()
+                    + ": its task failed after the frame loop moved on", e);
+            return false;
         }
         return inline.end();
     }

@@ -73,6 +73,11 @@ final class StreamTask implements WorkerTask {
         this.handler = handler;
     }
 
+    /** The stream this task serves. */
+    Stream stream() {
+        return stream;
+    }
+
     @Override
     public void run(int startSlot) {
         slot = startSlot;

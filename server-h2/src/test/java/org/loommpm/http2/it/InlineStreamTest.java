@@ -65,6 +65,41 @@ class InlineStreamTest {
         }
     }
 
+    /**
+     * A frame loop may run holding no worker slot (a connection with work in progress is
+     * dispatched to its owner at once, slot or not: its own stream tasks may hold them all). A
+     * lone request such a loop reads must wait for a slot as its own task, not run inline outside
+     * the worker limit, where it once hit the scoreboard at row -1 and failed the connection.
+     * One slot: connection b is left mid-frame (its loop hands it back MULTIPLEXED), a's handler
+     * takes the slot, then b's request completes.
+     */
+    @Test
+    void aLoopWithoutASlotRunsNoHandlerInline() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try (H2Server server = H2Server.start(slowOrFast(started, release), s -> s, b -> b.threadsPerChild(1));
+             FrameClient a = FrameClient.open(server.port()); FrameClient b = FrameClient.open(server.port())) {
+            b.ping(new byte[8]);
+            b.expect(FrameClient.PING); // b's handshake is over and its loop has handed it back
+            byte[] fast = org.loommpm.http2.frame.TestFrames.frame(FrameClient.HEADERS, FrameClient.END_HEADERS | FrameClient.END_STREAM, 1,
+                    b.block(FrameClient.get("/fast")));
+            b.raw(java.util.Arrays.copyOf(fast, 5));
+            Thread.sleep(200); // b's loop reads the partial frame and hands b back, mid-frame
+            a.headers(1, true, FrameClient.get("/slow"));
+            assertTrue(started.await(10, TimeUnit.SECONDS));
+            b.raw(java.util.Arrays.copyOfRange(fast, 5, fast.length));
+            b.ping(new byte[8]);
+            b.expect(FrameClient.PING); // b's loop runs (without a slot) and answers
+            assertEquals(1, release.getCount(), "/slow still holds the only slot");
+            release.countDown();
+            assertEquals("/slow", new String(a.response(1).body(), StandardCharsets.UTF_8));
+            assertEquals("/fast", new String(b.response(1).body(), StandardCharsets.UTF_8));
+            b.headers(3, true, FrameClient.get("/after"));
+            assertEquals("/after", new String(b.response(3).body(), StandardCharsets.UTF_8));
+            assertEquals(3, server.stats().streamsStarted());
+        }
+    }
+
     @Test
     void streamsOfOneBatchRunConcurrently() throws Exception {
         CountDownLatch started = new CountDownLatch(1);
