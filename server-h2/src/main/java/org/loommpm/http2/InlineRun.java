@@ -12,9 +12,9 @@ import org.loommpm.spi.ProtocolConnection;
  *
  * <p><b>When.</b> The loop runs inline only the last stream a read batch started, and only when
  * the loop holds a worker slot, its request is complete (END_STREAM received: the handler's body
- * reads never wait on the client), no other stream task is running, no byte of a further frame is buffered, and no
- * earlier inline run is still ending. Every other stream gets its own task as before, so
- * concurrent streams stay concurrent.
+ * reads never wait on the client), no other stream task is running, no byte of a further frame
+ * is buffered, and no earlier inline run is still ending. Every other stream gets its own task
+ * as before, so concurrent streams stay concurrent.
  *
  * <p><b>States</b> ({@link State}, one run at a time per connection):
  * <ul>

@@ -122,11 +122,12 @@ final class StreamStarts {
             // Not the handler's own failure (the exchange runner answers those): a bug, or a
             // VirtualMachineError. The loop still owning the connection ends it (serve's last
             // resort); an escaped one is only the stream's task now and must not touch it.
-            if (inline.end()) {
-                throw e instanceof RuntimeException r ? r : new IllegalStateException("handler failed inline", e);
+            boolean owner = inline.end();
+            if (owner && e instanceof Error) {
+                throw new IllegalStateException("handler failed inline", e); // serve's catch ends the connection
             }
-            if (e instanceof Error err) {
-                throw err;
+            if (owner || e instanceof Error) {
+                throw e;
             }
             LOG.log(Level.ERROR, "LM0713 " + session + " stream " + task.stream().id()
                     + ": its task failed after the frame loop moved on", e);

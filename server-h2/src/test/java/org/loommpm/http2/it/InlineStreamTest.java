@@ -6,11 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.loommpm.api.Handler;
+import org.loommpm.engine.ChildStats;
+import org.loommpm.http2.frame.TestFrames;
 
 /**
  * The single-request path: the frame loop runs a lone complete request's handler on its own
@@ -79,15 +82,17 @@ class InlineStreamTest {
         CountDownLatch release = new CountDownLatch(1);
         try (H2Server server = H2Server.start(slowOrFast(started, release), s -> s, b -> b.threadsPerChild(1));
              FrameClient a = FrameClient.open(server.port()); FrameClient b = FrameClient.open(server.port())) {
-            b.ping(new byte[8]);
-            b.expect(FrameClient.PING); // b's handshake is over and its loop has handed it back
-            byte[] fast = org.loommpm.http2.frame.TestFrames.frame(FrameClient.HEADERS, FrameClient.END_HEADERS | FrameClient.END_STREAM, 1,
+            ChildStats child = server.supervisor().children().get(0);
+            TestWait.until("both connections idle", 10,
+                    () -> child.keepAliveConnections() == 2 && child.activeWorkers() == 0);
+            byte[] fast = TestFrames.frame(FrameClient.HEADERS, FrameClient.END_HEADERS | FrameClient.END_STREAM, 1,
                     b.block(FrameClient.get("/fast")));
-            b.raw(java.util.Arrays.copyOf(fast, 5));
-            Thread.sleep(200); // b's loop reads the partial frame and hands b back, mid-frame
+            b.raw(Arrays.copyOf(fast, 5));
+            TestWait.until("b handed back mid-frame (no longer idle, no worker)", 10,
+                    () -> child.keepAliveConnections() == 1 && child.activeWorkers() == 0);
             a.headers(1, true, FrameClient.get("/slow"));
             assertTrue(started.await(10, TimeUnit.SECONDS));
-            b.raw(java.util.Arrays.copyOfRange(fast, 5, fast.length));
+            b.raw(Arrays.copyOfRange(fast, 5, fast.length));
             b.ping(new byte[8]);
             b.expect(FrameClient.PING); // b's loop runs (without a slot) and answers
             assertEquals(1, release.getCount(), "/slow still holds the only slot");
