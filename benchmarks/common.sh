@@ -94,6 +94,12 @@ quota_cgroup() {
   fi
 }
 
+# require_quota_cgroup: when SERVER_CPU_QUOTA is set, makes its cgroup or fails with a message.
+require_quota_cgroup() {
+  [ -z "$SERVER_CPU_QUOTA" ] || quota_cgroup || {
+    echo "SERVER_CPU_QUOTA=$SERVER_CPU_QUOTA: cannot set a CPU quota (cgroup not writable)" >&2; return 1; }
+}
+
 # remove_quota_cgroup: removes the cgroup quota_cgroup made (empty once its servers have exited).
 remove_quota_cgroup() {
   [ -n "$QUOTA_CGROUP" ] && rmdir "$QUOTA_CGROUP" 2>/dev/null
@@ -118,8 +124,7 @@ start_server() {
   [ "$server" = loom-noac ] && admission=off
   local routes=${LOOM_ROUTES:-}
   [ "$server" = loom-blk ] && routes=blocking
-  [ -z "$SERVER_CPU_QUOTA" ] || quota_cgroup || {
-    echo "SERVER_CPU_QUOTA=$SERVER_CPU_QUOTA: cannot set a CPU quota (cgroup not writable)" >&2; return 1; }
+  require_quota_cgroup || return 1
   # shellcheck disable=SC2086
   (export LOOM_ROUTES=$routes LOOM_ADMISSION=$admission; in_quota taskset -c "$SERVER_CPU" "$JAVA" $JVM_FLAGS -jar "$JAR" "$port" "$(server_impl "$server")") \
     >"$log" 2>&1 &

@@ -140,8 +140,7 @@ CONF
 
 start_peer() {  # $1 peer
   local p=$1 i
-  [ -z "$SERVER_CPU_QUOTA" ] || quota_cgroup || {
-    echo "SERVER_CPU_QUOTA=$SERVER_CPU_QUOTA: cannot set a CPU quota (cgroup not writable)" >&2; return 1; }
+  require_quota_cgroup || return 1
   case "$p" in
     loom | base)
       local jar=$LOOM_JAR
