@@ -15,7 +15,6 @@ import org.loommpm.spi.ChildServices;
 import org.loommpm.spi.ProtocolConnection;
 import org.loommpm.spi.CloseReason;
 import org.loommpm.spi.ConnectionProtocol;
-import org.loommpm.spi.PeerIOException;
 import org.loommpm.spi.WorkerTask;
 
 /**
@@ -103,12 +102,12 @@ import org.loommpm.spi.WorkerTask;
  * <p><b>Outbound queue.</b> Any thread may queue bytes on {@link #outbound()}; who writes them
  * follows ownership (see {@link Outbound}, "Who writes").
  *
- * <p><b>Transport.</b> All socket I/O of the worker side goes through the connection's
- * {@link Transport} (plaintext or TLS, fixed at accept, or on a PROXY protocol listener made by
- * the poller once it has read the header, with the bytes that followed it; the header's client
- * address then replaces the socket's in {@link #remoteAddress()}, and the transport exists
- * before the first dispatch, published by it); the transport never blocks, and this
- * class parks the worker on what it reports (see {@link Transport}). While a TLS handshake is
+ * <p><b>Transport.</b> All socket I/O of the worker side ({@link WorkerIo}) goes through the
+ * connection's {@link Transport} (plaintext or TLS, fixed at accept, or on a PROXY protocol
+ * listener made by the poller once it has read the header, with the bytes that followed it; the
+ * header's client address then replaces the socket's in {@link #remoteAddress()}, and the
+ * transport exists before the first dispatch, published by it); the transport never blocks, and
+ * this class parks the worker on what it reports (see {@link Transport}). While a TLS handshake is
  * unfinished, a KEEPALIVE hand-back waits under the first request's header deadline instead
  * (ASYNC_WAITIO), so a stalled handshake ends like a stalled head. Closing hand-backs send the
  * transport's close_notify first; the poller itself writes nothing into a TLS stream.
@@ -274,7 +273,7 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
         return bytesWritten;
     }
 
-    /** The poller wrote {@code n} queued bytes of this DETACHED connection. Owner (the poller). */
+    /** {@code n} more bytes went to the socket (a worker's write, or the poller's of a DETACHED queue). Owner only. */
     void addBytesWritten(long n) {
         bytesWritten += n;
     }
@@ -439,248 +438,45 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
         return local;
     }
 
-    // ---- worker side: I/O that parks the virtual thread instead of blocking a poller ----
+    // ---- worker side: I/O that parks the virtual thread instead of blocking a poller (WorkerIo) ----
 
-    /**
-     * One read that does not wait for the peer: bytes read, 0 when nothing is there, -1 at EOF.
-     * Owner only. Under TLS it may drive the handshake, and parks while handshake bytes for the
-     * peer do not fit into the socket (bounded by Timeout).
-     */
+    @Override
     public int readNow(ByteBuffer dst) throws IOException {
-        for (;;) {
-            int n = transport.read(dst);
-            if (n != 0 || transport.flush()) {
-                return n;
-            }
-            await(HandOff.AWAIT_WRITE);
-        }
+        return WorkerIo.readNow(this, dst);
     }
 
-    /**
-     * Reads at least one byte, parking until the poller reports the socket readable.
-     *
-     * @return bytes read, or -1 at EOF
-     * @throws SocketTimeoutException when nothing arrives within Timeout
-     */
+    @Override
     public int read(ByteBuffer dst) throws IOException {
-        return read(dst, 0);
+        return WorkerIo.read(this, dst, 0);
     }
 
-    /**
-     * {@link #read(ByteBuffer)} that also gives up at {@code deadlineNanos} ({@link System#nanoTime()}
-     * scale, 0 = none) when that comes before {@code Timeout}.
-     *
-     * @throws SocketTimeoutException when nothing arrives within Timeout or by the deadline
-     */
+    @Override
     public int read(ByteBuffer dst, long deadlineNanos) throws IOException {
-        awaitDeadline = deadlineNanos;
-        try {
-            for (;;) {
-                int n = transport.read(dst);
-                if (n != 0 || !dst.hasRemaining()) {
-                    return n;
-                }
-                await(transport.flush() ? HandOff.AWAIT_READ : HandOff.AWAIT_WRITE);
-            }
-        } catch (IOException e) {
-            throw peerFailure(e);
-        }
+        return WorkerIo.read(this, dst, deadlineNanos);
     }
 
-    /** Writes every remaining byte, parking while the socket is full. Owner only. */
+    @Override
     public void write(ByteBuffer src) throws IOException {
-        if (inline) {
-            writeInline(new ByteBuffer[] {src});
-            return;
-        }
-        try {
-            while (src.hasRemaining()) {
-                int n = transport.write(src);
-                if (n == 0) {
-                    await(HandOff.AWAIT_WRITE);
-                }
-                bytesWritten += n;
-            }
-            flushTransport();
-        } catch (IOException e) {
-            throw peerFailure(e);
-        }
+        WorkerIo.write(this, src);
     }
 
-    /** Writes several buffers (a gathering write), parking while the socket is full. */
+    @Override
     public void write(ByteBuffer[] srcs) throws IOException {
-        if (inline) {
-            writeInline(srcs);
-            return;
-        }
-        try {
-            for (;;) {
-                boolean left = false;
-                for (ByteBuffer b : srcs) {
-                    left |= b.hasRemaining();
-                }
-                if (!left) {
-                    flushTransport();
-                    return;
-                }
-                long n = transport.write(srcs);
-                if (n == 0) {
-                    await(HandOff.AWAIT_WRITE);
-                }
-                bytesWritten += n;
-            }
-        } catch (IOException e) {
-            throw peerFailure(e);
-        }
+        WorkerIo.write(this, srcs);
     }
 
-    /** Sends {@code count} bytes of {@code file} from {@code position}, zero-copy where possible. */
+    @Override
     public void transferFrom(FileChannel file, long position, long count) throws IOException {
-        if (inline) {
-            transferInline(file, position, count);
-            return;
-        }
-        long pos = position;
-        long end = position + count;
-        while (pos < end) {
-            long n;
-            try {
-                n = transport.transferFrom(file, pos, end - pos);
-            } catch (IOException e) {
-                throw peerFailure(e);
-            }
-            if (n == 0) {
-                if (pos >= file.size()) {
-                    throw new IOException("file shrank while being sent");
-                }
-                awaitWritable();
-            }
-            pos += n;
-            bytesWritten += n;
-        }
-        try {
-            flushTransport();
-        } catch (IOException e) {
-            throw peerFailure(e);
-        }
+        WorkerIo.transferFrom(this, file, position, count);
     }
 
-    /**
-     * Writes every byte queued on {@link #outbound()} through the transport, parking while the
-     * socket is full (bounded by Timeout). Owner only.
-     */
     @Override
     public void flushOutbound() throws IOException {
-        Outbound q = outbound;
-        if (q == null || !q.hasItems()) {
-            return;
-        }
-        ByteBuffer[] scratch = new ByteBuffer[Outbound.BATCH];
-        try {
-            while (q.hasItems()) {
-                long n = q.drainTo(this::transportWrite, scratch, Long.MAX_VALUE);
-                bytesWritten += n;
-                if (q.hasItems()) {
-                    await(HandOff.AWAIT_WRITE);
-                }
-            }
-            flushTransport();
-        } catch (IOException e) {
-            throw peerFailure(e);
-        }
+        WorkerIo.flushOutbound(this);
     }
 
-    /**
-     * A write on the poller serving this connection inline (plaintext only): what the socket
-     * takes now, and a copy of the rest queued on {@link #outbound()} for the poller to write
-     * when the socket is writable. Once something is queued, later writes queue behind it so
-     * the bytes stay in order.
-     */
-    private void writeInline(ByteBuffer[] srcs) throws IOException {
-        Outbound q = outbound;
-        if (q == null || !q.hasItems()) {
-            try {
-                long n;
-                do {
-                    // One buffer (a response head with its body): a plain write, not a gathering one.
-                    n = srcs.length == 1 ? transport.write(srcs[0]) : transport.write(srcs);
-                    bytesWritten += n;
-                } while (n > 0 && remaining(srcs) > 0);
-            } catch (IOException e) {
-                throw peerFailure(e);
-            }
-        }
-        long left = remaining(srcs);
-        if (left > 0) {
-            ByteBuffer copy = ByteBuffer.allocate(Math.toIntExact(left));
-            for (ByteBuffer b : srcs) {
-                copy.put(b);
-            }
-            outbound().put(copy.flip());
-        }
-    }
-
-    /** A file body sent inline: zero-copy while the socket takes it, then the rest read into memory and queued. */
-    private void transferInline(FileChannel file, long position, long count) throws IOException {
-        long pos = position;
-        long end = position + count;
-        Outbound q = outbound;
-        if (q == null || !q.hasItems()) {
-            long n;
-            try {
-                while (pos < end && (n = transport.transferFrom(file, pos, end - pos)) > 0) {
-                    pos += n;
-                    bytesWritten += n;
-                }
-            } catch (IOException e) {
-                throw peerFailure(e);
-            }
-        }
-        if (pos < end) {
-            ByteBuffer rest = ByteBuffer.allocate(Math.toIntExact(end - pos));
-            while (rest.hasRemaining()) {
-                if (file.read(rest, pos + rest.position()) < 0) {
-                    throw new IOException("file shrank while being sent");
-                }
-            }
-            outbound().put(rest.flip());
-        }
-    }
-
-    private static long remaining(ByteBuffer[] srcs) {
-        long n = 0;
-        for (ByteBuffer b : srcs) {
-            n += b.remaining();
-        }
-        return n;
-    }
-
-    private long transportWrite(ByteBuffer[] srcs, int n) throws IOException {
-        return transport.write(n == srcs.length ? srcs : java.util.Arrays.copyOf(srcs, n));
-    }
-
-    /** Parks until the transport has sent everything it holds (TLS records already wrapped). */
-    private void flushTransport() throws IOException {
-        while (!transport.flush()) {
-            await(HandOff.AWAIT_WRITE);
-        }
-    }
-
-    private void awaitWritable() throws IOException {
-        try {
-            await(HandOff.AWAIT_WRITE);
-        } catch (IOException e) {
-            throw peerFailure(e);
-        }
-    }
-
-    /** A timeout stays a timeout (the protocol answers 408); anything else means the peer is gone. */
-    private static IOException peerFailure(IOException e) {
-        return e instanceof SocketTimeoutException || e instanceof PeerIOException ? e : new PeerIOException(e);
-    }
-
-    /** Parks the calling worker until the poller reports readiness for {@code awaitOp}. */
-    private void await(HandOff awaitOp) throws IOException {
+    /** Parks the calling worker until the poller reports readiness for {@code awaitOp}. Owner only. */
+    void await(HandOff awaitOp) throws IOException {
         if (inline) {
             // A protocol serves inline only what needs no wait (a whole request, a plaintext socket).
             throw new IllegalStateException(awaitOp + " on a connection served inline by its poller");
