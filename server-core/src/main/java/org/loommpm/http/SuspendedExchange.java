@@ -319,9 +319,8 @@ public abstract class SuspendedExchange implements SuspendedResponse {
         try {
             checkOpen();
             checkNotSent();
-            if (!response.headers.contains("Content-Type") && body.length > 0) {
-                response.headers.set("Content-Type", "application/octet-stream");
-            }
+            // No Content-Type is made up for bytes, as Response.send(byte[]) makes none: a proxied
+            // answer without one (left to the client's sniffing) must reach the client without one.
             queueWhole(body);
             phase = Phase.DONE;
         } catch (ClosedChannelException e) {

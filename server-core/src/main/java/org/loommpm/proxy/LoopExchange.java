@@ -35,14 +35,14 @@ import org.loommpm.spi.EventLoop;
  *   DONE           answered, failed or abandoned; the connection is back in its pool or closed
  * </pre>
  * Failures follow {@link ProxyHandler}'s rules and log ids: a failed connect puts the member in
- * error state and tries the next (LM2301); a request without a body that the backend did not
- * answer on a reused connection (or, if idempotent, on any) is sent again (LM2309); otherwise
+ * error state and tries the next (LM2301); an idempotent request without a body that the backend
+ * did not answer is sent again (LM2309); otherwise
  * 502/503/504 before the response began, and the response cut off after (LM2304, LM2305,
  * LM2306). Timeouts ({@code ProxyTimeout}, the connect timeout) are deadlines on the connection,
  * found by the balancer's {@link TimeoutSweeper}, which hands each to the loop.
  *
  * <p><b>Ownership.</b> The exchange owns its connection from the lease (an idle one of this
- * loop's {@link LoopPool}, probed first for a request with a body, which cannot be sent again;
+ * loop's {@link LoopPool}, probed first for a request that cannot be sent again;
  * or a new one) to {@link #release}, and a permit of the member's
  * {@link MemberPool} for as long. When no permit is free the exchange waits for one on a virtual
  * thread of its own (up to {@code acquire}, then 503 LM2310) and comes back to the loop with it.
@@ -68,9 +68,12 @@ final class LoopExchange {
     private final String target;
     private final String clientHost;
     private final boolean secure;
-    /** Whether the request has no body: only then may it be sent again. */
-    private final boolean bodiless;
-    private final boolean idempotent;
+    /**
+     * Whether the request may be sent again: idempotent, and without a body. A non-idempotent one
+     * is not, even when a reused connection failed it: the backend may have acted on it before it
+     * closed (RFC 9112 §9.3.1.1).
+     */
+    private final boolean repeatable;
     private final String route;
     /** The request's fields after {@code Host}, its body framing and the empty line: composed once. */
     private final HeadBytes fields;
@@ -116,8 +119,7 @@ final class LoopExchange {
         this.target = req.rawTarget();
         this.clientHost = req.header("Host");
         this.secure = req.isSecure();
-        this.bodiless = body == null;
-        this.idempotent = ProxyHandler.idempotent(method);
+        this.repeatable = body == null && ProxyHandler.idempotent(method);
         this.route = StickyRoute.of(req, balancer.stickySession());
         this.fields = fields;
         this.body = body;
@@ -169,8 +171,8 @@ final class LoopExchange {
             long now = System.nanoTime();
             LoopPool home = pool.loopPool(loop);
             LoopConnection c = home.poll(now);
-            while (c != null && !bodiless && !c.stillOpen()) {
-                c.close(); // a request with a body is not sent again: it goes only on a connection known open
+            while (c != null && !repeatable && !c.stillOpen()) {
+                c.close(); // a request not sent again goes only on a connection known open
                 c = home.poll(now);
             }
             boolean fresh = c == null;
@@ -474,11 +476,7 @@ final class LoopExchange {
         framing = h.framing(false, length);
         keepAlive = h.keepAlive();
         Headers to = new Headers(h.headers().size());
-        ProxyExchange.copyEndToEnd(h.headers(), to);
-        ReverseMap reverse = proxy.reverse();
-        if (!reverse.isEmpty()) {
-            reverse.rewrite(to, clientHost, secure);
-        }
+        proxy.responseFields(h, to, clientHost, secure);
         try {
             response.status(h.status());
             for (int i = 0; i < to.size(); i++) {
@@ -656,8 +654,8 @@ final class LoopExchange {
         int i = memberIndex;
         release(false);
         lastFailure = kind;
-        boolean again = bodiless && beforeHead && (kind == AttemptFailed.Kind.STALE
-                || idempotent && kind == AttemptFailed.Kind.NO_RESPONSE);
+        boolean again = repeatable && beforeHead
+                && (kind == AttemptFailed.Kind.STALE || kind == AttemptFailed.Kind.NO_RESPONSE);
         if (again && staleRetries++ < MAX_STALE_RETRIES + balancer.members().size()) {
             LOG.log(Level.DEBUG, "LM2309 {0} {1} sent again after {2} failed before answering: {3}", method, target, m,
                     cause.toString());

@@ -46,7 +46,7 @@ final class ProxyExchange {
     private final BackendConnection c;
     private final boolean reused;
     private final int timeoutMillis;
-    private final ReverseMap reverse;
+    private final ProxyHandler proxy;
     /** Whether a byte of the client's body has been read (the request can no longer be repeated). */
     private boolean bodyTouched;
     /** Whether the request asks the backend to switch protocols: a 101 then ends {@link #run}. */
@@ -56,8 +56,8 @@ final class ProxyExchange {
     /** The backend's 101 when it switched protocols, else {@code null}. */
     private ResponseHead switched;
 
-    ProxyExchange(Request req, Response res, MemberPool.Lease lease, int timeoutMillis, ReverseMap reverse) {
-        this.reverse = reverse;
+    ProxyExchange(Request req, Response res, MemberPool.Lease lease, int timeoutMillis, ProxyHandler proxy) {
+        this.proxy = proxy;
         this.req = req;
         this.res = res;
         this.c = lease.connection();
@@ -122,6 +122,9 @@ final class ProxyExchange {
         try {
             c.readTimeout(CONTINUE_WAIT_MILLIS);
             ResponseHead h = c.readHead();
+            while (h.status() > 101 && h.status() < 200) {
+                h = c.readHead(); // 102, 103: interim answers that are not the verdict, which may follow
+            }
             c.readTimeout(0);
             return h.status() == 100 ? null : h.status() < 200 ? readFinalHead() : h;
         } catch (SocketTimeoutException e) {
@@ -214,16 +217,19 @@ final class ProxyExchange {
         } catch (BackendProtocolException e) {
             throw new AttemptFailed(AttemptFailed.Kind.PROTOCOL, false, e);
         }
-        Headers from = rh.headers();
-        Headers to = res.headers();
-        copyEndToEnd(from, to);
-        if (!reverse.isEmpty()) {
-            reverse.rewrite(to, req);
-        }
+        proxy.responseFields(rh, res.headers(), req.header("Host"), req.isSecure());
         res.status(rh.status());
         boolean reusable = requestComplete && rh.keepAlive() && framing != ResponseHead.Framing.CLOSE;
         if (framing == ResponseHead.Framing.NONE) {
-            if (headRequest && length >= 0) {
+            if (headRequest && length < 0) {
+                // The GET's length is unknown: the head goes out as the GET's would through here
+                // (streamed), where an empty send would announce a Content-Length of 0.
+                OutputStream out = res.outputStream();
+                out.flush();
+                out.close();
+                return reusable;
+            }
+            if (headRequest) {
                 res.header("Content-Length", Long.toString(length));
             }
             res.send(new byte[0]);

@@ -6,6 +6,7 @@ import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import org.loommpm.api.Handler;
 import org.loommpm.api.Headers;
@@ -203,8 +204,22 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         }
     }
 
-    ReverseMap reverse() {
-        return reverse;
+    /**
+     * Fills a client's response fields from a backend's head: its end-to-end fields, those
+     * {@link ReverseMap} maps back, and with {@link Builder#via} this proxy appended to its
+     * {@code Via}: a proxy adds itself to each message it forwards (RFC 9110 §7.6.3), and httpd's
+     * {@code ProxyVia On} does so both ways.
+     */
+    void responseFields(ResponseHead rh, Headers to, String clientHost, boolean secure) {
+        ProxyExchange.copyEndToEnd(rh.headers(), to);
+        if (!reverse.isEmpty()) {
+            reverse.rewrite(to, clientHost, secure);
+        }
+        if (via != null) {
+            String mine = (rh.http11() ? "1.1 " : "1.0 ") + via;
+            List<String> prior = to.all("Via");
+            to.set("Via", prior.isEmpty() ? mine : String.join(", ", prior) + ", " + mine);
+        }
     }
 
     /** {@return {@code ProxyTimeout} for an attempt on {@code m}: its own {@code timeout}, else the handler's} */
@@ -258,7 +273,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
             Member m = balancer.member(i);
             MemberPool.Lease lease;
             try {
-                lease = m.pool().lease(body == ProxyExchange.RequestBody.NONE);
+                lease = m.pool().lease(idempotent);
             } catch (MemberPool.PoolExhaustedException e) {
                 LOG.log(Level.WARNING, "LM2310 503 for {0} {1}: {2}", req.method(), target, e.getMessage());
                 throw new HttpException(503, e.getMessage());
@@ -279,7 +294,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
             try {
                 int timeout = m.timeout() != null ? (int) Math.min(Integer.MAX_VALUE, m.timeout().toMillis())
                         : timeoutMillis;
-                ProxyExchange ex = new ProxyExchange(req, res, lease, timeout, reverse).upgrading(upgradeTo);
+                ProxyExchange ex = new ProxyExchange(req, res, lease, timeout, this).upgrading(upgradeTo);
                 head(lease.connection(), req, m, body, upgradeTo);
                 reusable = ex.run(body, expect);
                 if (ex.switched() != null) {
@@ -292,8 +307,10 @@ public final class ProxyHandler implements Handler, AutoCloseable {
                 return;
             } catch (AttemptFailed f) {
                 last = f;
-                boolean again = f.repeatable && !res.isCommitted()
-                        && (f.kind == AttemptFailed.Kind.STALE || idempotent && f.kind == AttemptFailed.Kind.NO_RESPONSE);
+                // Not a non-idempotent request, even on a reused connection: the backend may have
+                // acted on it before it closed (RFC 9112 §9.3.1.1: a proxy MUST NOT retry it).
+                boolean again = f.repeatable && !res.isCommitted() && idempotent
+                        && (f.kind == AttemptFailed.Kind.STALE || f.kind == AttemptFailed.Kind.NO_RESPONSE);
                 if (again && staleRetries++ < MAX_STALE_RETRIES + balancer.members().size()) {
                     LOG.log(Level.DEBUG, "LM2309 {0} {1} sent again after {2} failed before answering: {3}",
                             req.method(), target, m, f.getMessage());

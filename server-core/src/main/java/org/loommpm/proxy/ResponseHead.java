@@ -189,7 +189,8 @@ record ResponseHead(boolean http11, int status, String reason, Headers headers, 
      *
      * @param headRequest whether the request was HEAD (then there is never a body)
      * @param contentLength its {@link #contentLength()}, parsed once by the caller
-     * @throws BackendProtocolException a transfer coding on an HTTP/1.0 response
+     * @throws BackendProtocolException a transfer coding on an HTTP/1.0 response, or one other than
+     *     {@code chunked}
      */
     Framing framing(boolean headRequest, long contentLength) throws BackendProtocolException {
         if (headRequest || status < 200 || status == 204 || status == 304) {
@@ -199,9 +200,13 @@ record ResponseHead(boolean http11, int status, String reason, Headers headers, 
             if (!http11) {
                 throw new BackendProtocolException("Transfer-Encoding in an HTTP/1.0 response");
             }
-            // Chunked must be the final coding; anything else is read until close (§6.3 rule 4).
-            String last = lastToken(String.join(",", headers.all("Transfer-Encoding")));
-            return last.equalsIgnoreCase("chunked") ? Framing.CHUNKED : Framing.CLOSE;
+            // Transfer-Encoding is hop-by-hop, not passed on: a coding other than chunked would
+            // reach the client undecoded and unlabelled (httpd answers 502 too).
+            String codings = String.join(",", headers.all("Transfer-Encoding"));
+            if (!onlyChunked(codings)) {
+                throw new BackendProtocolException("transfer coding the proxy cannot decode: " + printable(codings));
+            }
+            return Framing.CHUNKED;
         }
         return contentLength >= 0 ? Framing.LENGTH : Framing.CLOSE;
     }
@@ -224,11 +229,18 @@ record ResponseHead(boolean http11, int status, String reason, Headers headers, 
         return http11 && !headers.hasToken("Connection", "close");
     }
 
-    private static String lastToken(String list) {
-        int comma = list.lastIndexOf(',');
-        String t = comma < 0 ? list : list.substring(comma + 1);
-        int semi = t.indexOf(';');
-        return (semi < 0 ? t : t.substring(0, semi)).strip();
+    /** {@return whether a Transfer-Encoding list is {@code chunked} once and nothing else (empty elements aside)} */
+    private static boolean onlyChunked(String list) {
+        int chunked = 0;
+        for (String coding : list.split(",")) {
+            String t = coding.strip();
+            if (t.equalsIgnoreCase("chunked")) {
+                chunked++;
+            } else if (!t.isEmpty()) {
+                return false;
+            }
+        }
+        return chunked == 1;
     }
 
     private static String printable(byte[] b, int from, int to) {

@@ -3,7 +3,6 @@ package org.loommpm.proxy;
 import java.util.ArrayList;
 import java.util.List;
 import org.loommpm.api.Headers;
-import org.loommpm.api.Request;
 
 /**
  * {@code ProxyPassReverse}: a backend's {@code Location}, {@code Content-Location} and {@code URI}
@@ -53,11 +52,6 @@ public final class ReverseMap {
 
     boolean isEmpty() {
         return entries.isEmpty();
-    }
-
-    /** Rewrites the response fields in place. */
-    void rewrite(Headers h, Request req) {
-        rewrite(h, req.header("Host"), req.isSecure());
     }
 
     /** Rewrites the response fields in place, for a client that sent {@code host} (or none) over TLS or not. */

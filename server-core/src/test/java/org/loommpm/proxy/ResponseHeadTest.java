@@ -53,10 +53,13 @@ class ResponseHeadTest {
     }
 
     @Test
-    void chunkedWinsOverLengthAndOtherCodingsReadUntilClose() throws Exception {
+    void chunkedWinsOverLengthAndOtherCodingsAreRefused() throws Exception {
         assertEquals(ResponseHead.Framing.CHUNKED,
-                framing(parse("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\nContent-Length: 5\r\n\r\n"), false));
-        assertEquals(ResponseHead.Framing.CLOSE, framing(parse("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n"), false));
+                framing(parse("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n"), false));
+        assertThrows(BackendProtocolException.class,
+                () -> framing(parse("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n"), false));
+        assertThrows(BackendProtocolException.class,
+                () -> framing(parse("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n"), false));
         assertEquals(ResponseHead.Framing.CLOSE, framing(parse("HTTP/1.0 200 OK\r\n\r\n"), false));
         assertFalse(parse("HTTP/1.0 200 OK\r\nContent-Length: 1\r\n\r\n").keepAlive());
         assertFalse(parse("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n").keepAlive());
