@@ -8,13 +8,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Set;
+import org.loommpm.api.EventStream;
 import org.loommpm.api.Headers;
 import org.loommpm.api.Response;
+import org.loommpm.api.SuspendedResponse;
 
 /**
  * The response {@link CompressionFilter} gives the handler. Whether to compress is decided when
  * the head is about to be committed, from what the handler set by then: the status (not 1xx,
- * 204, 206 or 304), {@code Content-Type} (a configured type), no {@code Content-Encoding} (the
+ * 204, 206 or 304; a 304 gets the {@code ETag} and {@code Vary} the 200 would have),
+ * {@code Content-Type} (a configured type), no {@code Content-Encoding} (the
  * body is already encoded: a precompressed file, or the handler's own), no
  * {@code Cache-Control: no-transform}, a body not known to be shorter than the minimum size, and
  * a coding the client accepts. Then {@code Content-Encoding} is set, {@code Content-Length}
@@ -68,6 +71,38 @@ final class CompressingResponse implements Response {
         return delegate.isCommitted();
     }
 
+    /**
+     * The server's own suspension: the answer is written later through the handle, past this
+     * wrapper, so it is not coded. Without this the interface's default would refuse, and every
+     * long poll behind the filter would fail.
+     */
+    @Override
+    public SuspendedResponse suspend() {
+        return delegate.suspend();
+    }
+
+    /** As {@link #suspend()}. */
+    @Override
+    public SuspendedResponse suspend(java.time.Duration timeout) {
+        return delegate.suspend(timeout);
+    }
+
+    /**
+     * The server's own event stream, not coded: its events are written from any thread past
+     * this wrapper. Without this the interface's default would refuse, and every
+     * {@code eventStream()} behind the filter would answer 500.
+     */
+    @Override
+    public EventStream eventStream() throws IOException {
+        return delegate.eventStream();
+    }
+
+    /** Passed on, so that the scoreboard shows the exchange being logged. */
+    @Override
+    public void logging() {
+        delegate.logging();
+    }
+
     @Override
     public long bytesSent() {
         return delegate.bytesSent();
@@ -80,11 +115,14 @@ final class CompressingResponse implements Response {
 
     /**
      * The coding to apply to a body of {@code length} bytes (-1: unknown), or null; adds
-     * {@code Vary} when the type is one that could be compressed.
+     * {@code Vary} when the type is one that could be compressed. A 304 is never coded, but it
+     * carries the {@code ETag} and {@code Vary} the 200 would have (RFC 9110 §15.4.5): else the
+     * strong tag it sends does not match the weak one a cache holds, which then cannot freshen
+     * its entry (RFC 9111 §4.3.4).
      */
     private ContentCoding decide(long length) {
         int st = delegate.status();
-        if (st < 200 || st == 204 || st == 206 || st == 304 || delegate.isCommitted()) {
+        if (st < 200 || st == 204 || st == 206 || delegate.isCommitted()) {
             return null;
         }
         Headers h = delegate.headers();
@@ -98,13 +136,20 @@ final class CompressingResponse implements Response {
         if (!h.hasToken("Vary", "Accept-Encoding") && !h.hasToken("Vary", "*")) {
             h.add("Vary", "Accept-Encoding");
         }
-        if (length >= 0 && length < settings.minimumSize()) {
+        if (st != 304 && length >= 0 && length < settings.minimumSize()) {
             return null;
         }
         if (offered.contains(ContentCoding.BROTLI) && !Brotli.available()) {
             offered = Set.of(ContentCoding.GZIP); // LM2220 said so once: gzip stands in for br
         }
-        return AcceptEncoding.choose(acceptEncoding, offered);
+        ContentCoding c = AcceptEncoding.choose(acceptEncoding, offered);
+        if (st == 304) {
+            if (c != null) {
+                weakenETag(h);
+            }
+            return null;
+        }
+        return c;
     }
 
     /** The head for a coded body; {@code length} the coded length, or -1 (streamed). */
@@ -116,6 +161,11 @@ final class CompressingResponse implements Response {
         } else {
             h.remove("Content-Length");
         }
+        weakenETag(h);
+    }
+
+    /** A strong {@code ETag} made weak: the coded bytes differ, the meaning does not. */
+    private static void weakenETag(Headers h) {
         String etag = h.first("ETag");
         if (etag != null && etag.startsWith("\"")) {
             h.set("ETag", "W/" + etag);
@@ -130,10 +180,14 @@ final class CompressingResponse implements Response {
         return out.toByteArray();
     }
 
+    /**
+     * An empty body with a {@code Content-Length} set is a HEAD announcing the GET's length
+     * without its bytes: there is nothing to code, so it goes out as it is.
+     */
     @Override
     public void send(byte[] body) throws IOException {
         ContentCoding c = decide(body.length);
-        if (c == null) {
+        if (c == null || body.length == 0 && delegate.headers().contains("Content-Length")) {
             delegate.send(body);
             return;
         }

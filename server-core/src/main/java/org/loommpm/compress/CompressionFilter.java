@@ -10,8 +10,11 @@ import org.loommpm.api.Response;
 
 /**
  * Compression on the fly (httpd's mod_deflate and mod_brotli): gzip or brotli, chosen by
- * {@code Accept-Encoding}, for the media types {@link CompressionSettings} names. Never for a
- * {@code HEAD} or a {@code Range} request (the ranges would address the coded bytes), nor for one
+ * {@code Accept-Encoding}, for the media types {@link CompressionSettings} names. A {@code HEAD}
+ * is treated as its {@code GET} (the server drops the body), so that it carries the same
+ * {@code Content-Encoding}, {@code Content-Length}, {@code ETag} and {@code Vary} (RFC 9110
+ * §9.3.2; a cache freshening a stored GET from a HEAD compares them, RFC 9111 §4.3.5). Never for
+ * a {@code Range} request (the ranges would address the coded bytes), nor for one
  * asking a protocol upgrade other than {@code h2c} (a 101 hands the server's own response over
  * to another protocol, which a wrapped one cannot do: a WebSocket or a proxied tunnel); the
  * response-side rules are {@link CompressingResponse}'s. Embedded:
@@ -62,7 +65,7 @@ public final class CompressionFilter implements Filter {
     @Override
     public void filter(Request request, Response response, Handler next) throws Exception {
         CompressionSettings settings = this.settings.apply(request);
-        if (!settings.enabled() || request.method().equals("HEAD") || request.headers().contains("Range")
+        if (!settings.enabled() || request.headers().contains("Range")
                 || asksUpgrade(request)) {
             next.handle(request, response);
             return;

@@ -31,7 +31,8 @@ import org.loommpm.compress.ContentCoding;
 /**
  * {@link CompressionFilter} over HTTP/1.1 with the JDK client: negotiation by Accept-Encoding
  * and q-values, gzip and brotli decoded back, each exclusion rule, the three body paths
- * (whole, streamed, file) and a flush reaching the client before the response ends.
+ * (whole, streamed, file), a flush reaching the client before the response ends, a HEAD and a
+ * 304 carrying the coded variant's headers, and an event stream passing through.
  */
 class CompressionTest {
     static final byte[] JSON = json(20_000);
@@ -55,6 +56,20 @@ class CompressionTest {
         file.toFile().deleteOnExit();
         Router r = new Router()
                 .get("/json", (q, s) -> s.header("Content-Type", "application/json").header("ETag", "\"v1\"").send(JSON))
+                .get("/conditional", (q, s) -> {
+                    s.header("Content-Type", "application/json").header("ETag", "\"v1\"");
+                    String tags = q.header("If-None-Match");
+                    if (tags != null && tags.replace("W/", "").equals("\"v1\"")) {
+                        s.status(304).send(new byte[0]); // weak comparison, as RFC 9110 §13.1.2 asks
+                    } else {
+                        s.send(JSON);
+                    }
+                })
+                .get("/sse", (q, s) -> {
+                    org.loommpm.api.EventStream events = s.eventStream();
+                    events.send("hello");
+                    events.close();
+                })
                 .get("/tiny", (q, s) -> s.header("Content-Type", "application/json").send("{\"ok\":true}"))
                 .get("/png", (q, s) -> s.header("Content-Type", "image/png").send(JSON))
                 .get("/no-transform", (q, s) -> s.header("Content-Type", "application/json")
@@ -163,10 +178,38 @@ class CompressionTest {
         assertEquals(206, partial.statusCode());
         assertNull(enc(partial));
         assertNull(enc(get("/json", "gzip, br", "Range", "bytes=0-99")), "a Range request");
+    }
+
+    @Test
+    void headCarriesTheHeadersOfTheGet() throws Exception {
+        HttpResponse<byte[]> get = get("/json", "gzip");
         HttpResponse<Void> head = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/json"))
-                .method("HEAD", HttpRequest.BodyPublishers.noBody()).header("Accept-Encoding", "gzip, br").build(),
+                .method("HEAD", HttpRequest.BodyPublishers.noBody()).header("Accept-Encoding", "gzip").build(),
                 HttpResponse.BodyHandlers.discarding());
-        assertNull(enc(head), "HEAD");
+        for (String name : new String[] {"Content-Encoding", "Content-Length", "ETag", "Vary"}) {
+            assertEquals(get.headers().allValues(name), head.headers().allValues(name), name);
+        }
+    }
+
+    @Test
+    void aNotModifiedCarriesTheCodedVariantsETagAndVary() throws Exception {
+        HttpResponse<byte[]> full = get("/conditional", "gzip");
+        assertEquals("W/\"v1\"", full.headers().firstValue("ETag").orElseThrow());
+        HttpResponse<byte[]> notModified = get("/conditional", "gzip", "If-None-Match", "W/\"v1\"");
+        assertEquals(304, notModified.statusCode());
+        assertEquals("W/\"v1\"", notModified.headers().firstValue("ETag").orElseThrow(), "the tag a cache holds");
+        assertEquals(java.util.List.of("Accept-Encoding"), notModified.headers().allValues("Vary"));
+    }
+
+    @Test
+    void anEventStreamWorksBehindTheFilter() throws Exception {
+        HttpResponse<InputStream> r = client.send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + server.port() + "/sse")).header("Accept-Encoding", "gzip").build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        assertEquals(200, r.statusCode());
+        try (InputStream events = r.body()) {
+            assertEquals("data: hello\n\n", new String(events.readAllBytes(), StandardCharsets.UTF_8));
+        }
     }
 
     @Test
