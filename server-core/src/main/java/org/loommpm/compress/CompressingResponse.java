@@ -36,12 +36,15 @@ final class CompressingResponse implements Response {
     private final Response delegate;
     private final String acceptEncoding;
     private final CompressionSettings settings;
+    /** Whether the request is a HEAD (the server drops the body). */
+    private final boolean head;
     private Deferred stream;
 
-    CompressingResponse(Response delegate, String acceptEncoding, CompressionSettings settings) {
+    CompressingResponse(Response delegate, String acceptEncoding, CompressionSettings settings, boolean head) {
         this.delegate = delegate;
         this.acceptEncoding = acceptEncoding;
         this.settings = settings;
+        this.head = head;
     }
 
     @Override
@@ -180,20 +183,43 @@ final class CompressingResponse implements Response {
         return out.toByteArray();
     }
 
-    /**
-     * An empty body with a {@code Content-Length} set is a HEAD announcing the GET's length
-     * without its bytes: there is nothing to code, so it goes out as it is.
-     */
     @Override
     public void send(byte[] body) throws IOException {
+        if (head && body.length == 0 && delegate.headers().contains("Content-Length")) {
+            sendAnnouncedHead();
+            return;
+        }
         ContentCoding c = decide(body.length);
-        if (c == null || body.length == 0 && delegate.headers().contains("Content-Length")) {
+        if (c == null) {
             delegate.send(body);
             return;
         }
         byte[] coded = encode(c, body, 0, body.length);
         markCoded(c, coded.length);
         delegate.send(coded);
+    }
+
+    /**
+     * A HEAD stating its GET's {@code Content-Length} without the bytes (a static file's): it
+     * gets the coded variant's head as its GET would, but without a {@code Content-Length}, which
+     * only coding the bytes would tell (RFC 9110 §9.3.2 lets a HEAD leave such a field out).
+     */
+    private void sendAnnouncedHead() throws IOException {
+        long announced;
+        try {
+            announced = Long.parseLong(delegate.headers().first("Content-Length"));
+        } catch (NumberFormatException e) {
+            announced = -1;
+        }
+        ContentCoding c = decide(announced);
+        if (c == null) {
+            delegate.send(new byte[0]);
+            return;
+        }
+        markCoded(c, -1);
+        OutputStream out = delegate.outputStream();
+        out.flush(); // commits the head as a streamed one's: closed unflushed, it would state a length of 0
+        out.close();
     }
 
     @Override

@@ -72,7 +72,7 @@ public final class CompressionFilter implements Filter {
         }
         List<String> accept = request.headers().all("Accept-Encoding");
         String joined = accept.isEmpty() ? null : accept.size() == 1 ? accept.get(0) : String.join(",", accept);
-        CompressingResponse coded = new CompressingResponse(response, joined, settings);
+        CompressingResponse coded = new CompressingResponse(response, joined, settings, request.method().equals("HEAD"));
         next.handle(request, coded);
         coded.complete();
     }
