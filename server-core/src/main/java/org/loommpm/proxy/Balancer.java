@@ -1,5 +1,6 @@
 package org.loommpm.proxy;
 
+import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +20,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * connections.
  */
 public final class Balancer implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger("org.loommpm.proxy");
     /** httpd's {@code ProxyTimeout} default (its {@code Timeout}). */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
 
@@ -28,6 +30,7 @@ public final class Balancer implements AutoCloseable {
     private final String stickySession;
     private final int maxAttempts;
     private final boolean noFailover;
+    private final boolean forceRecovery;
     private final Duration timeout;
     private final ReentrantLock lock = new ReentrantLock();
     private final HealthChecker checker;
@@ -40,6 +43,7 @@ public final class Balancer implements AutoCloseable {
         this.stickySession = b.stickySession;
         this.maxAttempts = b.maxAttempts >= 0 ? b.maxAttempts : Math.max(0, members.length - 1);
         this.noFailover = b.noFailover;
+        this.forceRecovery = b.forceRecovery;
         this.timeout = b.timeout;
         for (Member m : members) {
             m.start(timeout);
@@ -64,9 +68,12 @@ public final class Balancer implements AutoCloseable {
         return new Builder(name);
     }
 
-    /** The one-member balancer of a plain {@code ProxyPass} to a URL. */
+    /**
+     * The one-member balancer of a plain {@code ProxyPass} to a URL: without forced recovery, as
+     * httpd's plain worker (not a balancer) stays in error state for its whole {@code retry}.
+     */
     static Balancer single(Member m, Duration timeout) {
-        return builder(m.url().authority()).member(m).timeout(timeout).build();
+        return builder(m.url().authority()).member(m).timeout(timeout).forceRecovery(false).build();
     }
 
     /** {@return its name} */
@@ -102,6 +109,11 @@ public final class Balancer implements AutoCloseable {
      * @return the member's index, or -1 when none is usable
      */
     int choose(String route, long tried) {
+        int i = chooseUsable(route, tried);
+        return i >= 0 || !forceRecovery || !recoverAll(tried) ? i : chooseUsable(route, tried);
+    }
+
+    private int chooseUsable(String route, long tried) {
         long now = System.nanoTime();
         if (route != null) {
             for (int i = 0; i < members.length; i++) {
@@ -115,6 +127,37 @@ public final class Balancer implements AutoCloseable {
         }
         int pick = pick(now, tried, false);
         return pick >= 0 ? pick : pick(now, tried, true);
+    }
+
+    /**
+     * httpd's {@code forcerecovery}: when every member is in error state, waiting out their
+     * {@code retry} would answer 503 to everyone meanwhile, though the backends may well be back;
+     * so the error state of those not yet tried by this request ends at once (LM2318). A member
+     * that is disabled or failed its health check is not in error state, so it keeps this from
+     * happening, as in httpd.
+     *
+     * @return whether any member was recovered
+     */
+    private boolean recoverAll(long tried) {
+        long now = System.nanoTime();
+        boolean untried = false;
+        for (int i = 0; i < members.length; i++) {
+            long until = members[i].errorUntil;
+            if (until == 0 || now - until >= 0) {
+                return false;
+            }
+            untried |= (tried & 1L << i) == 0;
+        }
+        if (!untried) {
+            return false;
+        }
+        for (int i = 0; i < members.length; i++) {
+            if ((tried & 1L << i) == 0) {
+                members[i].errorUntil = 0;
+            }
+        }
+        LOG.log(Level.WARNING, "LM2318 every member of {0} is in error state: forcing their recovery", this);
+        return true;
     }
 
     private boolean routeKnown(String route) {
@@ -193,6 +236,7 @@ public final class Balancer implements AutoCloseable {
         private String stickySession;
         private int maxAttempts = -1;
         private boolean noFailover;
+        private boolean forceRecovery = true;
         private Duration timeout = DEFAULT_TIMEOUT;
 
         private Builder(String name) {
@@ -235,7 +279,8 @@ public final class Balancer implements AutoCloseable {
         }
 
         /**
-         * {@code stickysession}: the cookie (or query parameter) whose value's route picks a member.
+         * {@code stickysession}: the cookie and URL parameter ({@code NAME}, or {@code COOKIE|PARAM}
+         * when they differ) whose value's route picks a member.
          *
          * @param cookieName the value
          * @return this builder
@@ -267,6 +312,19 @@ public final class Balancer implements AutoCloseable {
          */
         public Builder noFailover(boolean on) {
             noFailover = on;
+            return this;
+        }
+
+        /**
+         * {@code forcerecovery} (default on, as httpd): when every member is in error state, their
+         * error state ends at once instead of after {@code retry}; off spares overloaded backends
+         * that stampede, at the price of 503s until a {@code retry} expires.
+         *
+         * @param on whether it is on
+         * @return this builder
+         */
+        public Builder forceRecovery(boolean on) {
+            forceRecovery = on;
             return this;
         }
 

@@ -193,7 +193,25 @@ final class ProxyDirectives {
             throw l.error("BalancerMember: a balancer has at most 64 members");
         }
         p.member(spec, 1); // validates the URL and every parameter now, at this line
+        String key = memberKey(url);
+        for (ProxySettings.MemberSpec other : b.members) {
+            if (memberKey(other.url()).equals(key)) {
+                throw l.error("BalancerMember: " + url + " is already a member of balancer://" + s.proxySection()
+                        + " (line " + other.line().line() + "); httpd shares one worker per URL, so a second "
+                        + "line would not add a member: give its parameters on the first");
+            }
+        }
         b.members.add(spec);
+    }
+
+    /**
+     * A member's identity: httpd keeps one worker per URL in a balancer (a repeated
+     * {@code BalancerMember} shares it), so two lines for the same backend, whatever the host's
+     * case or a spelled-out default port, must not become two members and double its share.
+     */
+    private static String memberKey(String url) {
+        BackendUrl u = BackendUrl.parse(url);
+        return u.host().toLowerCase(Locale.ROOT) + ":" + u.port() + u.path();
     }
 
     private static void proxySet(ParseState s, ProxySettings p, ConfigLine l) throws ConfigException {

@@ -130,9 +130,10 @@ final class ProxyParams {
                 case "stickysession" -> b.stickySession(v);
                 case "maxattempts" -> b.maxAttempts((int) Args.integer(l, v, 0, 64));
                 case "nofailover" -> b.noFailover(onOff(l, key, v));
+                case "forcerecovery" -> b.forceRecovery(onOff(l, key, v));
                 case "timeout" -> b.timeout(Args.duration(l, v, false));
                 default -> throw l.error(l.name() + ": unknown or unsupported balancer parameter '" + key
-                        + "' (known: lbmethod, stickysession, maxattempts, nofailover, timeout)");
+                        + "' (known: lbmethod, stickysession, maxattempts, nofailover, forcerecovery, timeout)");
             }
         } catch (IllegalArgumentException e) {
             throw l.error(l.name() + ": " + e.getMessage());

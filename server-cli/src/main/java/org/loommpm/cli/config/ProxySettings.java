@@ -142,7 +142,9 @@ public final class ProxySettings {
                     hb = ProxyHandler.builder(p.path(), b).balancerPath(p.target().substring(11 + name.length()));
                 } else {
                     Member.Builder mb = member(new MemberSpec(p.target(), p.params(), p.line()), threadsPerChild);
-                    Balancer b = Balancer.builder(p.target()).member(mb.build()).timeout(t).build();
+                    // A plain worker, not a balancer: no forced recovery, as httpd.
+                    Balancer b = Balancer.builder(p.target()).member(mb.build()).timeout(t).forceRecovery(false)
+                            .build();
                     resources.add(b);
                     hb = ProxyHandler.builder(p.path(), b);
                 }

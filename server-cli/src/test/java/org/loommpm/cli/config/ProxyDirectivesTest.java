@@ -131,10 +131,24 @@ class ProxyDirectivesTest {
         assertTrue(error("<Proxy balancer://x>\nBalancerMember http://b/ hcmethod=GET hcexpr=nope\n</Proxy>")
                 .contains("not defined by a ProxyHCExpr"));
         assertTrue(error("<Proxy balancer://x>\nProxySet lbmethod=random\n</Proxy>").contains("byrequests or bybusyness"));
+        assertTrue(error("<Proxy balancer://x>\nProxySet forcerecovery=maybe\n</Proxy>").contains("forcerecovery must be On or Off"));
         assertTrue(error("<Proxy balancer://x>\nBalancerMember http://b/\n").contains("<Proxy> was not closed"));
         assertTrue(error("<Proxy http://fwd/>\n</Proxy>").contains("no forward proxy"));
         assertTrue(error("ProxyHCExpr x {%{REMOTE_ADDR} =~ /1/}").contains("only %{REQUEST_STATUS}"));
         assertTrue(error("<Location /a/>\nProxyPassReverse /a/ http://b/\n</Location>").contains("takes only the URL"));
+    }
+
+    /**
+     * httpd keeps one worker per URL in a balancer (a second line shares it), so a repeated
+     * BalancerMember never doubles a backend's share: refused here, naming the first line.
+     */
+    @Test
+    void aDuplicateBalancerMemberIsRefused() {
+        String e = error("<Proxy balancer://x>\nBalancerMember http://b:9000/app/\n"
+                + "BalancerMember http://B:9000/app/ loadfactor=2\n</Proxy>");
+        assertTrue(e.contains("http://B:9000/app/ is already a member of balancer://x (line 2)"), e);
+        assertTrue(error("<Proxy balancer://x>\nBalancerMember http://b/\n</Proxy>\n<Proxy balancer://x>\n"
+                + "BalancerMember http://b:80/\n</Proxy>").contains("already a member"), "reopened, default port");
     }
 
     @Test
