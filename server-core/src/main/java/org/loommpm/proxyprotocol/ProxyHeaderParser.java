@@ -60,7 +60,8 @@ public final class ProxyHeaderParser {
     private static ProxyHeader parseV1(byte[] d, int off, int len) throws ProxyHeaderException {
         requirePrefix(d, off, len, V1_PREFIX, "v1");
         int end = -1;
-        int scan = Math.min(len, MAX_V1);
+        // The CR's last place is MAX_V1 - 2, so that its LF is the 107th byte at most.
+        int scan = Math.min(len, MAX_V1 - 1);
         for (int i = 0; i < scan; i++) {
             byte b = d[off + i];
             if (b == '\r') {
@@ -122,7 +123,9 @@ public final class ProxyHeaderParser {
     }
 
     private static InetAddress ipv6(String s) throws ProxyHeaderException {
-        if (s.isEmpty() || s.length() > 45 || s.indexOf(':') < 0) {
+        // A leading dot too: InetAddress.getByName takes a literal only when the string starts
+        // with a hex digit or a colon, and looks anything else up as a host name (".:1").
+        if (s.isEmpty() || s.length() > 45 || s.indexOf(':') < 0 || s.charAt(0) == '.') {
             throw new ProxyHeaderException("v1 header: '" + s + "' is not an IPv6 address");
         }
         for (int i = 0; i < s.length(); i++) {
@@ -132,7 +135,8 @@ public final class ProxyHeaderParser {
             }
         }
         try {
-            // A string holding a colon is parsed as an IPv6 literal or refused: never looked up.
+            // A colon, hex digits and dots, first a hex digit or a colon: parsed as an IPv6
+            // literal or refused, never looked up.
             InetAddress a = InetAddress.getByName(s);
             if (a instanceof Inet6Address) {
                 return a;

@@ -181,6 +181,17 @@ class ProxyProtocolTest {
         assertEquals("203.0.113.1 1 secure=false", body(exchange(ascii("PROXY TCP4 203.0.113.1 192.0.2.1 1 80\r\n" + GET))));
     }
 
+    /** A v1 line is at most 107 bytes with its CRLF (the specification's figure): 108 is refused. */
+    @Test
+    void aV1LineOf108BytesIsRefused() throws Exception {
+        start(c -> { });
+        String longest = "PROXY UNKNOWN " + "x".repeat(107 - 16) + "\r\n";
+        assertEquals(107, longest.length());
+        assertTrue(body(exchange(ascii(longest + GET))).startsWith("127.0.0.1 "), "107 bytes are accepted");
+        String tooLong = "PROXY UNKNOWN " + "x".repeat(108 - 16) + "\r\n";
+        assertEquals("", exchange(ascii(tooLong + GET)), "108 bytes are refused");
+    }
+
     @Test
     void aHeaderThatDoesNotArriveInTimeEndsTheConnection() throws Exception {
         start(c -> c.proxyProtocol(c.proxyProtocol().withHeaderTimeout(Duration.ofMillis(300))));

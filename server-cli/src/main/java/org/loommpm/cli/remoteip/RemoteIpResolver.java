@@ -97,6 +97,11 @@ public final class RemoteIpResolver {
             return null;
         }
         boolean colon = s.indexOf(':') >= 0;
+        if (colon && s.charAt(0) == '.') {
+            // InetAddress.getByName takes a literal only when the string starts with a hex digit
+            // or a colon: it would look ".:1" up as a host name, on the poller.
+            return null;
+        }
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             boolean ok = c == '.' || (c >= '0' && c <= '9')
@@ -117,7 +122,8 @@ public final class RemoteIpResolver {
             }
         }
         try {
-            // Only digits and dots, or a string with a colon: parsed as a literal, never resolved.
+            // A dotted quad, or a colon string starting with a hex digit or a colon: parsed as a
+            // literal, never resolved.
             return InetAddress.getByName(s);
         } catch (UnknownHostException e) {
             return null;
