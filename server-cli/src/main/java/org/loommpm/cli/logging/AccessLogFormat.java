@@ -10,9 +10,10 @@ import org.loommpm.cli.remoteip.RemoteIpRequest;
 
 /**
  * A compiled {@code LogFormat} string. Supported codes (httpd's meaning): {@code %%}, {@code %a}
- * (the client: behind {@code RemoteIPHeader}, the address the proxies vouched for), {@code %{c}a}
- * and {@code %h} (the connection's peer, as httpd logs them),
- * {@code %A}, {@code %b}, {@code %B}, {@code %D}, {@code %h}, {@code %H}, {@code %{Name}i},
+ * and {@code %h} (the client: behind {@code RemoteIPHeader}, the address the proxies vouched for;
+ * httpd 2.4.19 and later log {@code %h} so, with {@code HostnameLookups Off}), {@code %{c}a} and
+ * {@code %{c}h} (the connection's peer),
+ * {@code %A}, {@code %b}, {@code %B}, {@code %D}, {@code %H}, {@code %{Name}i},
  * {@code %{Name}o}, {@code %I}, {@code %l}, {@code %m}, {@code %O}, {@code %p}, {@code %P},
  * {@code %q}, {@code %r}, {@code %s}, {@code %>s}, {@code %<s}, {@code %t}, {@code %T},
  * {@code %{ms}T}, {@code %{us}T}, {@code %{s}T}, {@code %u}, {@code %U}, {@code %v}, {@code %V}.
@@ -32,7 +33,7 @@ public final class AccessLogFormat implements AsyncLogWriter.LineFormat<AccessLo
             switch (code) {
                 case 0 -> line.bytes(literal);
                 case 'a' -> line.ip(arg == null ? rq.remoteAddress() : RemoteIpRequest.connectionAddress(rq));
-                case 'h' -> line.ip(RemoteIpRequest.connectionAddress(rq));
+                case 'h' -> line.ip(arg == null ? rq.remoteAddress() : RemoteIpRequest.connectionAddress(rq));
                 case 'A' -> line.ip(rq.localAddress());
                 case 'b' -> {
                     long b = x.response().bodyBytesSent();
@@ -146,13 +147,14 @@ public final class AccessLogFormat implements AsyncLogWriter.LineFormat<AccessLo
     /** Checks a code and its argument. */
     private static Item item(char code, String arg) {
         switch (code) {
-            case 'a' -> {
+            case 'a', 'h' -> {
                 if (arg != null && !arg.equals("c")) {
-                    throw new IllegalArgumentException("%{" + arg + "}a: only %a and %{c}a are known");
+                    throw new IllegalArgumentException("%{" + arg + "}" + code + ": only %" + code + " and %{c}" + code
+                            + " are known");
                 }
                 return new Item(code, arg, null);
             }
-            case 'h', 'A', 'b', 'B', 'D', 'H', 'I', 'O', 'm', 'p', 'q', 'r', 's', 'U', 'v', 'V' -> {
+            case 'A', 'b', 'B', 'D', 'H', 'I', 'O', 'm', 'p', 'q', 'r', 's', 'U', 'v', 'V' -> {
                 return new Item(code, arg, null);
             }
             case 'i', 'o' -> {

@@ -20,7 +20,7 @@ import org.loommpm.testsupport.Curl;
  * Behind a load balancer, from the jar: a {@code Listen ... proxy-protocol} listener with curl's
  * {@code --haproxy-protocol} (HTTP/1.1 and h2c) and raw headers, {@code Require ip} against the
  * client the header names, {@code RemoteIPHeader} with an internal proxy, and the access log's
- * {@code %h}, {@code %a} and {@code %{c}a}.
+ * {@code %h}, {@code %a}, {@code %{c}a} and {@code %{c}h}.
  */
 class LoadBalancerIT {
     @TempDir
@@ -43,7 +43,7 @@ class LoadBalancerIT {
                 RemoteIPHeader X-Forwarded-For
                 RemoteIPInternalProxy 127.0.0.1
                 RemoteIPProxiesHeader X-Forwarded-By
-                CustomLog access.log "%%h|%%a|%%{c}a|%%U|%%>s"
+                CustomLog access.log "%%h|%%a|%%{c}a|%%{c}h|%%U|%%>s"
                 ErrorLog error.log
                 <Location /private>
                     Require ip 203.0.113.0/24
@@ -95,7 +95,7 @@ class LoadBalancerIT {
         String out = raw(proxied, "PROXY TCP4 198.51.100.1 192.0.2.1 5555 443\r\n" + get("/private/x.txt"));
         assertTrue(out.startsWith("HTTP/1.1 403"), out);
         server.awaitFile(dir.resolve("access.log"),
-                s -> s.contains("203.0.113.7|203.0.113.7|203.0.113.7|/private/x.txt|200"), Duration.ofSeconds(10));
+                s -> s.contains("203.0.113.7|203.0.113.7|203.0.113.7|203.0.113.7|/private/x.txt|200"), Duration.ofSeconds(10));
     }
 
     @Test
@@ -104,9 +104,10 @@ class LoadBalancerIT {
                 + "Connection: close\r\n\r\n");
         assertTrue(in.startsWith("HTTP/1.1 200"), in);
         assertTrue(raw(plain, get("/private/x.txt")).startsWith("HTTP/1.1 403"), "no header: the socket's peer");
-        // %h and %{c}a are the connection's peer; %a the client the internal proxy vouched for.
+        // %h and %a are the client the internal proxy vouched for (httpd 2.4.19+); %{c}a and %{c}h
+        // the connection's peer.
         server.awaitFile(dir.resolve("access.log"),
-                s -> s.contains("127.0.0.1|203.0.113.9|127.0.0.1|/private/x.txt|200"), Duration.ofSeconds(10));
+                s -> s.contains("203.0.113.9|203.0.113.9|127.0.0.1|127.0.0.1|/private/x.txt|200"), Duration.ofSeconds(10));
     }
 
     @Test

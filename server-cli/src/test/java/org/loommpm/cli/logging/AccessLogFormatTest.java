@@ -74,6 +74,8 @@ class AccessLogFormatTest {
         assertThrows(IllegalArgumentException.class, () -> AccessLogFormat.compile("%{x"));
         assertThrows(IllegalArgumentException.class, () -> AccessLogFormat.compile("abc %"));
         assertThrows(IllegalArgumentException.class, () -> AccessLogFormat.compile("%i"));
+        assertThrows(IllegalArgumentException.class, () -> AccessLogFormat.compile("%{x}h"));
+        assertThrows(IllegalArgumentException.class, () -> AccessLogFormat.compile("%{x}a"));
         assertThrows(IllegalArgumentException.class, () -> AccessLogFormat.compile("%{%Y}t"));
     }
 
