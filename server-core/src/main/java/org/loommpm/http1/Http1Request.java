@@ -6,10 +6,12 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
 import org.loommpm.api.Headers;
+import org.loommpm.api.HttpException;
 import org.loommpm.api.Request;
 import org.loommpm.http.RequestBodies;
 import org.loommpm.http.RequestHead;
 import org.loommpm.http.UriCodec;
+import org.loommpm.spi.CloseReason;
 import org.loommpm.spi.ProtocolConnection;
 
 /**
@@ -53,7 +55,8 @@ final class Http1Request implements Request {
         this.limitRequestBody = limitRequestBody;
         InputStream framed;
         if (head.chunked()) {
-            framed = new ChunkedInputStream(raw, limitRequestBody, limitFields, limitFieldSize);
+            framed = new FramingGuard(new ChunkedInputStream(raw, limitRequestBody, limitFields, limitFieldSize),
+                    response);
         } else if (head.contentLength() > 0) {
             framed = new FixedLengthInputStream(raw, head.contentLength());
         } else {
@@ -69,7 +72,11 @@ final class Http1Request implements Request {
         return head;
     }
 
-    /** Reads and drops what is left of the body, up to {@code max} bytes; false if more remains. */
+    /**
+     * Reads and drops what is left of the body, up to {@code max} bytes as received; false if
+     * more remains. Counted on the wire, framing included, not as decoded data: chunk extensions
+     * around 1-byte chunks would otherwise have the server read thousands of times {@code max}.
+     */
     boolean discardBody(long max) throws IOException {
         if (!head.chunked() && head.contentLength() <= 0) {
             return true;
@@ -79,11 +86,9 @@ final class Http1Request implements Request {
             return false;
         }
         byte[] skip = new byte[8192];
-        long left = max;
-        int n;
-        while ((n = body.read(skip, 0, (int) Math.min(skip.length, Math.max(1, left)))) >= 0) {
-            left -= n;
-            if (left < 0) {
+        long limit = raw.consumed() + max;
+        while (body.read(skip, 0, (int) Math.min(skip.length, Math.max(1, limit - raw.consumed()))) >= 0) {
+            if (raw.consumed() > limit) {
                 return false;
             }
         }
@@ -124,6 +129,48 @@ final class Http1Request implements Request {
     @Override
     public String bodyString() throws IOException {
         return new String(bodyBytes(), RequestBodies.charset(header("Content-Type")));
+    }
+
+    /**
+     * Closes the connection after the exchange once the chunked body's framing failed (malformed,
+     * over LimitRequestBody): where the body ends is then unknown, even if the handler catches the
+     * error and answers itself. Otherwise the body's "rest" would be skipped by parsing on from
+     * wherever the decoder stopped, reading chunk data as framing and perhaps a request hidden in
+     * it (request smuggling).
+     */
+    private static final class FramingGuard extends InputStream {
+        private final InputStream in;
+        private final Http1Response response;
+
+        FramingGuard(InputStream in, Http1Response response) {
+            this.in = in;
+            this.response = response;
+        }
+
+        @Override
+        public int read() throws IOException {
+            try {
+                return in.read();
+            } catch (HttpException e) {
+                response.requireClose(CloseReason.ERROR);
+                throw e;
+            }
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            try {
+                return in.read(b, off, len);
+            } catch (HttpException e) {
+                response.requireClose(CloseReason.ERROR);
+                throw e;
+            }
+        }
+
+        @Override
+        public int available() throws IOException {
+            return in.available();
+        }
     }
 
     /** Sends {@code 100 Continue} before the first body byte is read. */
