@@ -56,6 +56,10 @@ final class ByteRanges {
                     if (suffix == 0) {
                         continue; // bytes=-0 cannot be satisfied
                     }
+                    if (size == 0) {
+                        // Satisfiable (RFC 9110 §14.1.1), yet no 206 can carry zero bytes: ignored.
+                        return WHOLE;
+                    }
                     first = Math.max(0, size - suffix);
                     last = size - 1;
                 } else {
@@ -85,16 +89,29 @@ final class ByteRanges {
         return out;
     }
 
+    /**
+     * A position or suffix length; one beyond a long (valid syntax, and larger than any file)
+     * saturates to {@link Long#MAX_VALUE}, so a far last-pos is clamped to the end and a far
+     * first-pos is unsatisfiable, as RFC 9110 §14.1.2 has it.
+     */
     private static long digits(String s) {
-        if (s.isEmpty() || s.length() > 18) {
+        if (s.isEmpty()) {
             throw new NumberFormatException(s);
         }
+        int start = -1;
         for (int i = 0; i < s.length(); i++) {
-            if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+            char c = s.charAt(i);
+            if (c < '0' || c > '9') {
                 throw new NumberFormatException(s);
             }
+            if (start < 0 && c != '0') {
+                start = i;
+            }
         }
-        return Long.parseLong(s);
+        if (start < 0) {
+            return 0;
+        }
+        return s.length() - start > 18 ? Long.MAX_VALUE : Long.parseLong(s, start, s.length(), 10);
     }
 
     /** Overlapping ranges could make a small file cost many times its size: refused. */

@@ -22,16 +22,22 @@ final class DirectoryListing {
     /**
      * @param urlPath the directory's normalized URL path, ending with {@code /}
      * @param dir the directory
+     * @param guard what decides whether an entry may be served: one it would refuse (a symlink
+     *     leaving DocumentRoot) is not listed, as mod_autoindex hides it, so neither its name
+     *     nor its target's size and date show
      */
-    static byte[] render(String urlPath, Path dir) throws IOException {
+    static byte[] render(String urlPath, Path dir, RootGuard guard) throws IOException {
         List<String[]> rows = new ArrayList<>();
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
             for (Path p : ds) {
                 BasicFileAttributes a;
                 try {
-                    a = Files.readAttributes(p, BasicFileAttributes.class);
+                    a = guard.attributes(p);
                 } catch (IOException e) {
                     continue; // a dangling symlink or a file removed meanwhile: not listed
+                }
+                if (a == null) {
+                    continue;
                 }
                 String name = p.getFileName().toString() + (a.isDirectory() ? "/" : "");
                 rows.add(new String[] {name, a.isDirectory() ? "-" : Long.toString(a.size()),

@@ -20,6 +20,7 @@ import org.loommpm.api.Request;
 import org.loommpm.api.Response;
 import org.loommpm.cli.config.SiteSettings;
 import org.loommpm.compress.AcceptEncoding;
+import org.loommpm.http.HttpDate;
 
 /**
  * Serves files under DocumentRoot for GET and HEAD: media types, {@code ETag} and
@@ -121,6 +122,11 @@ public final class StaticFileHandler {
             plain(res, 403, "Forbidden");
         } else if (attrs.isDirectory()) {
             directory(req, res, lookup, file);
+        } else if (attrs.isRegularFile() && urlPath.endsWith("/")) {
+            // Path drops a trailing slash, but a file is no directory: 404 as with httpd (and
+            // stat(2)), rather than the file under a second URL that relative links misread.
+            lookup.forget();
+            plain(res, 404, "Not Found");
         } else if (attrs.isRegularFile()) {
             file(req, res, lookup, file, attrs);
         } else {
@@ -183,7 +189,7 @@ public final class StaticFileHandler {
         lookup.forget();
         if (site.indexes()) {
             res.header("Content-Type", "text/html; charset=UTF-8");
-            res.send(DirectoryListing.render(urlPath, dir));
+            res.send(DirectoryListing.render(urlPath, dir, guard));
         } else if (welcome != null && urlPath.equals("/")) {
             welcome.handle(req, res);
         } else {
@@ -275,14 +281,22 @@ public final class StaticFileHandler {
         if (vary) {
             res.header("Vary", "Accept-Encoding");
         }
-        res.header("Last-Modified", r.lastModified());
+        String lastModified = r.lastModified();
+        long modified = r.modifiedMillis();
+        long now = System.currentTimeMillis() / 1000 * 1000;
+        if (modified > now) {
+            // A clock or archive in the future: RFC 9110 §8.8.2.1 wants Date instead, so that
+            // caches and conditionals never see a validator ahead of the response (httpd too).
+            modified = now;
+            lastModified = HttpDate.format(now);
+        }
+        res.header("Last-Modified", lastModified);
         res.header("ETag", r.etag());
         res.header("Accept-Ranges", "bytes");
         if (r.encoding() != null) {
             res.header("Content-Encoding", r.encoding());
         }
         String etag = r.etag();
-        long modified = r.modifiedMillis();
         int verdict = Conditionals.evaluate(req, etag, modified);
         if (verdict == 304) {
             res.status(304).send(new byte[0]);
