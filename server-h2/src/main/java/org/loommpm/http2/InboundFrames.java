@@ -191,6 +191,11 @@ final class InboundFrames implements FrameListener {
         if (blockError != null) {
             Http2Error e = blockError;
             blockError = null;
+            if (st == null && sid > s.lastClientStreamId) {
+                // The HEADERS opened the stream (RFC 9113 §5.1); our reset closes it, so its later
+                // frames are ignored as a reset stream's, not taken for frames on an idle one.
+                s.lastClientStreamId = sid;
+            }
             throw e;
         }
         if (st != null) {
@@ -209,10 +214,13 @@ final class InboundFrames implements FrameListener {
             }
             throw Http2Error.connection(ErrorCode.PROTOCOL_ERROR, "stream " + sid + " below the last one opened");
         }
-        if (s.goAwaySent) {
-            return; // after our GOAWAY no new stream starts; the client retries it elsewhere
-        }
         s.lastClientStreamId = sid;
+        if (s.goAwaySent) {
+            // After our GOAWAY no new stream starts (the client retries it elsewhere); its frames
+            // still in flight are ignored like a reset stream's (RFC 9113 §6.8).
+            s.closed.put(sid, Session.Closed.BY_OUR_RESET);
+            return;
+        }
         if (f.malformed() != null) {
             throw Http2Error.stream(sid, ErrorCode.PROTOCOL_ERROR, "malformed request: " + f.malformed());
         }

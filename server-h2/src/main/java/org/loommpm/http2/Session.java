@@ -124,6 +124,8 @@ final class Session {
     boolean settingsAcked;
     private final long settingsDeadline;
     boolean goAwaySent;
+    /** The last-stream-id our first GOAWAY named: a later one may not name a higher (RFC 9113 §6.8). */
+    private int goAwayLastStreamId;
     boolean goAwayReceived;
     /** Whether the tunnels were told the server stops ({@link #closeTunnels}). */
     private boolean tunnelsClosed;
@@ -484,6 +486,7 @@ final class Session {
     void startGoAway(ErrorCode code) {
         if (!goAwaySent) {
             goAwaySent = true;
+            goAwayLastStreamId = lastClientStreamId;
             batch.goAway(lastClientStreamId, code.code());
             counters.goawaySent();
             LOG.log(Level.DEBUG, "LM0704 {0} GOAWAY {1} last stream {2}, {3} streams to finish", this, code,
@@ -659,9 +662,10 @@ final class Session {
             counters.guardTripped();
         }
         cancelAll();
-        // A second GOAWAY (after a graceful one) carries the error code.
+        // A second GOAWAY (after a graceful one) carries the error code, and the same last stream:
+        // streams the client opened after the first were never started.
+        batch.goAway(goAwaySent ? goAwayLastStreamId : lastClientStreamId, e.code().code());
         goAwaySent = true;
-        batch.goAway(lastClientStreamId, e.code().code());
         counters.goawaySent();
         try {
             batch.flush(c);

@@ -263,24 +263,28 @@ public final class FrameReader {
         }
         int off = p;
         int end = p + len;
+        int padLength = 0;
         if ((flags & FrameType.FLAG_PADDED) != 0) {
             if (len < 1) {
                 throw Http2Error.connection(ErrorCode.FRAME_SIZE_ERROR, "padded HEADERS without pad length");
             }
-            end -= a[p] & 0xff;
+            padLength = a[p] & 0xff;
             off++;
         }
         int dependency = -1;
         if ((flags & FrameType.FLAG_PRIORITY) != 0) {
+            // A frame too short for its fixed fields is a size error; padding too long for what is
+            // left is a PROTOCOL_ERROR (RFC 9113 §6.2), whatever order the two are checked in.
             if (end - off < 5) {
                 throw Http2Error.connection(ErrorCode.FRAME_SIZE_ERROR, "HEADERS too short for its priority");
             }
             dependency = int31(a, off);
             off += 5;
         }
-        if (end < off) {
+        if (padLength > end - off) {
             throw Http2Error.connection(ErrorCode.PROTOCOL_ERROR, "HEADERS padding longer than the frame");
         }
+        end -= padLength;
         boolean endHeaders = (flags & FrameType.FLAG_END_HEADERS) != 0;
         blockStream = endHeaders ? 0 : sid;
         listener.headers(sid, a, off, end - off, dependency, (flags & FrameType.FLAG_END_STREAM) != 0, endHeaders);
