@@ -124,6 +124,26 @@ public interface Response {
     }
 
     /**
+     * Sends an informational (1xx) response now, ahead of the final one: {@code 103 Early Hints}
+     * (RFC 8297) with {@code Link} fields the client may preload while the handler still works,
+     * or {@code 102 Processing}. Several may be sent; the final response follows as usual. An
+     * HTTP/1.0 client gets none (RFC 9110 §15.2): the call then sends nothing and returns
+     * {@code false}.
+     *
+     * @param status 102-199: 100 is the server's own answer to {@code Expect: 100-continue},
+     *               101 comes with a protocol upgrade
+     * @param fields the interim response's fields, copied (not Content-Length nor connection-specific ones)
+     * @return whether it was sent: {@code false} for an HTTP/1.0 client
+     * @throws IllegalArgumentException for another status or a field a 1xx may not carry
+     * @throws IllegalStateException once the final response's head is committed
+     * @throws UnsupportedOperationException where the implementation cannot send one
+     * @throws IOException if the connection fails
+     */
+    default boolean sendInterim(int status, Headers fields) throws IOException {
+        throw new UnsupportedOperationException("this response cannot send interim responses");
+    }
+
+    /**
      * Suspends this exchange: the handler may return without answering, and any thread answers
      * later through the returned handle (a long poll, an answer computed elsewhere). The worker
      * slot and the virtual thread are released as soon as the handler returns; the status and

@@ -49,6 +49,22 @@ public interface SuspendedResponse {
     SuspendedResponse header(String name, String value);
 
     /**
+     * Queues an informational (1xx) response ahead of the head, as
+     * {@link Response#sendInterim(int, Headers)}: a proxy relays a backend's {@code 103 Early
+     * Hints} this way. Before the head is sent; never blocks.
+     *
+     * @param status 102-199
+     * @param fields the interim response's fields, copied
+     * @return whether it was queued: {@code false} for an HTTP/1.0 client
+     * @throws IllegalArgumentException for another status or a field a 1xx may not carry
+     * @throws IllegalStateException once the head is sent
+     * @throws IOException if the exchange has ended
+     */
+    default boolean sendInterim(int status, Headers fields) throws IOException {
+        throw new UnsupportedOperationException("this response cannot send interim responses");
+    }
+
+    /**
      * Adds a header field, keeping those of the same name (a repeated field such as
      * {@code Set-Cookie}, which cannot be joined into one line). Before the head is sent.
      *

@@ -74,6 +74,12 @@ final class CompressingResponse implements Response {
         return delegate.isCommitted();
     }
 
+    /** An interim response carries no body: nothing to code, and it goes out as the handler sends it. */
+    @Override
+    public boolean sendInterim(int status, Headers fields) throws IOException {
+        return delegate.sendInterim(status, fields);
+    }
+
     /**
      * The server's own suspension: the answer is written later through the handle, past this
      * wrapper, so it is not coded. Without this the interface's default would refuse, and every

@@ -1,5 +1,6 @@
 package org.loommpm.http;
 
+import org.loommpm.api.Headers;
 import org.loommpm.http.syntax.HttpChars;
 
 /**
@@ -8,6 +9,10 @@ import org.loommpm.http.syntax.HttpChars;
  * HTTP/2 (whose HPACK blocks must not carry such fields either).
  */
 public final class HeaderValidation {
+    /** Fields no interim response carries (see {@link #interim}). */
+    private static final String[] NOT_IN_INTERIM = {
+        "Content-Length", "Connection", "Keep-Alive", "Proxy-Connection", "Transfer-Encoding", "Upgrade"};
+
     private HeaderValidation() {
     }
 
@@ -30,5 +35,33 @@ public final class HeaderValidation {
                 throw new IllegalArgumentException("invalid character in value of header " + name);
             }
         }
+    }
+
+    /**
+     * Checks an interim response a handler sends ({@code sendInterim}) and copies its fields, so
+     * the caller may change its own afterwards.
+     *
+     * @return the fields, checked, in a copy of their own
+     * @throws IllegalArgumentException for a status other than 102-199 (100 is the server's
+     *         answer to {@code Expect: 100-continue}, 101 comes with an upgrade), an invalid
+     *         field, or one a 1xx may not carry: Content-Length (RFC 9110 §8.6) and the
+     *         connection-specific fields HTTP/2 forbids (RFC 9113 §8.2.2)
+     */
+    public static Headers interim(int status, Headers fields) {
+        if (status < 102 || status > 199) {
+            throw new IllegalArgumentException("an interim response is 102-199, not " + status);
+        }
+        Headers copy = new Headers(Math.max(1, fields.size()));
+        for (int i = 0; i < fields.size(); i++) {
+            String name = fields.name(i);
+            check(name, fields.value(i));
+            for (String banned : NOT_IN_INTERIM) {
+                if (Headers.equalsIgnoreCase(name, banned)) {
+                    throw new IllegalArgumentException(name + " in an interim response");
+                }
+            }
+            copy.add(name, fields.value(i));
+        }
+        return copy;
     }
 }

@@ -89,6 +89,19 @@ public abstract class ResponseState implements Response {
         return committed;
     }
 
+    @Override
+    public final boolean sendInterim(int status, Headers fields) throws IOException {
+        checkNotComplete();
+        checkNotCommitted();
+        return writeInterim(status, HeaderValidation.interim(status, fields));
+    }
+
+    /**
+     * Writes an interim response (checked, its fields a copy of this exchange's own) ahead of the
+     * final head; {@code false} where the client cannot take one (HTTP/1.0).
+     */
+    protected abstract boolean writeInterim(int status, Headers fields) throws IOException;
+
     /**
      * Checks the fields a handler may have added directly through {@link #headers()} (a mutable
      * view) before the head is encoded, so no path can split it (CR/LF injection). Fields that

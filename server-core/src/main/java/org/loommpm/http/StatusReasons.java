@@ -1,7 +1,7 @@
 package org.loommpm.http;
 
 /**
- * Standard reason phrases (RFC 9110 §15, plus 103, 425, 429, 431 and 451 from their RFCs): in
+ * Standard reason phrases (RFC 9110 §15, plus 102, 103, 425, 429, 431 and 451 from their RFCs): in
  * HTTP/1.1 status lines and in the text body of an error either protocol answers itself.
  */
 public final class StatusReasons {
@@ -13,6 +13,7 @@ public final class StatusReasons {
         return switch (status) {
             case 100 -> "Continue";
             case 101 -> "Switching Protocols";
+            case 102 -> "Processing";
             case 103 -> "Early Hints";
             case 200 -> "OK";
             case 201 -> "Created";

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
+import org.loommpm.api.Headers;
 import org.loommpm.api.SuspendedResponse;
 import org.loommpm.spi.ChildServices;
 import org.loommpm.spi.ProtocolCounters;
@@ -82,6 +83,9 @@ public abstract class SuspendedExchange implements SuspendedResponse {
 
     /** Queues the head of a streamed response whatever the budget. */
     protected abstract void queueHead() throws IOException;
+
+    /** Queues an interim response (checked, copied) whatever the budget; {@code false} where the client takes none. */
+    protected abstract boolean queueInterim(int status, Headers fields) throws IOException;
 
     /** Queues a piece of a streamed body if the budget allows; whether it did. */
     protected abstract boolean offerPiece(byte[] piece) throws IOException;
@@ -305,6 +309,24 @@ public abstract class SuspendedExchange implements SuspendedResponse {
             lock.unlock();
         }
         return this;
+    }
+
+    @Override
+    public boolean sendInterim(int status, Headers fields) throws IOException {
+        Headers checked = HeaderValidation.interim(status, fields);
+        lock.lock();
+        try {
+            checkOpen();
+            checkNotSent();
+            return queueInterim(status, checked);
+        } catch (ClosedChannelException e) {
+            connectionGone(); // unlocks
+            throw e;
+        } finally {
+            if (lock.isHeldByCurrentThread()) {
+                lock.unlock();
+            }
+        }
     }
 
     private void checkNotSent() {

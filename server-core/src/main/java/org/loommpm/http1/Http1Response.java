@@ -261,6 +261,30 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
         connection.write(ByteBuffer.wrap(CONTINUE));
     }
 
+    @Override
+    protected boolean writeInterim(int status, Headers fields) throws IOException {
+        if (isHttp10()) {
+            return false;
+        }
+        flushBatch();
+        connection.write(encodeInterim(status, fields));
+        return true;
+    }
+
+    /** {@return an interim response's head, ready to write} (fields checked by {@code HeaderValidation.interim}) */
+    static ByteBuffer encodeInterim(int status, Headers fields) {
+        byte[] line = StatusLines.statusLine(status);
+        int n = line.length + 2;
+        for (int i = 0; i < fields.size(); i++) {
+            n += fields.name(i).length() + fields.value(i).length() + 4;
+        }
+        ByteBuffer b = ByteBuffer.allocate(n).put(line);
+        for (int i = 0; i < fields.size(); i++) {
+            putHeader(b, fields.name(i), fields.value(i));
+        }
+        return b.put((byte) '\r').put((byte) '\n').flip();
+    }
+
     /**
      * Completes the response after the handler returned: an untouched response becomes an empty
      * body with the status set; an open stream is closed.
@@ -438,12 +462,6 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
         b.put((byte) '\r').put((byte) '\n');
     }
 
-    /**
-     * The low byte of each character, as one bulk copy into the head buffer's array (a heap
-     * buffer): names and values are Latin-1 once {@link org.loommpm.http.HeaderValidation}
-     * has passed them, and the per-character {@code put} this replaces cost a static file's
-     * head (four more fields than a hello answer) ~0.5 us.
-     */
     /** The decimal digits of {@code v} (not negative), without a String on the way. */
     private static void putDecimal(ByteBuffer b, long v) {
         int digits = 1;
@@ -460,6 +478,12 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
         b.position(p + digits);
     }
 
+    /**
+     * The low byte of each character, as one bulk copy into the head buffer's array (a heap
+     * buffer): names and values are Latin-1 once {@link org.loommpm.http.HeaderValidation}
+     * has passed them, and the per-character {@code put} this replaces cost a static file's
+     * head (four more fields than a hello answer) ~0.5 us.
+     */
     @SuppressWarnings("deprecation") // String.getBytes(int, int, byte[], int): exactly the low bytes, no charset
     private static void putAscii(ByteBuffer b, String s) {
         int n = s.length();

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
+import org.loommpm.api.Headers;
 import org.loommpm.http.StreamingLimits;
 import org.loommpm.http.SuspendedExchange;
 import org.loommpm.spi.CloseReason;
@@ -81,6 +82,15 @@ final class Http1Suspension extends SuspendedExchange {
             res.suspendedBody(body.length);
         }
         out.put(head.flip());
+    }
+
+    @Override
+    protected boolean queueInterim(int status, Headers fields) throws IOException {
+        if (res.isHttp10()) {
+            return false;
+        }
+        out.put(Http1Response.encodeInterim(status, fields));
+        return true;
     }
 
     @Override

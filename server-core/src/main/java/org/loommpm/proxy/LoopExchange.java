@@ -27,7 +27,7 @@ import org.loommpm.spi.EventLoop;
  * <pre>
  *   CONNECTING     a new connection's connect is in flight           -> SENDING, or the next member
  *   SENDING        the request (head and the body, read whole) is going out -> AWAITING_HEAD
- *   AWAITING_HEAD  until a final response head (1xx interim ones skipped) -> READING_BODY | STREAMING | DONE
+ *   AWAITING_HEAD  until a final response head (102, 103... relayed) -> READING_BODY | STREAMING | DONE
  *   READING_BODY   a Content-Length body of at most {@link ProxyExchange#SMALL_BODY}, read whole
  *                  before anything goes to the client, so a failure inside it is still a clean 502
  *   STREAMING      larger, chunked or close-delimited bodies, relayed as they arrive  <-> PAUSED
@@ -418,6 +418,20 @@ final class LoopExchange {
     }
 
     /**
+     * Relays an interim response (102, 103) to the client as {@link ProxyExchange} does; a
+     * {@code 100} is dropped (this path takes no request that expects one).
+     */
+    private void relayInterim(ResponseHead h) {
+        Headers fields = new Headers();
+        ProxyExchange.copyEndToEnd(h.headers(), fields);
+        try {
+            response.sendInterim(h.status(), fields);
+        } catch (IOException e) {
+            // the client went away: the final answer, when it comes, is dropped the same way
+        }
+    }
+
+    /**
      * Acts on the bytes read so far.
      *
      * @return whether to read on
@@ -439,6 +453,8 @@ final class LoopExchange {
             }
             if (h.status() >= 200) {
                 begin(h);
+            } else if (h.status() != 100) {
+                relayInterim(h);
             }
         }
         switch (state) {

@@ -53,6 +53,8 @@ final class ProxyExchange {
     private boolean upgrade;
     /** Whether a 2xx instead of the 101 ends {@link #run} too (the client would take it for the switch). */
     private boolean onlySwitch;
+    /** Whether the backend sent an interim response: it heard the request (the connection was not stale). */
+    private boolean interimSeen;
     /** The backend's 101 when it switched protocols, else {@code null}. */
     private ResponseHead switched;
 
@@ -117,16 +119,34 @@ final class ProxyExchange {
         return relay(rh, early == null);
     }
 
-    /** {@return the backend's verdict on {@code Expect: 100-continue}: null to send the body, else a final head} */
-    private ResponseHead awaitContinue() throws AttemptFailed {
-        try {
-            c.readTimeout(CONTINUE_WAIT_MILLIS);
-            ResponseHead h = c.readHead();
-            while (h.status() > 101 && h.status() < 200) {
-                h = c.readHead(); // 102, 103: interim answers that are not the verdict, which may follow
+    /**
+     * {@return the backend's verdict on {@code Expect: 100-continue}: null to send the body, else
+     * a final head} Interim answers that are not the verdict (102, 103) go on to the client.
+     */
+    private ResponseHead awaitContinue() throws AttemptFailed, IOException {
+        for (;;) {
+            ResponseHead h = nextHeadWithin(CONTINUE_WAIT_MILLIS);
+            if (h == null || h.status() == 100) {
+                return null;
             }
+            if (h.status() == 101) {
+                return readFinalHead();
+            }
+            if (h.status() >= 200) {
+                return h;
+            }
+            relayInterim(h);
+        }
+    }
+
+    /** {@return the backend's next head, or null when none began within {@code millis}} */
+    private ResponseHead nextHeadWithin(int millis) throws AttemptFailed {
+        try {
+            c.readTimeout(millis);
+            ResponseHead h = c.readHead();
             c.readTimeout(0);
-            return h.status() == 100 ? null : h.status() < 200 ? readFinalHead() : h;
+            interimSeen |= h.status() < 200;
+            return h;
         } catch (SocketTimeoutException e) {
             try {
                 c.readTimeout(0);
@@ -176,29 +196,57 @@ final class ProxyExchange {
         }
     }
 
-    /** {@return reads heads until a final one, skipping interim ones (100, 102, 103)} */
-    private ResponseHead readFinalHead() throws AttemptFailed {
-        try {
-            for (;;) {
-                ResponseHead h = c.readHead();
-                if (h.status() == 101) {
-                    if (upgrade) {
-                        return h;
-                    }
-                    throw new BackendProtocolException("101 Switching Protocols without an Upgrade request");
-                }
-                if (h.status() >= 200) {
+    /**
+     * {@return reads heads until a final one} A {@code 100} is dropped (the server answers the
+     * client's {@code Expect} itself); other interim answers go on to the client.
+     */
+    private ResponseHead readFinalHead() throws AttemptFailed, IOException {
+        for (;;) {
+            ResponseHead h = nextHead();
+            if (h.status() == 101) {
+                if (upgrade) {
                     return h;
                 }
+                throw new AttemptFailed(AttemptFailed.Kind.PROTOCOL, false,
+                        new BackendProtocolException("101 Switching Protocols without an Upgrade request"));
             }
+            if (h.status() >= 200) {
+                return h;
+            }
+            if (h.status() != 100) {
+                relayInterim(h);
+            }
+        }
+    }
+
+    /** {@return the backend's next head} */
+    private ResponseHead nextHead() throws AttemptFailed {
+        try {
+            ResponseHead h = c.readHead();
+            interimSeen |= h.status() < 200;
+            return h;
         } catch (SocketTimeoutException e) {
             throw new AttemptFailed(AttemptFailed.Kind.TIMEOUT, false, e);
         } catch (BackendProtocolException e) {
             throw new AttemptFailed(AttemptFailed.Kind.PROTOCOL, false, e);
         } catch (IOException e) {
-            boolean stale = reused && !bodyTouched && e instanceof EOFException && !c.hasBufferedBytes();
+            // A connection that closes before any answer may have been stale; one that answered
+            // with an interim response was not.
+            boolean stale = reused && !bodyTouched && !interimSeen && e instanceof EOFException && !c.hasBufferedBytes();
             throw new AttemptFailed(stale ? AttemptFailed.Kind.STALE : AttemptFailed.Kind.NO_RESPONSE, !bodyTouched, e);
         }
+    }
+
+    /**
+     * Relays an interim response (102 Processing, 103 Early Hints) to the client as it comes, as
+     * mod_proxy_http does, without its hop-by-hop fields. An HTTP/1.0 client gets none.
+     *
+     * @throws IOException the client failed
+     */
+    private void relayInterim(ResponseHead h) throws IOException {
+        Headers fields = new Headers();
+        copyEndToEnd(h.headers(), fields);
+        res.sendInterim(h.status(), fields);
     }
 
     /**

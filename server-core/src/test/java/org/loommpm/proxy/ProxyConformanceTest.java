@@ -95,12 +95,38 @@ class ProxyConformanceTest {
                 InputStream in = client.getInputStream();
                 out.write("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n"
                         .getBytes(StandardCharsets.US_ASCII));
+                String hint = ProxyHandlerTest.readHead(in);
+                assertTrue(hint.startsWith("HTTP/1.1 103 Early Hints\r\nLink: </s.css>; rel=preload\r\n"), hint);
                 String interim = ProxyHandlerTest.readHead(in);
                 assertTrue(interim.startsWith("HTTP/1.1 100"), interim);
                 out.write("hello".getBytes(StandardCharsets.US_ASCII));
                 String head = ProxyHandlerTest.readHead(in);
                 assertTrue(head.startsWith("HTTP/1.1 200"), head);
                 assertEquals("hello", new String(in.readNBytes(5), StandardCharsets.US_ASCII));
+            }
+        }
+    }
+
+    @Test
+    void interimResponsesAreRelayedWithoutTheirHopByHopFields() throws Exception {
+        String answer = "HTTP/1.1 103 Early Hints\r\nLink: </s.css>; rel=preload\r\nConnection: x-hop\r\nX-Hop: 1\r\n\r\n"
+                + "HTTP/1.1 102 Processing\r\n\r\n"
+                + "HTTP/1.1 100 Continue\r\n\r\n"
+                + "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
+        for (boolean onPoller : new boolean[] {true, false}) {
+            try (ServerSocket be = new ServerSocket(0);
+                 ProxyHandler proxy = ProxyHandler.builder("/", "http://127.0.0.1:" + be.getLocalPort() + "/")
+                         .onPoller(onPoller).build();
+                 LoomServer front = Backends.start(proxy)) {
+                Thread.ofVirtual().start(() -> rawBackend(be, answer));
+                String got = exchange(front, "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+                assertTrue(got.startsWith("HTTP/1.1 103 Early Hints\r\nLink: </s.css>; rel=preload\r\n\r\n"
+                        + "HTTP/1.1 102 Processing\r\n\r\nHTTP/1.1 200 OK\r\n"), "onPoller=" + onPoller + ": " + got);
+                assertTrue(got.endsWith("\r\n\r\nok"), got);
+                // An HTTP/1.0 client takes no interim response (RFC 9110 §15.2).
+                Thread.ofVirtual().start(() -> rawBackend(be, answer));
+                got = exchange(front, "GET / HTTP/1.0\r\nHost: x\r\n\r\n");
+                assertTrue(got.startsWith("HTTP/1.1 200 OK\r\n"), "onPoller=" + onPoller + ": " + got);
             }
         }
     }

@@ -190,6 +190,13 @@ final class Http2Response extends ResponseState implements ExchangeRunner.Exchan
     }
 
     @Override
+    protected boolean writeInterim(int status, Headers fields) throws IOException {
+        frames++;
+        stream.enqueue(Out.headers(stream, status, fields, false));
+        return true;
+    }
+
+    @Override
     public SuspendedResponse suspend() {
         return suspend(java.time.Duration.ofNanos(limits.suspendTimeoutNanos()));
     }

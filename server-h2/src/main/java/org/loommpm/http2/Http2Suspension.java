@@ -3,6 +3,7 @@ package org.loommpm.http2;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.util.concurrent.CompletableFuture;
+import org.loommpm.api.Headers;
 import org.loommpm.http.StreamingLimits;
 import org.loommpm.http.SuspendedExchange;
 import org.loommpm.http2.frame.ErrorCode;
@@ -42,6 +43,16 @@ final class Http2Suspension extends SuspendedExchange {
                 res.counted(body.length);
                 stream.enqueue(Out.data(stream, body.clone(), 0, body.length, true));
             }
+        } catch (StreamResetException e) {
+            throw new ClosedChannelException();
+        }
+    }
+
+    @Override
+    protected boolean queueInterim(int status, Headers fields) throws IOException {
+        try {
+            stream.enqueue(Out.headers(stream, status, fields, false));
+            return true;
         } catch (StreamResetException e) {
             throw new ClosedChannelException();
         }
