@@ -17,8 +17,10 @@ final class ErrorResponses {
      * @param status the status code
      * @param server the {@code Server} header value
      * @param withDate whether to include {@code Date} (left out of responses built once at start)
+     * @param withContent whether to send the text body; {@code false} answers a HEAD request, whose
+     *                    response never has content (RFC 9110 §9.3.2), only its length
      */
-    static byte[] bytes(int status, String server, boolean withDate) {
+    static byte[] bytes(int status, String server, boolean withDate, boolean withContent) {
         String body = StatusReasons.reason(status) + "\n";
         StringBuilder sb = new StringBuilder(160)
                 .append("HTTP/1.1 ").append(status).append(' ').append(StatusReasons.reason(status)).append("\r\n");
@@ -28,8 +30,10 @@ final class ErrorResponses {
         sb.append("Server: ").append(server).append("\r\n")
                 .append("Content-Type: text/plain; charset=UTF-8\r\n")
                 .append("Content-Length: ").append(body.length()).append("\r\n")
-                .append("Connection: close\r\n\r\n")
-                .append(body);
+                .append("Connection: close\r\n\r\n");
+        if (withContent) {
+            sb.append(body);
+        }
         return sb.toString().getBytes(StandardCharsets.ISO_8859_1);
     }
 

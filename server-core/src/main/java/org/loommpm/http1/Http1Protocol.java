@@ -151,7 +151,7 @@ public final class Http1Protocol implements ConnectionProtocol {
      */
     @Override
     public byte[] headTimeoutResponse() {
-        return ErrorResponses.bytes(408, config.serverHeader(), true);
+        return ErrorResponses.bytes(408, config.serverHeader(), true, true);
     }
 
     /** What the protocol selector offers ({@code h2} when it can be served), {@code http/1.1} included. */
@@ -648,8 +648,23 @@ public final class Http1Protocol implements ConnectionProtocol {
     private void rejectHead(ProtocolConnection c, Http1State st, HttpException e) throws IOException {
         LOG.log(Level.DEBUG, "LM0403 bad request from {0}: {1} {2}", c.remoteAddress(), e.status(), e.getMessage());
         st.flushBatch(c);
-        c.write(ByteBuffer.wrap(ErrorResponses.bytes(e.status(), config.serverHeader(), true)));
+        ByteBuffer in = c.context().in();
+        boolean content = !isHeadRequest(in.array(), in.limit());
+        c.write(ByteBuffer.wrap(ErrorResponses.bytes(e.status(), config.serverHeader(), true, content)));
         c.handBackLinger(CloseReason.ERROR);
+    }
+
+    /**
+     * Whether the head at the start of {@code buf[0, end)} (after any empty lines) is a HEAD
+     * request's, however malformed the rest: a client that sent HEAD reads no content after the
+     * response head, and content it did not expect would read as the start of another response.
+     */
+    private static boolean isHeadRequest(byte[] buf, int end) {
+        int i = 0;
+        while (i < end && (buf[i] == Http1Syntax.CR || buf[i] == Http1Syntax.LF)) {
+            i++;
+        }
+        return end - i >= 5 && Http1Syntax.regionEquals(buf, i, "HEAD ");
     }
 
     /** Best effort: the client that spoke plain HTTP to a TLS port is told so (like httpd). */

@@ -135,7 +135,7 @@ public final class RequestHeadParser {
                 keepAlive, expectContinue, host);
     }
 
-    /** Checks Host (RFC 9112 §3.2) and picks the target host. */
+    /** Checks Host (RFC 9112 §3.2) and picks the target host, which the Host field then carries. */
     private static String hostOf(RequestLine line, Headers headers, boolean http11) {
         int hosts = headers.count("Host");
         if (hosts > 1) {
@@ -149,7 +149,13 @@ public final class RequestHeadParser {
             throw Http1Syntax.bad("invalid Host: " + host);
         }
         String authority = line.authority();
-        return authority != null ? authority : host;
+        if (authority == null) {
+            return host;
+        }
+        // RFC 9112 §3.2.2: the target's authority, not Host, names the host; handlers (and a
+        // proxy forwarding the request) read the Host field, so it must say the same.
+        headers.set("Host", authority);
+        return authority;
     }
 
     /**

@@ -131,6 +131,7 @@ class RequestHeadParserTest {
     void absoluteFormTakesPathQueryAndHostFromTheTarget(String target, String host, String path, String query) {
         RequestHead h = parse("GET " + target + " HTTP/1.1\r\nHost: other\r\n\r\n");
         assertEquals(host, h.host());
+        assertEquals(List.of(host), h.headers().all("Host"), "the target's authority replaces Host");
         assertEquals(path, h.path());
         assertEquals(query, h.query());
         assertEquals(target, h.rawTarget());

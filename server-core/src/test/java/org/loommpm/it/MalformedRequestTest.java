@@ -35,7 +35,9 @@ class MalformedRequestTest {
     static void start() throws Exception {
         server = TestServers.start((req, res) -> {
             seen.add(req.method() + " " + req.path());
-            if (req.path().startsWith("/ignore")) {
+            if (req.path().startsWith("/host")) {
+                res.send("host=" + req.header("Host"));
+            } else if (req.path().startsWith("/ignore")) {
                 res.send("ignored"); // never reads the body: the server must skip it
             } else if (req.method().equals("POST")) {
                 res.send("len=" + req.bodyBytes().length);
@@ -114,6 +116,44 @@ class MalformedRequestTest {
             assertNotNull(r.header("Date"), name);
             assertEquals("loom-mpm", r.header("Server"), name);
             assertTrue(c.closedByServer(), name + ": connection must be closed after the error");
+        }
+    }
+
+    static Stream<Arguments> rejectedHeads() {
+        String longTarget = "/" + "a".repeat(8190);
+        return Stream.of(
+                row("unknown expectation", "HEAD / HTTP/1.1\r\n" + HOST + "Expect: something-else\r\n\r\n", 417),
+                row("obs-fold", "HEAD / HTTP/1.1\r\n" + HOST + "X-A: one\r\n two\r\n\r\n", 400),
+                row("unsupported version after an empty line", "\r\nHEAD / HTTP/2.1\r\n" + HOST + "\r\n", 505),
+                row("request line over the limit", "HEAD " + longTarget + " HTTP/1.1\r\n" + HOST + "\r\n", 414));
+    }
+
+    /** A rejected HEAD gets the status without content (RFC 9110 §9.3.2): nothing follows the head but the close. */
+    @ParameterizedTest(name = "{0} -> {2}")
+    @MethodSource("rejectedHeads")
+    void aRejectedHeadRequestGetsNoContent(String name, String request, int status) throws Exception {
+        try (RawHttp c = new RawHttp(server.port())) {
+            c.send(request);
+            RawHttp.Response r = c.readHead();
+            assertEquals(status, r.status(), name);
+            assertEquals("close", r.header("Connection"), name);
+            assertTrue(c.closedByServer(), name + ": content after the head of a HEAD response");
+        }
+    }
+
+    /**
+     * An absolute-form target names the host, whatever Host says (RFC 9112 §3.2.2): the handler
+     * (and a proxy forwarding the request) must not see the Host the target contradicts.
+     */
+    @Test
+    void anAbsoluteFormTargetReplacesTheHostField() throws Exception {
+        try (RawHttp c = new RawHttp(server.port())) {
+            c.send("GET http://target.example:8080/host HTTP/1.1\r\nHost: other.example\r\n\r\n");
+            RawHttp.Response r = c.read();
+            assertEquals(200, r.status());
+            assertEquals("host=target.example:8080", r.text());
+            c.send("GET http://target.example/host HTTP/1.0\r\n\r\n");
+            assertEquals("host=target.example", c.read().text(), "HTTP/1.0 without Host");
         }
     }
 
