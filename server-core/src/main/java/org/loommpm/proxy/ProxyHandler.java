@@ -232,6 +232,11 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         return prefix;
     }
 
+    /** {@return the map its responses' fields are rewritten with ({@code ProxyPassReverse} and its cookie rules)} */
+    public ReverseMap reverseMap() {
+        return reverse;
+    }
+
     /** {@return the balancer it sends to (a one-member one for a URL)} */
     public Balancer balancer() {
         return balancer;

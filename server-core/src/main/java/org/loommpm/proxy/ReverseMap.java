@@ -8,7 +8,10 @@ import org.loommpm.api.Headers;
  * {@code ProxyPassReverse}: a backend's {@code Location}, {@code Content-Location} and {@code URI}
  * fields that point into a mapped backend URL are rewritten to the client-facing path, as an
  * absolute URL built from the request's scheme and {@code Host} (httpd builds it from the
- * request too); other values pass unchanged. Immutable once built.
+ * request too); other values pass unchanged. {@code ProxyPassReverseCookiePath} and
+ * {@code ProxyPassReverseCookieDomain}: a {@code Set-Cookie}'s {@code Path} or {@code Domain}
+ * attribute that starts with a mapped backend value is replaced by the client-facing one, as
+ * mod_proxy does (the whole value, the first matching rule). Immutable once built.
  */
 public final class ReverseMap {
     private static final String[] FIELDS = {"Location", "Content-Location", "URI"};
@@ -17,6 +20,9 @@ public final class ReverseMap {
     }
 
     private final List<Entry> entries = new ArrayList<>();
+    /** Cookie rules, {@code path} the client-facing value and {@code backend} the backend's prefix. */
+    private final List<Entry> cookiePaths = new ArrayList<>();
+    private final List<Entry> cookieDomains = new ArrayList<>();
 
     /** An empty map: rewrites nothing. */
     public ReverseMap() {
@@ -50,8 +56,34 @@ public final class ReverseMap {
         return this;
     }
 
+    /**
+     * {@code ProxyPassReverseCookiePath}: a {@code Set-Cookie} whose {@code Path} starts with
+     * {@code backendPath} gets {@code path} instead.
+     *
+     * @param backendPath the backend's path prefix, e.g. {@code /}
+     * @param path the client-facing path, e.g. {@code /app/}
+     * @return this map
+     */
+    public ReverseMap cookiePath(String backendPath, String path) {
+        cookiePaths.add(new Entry(path, backendPath));
+        return this;
+    }
+
+    /**
+     * {@code ProxyPassReverseCookieDomain}: a {@code Set-Cookie} whose {@code Domain} starts with
+     * {@code backendDomain} (ignoring case) gets {@code domain} instead.
+     *
+     * @param backendDomain the domain the backend sets, e.g. {@code backend.internal}
+     * @param domain the client-facing domain, e.g. {@code www.example.com}
+     * @return this map
+     */
+    public ReverseMap cookieDomain(String backendDomain, String domain) {
+        cookieDomains.add(new Entry(domain, backendDomain));
+        return this;
+    }
+
     boolean isEmpty() {
-        return entries.isEmpty();
+        return entries.isEmpty() && cookiePaths.isEmpty() && cookieDomains.isEmpty();
     }
 
     /** Rewrites the response fields in place, for a client that sent {@code host} (or none) over TLS or not. */
@@ -65,6 +97,61 @@ public final class ReverseMap {
                 }
             }
         }
+        if ((!cookiePaths.isEmpty() || !cookieDomains.isEmpty()) && h.contains("Set-Cookie")) {
+            List<String> cookies = h.all("Set-Cookie");
+            h.remove("Set-Cookie");
+            for (String c : cookies) {
+                h.add("Set-Cookie", cookie(c));
+            }
+        }
+    }
+
+    /**
+     * {@return a Set-Cookie value with its Path and Domain attributes mapped back}
+     *
+     * @param value a backend's {@code Set-Cookie} field value
+     */
+    public String cookie(String value) {
+        StringBuilder out = null;
+        int copied = 0;
+        // The first element is the cookie's name=value: a cookie named "path" is not an attribute.
+        int at = value.indexOf(';');
+        while (at >= 0) {
+            int end = value.indexOf(';', at + 1);
+            int stop = end < 0 ? value.length() : end;
+            int name = at + 1;
+            while (name < stop && (value.charAt(name) == ' ' || value.charAt(name) == '\t')) {
+                name++;
+            }
+            int from = -1;
+            String mapped = null;
+            if (value.regionMatches(true, name, "path=", 0, 5)) {
+                from = name + 5;
+                mapped = mapAttribute(cookiePaths, value.substring(from, stop), false);
+            } else if (value.regionMatches(true, name, "domain=", 0, 7)) {
+                from = name + 7;
+                mapped = mapAttribute(cookieDomains, value.substring(from, stop), true);
+            }
+            if (mapped != null) {
+                if (out == null) {
+                    out = new StringBuilder(value.length() + 16);
+                }
+                out.append(value, copied, from).append(mapped);
+                copied = stop;
+            }
+            at = end;
+        }
+        return out == null ? value : out.append(value, copied, value.length()).toString();
+    }
+
+    /** {@return the client-facing value of the first rule whose backend value starts {@code v}, or null} */
+    private static String mapAttribute(List<Entry> rules, String v, boolean ignoreCase) {
+        for (Entry e : rules) {
+            if (v.regionMatches(ignoreCase, 0, e.backend, 0, e.backend.length())) {
+                return e.path;
+            }
+        }
+        return null;
     }
 
     /** The rewritten value, or null when no entry applies. */

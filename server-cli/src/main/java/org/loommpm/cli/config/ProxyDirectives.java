@@ -12,7 +12,8 @@ import org.loommpm.proxy.BackendUrl;
 
 /**
  * mod_proxy's directives for a reverse proxy: {@code ProxyPass} (also in {@code <Location>}, with
- * the path taken from the section), {@code ProxyPassReverse}, {@code ProxyPreserveHost},
+ * the path taken from the section), {@code ProxyPassReverse} (and its {@code CookiePath} and
+ * {@code CookieDomain}), {@code ProxyPreserveHost},
  * {@code ProxyTimeout}, {@code ProxyAddHeaders}, {@code ProxyVia}; mod_proxy_balancer's
  * {@code <Proxy balancer://name>} with {@code BalancerMember} and {@code ProxySet}; and
  * mod_proxy_hcheck's {@code ProxyHCExpr}. Everything is checked while parsing (URLs, parameters,
@@ -30,6 +31,9 @@ final class ProxyDirectives {
     enum D implements DirectiveTable.Action {
         PROXY_PASS("ProxyPass", 1, Integer.MAX_VALUE, SERVER_OR_LOCATION, "[path] !|url [key=value ...] [upgrade=websocket|*]"),
         PROXY_PASS_REVERSE("ProxyPassReverse", 1, 2, SERVER_OR_LOCATION, "[path] url"),
+        PROXY_PASS_REVERSE_COOKIE_PATH("ProxyPassReverseCookiePath", 2, 2, SERVER, "backend-path public-path"),
+        PROXY_PASS_REVERSE_COOKIE_DOMAIN("ProxyPassReverseCookieDomain", 2, 2, SERVER,
+                "backend-domain public-domain"),
         PROXY_PRESERVE_HOST("ProxyPreserveHost", 1, 1, SERVER, "On|Off"),
         PROXY_TIMEOUT("ProxyTimeout", 1, 1, SERVER, "seconds"),
         PROXY_ADD_HEADERS("ProxyAddHeaders", 1, 1, SERVER, "On|Off"),
@@ -59,6 +63,8 @@ final class ProxyDirectives {
             switch (this) {
                 case PROXY_PASS -> proxyPass(s, p, l);
                 case PROXY_PASS_REVERSE -> proxyPassReverse(s, p, l);
+                case PROXY_PASS_REVERSE_COOKIE_PATH -> p.cookiePaths.add(cookieRule(l));
+                case PROXY_PASS_REVERSE_COOKIE_DOMAIN -> p.cookieDomains.add(cookieRule(l));
                 case PROXY_PRESERVE_HOST -> p.preserveHost = Args.onOff(l);
                 case PROXY_TIMEOUT -> p.timeout = Args.duration(l, l.args().get(0), false);
                 case PROXY_ADD_HEADERS -> p.addHeaders = Args.onOff(l);
@@ -182,6 +188,19 @@ final class ProxyDirectives {
         String url = a.get(a.size() - 1);
         checkTarget(l, url);
         p.reverses.add(new String[] {path, url});
+    }
+
+    /** A cookie rule's two values; neither may hold what would end or split a cookie attribute. */
+    private static String[] cookieRule(ConfigLine l) throws ConfigException {
+        for (String v : l.args()) {
+            for (int i = 0; i < v.length(); i++) {
+                char c = v.charAt(i);
+                if (c == ';' || c == ',' || c <= ' ' || c == 0x7f) {
+                    throw l.error(l.name() + ": '" + v + "' cannot be a cookie attribute's value");
+                }
+            }
+        }
+        return new String[] {l.args().get(0), l.args().get(1)};
     }
 
     private static void balancerMember(ParseState s, ProxySettings p, ConfigLine l) throws ConfigException {

@@ -44,6 +44,9 @@ public final class ProxySettings {
 
     final List<Pass> passes = new ArrayList<>();
     final List<String[]> reverses = new ArrayList<>();
+    /** {@code ProxyPassReverseCookiePath} and {@code ...CookieDomain}: {backend value, client-facing value}. */
+    final List<String[]> cookiePaths = new ArrayList<>();
+    final List<String[]> cookieDomains = new ArrayList<>();
     final Map<String, BalancerSpec> balancers = new LinkedHashMap<>();
     final Map<String, IntPredicate> hcExprs = new HashMap<>();
     boolean preserveHost;
@@ -124,6 +127,12 @@ public final class ProxySettings {
                 } else {
                     reverse.add(r[0], r[1]);
                 }
+            }
+            for (String[] c : cookiePaths) {
+                reverse.cookiePath(c[0], c[1]);
+            }
+            for (String[] c : cookieDomains) {
+                reverse.cookieDomain(c[0], c[1]);
             }
             for (Pass p : passes) {
                 if (p.target() == null) {

@@ -118,6 +118,23 @@ class ProxyDirectivesTest {
     }
 
     @Test
+    void cookieRulesReachTheRunningProxy() throws Exception {
+        ProxySettings p = ProxySettings.of(parse("""
+                ProxyPass /app/ http://127.0.0.1:9000/
+                ProxyPassReverseCookiePath / /app/
+                ProxyPassReverseCookieDomain backend.internal www.example.com
+                """));
+        assertEquals(1, p.cookiePaths.size());
+        assertEquals(1, p.cookieDomains.size());
+        try (var running = p.start("front", Duration.ofSeconds(60), 4)) {
+            assertEquals("s=1; Path=/app/; Domain=www.example.com",
+                    running.routes().get(0).handler().reverseMap().cookie("s=1; Path=/; Domain=backend.internal"));
+        }
+        assertTrue(error("ProxyPassReverseCookiePath /").contains("ProxyPassReverseCookiePath"));
+        assertTrue(error("ProxyPassReverseCookieDomain a.b c;d").contains("cannot be a cookie attribute's value"));
+    }
+
+    @Test
     void errorsAreLocatedAndPrecise() {
         assertTrue(error("ProxyPass /app/ https://b/").contains("only http:// backends"), "no TLS backends");
         assertTrue(error("ProxyPass app/ http://b/").contains("must start with /"));
