@@ -166,6 +166,12 @@ public abstract class ResponseState implements Response {
         throw new UnsupportedOperationException("not an HTTP/2 extended CONNECT");
     }
 
+    /**
+     * {@return whether a WebSocket handshake may agree permessage-deflate on this server
+     * ({@code WebSocketDeflate})} Each protocol answers from its configuration.
+     */
+    public abstract boolean webSocketDeflate();
+
     /** The protocol set by {@link #upgrade(ProtocolUpgrade)} for a {@code 101}, else {@code null}. */
     public final ProtocolUpgrade switchingTo() {
         return status == 101 ? upgrade : null;

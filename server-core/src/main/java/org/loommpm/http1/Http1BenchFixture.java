@@ -38,7 +38,7 @@ public final class Http1BenchFixture {
      */
     public ByteBuffer encodeHead(String[] fields, int contentLength) {
         Http1Response res = new Http1Response(connection, state, staging, EMPTY, request, "loom-mpm", true,
-                new org.loommpm.http.StreamingLimits(0, 0, 0));
+                new org.loommpm.http.StreamingLimits(0, 0, 0, true));
         for (int i = 0; i < fields.length; i += 2) {
             res.header(fields[i], fields[i + 1]);
         }

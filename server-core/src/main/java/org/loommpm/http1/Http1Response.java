@@ -299,6 +299,11 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
     }
 
     @Override
+    public boolean webSocketDeflate() {
+        return limits.webSocketDeflate();
+    }
+
+    @Override
     public SuspendedResponse suspend() {
         return suspend(java.time.Duration.ofNanos(limits.suspendTimeoutNanos()));
     }

@@ -13,6 +13,7 @@ import static org.loommpm.websocket.ClientFrames.text;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -31,6 +32,7 @@ import org.loommpm.engine.EngineStats;
 import org.loommpm.websocket.WebSocketEndpoint;
 import org.loommpm.websocket.WebSocketHandler;
 import org.loommpm.websocket.WebSocketSession;
+import org.loommpm.websocket.deflate.ZlibPoolAccess;
 
 /**
  * RFC 6455 / RFC 7692 conformance over a real connection, with a raw-socket client: the handshake
@@ -351,6 +353,35 @@ class WebSocketConformanceTest {
             assertEquals(1009, ws.frame().closeCode());
             assertTrue(ws.closedByServer());
         }
+    }
+
+    @Test
+    void webSocketDeflateOffDeclinesTheOffer() throws Exception {
+        LoomServer noDeflate = TestServers.start(new Router().websocket("/ws", ECHO),
+                c -> c.webSocket(WebSocketSettings.DEFAULTS.withDeflate(false)));
+        try (RawWebSocket ws = new RawWebSocket(noDeflate.port())) {
+            RawWebSocket.Answer a = ws.handshake("/ws", "Sec-WebSocket-Extensions: permessage-deflate\r\n");
+            assertEquals(101, a.status());
+            assertNull(a.header("Sec-WebSocket-Extensions"), "WebSocketDeflate Off: the offer is declined");
+            closeNormally(ws);
+        } finally {
+            noDeflate.close();
+        }
+    }
+
+    @Test
+    void aCompressedMessageCutOffByTheEndGivesItsDecompressorBack() throws Exception {
+        byte[] z = deflate("squeeze this text, squeeze it well ".repeat(30).getBytes(StandardCharsets.UTF_8));
+        int idle;
+        try (RawWebSocket ws = open("/echo", "Sec-WebSocket-Extensions: permessage-deflate\r\n")) {
+            ws.send(frame(0xC1, z));
+            ws.frame(); // a whole message: the pool has a decompressor now
+            idle = ZlibPoolAccess.sharedIdleInflaters();
+            ws.send(frame(0x41, Arrays.copyOf(z, z.length / 2))); // a first fragment, then the client is gone
+            TestServers.waitFor("borrowed", 5, () -> ZlibPoolAccess.sharedIdleInflaters() == idle - 1);
+        }
+        TestServers.waitFor("onClose", 5, () -> events.contains("close 1006 "));
+        assertEquals(idle, ZlibPoolAccess.sharedIdleInflaters(), "the decompressor went back to the pool");
     }
 
     @Test

@@ -286,6 +286,11 @@ final class Http2Response extends ResponseState implements ExchangeRunner.Exchan
     }
 
     @Override
+    public boolean webSocketDeflate() {
+        return limits.webSocketDeflate();
+    }
+
+    @Override
     public String connectProtocol() {
         return stream.tunnel == null ? null : stream.request.protocol();
     }

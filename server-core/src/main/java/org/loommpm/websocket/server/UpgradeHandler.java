@@ -24,12 +24,20 @@ public final class UpgradeHandler implements Handler {
 
     private final WebSocketEndpoint endpoint;
     private final Handshake.Policy policy;
+    /** The same without permessage-deflate, for a server with {@code WebSocketDeflate Off}. */
+    private final Handshake.Policy policyNoDeflate;
 
     /** @param endpoint the route's handler and handshake policy */
     public UpgradeHandler(WebSocketEndpoint endpoint) {
         this.endpoint = endpoint;
         this.policy = new Handshake.Policy(endpoint.subprotocols(), endpoint.originCheck(), endpoint.deflate(),
                 endpoint.contextTakeover());
+        this.policyNoDeflate = new Handshake.Policy(endpoint.subprotocols(), endpoint.originCheck(), false, false);
+    }
+
+    /** The route's policy, less deflate when the server does not allow it. */
+    private Handshake.Policy policy(Response res) {
+        return res instanceof ResponseState own && !own.webSocketDeflate() ? policyNoDeflate : policy;
     }
 
     @Override
@@ -40,7 +48,7 @@ public final class UpgradeHandler implements Handler {
         }
         Headers h = req.headers();
         boolean hasBody = req.contentLength() > 0 || h.contains("Transfer-Encoding");
-        Handshake.Result r = Handshake.checkHttp1(req.method(), req.protocol(), hasBody, h, policy);
+        Handshake.Result r = Handshake.checkHttp1(req.method(), req.protocol(), hasBody, h, policy(res));
         if (r.accepted() && !(res instanceof ResponseState)) {
             // A filter wrapped the server's response: the connection cannot be handed over through it.
             r = new Handshake.Result(500, "the response is not the server's own (wrapped by a filter)", null, null, null);
@@ -68,7 +76,7 @@ public final class UpgradeHandler implements Handler {
     private void handleHttp2(Request req, Response res) throws Exception {
         ResponseState own = res instanceof ResponseState rs ? rs : null;
         Handshake.Result r = Handshake.checkHttp2(req.method(), own == null ? null : own.connectProtocol(),
-                req.headers(), policy);
+                req.headers(), policy(res));
         if (r.accepted() && own == null) {
             r = new Handshake.Result(500, "the response is not the server's own (wrapped by a filter)", null, null, null);
         }

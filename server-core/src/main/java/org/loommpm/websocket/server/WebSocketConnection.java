@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import org.loommpm.api.Headers;
 import org.loommpm.config.ServerConfig;
@@ -80,6 +81,8 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     private static final int MAX_READS_PER_DISPATCH = 16;
     private static final byte[] EMPTY = new byte[0];
     private static final String IDLE_TIMEOUT = "idle timeout";
+    /** In {@link #inside}: the connection ended. */
+    private static final int ENDED = 1 << 30;
     private static final VarHandle STATE;
 
     static {
@@ -115,6 +118,11 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     private final ReentrantLock contextLock;
     private final MessageInflater inflater;
     private final AtomicBoolean closeNotified = new AtomicBoolean();
+    /**
+     * Workers in the reader or a callback, plus {@link #ENDED}: onClose waits for the last of them
+     * to leave (an HTTP/2 reset, a forced stop, ends a socket mid-callback).
+     */
+    private final AtomicInteger inside = new AtomicInteger();
 
     @SuppressWarnings("unused") // through STATE
     private volatile int state;
@@ -189,10 +197,15 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     /** The stream is open (its 200 queued): onOpen, on the request's worker. */
     @Override
     public void opened(int slot) {
-        link.services().counters().webSocketOpened();
-        link.outbound().closed().whenComplete((reason, failure) -> ended());
-        callOnOpen(link.services());
-        endStreamIfClosing(CloseReason.NORMAL);
+        enter();
+        try {
+            link.services().counters().webSocketOpened();
+            link.outbound().closed().whenComplete((reason, failure) -> ended());
+            callOnOpen(link.services());
+            endStreamIfClosing(CloseReason.NORMAL);
+        } finally {
+            leave();
+        }
     }
 
     /** The client's bytes on the stream: frames are parsed and the callbacks run; a failure closes. */
@@ -202,6 +215,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
             return; // closing: what follows the close decision is dropped (RFC 6455 §1.4)
         }
         CloseReason reason = CloseReason.NORMAL;
+        enter();
         try {
             reader.read(bytes, this);
         } catch (WebSocketProtocolException e) {
@@ -211,6 +225,8 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
             reason = CloseReason.ERROR;
         } catch (HandlerFailure e) {
             reason = CloseReason.ERROR;
+        } finally {
+            leave();
         }
         endStreamIfClosing(reason);
     }
@@ -270,14 +286,19 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
 
     /** The first serve, right after the 101: onOpen, then whatever the client sent behind its handshake. */
     void open(ProtocolConnection c, int slot) {
-        c.services().counters().webSocketOpened();
-        // Every end of the connection completes this future, whoever ends it: onClose hangs off it.
-        c.outbound().closed().whenComplete((reason, failure) -> ended());
-        lastActivityNanos = System.nanoTime();
-        lastPingNanos = lastActivityNanos;
-        owner = Thread.currentThread();
-        callOnOpen(c.services());
-        serve(c, slot);
+        enter();
+        try {
+            c.services().counters().webSocketOpened();
+            // Every end of the connection completes this future, whoever ends it: onClose hangs off it.
+            c.outbound().closed().whenComplete((reason, failure) -> ended());
+            lastActivityNanos = System.nanoTime();
+            lastPingNanos = lastActivityNanos;
+            owner = Thread.currentThread();
+            callOnOpen(c.services());
+            serve(c, slot);
+        } finally {
+            leave();
+        }
     }
 
     /** A dispatch: bytes arrived, a deadline passed, or the server stops. Ends with one hand-back. */
@@ -285,7 +306,12 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
         SlotBoard board = c.services().scoreboard();
         board.set(slot, SlotBoard.READING);
         owner = Thread.currentThread();
-        serveOwned(c, slot, board);
+        enter();
+        try {
+            serveOwned(c, slot, board);
+        } finally {
+            leave();
+        }
     }
 
     /**
@@ -596,10 +622,24 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
                 : FrameWriter.close(closeCode, closeReason);
     }
 
-    /** The connection ended (any path, any thread): onClose on a worker, once. */
+    private void enter() {
+        inside.incrementAndGet();
+    }
+
+    /** The last worker to leave after the connection ended runs onClose itself. */
+    private void leave() {
+        if (inside.decrementAndGet() == ENDED) {
+            notifyClosed();
+        }
+    }
+
+    /** The connection ended (any path, any thread): onClose on a worker, once, when no worker is inside. */
     private void ended() {
         STATE.getAndBitwiseOr(this, CLOSED); // the sender count is kept: senders inside still leave their section
         link.services().counters().webSocketClosed();
+        if (inside.addAndGet(ENDED) != ENDED) {
+            return; // a worker is reading or in a callback: it runs onClose as it leaves
+        }
         try {
             link.services().dispatch(slot -> notifyClosed());
         } catch (RuntimeException e) {
@@ -612,6 +652,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
         if (!closeNotified.compareAndSet(false, true)) {
             return;
         }
+        reader.releaseMessage(); // a message cut off by the end gives its decompressor back to the pool
         if (deflater != null) {
             deflater.end();
         }

@@ -241,6 +241,38 @@ class WebSocketOverHttp2Test {
         }
     }
 
+    /** The API's promise: a socket's callbacks never overlap, and onClose is the last, also after a reset. */
+    @Test
+    void resetDuringACallbackDefersOnCloseUntilItReturns() throws Exception {
+        java.util.concurrent.CountDownLatch inText = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        LinkedBlockingQueue<String> order = new LinkedBlockingQueue<>();
+        Router router = new Router().websocket("/slow", new WebSocketHandler() {
+            @Override
+            public void onText(WebSocketSession s, String text) throws Exception {
+                inText.countDown();
+                release.await(10, TimeUnit.SECONDS);
+                order.add("text returned");
+            }
+
+            @Override
+            public void onClose(WebSocketSession s, int code, String reason) {
+                order.add("close " + code);
+            }
+        });
+        server = H2Server.start(router, s -> s, b -> b);
+        try (H2WebSockets c = new H2WebSockets(server.port())) {
+            H2WebSockets.Ws w = c.open(1, "/slow");
+            c.send(w, ClientFrames.text("hold"));
+            assertTrue(inText.await(5, TimeUnit.SECONDS));
+            c.c.rst(1, 0x8);
+            assertNull(order.poll(500, TimeUnit.MILLISECONDS), "onClose while onText still runs");
+            release.countDown();
+            assertEquals("text returned", order.poll(5, TimeUnit.SECONDS));
+            assertEquals("close 1006", order.poll(5, TimeUnit.SECONDS));
+        }
+    }
+
     @Test
     void connectionLossEndsEverySocket() throws Exception {
         int port = start();
