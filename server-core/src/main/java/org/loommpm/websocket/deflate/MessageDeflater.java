@@ -7,7 +7,8 @@ import java.util.zip.Deflater;
  * Compresses outgoing messages for one socket (RFC 7692 §7.2.1): raw deflate, flushed with
  * SYNC_FLUSH, the trailing {@code 00 00 ff ff} removed. Without context takeover the compressor
  * is borrowed from the {@link ZlibPool} for one message; with it, the socket keeps its own.
- * Used by whoever sends on the socket, one message at a time (the sender serialises).
+ * Used by whoever sends on the socket, one message at a time, and ended once, by a caller that
+ * serialises both (with context takeover, the socket's context lock).
  */
 public final class MessageDeflater {
     /** Messages shorter than this are sent uncompressed: deflate's framing would outweigh any gain. */
@@ -16,6 +17,8 @@ public final class MessageDeflater {
     private final DeflateParams params;
     private final ZlibPool pool;
     private Deflater kept;
+    /** Set by {@link #end}: a message compressed after it (a send racing the close) keeps nothing. */
+    private boolean ended;
 
     /**
      * @param params the negotiated configuration
@@ -51,7 +54,7 @@ public final class MessageDeflater {
             }
             return end == b.length ? b : java.util.Arrays.copyOf(b, end);
         } finally {
-            if (params.serverNoContextTakeover()) {
+            if (params.serverNoContextTakeover() || ended) {
                 pool.release(d);
             } else {
                 kept = d;
@@ -61,6 +64,7 @@ public final class MessageDeflater {
 
     /** Ends the kept compressor, if any (the socket closed). */
     public void end() {
+        ended = true;
         if (kept != null) {
             kept.end();
             kept = null;

@@ -653,7 +653,15 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
             return;
         }
         reader.releaseMessage(); // a message cut off by the end gives its decompressor back to the pool
-        if (deflater != null) {
+        if (contextLock != null) {
+            // A sender on another thread may be compressing with the kept context right now.
+            contextLock.lock();
+            try {
+                deflater.end();
+            } finally {
+                contextLock.unlock();
+            }
+        } else if (deflater != null) {
             deflater.end();
         }
         try {

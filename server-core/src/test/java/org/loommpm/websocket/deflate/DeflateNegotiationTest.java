@@ -65,6 +65,18 @@ class DeflateNegotiationTest {
         assertEquals(1, pool.idleDeflaters(), "no context takeover: the compressor went back to the pool");
     }
 
+    @Test
+    void aMessageCompressedAfterTheEndKeepsNoCompressor() {
+        ZlibPool pool = ZlibPoolAccess.fresh();
+        MessageDeflater d = new MessageDeflater(new DeflateParams(false, false, 15, 0, false), pool);
+        byte[] msg = "context takeover ".repeat(10).getBytes(StandardCharsets.UTF_8);
+        d.compress(msg, 0, msg.length);
+        d.end();
+        int idle = pool.idleDeflaters();
+        d.compress(msg, 0, msg.length); // a send that raced the close
+        assertEquals(idle + 1, pool.idleDeflaters(), "the compressor it borrowed went back to the pool");
+    }
+
     private static byte[] concat(byte[] a, byte[] b) {
         byte[] c = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, c, a.length, b.length);
