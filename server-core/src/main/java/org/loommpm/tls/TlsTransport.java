@@ -30,7 +30,7 @@ import org.loommpm.engine.Transport;
  *   NEW -> HANDSHAKING          first read: engine created on the worker
  *   NEW -> CLOSED               EOF before a single byte (a port probe: not logged)
  *   HANDSHAKING -> OPEN         handshake finished; ALPN's choice is known
- *   HANDSHAKING -> FAILED       SSLException, EOF inside the handshake, or a plaintext HTTP
+ *   HANDSHAKING -> FAILED       SSLException, EOF or a reset inside the handshake, a plaintext HTTP
  *                               request ({@link PlaintextRequestException}: writes then go out
  *                               in cleartext, so the protocol can answer it, like httpd's 400)
  *   OPEN -> HANDSHAKING         a post-handshake message wants an answer (TLS 1.3 KeyUpdate);
@@ -293,7 +293,17 @@ public final class TlsTransport implements Transport {
      * @return whether some arrived
      */
     private boolean fillForHandshake() throws IOException {
-        int n = readNet();
+        int n;
+        try {
+            n = readNet();
+        } catch (IOException e) {
+            if (!received) {
+                throw e; // a port probe's reset: not a handshake that failed
+            }
+            // A reset mid-handshake is a failed handshake (logged, counted), not a client's orderly end.
+            throw (SSLHandshakeException) new SSLHandshakeException(
+                    "the client reset the connection during the handshake").initCause(e);
+        }
         if (n < 0) {
             if (!received) {
                 state = State.CLOSED; // connected and left: a probe, not a failure

@@ -282,6 +282,24 @@ class TlsTest {
     }
 
     @Test
+    void aHandshakeCutByAResetIsCountedAndLoggedAtInfo() throws Exception {
+        startTls(c -> { });
+        try (LogCapture logs = new LogCapture()) {
+            Socket s = new Socket("127.0.0.1", server.port());
+            s.getOutputStream().write(new byte[] {0x16, 0x03, 0x01, 0x01, 0x00, 0x01, 0x00, 0x00, (byte) 0xfc, 0x03});
+            s.getOutputStream().flush();
+            Thread.sleep(200); // the server reads the half ClientHello and waits for the rest
+            s.setSoLinger(true, 0);
+            s.close(); // a TCP reset
+            TestServers.waitFor("the connection counted", 5,
+                    () -> EngineStats.of(server.stats()).connectionsClosed(CloseReason.ERROR) == 1);
+            assertEquals(0, EngineStats.of(server.stats()).connectionsClosed(CloseReason.NORMAL));
+            assertEquals(1, logs.find(Level.INFO, "LM0601").size());
+            assertEquals(java.util.List.of(), logs.errors());
+        }
+    }
+
+    @Test
     void aStalledHandshakeHoldsNoWorkerAndEndsAtTheHeaderDeadline() throws Exception {
         startTls(c -> c.requestHeaderTimeout(Duration.ofSeconds(1)));
         try (Socket silent = new Socket("127.0.0.1", server.port());

@@ -1,12 +1,14 @@
 package org.loommpm.http2.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.HexFormat;
@@ -14,6 +16,9 @@ import java.util.List;
 import java.util.Random;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -90,6 +95,47 @@ class Http2OverTlsTest {
                     HttpResponse.BodyHandlers.ofByteArray());
             assertTrue(java.util.Arrays.equals(BIG, big.body()), "every byte of 1 MB over h2/TLS");
         }
+    }
+
+    /**
+     * RFC 9113 §9.2.2: HTTP/2 over TLS 1.2 must not use a prohibited (non-AEAD, non-ephemeral)
+     * suite, so a client that lands on one is given http/1.1, or refused when it offers only h2
+     * (RFC 7301 §3.2: no_application_protocol).
+     */
+    @Test
+    void h2IsNotNegotiatedOverTls12WithAProhibitedSuite() throws Exception {
+        try (SSLSocket s = tls12Socket("TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256", "h2", "http/1.1")) {
+            s.startHandshake();
+            assertEquals("TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256", s.getSession().getCipherSuite());
+            assertEquals("http/1.1", s.getApplicationProtocol());
+            s.getOutputStream().write("GET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+            String response = new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+            assertTrue(response.startsWith("HTTP/1.1 200") && response.endsWith("HTTP/1.1 secure=true"), response);
+        }
+        try (SSLSocket s = tls12Socket("TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256", "h2")) {
+            assertThrows(SSLHandshakeException.class, s::startHandshake);
+        }
+        try (SSLSocket s = tls12Socket("TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256", "h2", "http/1.1")) {
+            s.startHandshake();
+            assertEquals("h2", s.getApplicationProtocol(), "an AEAD suite with ECDHE is fine for h2");
+        }
+        try (SSLSocket s = tls12Socket("TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256")) {
+            s.startHandshake();
+            assertEquals("", s.getApplicationProtocol(), "no ALPN offered, none chosen");
+        }
+    }
+
+    private static SSLSocket tls12Socket(String suite, String... alpn) throws Exception {
+        SSLSocket s = (SSLSocket) TestCertificates.clientContext(keys.chainPem).getSocketFactory()
+                .createSocket("127.0.0.1", server.port());
+        s.setSoTimeout(10_000);
+        s.setEnabledProtocols(new String[] {"TLSv1.2"});
+        s.setEnabledCipherSuites(new String[] {suite});
+        SSLParameters p = s.getSSLParameters();
+        p.setApplicationProtocols(alpn);
+        s.setSSLParameters(p);
+        return s;
     }
 
     /** Many multiplexed streams and connection churn over TLS: no response lost. */
