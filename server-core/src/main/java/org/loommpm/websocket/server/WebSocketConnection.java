@@ -10,8 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import org.loommpm.api.Headers;
 import org.loommpm.config.ServerConfig;
@@ -81,8 +79,6 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     private static final int MAX_READS_PER_DISPATCH = 16;
     private static final byte[] EMPTY = new byte[0];
     private static final String IDLE_TIMEOUT = "idle timeout";
-    /** In {@link #inside}: the connection ended. */
-    private static final int ENDED = 1 << 30;
     private static final VarHandle STATE;
 
     static {
@@ -117,12 +113,8 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     /** Serialises compress-and-queue when the compressor keeps its context, else {@code null}. */
     private final ReentrantLock contextLock;
     private final MessageInflater inflater;
-    private final AtomicBoolean closeNotified = new AtomicBoolean();
-    /**
-     * Workers in the reader or a callback, plus {@link #ENDED}: onClose waits for the last of them
-     * to leave (an HTTP/2 reset, a forced stop, ends a socket mid-callback).
-     */
-    private final AtomicInteger inside = new AtomicInteger();
+    /** Who runs onClose: after the end, and after the last worker in the reader or a callback left. */
+    private final CallbackGate gate = new CallbackGate();
 
     @SuppressWarnings("unused") // through STATE
     private volatile int state;
@@ -623,12 +615,12 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     }
 
     private void enter() {
-        inside.incrementAndGet();
+        gate.enter();
     }
 
     /** The last worker to leave after the connection ended runs onClose itself. */
     private void leave() {
-        if (inside.decrementAndGet() == ENDED) {
+        if (gate.leave()) {
             notifyClosed();
         }
     }
@@ -637,7 +629,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     private void ended() {
         STATE.getAndBitwiseOr(this, CLOSED); // the sender count is kept: senders inside still leave their section
         link.services().counters().webSocketClosed();
-        if (inside.addAndGet(ENDED) != ENDED) {
+        if (!gate.end()) {
             return; // a worker is reading or in a callback: it runs onClose as it leaves
         }
         try {
@@ -648,10 +640,8 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
         }
     }
 
+    /** onClose, once (the gate decides who runs it), after the socket's decoders are let go. */
     private void notifyClosed() {
-        if (!closeNotified.compareAndSet(false, true)) {
-            return;
-        }
         reader.releaseMessage(); // a message cut off by the end gives its decompressor back to the pool
         if (contextLock != null) {
             // A sender on another thread may be compressing with the kept context right now.
