@@ -110,11 +110,14 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         this.addHeaders = b.addHeaders;
         this.via = b.via;
         this.serverName = b.serverName;
-        this.reverse = b.reverse;
         if (b.autoReverse) {
+            // Its own rules go into a copy: the map the builder was given may serve other handlers.
+            this.reverse = b.reverse.copy();
             for (Member m : balancer.members()) {
                 reverse.add(prefix, join(m.url().toString(), extraPath));
             }
+        } else {
+            this.reverse = b.reverse;
         }
         this.timeoutMillis = (int) Math.min(Integer.MAX_VALUE, b.timeout.toMillis());
         this.upgrade = b.upgrade == null ? null : new UpgradePolicy(b.upgrade);

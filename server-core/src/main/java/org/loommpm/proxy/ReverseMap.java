@@ -11,7 +11,8 @@ import org.loommpm.api.Headers;
  * request too); other values pass unchanged. {@code ProxyPassReverseCookiePath} and
  * {@code ProxyPassReverseCookieDomain}: a {@code Set-Cookie}'s {@code Path} or {@code Domain}
  * attribute that starts with a mapped backend value is replaced by the client-facing one, as
- * mod_proxy does (the whole value, the first matching rule). Immutable once built.
+ * mod_proxy does (the whole value, the first matching rule). Filled while the configuration is
+ * built, then only read; a handler adds its own rules to a copy.
  */
 public final class ReverseMap {
     private static final String[] FIELDS = {"Location", "Content-Location", "URI"};
@@ -80,6 +81,15 @@ public final class ReverseMap {
     public ReverseMap cookieDomain(String backendDomain, String domain) {
         cookieDomains.add(new Entry(domain, backendDomain));
         return this;
+    }
+
+    /** {@return a map with the same rules, to add to without changing this one} */
+    ReverseMap copy() {
+        ReverseMap c = new ReverseMap();
+        c.entries.addAll(entries);
+        c.cookiePaths.addAll(cookiePaths);
+        c.cookieDomains.addAll(cookieDomains);
+        return c;
     }
 
     boolean isEmpty() {

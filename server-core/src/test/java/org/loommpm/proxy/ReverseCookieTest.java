@@ -32,6 +32,16 @@ class ReverseCookieTest {
     }
 
     @Test
+    void aHandlerAddsItsOwnRulesToACopyOfTheMapItWasGiven() throws Exception {
+        ReverseMap shared = new ReverseMap();
+        try (ProxyHandler a = ProxyHandler.builder("/a/", "http://127.0.0.1:1/").reverse(shared).build();
+             ProxyHandler b = ProxyHandler.builder("/b/", "http://127.0.0.1:2/").reverse(shared).build()) {
+            assertTrue(shared.isEmpty(), "the caller's map is left as it was");
+            assertTrue(!a.reverseMap().isEmpty() && a.reverseMap() != b.reverseMap());
+        }
+    }
+
+    @Test
     void bothProxyPathsRewriteEverySetCookie() throws Exception {
         for (boolean onPoller : new boolean[] {true, false}) {
             try (ServerSocket be = new ServerSocket(0);
