@@ -145,7 +145,7 @@ public final class RequestHeadParser {
             throw Http1Syntax.bad("HTTP/1.1 request without Host");
         }
         String host = headers.first("Host");
-        if (host != null && !host.isEmpty() && !RequestLine.isValidAuthority(host, false)) {
+        if (host != null && !host.isEmpty() && !HttpChars.isAuthority(host, false)) {
             throw Http1Syntax.bad("invalid Host: " + host);
         }
         String authority = line.authority();

@@ -89,7 +89,7 @@ record RequestLine(String method, String rawTarget, String path, String query, S
     /** Resolves the four target forms of RFC 9112 §3.2. */
     private static RequestLine target(String method, String raw, RequestHead.Version version) {
         if (method.equals("CONNECT")) {
-            if (!isValidAuthority(raw, true)) {
+            if (!HttpChars.isAuthority(raw, true)) {
                 throw Http1Syntax.bad("CONNECT needs an authority-form target");
             }
             return new RequestLine(method, raw, "", null, raw, version);
@@ -116,7 +116,7 @@ record RequestLine(String method, String rawTarget, String path, String query, S
             authEnd++;
         }
         String authority = raw.substring(authStart, authEnd);
-        if (!isValidAuthority(authority, false)) {
+        if (!HttpChars.isAuthority(authority, false)) {
             throw Http1Syntax.bad("invalid authority in absolute-form target");
         }
         String rest = raw.substring(authEnd);
@@ -133,76 +133,6 @@ record RequestLine(String method, String rawTarget, String path, String query, S
         String rawPath = q < 0 ? pathAndQuery : pathAndQuery.substring(0, q);
         String query = q < 0 ? null : pathAndQuery.substring(q + 1);
         return new RequestLine(method, raw, UriCodec.decodePath(rawPath), query, authority, version);
-    }
-
-    /**
-     * Whether {@code s} is {@code host [":" port]} (RFC 3986 §3.2.2, §3.2.3) with a non-empty
-     * host: a reg-name or a bracketed IP literal, no userinfo, no whitespace, no '/'.
-     *
-     * @param requirePort whether the port must be present (CONNECT's authority-form)
-     */
-    static boolean isValidAuthority(String s, boolean requirePort) {
-        int n = s.length();
-        if (n == 0) {
-            return false;
-        }
-        int i = 0;
-        if (s.charAt(0) == '[') {
-            int close = s.indexOf(']');
-            if (close < 2) {
-                return false;
-            }
-            for (int j = 1; j < close; j++) {
-                char c = s.charAt(j);
-                if (!isRegNameChar(c) && c != ':' && c != '%') {
-                    return false;
-                }
-            }
-            i = close + 1;
-        } else {
-            while (i < n && s.charAt(i) != ':') {
-                char c = s.charAt(i);
-                if (c == '%') {
-                    if (i + 2 >= n || HttpChars.hexValue(s.charAt(i + 1)) < 0
-                            || HttpChars.hexValue(s.charAt(i + 2)) < 0) {
-                        return false;
-                    }
-                    i += 3;
-                } else if (isRegNameChar(c)) {
-                    i++;
-                } else {
-                    return false;
-                }
-            }
-            if (i == 0) {
-                return false;
-            }
-        }
-        if (i == n) {
-            return !requirePort;
-        }
-        if (s.charAt(i) != ':') {
-            return false;
-        }
-        int digits = n - i - 1;
-        if (digits > 5 || (requirePort && digits == 0)) {
-            return false;
-        }
-        int port = 0;
-        for (int j = i + 1; j < n; j++) {
-            char c = s.charAt(j);
-            if (c < '0' || c > '9') {
-                return false;
-            }
-            port = port * 10 + (c - '0');
-        }
-        return port <= 65535;
-    }
-
-    /** unreserved / sub-delims of RFC 3986. */
-    private static boolean isRegNameChar(char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                || "-._~!$&'()*+,;=".indexOf(c) >= 0;
     }
 
     private static boolean isDigit(byte b) {

@@ -15,7 +15,7 @@ import org.loommpm.spi.SlotBoard;
 
 /**
  * An HTTP/2 request as handlers see it: the pseudo-header fields give method and target,
- * {@code :authority} is also offered as {@code host} when the client sent no Host field, and the
+ * {@code :authority} is offered as the {@code host} field (replacing any the client sent), and the
  * body is the stream's {@link RequestBody}. Owned by the stream's task; valid during one exchange.
  */
 final class Http2Request implements Request, SlotBoard.RequestInfo {
@@ -44,10 +44,13 @@ final class Http2Request implements Request, SlotBoard.RequestInfo {
         int q = target.indexOf('?');
         this.query = q < 0 ? null : target.substring(q + 1);
         this.path = UriCodec.decodePath(q < 0 ? target : target.substring(0, q));
-        String h = fields.headers().first("host");
-        if (h == null && fields.authority() != null) {
-            h = fields.authority();
-            fields.headers().add("host", h);
+        String h = fields.authority();
+        if (h != null) {
+            // RFC 9113 §8.3.1: :authority, not Host, names the host; handlers (and a proxy
+            // forwarding the request, which must send :authority as Host) read the Host field.
+            fields.headers().set("host", h);
+        } else {
+            h = fields.headers().first("host");
         }
         this.host = h;
         long size = 0;

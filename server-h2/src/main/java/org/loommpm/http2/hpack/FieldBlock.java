@@ -21,6 +21,7 @@ public final class FieldBlock {
     private String protocol;
     private boolean regularSeen;
     private long contentLength = -1;
+    private int hosts;
     private String malformed;
     private StringBuilder cookie;
     private boolean truncated;
@@ -36,13 +37,14 @@ public final class FieldBlock {
 
     /**
      * The request of an {@code Upgrade: h2c} exchange (RFC 7540 §3.2), which becomes stream 1:
-     * its HTTP/1.1 fields without the connection-specific ones and the upgrade's own.
+     * its HTTP/1.1 fields without the connection-specific ones, those its {@code Connection}
+     * names, and the upgrade's own.
      */
     public static FieldBlock fromHttp1(String method, String target, String host, Headers fields) {
         FieldBlock f = new FieldBlock(false, null);
         f.method = method;
         f.scheme = "http";
-        f.path = target;
+        f.path = originForm(target);
         f.authority = host;
         for (int i = 0; i < fields.size(); i++) {
             String n = fields.name(i).toLowerCase(java.util.Locale.ROOT);
@@ -50,10 +52,33 @@ public final class FieldBlock {
                 case "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade",
                      "http2-settings", "te" -> {
                 }
-                default -> f.headers.add(n, fields.value(i));
+                default -> {
+                    // RFC 9110 §7.6.1: options of the HTTP/1.1 hop end with it; once Connection is
+                    // gone, nothing downstream (a proxy) could tell them from end-to-end fields.
+                    if (!fields.hasToken("connection", n)) {
+                        f.headers.add(n, fields.value(i));
+                    }
+                }
             }
         }
         return f;
+    }
+
+    /**
+     * RFC 9113 §8.3.1: {@code :path} is the target's path and query only; an absolute-form
+     * target (RFC 9112 §3.2.2, its authority already in {@code host}) gives up the rest.
+     */
+    private static String originForm(String target) {
+        int scheme = target.indexOf("://");
+        if (target.startsWith("/") || scheme < 0) {
+            return target;
+        }
+        int at = scheme + 3;
+        while (at < target.length() && target.charAt(at) != '/' && target.charAt(at) != '?') {
+            at++;
+        }
+        String rest = target.substring(at);
+        return rest.startsWith("/") ? rest : "/" + rest;
     }
 
     /** Validates and records one field. */
@@ -107,6 +132,13 @@ public final class FieldBlock {
                     return;
                 }
                 contentLength = cl;
+            }
+            case "host" -> {
+                // RFC 9110 §7.2: one authority (RFC 9112 §3.2 holds an HTTP/1.1 hop to the same).
+                if (++hosts > 1 || !v.isEmpty() && !HttpChars.isAuthority(v, false)) {
+                    malformed = "more than one or an invalid host";
+                    return;
+                }
             }
             case "cookie" -> {
                 // RFC 9113 §8.2.3: crumbs are joined again for the application.
@@ -169,6 +201,13 @@ public final class FieldBlock {
         }
         if (method == null) {
             malformed = "missing :method";
+        } else if (!HttpChars.isToken(method)) {
+            // RFC 9110 §9.1; a space would also split the request line of an HTTP/1.1 hop.
+            malformed = "invalid :method";
+        } else if (authority != null
+                && !HttpChars.isAuthority(authority, method.equals("CONNECT") && protocol == null)) {
+            // RFC 9113 §8.3.1, §8.5: the target's authority (no userinfo), host:port for CONNECT.
+            malformed = "invalid :authority";
         } else if (protocol != null) {
             // RFC 8441 §4: extended CONNECT carries :scheme, :path and :authority like any request.
             if (!method.equals("CONNECT")) {
@@ -189,6 +228,23 @@ public final class FieldBlock {
         } else if (path.charAt(0) != '/' && !(path.equals("*") && method.equals("OPTIONS"))) {
             malformed = ":path is not origin-form";
         }
+        if (malformed == null && path != null && !validTarget(path)) {
+            malformed = "invalid character in :path";
+        }
+    }
+
+    /**
+     * RFC 9113 §8.3.1: absolute-path and query only, as HTTP/1.1's request line takes them
+     * (visible ASCII, no '#'); whitespace would split the request line of an HTTP/1.1 hop.
+     */
+    private static boolean validTarget(String path) {
+        for (int i = 0; i < path.length(); i++) {
+            char c = path.charAt(i);
+            if (c < 0x21 || c > 0x7E || c == '#') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The first violation found, or {@code null} when the block is well-formed. */
