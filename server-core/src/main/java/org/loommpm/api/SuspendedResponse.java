@@ -100,12 +100,14 @@ public interface SuspendedResponse {
      * DATA frames on HTTP/2), if the queue has room. A {@code Content-Length} set before the
      * first piece is announced instead of chunking (a proxy relaying a body of known length):
      * the pieces must then add up to exactly that many bytes before {@link #complete()}, or the
-     * producer must {@link #abort()}.
+     * producer must {@link #abort()}; a {@code complete()} short of it cuts the body off as
+     * {@code abort()} does.
      *
      * @param chunk the bytes to send
      * @return {@code true} if queued; {@code false} if the queue is full (nothing was queued:
      *         retry after {@link #whenWritable()}, or give up)
-     * @throws IOException if the exchange has ended
+     * @throws IOException if the exchange has ended, or the piece goes beyond a Content-Length set
+     *         (nothing was queued)
      */
     boolean write(byte[] chunk) throws IOException;
 

@@ -87,7 +87,10 @@ public abstract class SuspendedExchange implements SuspendedResponse {
     /** Queues an interim response (checked, copied) whatever the budget; {@code false} where the client takes none. */
     protected abstract boolean queueInterim(int status, Headers fields) throws IOException;
 
-    /** Queues a piece of a streamed body if the budget allows; whether it did. */
+    /**
+     * Queues a piece of a streamed body if the budget allows; whether it did. Throws, queueing
+     * nothing, for a piece beyond a Content-Length set.
+     */
     protected abstract boolean offerPiece(byte[] piece) throws IOException;
 
     /** Queues the end of a streamed body whatever the budget. */

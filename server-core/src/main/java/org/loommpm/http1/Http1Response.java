@@ -323,7 +323,14 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
         checkNotCommitted();
         Http1Suspension s = new Http1Suspension(this, connection, 0, limits, true);
         handOver(s);
-        return new EventStreamResponse(s, request.headers().first("Last-Event-ID"), limits.heartbeatNanos());
+        EventStreamResponse es = new EventStreamResponse(s, request.headers().first("Last-Event-ID"),
+                limits.heartbeatNanos());
+        if (isHeadRequest()) {
+            // The head is the whole answer to HEAD: open, the stream (no deadline) would hold the
+            // connection, and the client's next request, with nothing it may ever send.
+            es.close();
+        }
+        return es;
     }
 
     /** A client gone mid-exchange ends the connection at once: counted only as an aborted one. */

@@ -27,13 +27,15 @@ final class Http1Suspension extends SuspendedExchange {
     private static final byte[] CRLF = {'\r', '\n'};
     private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
-    private enum Mode { CHUNKED, RAW, DISCARD }
+    private enum Mode { CHUNKED, FIXED, RAW, DISCARD }
 
     final Http1Response res;
     private final ProtocolConnection connection;
     private final OutboundQueue out;
     /** How the streamed body goes out; decided with the head. Under the lock. */
     private Mode mode;
+    /** {@link Mode#FIXED}: the bytes of the announced Content-Length not yet queued. Under the lock. */
+    private long owed;
 
     /** The request as counted when the exchange ends: its version, method, bytes and start. */
     String version;
@@ -98,7 +100,8 @@ final class Http1Suspension extends SuspendedExchange {
         ByteBuffer head;
         long declared = res.bodyForbidden() ? -1 : declaredLength();
         if (declared >= 0) {
-            mode = Mode.RAW; // as announced: the producer sends exactly that many bytes (a proxy relaying)
+            mode = Mode.FIXED; // as announced: the producer sends exactly that many bytes (a proxy relaying)
+            owed = declared;
             head = res.encodeHead(declared, false, 0, true);
         } else if (!res.bodyForbidden() && !res.isHttp10()) {
             mode = Mode.CHUNKED;
@@ -136,6 +139,19 @@ final class Http1Suspension extends SuspendedExchange {
             case DISCARD -> {
                 return true;
             }
+            case FIXED -> {
+                if (piece.length > owed) {
+                    // The excess would be read as the next response: refused, nothing queued (the
+                    // producer may still end the body as announced, or abort).
+                    throw new IOException("body longer than the Content-Length set: " + owed + " byte(s) left, "
+                            + piece.length + " written");
+                }
+                boolean queued = counted(piece, out.offer(ByteBuffer.wrap(piece.clone())));
+                if (queued) {
+                    owed -= piece.length;
+                }
+                return queued;
+            }
             case RAW -> {
                 return counted(piece, out.offer(ByteBuffer.wrap(piece.clone())));
             }
@@ -159,6 +175,10 @@ final class Http1Suspension extends SuspendedExchange {
     protected void queueEnd() throws IOException {
         if (mode == Mode.CHUNKED) {
             out.put(ByteBuffer.wrap(LAST_CHUNK));
+        } else if (mode == Mode.FIXED && owed > 0) {
+            // Short of the announced length: on a reused connection the client would read the
+            // next response as the rest. Closed instead, the body shows as incomplete (RFC 9112 §6.3).
+            res.requireClose(CloseReason.ERROR);
         }
     }
 

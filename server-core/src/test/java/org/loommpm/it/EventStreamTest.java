@@ -223,4 +223,25 @@ class EventStreamTest {
         raw.close();
         server = null;
     }
+
+    /**
+     * HEAD on an event stream: the head is the whole answer, so the stream ends with it. Left
+     * open (no deadline, heartbeats discarded) it held the connection: the client's next request
+     * was never answered and the stream was never counted out.
+     */
+    @Test
+    void headRequestEndsWithTheHead() throws Exception {
+        int port = start(c -> { });
+        try (RawHttp raw = new RawHttp(port)) {
+            RawHttp.Response head = raw.send("HEAD /events HTTP/1.1\r\nHost: x\r\n\r\n").readHead();
+            assertEquals(200, head.status());
+            assertEquals("text/event-stream; charset=UTF-8", head.header("Content-Type"));
+            EventStream es = streams.poll(10, TimeUnit.SECONDS);
+            assertFalse(es.isOpen());
+            assertTrue(es.closed().isDone());
+            assertThrows(IOException.class, () -> es.send("late"));
+            assertEquals("pong", raw.send("GET /ping HTTP/1.1\r\nHost: x\r\n\r\n").read().text());
+        }
+        TestServers.waitFor("counted out", 10, () -> EngineStats.of(server.stats()).protocols().eventStreamsNow() == 0);
+    }
 }

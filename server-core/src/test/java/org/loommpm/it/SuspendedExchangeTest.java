@@ -55,6 +55,7 @@ class SuspendedExchangeTest {
                     s.onTimeout(() -> s.status(204).complete());
                 })
                 .get("/inline", (req, res) -> res.suspend().send("at once"))
+                .get("/length10", (req, res) -> waiting.add(res.header("Content-Length", "10").suspend()))
                 .get("/ping", (req, res) -> res.send("pong"));
         server = TestServers.start(router, directives);
         return server.port();
@@ -312,5 +313,46 @@ class SuspendedExchangeTest {
         assertThrows(IOException.class, () -> s.send("late"));
         TestServers.waitFor("gone", 10, () -> counters().suspendedNow() == 0);
         TestServers.waitFor("closed", 10, () -> child().openConnections() == 0);
+    }
+
+    /**
+     * A Content-Length set before streaming that the pieces fall short of: complete() must not
+     * leave the connection reusable, or the client reads the next response (here the pipelined
+     * one's) as the rest of the body. The connection closes after the 3 bytes instead.
+     */
+    @Test
+    void bodyShortOfItsContentLengthClosesTheConnection() throws Exception {
+        int port = start(c -> { });
+        try (RawHttp raw = new RawHttp(port)) {
+            raw.send("GET /length10 HTTP/1.1\r\nHost: x\r\n\r\nGET /ping HTTP/1.1\r\nHost: x\r\n\r\n");
+            SuspendedResponse s = waiting.poll(10, TimeUnit.SECONDS);
+            assertTrue(s.write("abc".getBytes(StandardCharsets.US_ASCII)));
+            s.complete();
+            RawHttp.Response head = raw.readHead();
+            assertEquals("10", head.header("Content-Length"));
+            assertEquals("abc", new String(raw.readBytes(10), StandardCharsets.US_ASCII),
+                    "the connection ends after the 3 bytes: nothing of the next response is read as the body");
+        }
+    }
+
+    /**
+     * A piece beyond a Content-Length set before streaming is refused, nothing of it queued: the
+     * excess would be read as the next response. The body can still end as announced, and the
+     * pipelined request is then answered on the same connection.
+     */
+    @Test
+    void bodyBeyondItsContentLengthIsRefused() throws Exception {
+        int port = start(c -> { });
+        try (RawHttp raw = new RawHttp(port)) {
+            raw.send("GET /length10 HTTP/1.1\r\nHost: x\r\n\r\nGET /ping HTTP/1.1\r\nHost: x\r\n\r\n");
+            SuspendedResponse s = waiting.poll(10, TimeUnit.SECONDS);
+            assertTrue(s.write("0123456".getBytes(StandardCharsets.US_ASCII)));
+            IOException e = assertThrows(IOException.class, () -> s.write("789XYZ".getBytes(StandardCharsets.US_ASCII)));
+            assertTrue(e.getMessage().contains("Content-Length"), e.getMessage());
+            assertTrue(s.write("789".getBytes(StandardCharsets.US_ASCII)));
+            s.complete();
+            assertEquals("0123456789", raw.read().text());
+            assertEquals("pong", raw.read().text());
+        }
     }
 }

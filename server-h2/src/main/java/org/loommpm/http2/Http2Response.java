@@ -218,7 +218,14 @@ final class Http2Response extends ResponseState implements ExchangeRunner.Exchan
         checkNotCommitted();
         Http2Suspension s = new Http2Suspension(this, stream, 0, limits, queueLimit, true);
         handOver(s);
-        return new EventStreamResponse(s, stream.request.headers().first("last-event-id"), limits.heartbeatNanos());
+        EventStreamResponse es = new EventStreamResponse(s, stream.request.headers().first("last-event-id"),
+                limits.heartbeatNanos());
+        if (head) {
+            // The head is the whole answer to HEAD: open, the stream (no deadline) would never end
+            // the client's request, with nothing it may ever send.
+            es.close();
+        }
+        return es;
     }
 
     /** Counts body bytes a suspended exchange queued (for {@link #bytesSent()}). Under its lock. */

@@ -24,6 +24,8 @@ final class Http2Suspension extends SuspendedExchange {
     private final long limit;
     /** Whether streamed pieces are dropped (HEAD, 204, 304). Under the lock. */
     private boolean discard;
+    /** The bytes of a Content-Length set before streaming not yet queued, -1 for none. Under the lock. */
+    private long owed = -1;
 
     Http2Suspension(Http2Response res, Stream stream, long deadlineNanos, StreamingLimits limits, long queueLimit,
                     boolean eventStream) {
@@ -63,8 +65,21 @@ final class Http2Suspension extends SuspendedExchange {
         try {
             res.commit(-1, false);
             discard = res.isHead() || res.bodyForbidden();
+            if (!discard) {
+                owed = declaredLength();
+            }
         } catch (StreamResetException e) {
             throw new ClosedChannelException();
+        }
+    }
+
+    /** {@return the Content-Length the producer set before its first write, or -1 for none (or one that does not parse)} */
+    private long declaredLength() {
+        String v = res.headers().first("Content-Length");
+        try {
+            return v == null ? -1 : Math.max(-1, Long.parseLong(v.trim()));
+        } catch (NumberFormatException e) {
+            return -1;
         }
     }
 
@@ -73,15 +88,30 @@ final class Http2Suspension extends SuspendedExchange {
         if (discard) {
             return true;
         }
+        if (owed >= 0 && piece.length > owed) {
+            // DATA beyond the content-length make the response malformed (RFC 9113 §8.1.1): refused,
+            // nothing queued (the producer may still end the body as announced, or abort).
+            throw new IOException("body longer than the Content-Length set: " + owed + " byte(s) left, "
+                    + piece.length + " written");
+        }
         boolean queued = stream.offerData(Out.data(stream, piece.clone(), 0, piece.length, false), limit);
         if (queued) {
             res.counted(piece.length);
+            if (owed >= 0) {
+                owed -= piece.length;
+            }
         }
         return queued;
     }
 
     @Override
     protected void queueEnd() throws IOException {
+        if (owed > 0) {
+            // Ended short of the content-length, the response would be malformed (RFC 9113 §8.1.1):
+            // the stream is reset instead, as abort() does, so the client sees the body cut off.
+            queueAbort();
+            return;
+        }
         try {
             stream.enqueue(Out.data(stream, EMPTY, 0, 0, true));
         } catch (StreamResetException e) {

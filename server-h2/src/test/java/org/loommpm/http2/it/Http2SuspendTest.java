@@ -2,6 +2,7 @@ package org.loommpm.http2.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
@@ -52,6 +53,7 @@ class Http2SuspendTest {
         Router router = new Router()
                 .get("/poll", (req, res) -> waiting.add(res.suspend()))
                 .get("/short", (req, res) -> waiting.add(res.suspend(Duration.ofMillis(200))))
+                .get("/length10", (req, res) -> waiting.add(res.header("Content-Length", "10").suspend()))
                 .get("/events", (req, res) -> streams.add(res.eventStream()))
                 .get("/ping", (req, res) -> res.send("pong"));
         server = H2Server.start(router, s -> s, engine);
@@ -230,5 +232,47 @@ class Http2SuspendTest {
         }
         stopper.join(10_000); // the lingering close ends with the client's
         server = null;
+    }
+
+    /** HEAD on an event stream ends with its head (END_STREAM): left open, the client's request never ended. */
+    @Test
+    void headEventStreamEndsWithTheHead() throws Exception {
+        int port = start(b -> b);
+        try (FrameClient c = FrameClient.open(port)) {
+            c.headers(1, true, ":method", "HEAD", ":scheme", "http", ":path", "/events", ":authority", "localhost");
+            FrameClient.Response r = c.response(1);
+            assertEquals(200, r.status());
+            assertEquals(0, r.body().length);
+            assertTrue(streams.poll(10, TimeUnit.SECONDS).closed().isDone());
+        }
+        waitFor("counted out", () -> server.stats().eventStreamsNow() == 0);
+    }
+
+    /**
+     * A Content-Length set before streaming: a piece beyond it is refused, and a body ended short
+     * of it resets the stream rather than end a malformed response (RFC 9113 §8.1.1) the client
+     * could take for whole.
+     */
+    @Test
+    void bodyNotMatchingItsContentLength() throws Exception {
+        int port = start(b -> b);
+        try (FrameClient c = FrameClient.open(port)) {
+            c.headers(1, true, FrameClient.get("/length10"));
+            SuspendedResponse s = waiting.poll(10, TimeUnit.SECONDS);
+            assertTrue(s.write("0123456".getBytes(StandardCharsets.US_ASCII)));
+            assertThrows(IOException.class, () -> s.write("789XYZ".getBytes(StandardCharsets.US_ASCII)));
+            assertTrue(s.write("789".getBytes(StandardCharsets.US_ASCII)));
+            s.complete();
+            assertEquals("0123456789", c.response(1).text());
+
+            c.headers(3, true, FrameClient.get("/length10"));
+            SuspendedResponse shorter = waiting.poll(10, TimeUnit.SECONDS);
+            assertTrue(shorter.write("abc".getBytes(StandardCharsets.US_ASCII)));
+            shorter.complete();
+            assertEquals(2, c.expectRst(3), "INTERNAL_ERROR, not END_STREAM after 3 of 10 bytes");
+            c.headers(5, true, FrameClient.get("/ping"));
+            assertEquals("pong", c.response(5).text());
+        }
+        waitFor("ended", () -> server.stats().suspendedNow() == 0);
     }
 }
