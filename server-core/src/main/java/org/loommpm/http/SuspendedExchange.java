@@ -247,8 +247,20 @@ public abstract class SuspendedExchange implements SuspendedResponse {
                 fail(503);
             } else {
                 Thread.ofVirtual().name("loom-suspend-timeout").start(() -> {
+                    if (isDone()) {
+                        return; // answered, or the client left, since the clock looked: nothing timed out
+                    }
                     try {
                         action.run();
+                    } catch (IllegalStateException e) {
+                        if (isDone()) {
+                            // The action lost a race with an answer from another thread (its status()
+                            // came after the head went out): the exchange ended well, nothing to report.
+                            LOG.log(Level.DEBUG, "LM1606 a suspended exchange's onTimeout action came after "
+                                    + "its answer: {0}", e.getMessage());
+                        } else {
+                            LOG.log(Level.ERROR, "LM1602 a suspended exchange's onTimeout action failed", e);
+                        }
                     } catch (RuntimeException | Error e) {
                         LOG.log(Level.ERROR, "LM1602 a suspended exchange's onTimeout action failed", e);
                     } finally {

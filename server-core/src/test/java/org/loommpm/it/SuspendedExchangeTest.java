@@ -54,6 +54,18 @@ class SuspendedExchangeTest {
                     SuspendedResponse s = res.suspend(Duration.ofMillis(200));
                     s.onTimeout(() -> s.status(204).complete());
                 })
+                .get("/raced", (req, res) -> {
+                    SuspendedResponse s = res.suspend(Duration.ofMillis(200));
+                    // As if another thread answered just before the action's own status():
+                    s.onTimeout(() -> {
+                        try {
+                            s.send("answered first");
+                        } catch (IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                        }
+                        s.status(204);
+                    });
+                })
                 .get("/inline", (req, res) -> res.suspend().send("at once"))
                 .get("/length10", (req, res) -> waiting.add(res.header("Content-Length", "10").suspend()))
                 .get("/ping", (req, res) -> res.send("pong"));
@@ -175,6 +187,19 @@ class SuspendedExchangeTest {
             assertEquals("pong", raw.send("GET /ping HTTP/1.1\r\nHost: x\r\n\r\n").read().text());
         }
         assertEquals(2, counters().suspendTimeouts());
+    }
+
+    /** An onTimeout action that loses the race with an answer is no handler failure: the answer stands, logged at debug. */
+    @Test
+    void aTimeoutActionThatCameAfterTheAnswerIsNotAnError() throws Exception {
+        int port = start(c -> { });
+        try (LogCapture log = new LogCapture(); RawHttp raw = new RawHttp(port)) {
+            assertEquals("answered first", raw.send("GET /raced HTTP/1.1\r\nHost: x\r\n\r\n").read().text());
+            TestServers.waitFor("LM1606 logged", 5,
+                    () -> !log.find(java.util.logging.Level.FINE, "LM1606").isEmpty());
+            assertTrue(log.find(java.util.logging.Level.SEVERE, "LM1602").isEmpty(), "no ERROR for a lost race");
+            assertEquals("pong", raw.send("GET /ping HTTP/1.1\r\nHost: x\r\n\r\n").read().text());
+        }
     }
 
     /** A deadline that passes inside a streamed body cuts it off: a client never takes it for whole. */
