@@ -17,11 +17,12 @@ import org.loommpm.engine.Poller;
  * What every request goes to (inside the access-log filter): the path is normalized once by
  * {@link UrlPath}, then the matching {@code <Location>} sections decide, in file order with later
  * ones winning as in httpd, who may proceed ({@code Require}) and which handler answers
- * ({@code SetHandler}); then a {@code ProxyPass} whose path prefixes the request's sends it to
- * its backend ({@code ProxyPass} inside a {@code <Location>} first, the last matching section
- * winning; then the server-level ones in file order, the first match winning, as httpd;
- * {@code !} stops the search); everything else is a static file. An explicit {@code SetHandler}
- * wins over a {@code ProxyPass}. {@code SetHandler NAME} of a {@code LoadApplication} hands the
+ * ({@code SetHandler}); then a {@code ProxyPass} whose path covers the request's (by whole
+ * segments, as a {@code <Location>}) sends it to its backend ({@code ProxyPass} inside a
+ * {@code <Location>} first, the last matching section winning; then the server-level ones in
+ * file order, the first match winning, as httpd; {@code !} stops the search); everything else is
+ * a static file. An explicit {@code SetHandler} other than {@code none} wins over a
+ * {@code ProxyPass}. {@code SetHandler NAME} of a {@code LoadApplication} hands the
  * request to that application's router, after {@code Require}: a refused WebSocket upgrade gets
  * 403 and is never upgraded.
  *
@@ -112,6 +113,8 @@ final class SiteHandler implements Handler {
                 rule = l.require() != null ? l.require() : rule;
             }
         }
+        // SetHandler none: back to a ProxyPass or the files, as in httpd.
+        handler = "none".equals(handler) ? null : handler;
         if (rule != AccessRule.OPEN && !rule.allows(req.remoteAddress().getAddress())) {
             LOG.log(Level.DEBUG, "LM1103 {0} denied to {1} by Require", path, req.remoteAddress());
             plain(res, 403, "Forbidden");
@@ -151,7 +154,11 @@ final class SiteHandler implements Handler {
         return true;
     }
 
-    /** {@return the {@code SetHandler} of the last matching {@code <Location>} that sets one, or null} */
+    /**
+     * {@return the {@code SetHandler} of the last matching {@code <Location>} that sets one, or
+     * null} Null for {@code none} too: as in httpd, it undoes an outer section's handler and
+     * leaves the request to a {@code ProxyPass} or the files.
+     */
     private String setHandler(String path) {
         String handler = null;
         for (LocationSettings l : locations) {
@@ -159,7 +166,7 @@ final class SiteHandler implements Handler {
                 handler = l.handler();
             }
         }
-        return handler;
+        return "none".equals(handler) ? null : handler;
     }
 
     /**

@@ -31,7 +31,8 @@ public final class ConfigLexer {
                 first = i + 1;
             }
             if (p.endsWith("\\")) {
-                logical.append(p, 0, p.length() - 1).append(' ');
+                // As httpd: the backslash goes, the next line follows as it is (no blank added).
+                logical.append(p, 0, p.length() - 1);
                 if (i + 1 < physical.size()) {
                     continue;
                 }

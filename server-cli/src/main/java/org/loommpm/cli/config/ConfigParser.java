@@ -237,7 +237,7 @@ public final class ConfigParser {
         Path dir = pattern.getParent();
         if (!glob) {
             if (Files.isDirectory(pattern)) {
-                return listDir(l, pattern, "*", optional);
+                return listDir(l, pattern, "*", true, optional);
             }
             if (!Files.isRegularFile(pattern)) {
                 if (optional) {
@@ -253,18 +253,20 @@ public final class ConfigParser {
             }
             throw l.error("Could not open configuration directory " + dir + ": No such file or directory");
         }
-        List<Path> files = listDir(l, dir, last, optional);
+        // httpd matches with APR_FNM_PERIOD: only a pattern starting with a dot takes hidden files.
+        List<Path> files = listDir(l, dir, last, last.startsWith("."), optional);
         if (files.isEmpty() && !optional) {
             throw l.error("No matches for the wildcard '" + last + "' in '" + dir + "', failing");
         }
         return files;
     }
 
-    private static List<Path> listDir(ConfigLine l, Path dir, String glob, boolean optional) throws ConfigException {
+    private static List<Path> listDir(ConfigLine l, Path dir, String glob, boolean hidden, boolean optional)
+            throws ConfigException {
         List<Path> out = new ArrayList<>();
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, glob)) {
             for (Path p : ds) {
-                if (Files.isRegularFile(p)) {
+                if (Files.isRegularFile(p) && (hidden || !p.getFileName().toString().startsWith("."))) {
                     out.add(p);
                 }
             }

@@ -30,6 +30,8 @@ public final class ParseState {
     String serverName;
     Path documentRoot;
     List<String> directoryIndex = List.of("index.html");
+    /** Whether a {@code DirectoryIndex} line was read: later ones add to it. */
+    boolean directoryIndexSet;
     boolean indexes;
     boolean followSymLinks;
     boolean enableSendfile = true;

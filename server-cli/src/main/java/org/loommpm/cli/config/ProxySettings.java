@@ -76,9 +76,15 @@ public final class ProxySettings {
 
     /** A {@code ProxyPass} as running: its prefix, and its handler or null for an exclusion. */
     public record Route(String path, ProxyHandler handler, boolean inLocation) {
-        /** Whether a normalized request path falls under it (a plain prefix, as httpd compares). */
+        /**
+         * Whether a normalized request path falls under it, by whole segments as httpd's
+         * mod_proxy compares: {@code /app} takes {@code /app} and {@code /app/x}, not
+         * {@code /apple} (which a {@code <Location /app>} holding this line does not cover
+         * either); {@code /app/} takes {@code /app/x}, not {@code /app}.
+         */
         public boolean matches(String requestPath) {
-            return requestPath.startsWith(path);
+            return requestPath.startsWith(path) && (requestPath.length() == path.length() || path.endsWith("/")
+                    || requestPath.charAt(path.length()) == '/');
         }
     }
 

@@ -94,9 +94,14 @@ final class SiteDirectives {
         }
     }
 
+    /**
+     * As mod_dir: each line adds to the list (the built-in {@code index.html} only stands until
+     * the first), and {@code disabled} alone empties it.
+     */
     private static void directoryIndex(ParseState s, ConfigLine l) throws ConfigException {
         if (l.args().size() == 1 && l.args().get(0).equalsIgnoreCase("disabled")) {
             s.directoryIndex = List.of();
+            s.directoryIndexSet = true;
             return;
         }
         for (String f : l.args()) {
@@ -104,7 +109,10 @@ final class SiteDirectives {
                 throw l.error("DirectoryIndex takes plain file names, got '" + f + "'");
             }
         }
-        s.directoryIndex = List.copyOf(l.args());
+        List<String> names = new ArrayList<>(s.directoryIndexSet ? s.directoryIndex : List.of());
+        names.addAll(l.args());
+        s.directoryIndex = List.copyOf(names);
+        s.directoryIndexSet = true;
     }
 
     private static void addType(ParseState s, ConfigLine l) throws ConfigException {
