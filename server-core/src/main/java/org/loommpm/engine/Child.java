@@ -45,6 +45,9 @@ public final class Child implements ChildStats, ChildHandle {
     private final AtomicInteger pollersLeft;
     private final LongAdder accepted = new LongAdder();
     private final LongAdder[] closed = newAdders(CloseReason.values().length);
+    /** Exchanges that ended holding no slot (see {@link #requestDoneWithoutSlot}), and their bytes. */
+    private final LongAdder slotlessRequests = new LongAdder();
+    private final LongAdder slotlessBytes = new LongAdder();
     private final CompletableFuture<Child> exited = new CompletableFuture<>();
     private int nextPoller;
     private volatile boolean draining;
@@ -432,9 +435,20 @@ public final class Child implements ChildStats, ChildHandle {
     @Override public int freeSlots() { return pool.idle(); }
     @Override public long connectionsAccepted() { return accepted.sum(); }
     @Override public long connectionsClosed(CloseReason reason) { return closed[reason.ordinal()].sum(); }
-    // Workers' slots plus what the pollers served inline (non-blocking handlers hold no slot).
-    @Override public long requests() { return pool.scoreboard().totalAccesses() + sum(Poller::inlineRequests); }
-    @Override public long bytesSent() { return pool.scoreboard().totalBytesSent() + sum(p -> p.inlineBoard().bytesSent()); }
+    // Workers' slots plus what the pollers served inline (non-blocking handlers hold no slot)
+    // and the exchanges that ended with no slot.
+    @Override public long requests() {
+        return pool.scoreboard().totalAccesses() + sum(Poller::inlineRequests) + slotlessRequests.sum();
+    }
+    @Override public long bytesSent() {
+        return pool.scoreboard().totalBytesSent() + sum(p -> p.inlineBoard().bytesSent()) + slotlessBytes.sum();
+    }
+
+    /** Counts an exchange that ended holding no worker slot (a suspended HTTP/2 one). Any thread. */
+    void requestDoneWithoutSlot(long bytesSent) {
+        slotlessBytes.add(bytesSent);
+        slotlessRequests.increment();
+    }
     @Override public int keepAliveConnections() { return (int) sum(Poller::keepAliveConnections); }
     @Override public int lingeringConnections() { return (int) sum(Poller::lingeringConnections); }
     @Override public int detachedConnections() { return (int) sum(Poller::detachedConnections); }

@@ -48,6 +48,11 @@ final class ChildServicesView implements ChildServices {
     }
 
     @Override
+    public void requestDoneWithoutSlot(long bytesSent) {
+        child.requestDoneWithoutSlot(bytesSent);
+    }
+
+    @Override
     public boolean isDraining() {
         return child.isDraining();
     }

@@ -6,6 +6,7 @@ import org.loommpm.api.Handler;
 import org.loommpm.api.HttpException;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
+import org.loommpm.spi.ChildServices;
 import org.loommpm.spi.ExchangeObserver;
 import org.loommpm.spi.SlotBoard;
 
@@ -152,12 +153,15 @@ public final class ExchangeRunner {
 
     /**
      * Counts a finished exchange that ended holding no worker slot (a suspended HTTP/2 exchange,
-     * answered from another thread): for the observer only.
+     * answered from another thread): in its child's totals, as {@link #completed} counts in a
+     * slot (so the status page's accesses agree with the observer's), and for the observer.
      */
-    public void completedWithoutSlot(Response res, String version, String method, long bytesReceived,
-                                     long startNanos) {
+    public void completedWithoutSlot(ChildServices services, Response res, String version, String method,
+                                     long bytesReceived, long startNanos) {
+        long bytesOut = res.bytesSent();
+        services.requestDoneWithoutSlot(bytesOut);
         if (observer != null) {
-            observer.exchangeCompleted(version, method, res.status(), bytesReceived, res.bytesSent(),
+            observer.exchangeCompleted(version, method, res.status(), bytesReceived, bytesOut,
                     System.nanoTime() - startNanos);
         }
     }

@@ -590,7 +590,7 @@ final class LoopExchange {
                 return true;
             }
         } catch (IOException e) {
-            LOG.log(Level.DEBUG, "LM2306 response to {0} {1} abandoned: the client went away ({2})", method, target,
+            LOG.log(Level.DEBUG, "LM2319 response to {0} {1} abandoned: the client went away ({2})", method, target,
                     e.toString());
             finish(false);
             return false;

@@ -40,6 +40,15 @@ public interface ChildServices {
     /** {@return the worker slots' states and current requests (mod_status's scoreboard)} */
     SlotBoard scoreboard();
 
+    /**
+     * Counts a completed exchange that ended holding no worker slot (a suspended HTTP/2 exchange
+     * answered from another thread) in the child's request and byte totals, as a slot's
+     * {@link SlotBoard#requestDone} does for the others. Any thread.
+     *
+     * @param bytesSent the response's bytes on the wire
+     */
+    void requestDoneWithoutSlot(long bytesSent);
+
     /** {@return whether the child accepts nothing more and finishes its connections (retiring, restart)} */
     boolean isDraining();
 

@@ -105,8 +105,8 @@ final class StreamTask implements WorkerTask {
     /** One part of a suspended exchange's end (see {@link #suspendedParts}). Any thread. */
     void suspendedPartDone() {
         if (suspendedParts.decrementAndGet() == 0) {
-            protocol.runner().completedWithoutSlot(res, "HTTP/2.0", stream.request.method(), req.bytesReceived(),
-                    stream.startNanos);
+            protocol.runner().completedWithoutSlot(services, res, "HTTP/2.0", stream.request.method(),
+                    req.bytesReceived(), stream.startNanos);
             stream.letGo();
         }
     }

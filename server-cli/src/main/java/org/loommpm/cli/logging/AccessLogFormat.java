@@ -19,7 +19,9 @@ import org.loommpm.cli.remoteip.RemoteIpRequest;
  * {@code %{ms}T}, {@code %{us}T}, {@code %{s}T}, {@code %u}, {@code %U}, {@code %v}, {@code %V}.
  * Anything else is refused when the configuration is read, so a typo never reaches the log.
  * Values from the request are escaped as httpd does ({@code "} and {@code \} with a backslash,
- * control and non-ASCII bytes as {@code \xhh}), so a client cannot forge log lines.
+ * control and non-ASCII bytes as {@code \xhh}), so a client cannot forge log lines. The bytes
+ * are those the client sent (fields and the request line as read), except for {@code %U}, the
+ * decoded path, whose characters are logged as UTF-8.
  */
 public final class AccessLogFormat implements AsyncLogWriter.LineFormat<AccessLogFormat.Exchange> {
     /**
@@ -48,18 +50,18 @@ public final class AccessLogFormat implements AsyncLogWriter.LineFormat<AccessLo
                 case 'T' -> line.number(x.nanos() / (arg.equals("ms") ? 1_000_000L : arg.equals("us") ? 1000L
                         : 1_000_000_000L));
                 case 'H' -> line.text(rq.protocol());
-                case 'i' -> line.escaped(rq.header(arg));
-                case 'o' -> line.escaped(x.response().headers().first(arg));
+                case 'i' -> line.escapedBytes(rq.header(arg));
+                case 'o' -> line.escapedBytes(x.response().headers().first(arg));
                 case 'I' -> line.number(Math.max(0, rq.bytesReceived()));
                 case 'O' -> line.number(Math.max(0, x.response().bytesSent()));
-                case 'm' -> line.escaped(rq.method());
+                case 'm' -> line.escapedBytes(rq.method());
                 case 'p' -> line.number(rq.localAddress().getPort());
                 case 'q' -> {
                     if (rq.query() != null) {
-                        line.ascii('?').escaped(rq.query());
+                        line.ascii('?').escapedBytes(rq.query());
                     }
                 }
-                case 'r' -> line.escaped(rq.method()).ascii(' ').escaped(rq.rawTarget()).ascii(' ')
+                case 'r' -> line.escapedBytes(rq.method()).ascii(' ').escapedBytes(rq.rawTarget()).ascii(' ')
                         .text(rq.protocol());
                 case 's' -> line.number(x.status());
                 case 't' -> line.bytes(ClfTime.bytes(x.startMillis()));

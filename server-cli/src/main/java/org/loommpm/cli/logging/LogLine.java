@@ -127,6 +127,19 @@ public final class LogLine {
      * line.
      */
     public LogLine escaped(String s) {
+        return escaped(s, false);
+    }
+
+    /**
+     * As {@link #escaped(String)}, for text that holds one byte the client sent per character
+     * (field values and the request line are read as ISO-8859-1): a character up to 0xFF is
+     * logged as that byte's {@code \xhh}, as httpd does, so a client's UTF-8 is not encoded twice.
+     */
+    public LogLine escapedBytes(String s) {
+        return escaped(s, true);
+    }
+
+    private LogLine escaped(String s, boolean latin1) {
         if (s == null) {
             return ascii('-');
         }
@@ -142,19 +155,25 @@ public final class LogLine {
                 ascii('\\').ascii('n');
             } else if (c == '\t') {
                 ascii('\\').ascii('t');
+            } else if (latin1 && c <= 0xFF) {
+                hex((byte) c);
             } else {
                 int end = Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))
                         ? i + 2 : i + 1;
                 for (byte b : s.substring(i, end).getBytes(StandardCharsets.UTF_8)) {
-                    ascii('\\').ascii('x');
-                    room(2);
-                    bytes[length++] = DIGITS[(b >> 4) & 0xF];
-                    bytes[length++] = DIGITS[b & 0xF];
+                    hex(b);
                 }
                 i = end - 1;
             }
         }
         return this;
+    }
+
+    private void hex(byte b) {
+        ascii('\\').ascii('x');
+        room(2);
+        bytes[length++] = DIGITS[(b >> 4) & 0xF];
+        bytes[length++] = DIGITS[b & 0xF];
     }
 
     /** The address as text; {@code -} when there is none. */

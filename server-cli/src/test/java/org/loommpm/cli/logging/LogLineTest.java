@@ -21,6 +21,8 @@ class LogLineTest {
         assertEquals("\\xf0\\x9f\\x98\\x80!", escaped("\uD83D\uDE00!"));
         // A forged line break never reaches the file as one.
         assertEquals("ok\\x0d\\n", escaped("ok\r\n"));
+        // Text read as ISO-8859-1 (fields, the request line): each char is a byte the client sent.
+        assertEquals("caf\\xc3\\xa9 \\xe9\\\"", new LogLine(0).escapedBytes("caf\u00c3\u00a9 \u00e9\"").toString());
     }
 
     @Test

@@ -175,6 +175,10 @@ class CloseOrderStressTest {
                 }
 
                 @Override
+                public void requestDoneWithoutSlot(long bytesSent) {
+                }
+
+                @Override
                 public boolean isDraining() {
                     return false;
                 }
