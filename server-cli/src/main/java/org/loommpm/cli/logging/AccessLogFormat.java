@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.loommpm.api.Headers;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
 import org.loommpm.cli.remoteip.RemoteIpRequest;
@@ -29,6 +30,15 @@ public final class AccessLogFormat implements AsyncLogWriter.LineFormat<AccessLo
      * argument. A switch on the code rather than a lambda per code keeps reading the configuration
      * free of class spinning.
      */
+    /**
+     * {@return every field named {@code name}, joined with ", ", or null for none} As httpd logs
+     * a request field that came more than once (it merges them as it reads the head), and
+     * {@code Set-Cookie} among the response's.
+     */
+    private static String joined(Headers h, String name) {
+        return h.count(name) <= 1 ? h.first(name) : String.join(", ", h.all(name));
+    }
+
     private record Item(char code, String arg, byte[] literal) {
         void append(LogLine line, Exchange x) {
             Request rq = x.request();
@@ -50,8 +60,9 @@ public final class AccessLogFormat implements AsyncLogWriter.LineFormat<AccessLo
                 case 'T' -> line.number(x.nanos() / (arg.equals("ms") ? 1_000_000L : arg.equals("us") ? 1000L
                         : 1_000_000_000L));
                 case 'H' -> line.text(rq.protocol());
-                case 'i' -> line.escapedBytes(rq.header(arg));
-                case 'o' -> line.escapedBytes(x.response().headers().first(arg));
+                case 'i' -> line.escapedBytes(joined(rq.headers(), arg));
+                case 'o' -> line.escapedBytes(arg.equalsIgnoreCase("Set-Cookie")
+                        ? joined(x.response().headers(), arg) : x.response().headers().first(arg));
                 case 'I' -> line.number(Math.max(0, rq.bytesReceived()));
                 case 'O' -> line.number(Math.max(0, x.response().bytesSent()));
                 case 'm' -> line.escapedBytes(rq.method());

@@ -37,6 +37,15 @@ class AccessLogFormatTest {
         assertEquals("[--" + Pid.TEXT + "%] 200", line("[%l%u%P%%] %s", rq, rs));
     }
 
+    /** A field sent more than once is logged whole, joined as httpd merges it; Set-Cookie among the response's too. */
+    @Test
+    void repeatedFieldsAreJoined() {
+        Request rq = request(new Headers().add("Accept", "text/html").add("X-Other", "1").add("accept", "*/*"));
+        Response rs = response();
+        rs.headers().add("Set-Cookie", "a=1").add("Set-Cookie", "b=2");
+        assertEquals("text/html, */*|a=1, b=2", line("%{Accept}i|%{Set-Cookie}o", rq, rs));
+    }
+
     /** Only a format that prints the duration makes the filter read the monotonic clock. */
     @Test
     void timedOnlyWithADuration() {
