@@ -28,6 +28,8 @@ final class OutboundFrames {
     private final ConcurrentLinkedQueue<Out> queue = new ConcurrentLinkedQueue<>();
     /** Frame loop: the streams with pending output and window to frame it, in round-robin order. */
     private final ArrayDeque<Stream> ready = new ArrayDeque<>();
+    /** Frame loop, within one pass of {@link #schedule}: the streams the connection window stopped, in order. */
+    private final ArrayDeque<Stream> connectionBlocked = new ArrayDeque<>();
 
     OutboundFrames(Session session) {
         this.session = session;
@@ -101,7 +103,12 @@ final class OutboundFrames {
         return any;
     }
 
-    /** Frames pending output round-robin, one frame per stream per pass, within the windows. */
+    /**
+     * Frames pending output round-robin, one frame per stream per pass, within the windows. A
+     * stream the connection window stopped keeps its turn, ahead of those that moved in the pass:
+     * rotated behind them, the stream first in the round would take every opening of a window the
+     * client grants a frame at a time, until its whole body is out (and the others stall).
+     */
     void schedule() throws IOException {
         while (!ready.isEmpty() && session.batch.size() < MAX_BATCH) {
             boolean moved = false;
@@ -111,9 +118,14 @@ final class OutboundFrames {
                 moved |= r == MOVED;
                 if (s.state == StreamState.CLOSED || s.pending.isEmpty() || r == BLOCKED_STREAM) {
                     s.scheduled = false; // a WINDOW_UPDATE or new output puts it back
+                } else if (r == BLOCKED_CONNECTION) {
+                    connectionBlocked.add(s);
                 } else {
                     ready.add(s);
                 }
+            }
+            while (!connectionBlocked.isEmpty()) {
+                ready.addFirst(connectionBlocked.pollLast());
             }
             if (!moved) {
                 return;

@@ -19,7 +19,8 @@ import org.loommpm.config.RequestReadTimeout;
  * ({@code RequestReadTimeout body=}: from the first read that has to wait, its timeout plus one
  * second per MinRate bytes received since, as for HTTP/1.1; LM2003). The bytes buffered never exceed
  * the stream window the server advertised (the loop rejects DATA beyond it), and the task
- * returns window to the client with a WINDOW_UPDATE once it has consumed half of it.
+ * returns window to the client with a WINDOW_UPDATE once it has consumed half of the announced
+ * {@code H2WindowSize}.
  *
  * <p>Threads: the frame loop produces, the stream's task consumes; everything shared is
  * guarded by {@link #lock} (held only for short non-blocking sections).
@@ -27,7 +28,6 @@ import org.loommpm.config.RequestReadTimeout;
 final class RequestBody extends InputStream {
     private static final System.Logger LOG = System.getLogger("org.loommpm.http2");
     private final Stream stream;
-    private final long window;
     private final long limit;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
@@ -50,9 +50,8 @@ final class RequestBody extends InputStream {
     private Runnable beforeFirstRead;
 
     /** @param limit LimitRequestBody (0 = none) */
-    RequestBody(Stream stream, long window, long limit) {
+    RequestBody(Stream stream, long limit) {
         this.stream = stream;
-        this.window = window;
         this.limit = limit;
     }
 
@@ -186,7 +185,10 @@ final class RequestBody extends InputStream {
             throw new HttpException(413, "request body larger than LimitRequestBody");
         }
         unacknowledged += n;
-        if (unacknowledged >= window / 2) {
+        // Half the announced window, not the stream's initial one: a stream opened before the
+        // client had our SETTINGS starts at 65,535 here, but the client counts the announced
+        // window for it once they arrive (RFC 9113 §6.9.2) and may never reach a larger half.
+        if (unacknowledged >= stream.session().limits.windowSize() / 2) {
             stream.enqueue(Out.windowUpdate(stream, (int) unacknowledged));
             unacknowledged = 0;
         }

@@ -106,7 +106,7 @@ final class Stream {
         this.request = request;
         this.sendWindow = sendWindow;
         this.recvWindow = recvWindow;
-        this.body = new RequestBody(this, recvWindow, limitBody);
+        this.body = new RequestBody(this, limitBody);
         this.startNanos = System.nanoTime();
     }
 

@@ -51,7 +51,12 @@ final class TunnelStream implements Tunnel, OutboundQueue {
     private final Stream stream;
     private final Session session;
     private final long limit;
-    /** The stream's receive window at its start: window is returned once half of it was consumed. */
+    /**
+     * The announced receive window ({@code H2WindowSize}): credit is returned once half of it was
+     * consumed. Not the stream's initial window, which is 65,535 for a stream opened before the
+     * client had our SETTINGS, while the client counts the announced one for it once they arrive
+     * (RFC 9113 §6.9.2) and may never reach a larger half.
+     */
     private final long window;
     private final ConcurrentLinkedQueue<byte[]> inbound = new ConcurrentLinkedQueue<>();
     private final AtomicInteger work = new AtomicInteger(1);
@@ -83,11 +88,11 @@ final class TunnelStream implements Tunnel, OutboundQueue {
     /** When bytes were last queued toward the client; any sender writes it (with {@link #eitherWay}), the loop reads. */
     private volatile long lastSent;
 
-    /** Made by the loop with {@code stream}, whose receive window is still the one it started with. */
+    /** Made by the loop with {@code stream}. */
     TunnelStream(Stream stream) {
         this.stream = stream;
         this.session = stream.session();
-        this.window = stream.recvWindow;
+        this.window = session.limits.windowSize();
         this.limit = session.protocol.config().streaming().outboundQueueLimit();
     }
 

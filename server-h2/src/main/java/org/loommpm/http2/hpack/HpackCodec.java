@@ -24,6 +24,8 @@ public final class HpackCodec {
     private final java.util.HashMap<String, byte[]> names = new java.util.HashMap<>();
     /** A table size the client announced that the encoder has not signalled yet, or -1. */
     private int pendingEncoderTableSize = -1;
+    /** The smallest table size announced since the last block, or -1 (RFC 7541 §4.2). */
+    private int smallestEncoderTableSize = -1;
 
     /**
      * @param maxHeaderListSize bytes of names and values one block may decode into
@@ -55,9 +57,16 @@ public final class HpackCodec {
         return fields;
     }
 
-    /** Records the client's SETTINGS_HEADER_TABLE_SIZE; signalled at the start of the next block. */
+    /**
+     * Records the client's SETTINGS_HEADER_TABLE_SIZE; signalled at the start of the next block,
+     * preceded by the smallest size announced meanwhile if that was lower: the client's decoder
+     * evicted down to it, so the encoder must too (RFC 7541 §4.2).
+     */
     public void peerTableSize(int size) {
         pendingEncoderTableSize = Math.min(size, 4096);
+        if (smallestEncoderTableSize < 0 || pendingEncoderTableSize < smallestEncoderTableSize) {
+            smallestEncoderTableSize = pendingEncoderTableSize;
+        }
     }
 
     /**
@@ -69,8 +78,11 @@ public final class HpackCodec {
     public Encoded encode(int status, Headers fields) throws IOException {
         encoded.reset();
         if (pendingEncoderTableSize >= 0) {
+            // Each call signals a size only if it differs from the encoder's current one.
+            encoder.setMaxHeaderTableSize(encoded, smallestEncoderTableSize);
             encoder.setMaxHeaderTableSize(encoded, pendingEncoderTableSize);
             pendingEncoderTableSize = -1;
+            smallestEncoderTableSize = -1;
         }
         encoder.encodeHeader(encoded, STATUS, statusBytes(status), false);
         for (int i = 0; i < fields.size(); i++) {

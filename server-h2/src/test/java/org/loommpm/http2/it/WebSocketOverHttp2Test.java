@@ -115,6 +115,37 @@ class WebSocketOverHttp2Test {
         }
     }
 
+    /**
+     * A tunnel opened before the client had the server's SETTINGS: the client counts the smaller
+     * announced H2WindowSize for it once they arrive (RFC 9113 §6.9.2), so credit must come back
+     * before the 65,535 bytes the server assumed for the stream (FlowControlTest, for a body).
+     */
+    @Test
+    void windowIsReturnedWhenTheAnnouncedWindowIsSmallerThanTheDefault() throws Exception {
+        int port = start(s -> s.withWindowSize(16_384), b -> b);
+        try (FrameClient c = new FrameClient(port)) {
+            c.raw(FrameClient.PREFACE);
+            c.settings();
+            c.headers(1, false, H2WebSockets.connect("/echo"));
+            c.expect(FrameClient.SETTINGS);
+            c.frame(FrameClient.SETTINGS, FrameClient.ACK, 0, new byte[0]);
+            FrameClient.Frame head = c.read();
+            while (head.type() != FrameClient.HEADERS) {
+                head = c.read();
+            }
+            assertEquals("200", c.fields(head).get(":status"));
+            c.data(1, ClientFrames.frame(0x82, new byte[16_384 - 8]), false); // the stream's whole window
+            int increment = 0;
+            while (increment == 0) {
+                FrameClient.Frame f = c.read();
+                if (f.type() == FrameClient.WINDOW_UPDATE && f.stream() == 1) {
+                    increment = f.int32(0);
+                }
+            }
+            assertTrue(increment >= 8_192, "increment " + increment);
+        }
+    }
+
     @Test
     void echoFragmentsPingAndCloseHandshake() throws Exception {
         int port = start();
