@@ -13,7 +13,8 @@ public class HttpException extends RuntimeException {
     /**
      * An exception that answers with {@code status}.
      *
-     * @param status the HTTP status to answer with (400-599)
+     * @param status the HTTP status to answer with (400-599; another is answered as a handler
+     *               failure, 500)
      * @param message why, for the log
      */
     public HttpException(int status, String message) {

@@ -16,8 +16,11 @@ public interface Response {
     /**
      * Sets the status code (default 200).
      *
-     * @param status the status code (100-599)
+     * @param status the status code: 200-599, or 101 with a protocol upgrade
      * @return this response
+     * @throws IllegalArgumentException for an interim 1xx (see {@link #sendInterim}) or a
+     *     number without three digits
+     * @throws IllegalStateException once the head is committed
      */
     Response status(int status);
 
@@ -85,7 +88,8 @@ public interface Response {
      * connection allows it) and completes the response. The Content-Type is left as set.
      *
      * @param file the file to send
-     * @throws IOException if the file cannot be read or the connection fails
+     * @throws IOException if the file cannot be read (missing, a directory: found before the head
+     *     is sent, so the handler can still answer) or the connection fails
      */
     void sendFile(Path file) throws IOException;
 

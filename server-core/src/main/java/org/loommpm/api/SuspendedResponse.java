@@ -34,8 +34,9 @@ public interface SuspendedResponse {
     /**
      * Sets the status (default: what the handler set, else 200). Before the head is sent.
      *
-     * @param status the HTTP status code
+     * @param status the HTTP status code, 200-599 (a 1xx is sent with {@link #sendInterim})
      * @return this handle
+     * @throws IllegalArgumentException for an interim 1xx or a number without three digits
      */
     SuspendedResponse status(int status);
 

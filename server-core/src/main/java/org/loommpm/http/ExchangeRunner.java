@@ -13,7 +13,7 @@ import org.loommpm.spi.SlotBoard;
 /**
  * The code around a handler call, the same for HTTP/1.1 and HTTP/2: call the application's
  * handler (or answer {@code OPTIONS *}, which names no resource, itself), complete the response, map a failure to the status to answer (an
- * {@link HttpException}'s own, 408 for a {@link SocketTimeoutException}, 500 for anything else)
+ * {@link HttpException}'s own when it is 400-599, 408 for a {@link SocketTimeoutException}, 500 for anything else)
  * or to the protocol's action when its client is gone, and count the finished exchange in the
  * worker's scoreboard slot and for the {@link ExchangeObserver}.
  *
@@ -121,7 +121,9 @@ public final class ExchangeRunner {
      * @return whether the response is complete
      */
     public boolean failed(Exchange res, Throwable e) throws IOException {
-        if (e instanceof HttpException he) {
+        // Only an error status is the exception's answer: another (a 1xx, a 200, a 1000) would
+        // fail status() itself or answer a failure as a success, so it is the handler's bug: 500.
+        if (e instanceof HttpException he && he.status() >= 400 && he.status() <= 599) {
             return res.fail(Failure.STATUS, he.status(), e);
         }
         if (e instanceof SocketTimeoutException) {

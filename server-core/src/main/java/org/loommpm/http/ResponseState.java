@@ -2,6 +2,10 @@ package org.loommpm.http;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import org.loommpm.api.Headers;
 import org.loommpm.api.Response;
 import org.loommpm.spi.SlotBoard;
@@ -57,11 +61,58 @@ public abstract class ResponseState implements Response {
     @Override
     public final Response status(int code) {
         checkNotCommitted();
+        status = checkFinalStatus(code);
+        return this;
+    }
+
+    /**
+     * A status a final response may carry: three digits, not an interim 1xx (a client takes
+     * one for a preliminary answer and goes on waiting for the final response, and HTTP/2 calls
+     * it malformed with END_STREAM, RFC 9113 §8.1). {@code 101} stays: it ends the exchange by
+     * switching protocols.
+     *
+     * @return {@code code}
+     * @throws IllegalArgumentException for another status; a 1xx is sent with {@code sendInterim}
+     */
+    public static int checkFinalStatus(int code) {
         if (code < 100 || code > 999) {
             throw new IllegalArgumentException("status out of range: " + code);
         }
-        status = code;
-        return this;
+        if (code < 200 && code != 101) {
+            throw new IllegalArgumentException("status " + code + " is interim: send it with sendInterim");
+        }
+        return code;
+    }
+
+    /**
+     * The size of a file {@code sendFile} is to send, checked before anything is committed: a
+     * directory opens as a channel on Linux and fails only at the first read, after a head
+     * announcing its size went out.
+     *
+     * @throws IOException if the file cannot be read, or is a directory
+     */
+    protected static long sendableSize(Path file) throws IOException {
+        BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
+        if (a.isDirectory()) {
+            throw new FileSystemException(file.toString(), null, "Is a directory");
+        }
+        return a.size();
+    }
+
+    /**
+     * Checks a byte range of a file of {@code size} bytes without overflowing
+     * ({@code position + count} may exceed {@code Long.MAX_VALUE}).
+     *
+     * @throws IllegalArgumentException for a negative position or count
+     * @throws IOException when the range ends past the end of the file
+     */
+    protected static void checkRange(Path file, long position, long count, long size) throws IOException {
+        if (position < 0 || count < 0) {
+            throw new IllegalArgumentException("negative range: " + position + "+" + count);
+        }
+        if (position > size || count > size - position) {
+            throw new IOException("range " + position + "+" + count + " outside " + file + " of " + size + " bytes");
+        }
     }
 
     @Override

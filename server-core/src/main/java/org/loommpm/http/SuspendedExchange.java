@@ -287,9 +287,7 @@ public abstract class SuspendedExchange implements SuspendedResponse {
 
     @Override
     public SuspendedResponse status(int status) {
-        if (status < 100 || status > 999) {
-            throw new IllegalArgumentException("status out of range: " + status);
-        }
+        ResponseState.checkFinalStatus(status);
         lock.lock();
         try {
             checkNotSent();

@@ -205,20 +205,27 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
 
     @Override
     public void sendFile(Path file) throws IOException {
-        sendFile(file, 0, -1);
+        sendRange(file, 0, -1);
     }
 
-    /** A byte range of the file through {@code transferTo}; {@code count < 0} means the whole file. */
+    /** A byte range of the file through {@code transferTo}. */
     @Override
     public void sendFile(Path file, long position, long count) throws IOException {
+        if (count < 0) { // not "the whole file", as it is to sendRange
+            throw new IllegalArgumentException("negative range: " + position + "+" + count);
+        }
+        sendRange(file, position, count);
+    }
+
+    /** {@code count < 0} means the whole file, as its channel sees it once open. */
+    private void sendRange(Path file, long position, long count) throws IOException {
         checkNotComplete();
         checkNotCommitted();
+        sendableSize(file); // refuses a directory, which opens here but fails at the first read
         try (FileChannel fc = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = fc.size();
             long length = count < 0 ? size : count;
-            if (position < 0 || position + length > size) {
-                throw new IOException("range " + position + "+" + length + " outside a file of " + size + " bytes");
-            }
+            checkRange(file, position, length, size);
             ByteBuffer head = encodeHead(length, false, 0);
             complete = true;
             flushBatch();

@@ -26,7 +26,7 @@ import org.loommpm.api.Response;
  *
  * <p>The observation covers the handler, not the response's last flush after it returns (the
  * protocol's work). A failure is recorded as the observation's error, with the status the server
- * answers for it (an {@link HttpException}'s own, 408 for a read timeout, otherwise 500), and
+ * answers for it (an {@link HttpException}'s own when 400-599, 408 for a read timeout, otherwise 500), and
  * rethrown for the server to answer as usual.
  *
  * <p>Thread-safe: one instance per server generation, used by every worker; each request's
@@ -92,7 +92,7 @@ public final class ObservedHandler implements Handler {
 
     /** What the server answers for a handler's failure (as {@code ExchangeRunner} maps it). */
     static int statusFor(Throwable e) {
-        if (e instanceof HttpException he) {
+        if (e instanceof HttpException he && he.status() >= 400 && he.status() <= 599) {
             return he.status();
         }
         return e instanceof SocketTimeoutException ? 408 : 500;

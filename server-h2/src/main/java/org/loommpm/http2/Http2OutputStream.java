@@ -13,16 +13,53 @@ final class Http2OutputStream extends OutputStream {
     private static final int SIZE = 16 * 1024;
 
     private final Http2Response response;
+    /** The Content-Length the handler set, or -1: the body is held to it (RFC 9113 §8.1.1). */
+    private final long declared;
+    /** HEAD, 204, 304: the bytes written are dropped, so only a body longer than declared fails. */
+    private final boolean discard;
     private byte[] buf = new byte[SIZE];
     private int count;
+    private long written;
     private boolean closed;
 
+    /** @throws IllegalArgumentException if the handler set an invalid Content-Length */
     Http2OutputStream(Http2Response response) {
         this.response = response;
+        this.discard = response.isHead() || response.bodyForbidden();
+        String cl = response.headers().first("Content-Length");
+        long n = -1;
+        if (cl != null) {
+            try {
+                n = Long.parseLong(cl.trim());
+            } catch (NumberFormatException e) {
+                // n stays negative
+            }
+            if (n < 0) {
+                throw new IllegalArgumentException("invalid Content-Length set by handler: " + cl);
+            }
+        }
+        this.declared = n;
+    }
+
+    /**
+     * Counts {@code len} more body bytes. A body longer than the Content-Length set fails before
+     * it is queued: a DATA total other than content-length makes the response malformed, and the
+     * failure resets the stream (or, before the head is out, becomes a 500), as HTTP/1.1 closes
+     * the connection.
+     */
+    private void accept(int len) throws IOException {
+        if (closed) {
+            throw new IOException("stream closed");
+        }
+        written += len;
+        if (declared >= 0 && written > declared) {
+            throw new IOException("body longer than the Content-Length set: " + declared);
+        }
     }
 
     @Override
     public void write(int b) throws IOException {
+        accept(1);
         if (count == buf.length) {
             drain(false);
         }
@@ -31,9 +68,8 @@ final class Http2OutputStream extends OutputStream {
 
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
-        if (closed) {
-            throw new IOException("stream closed");
-        }
+        java.util.Objects.checkFromIndexSize(off, len, b.length);
+        accept(len);
         while (len > 0) {
             if (count == buf.length) {
                 drain(false);
@@ -84,6 +120,12 @@ final class Http2OutputStream extends OutputStream {
     public void close() throws IOException {
         if (closed) {
             return;
+        }
+        if (!discard && declared >= 0 && written != declared) {
+            // Left open: finish() closes it again and fails the same way, so the exchange ends
+            // as a failure (a 500, or a reset once the head is out) whether or not the handler
+            // catches this.
+            throw new IOException("body shorter than the Content-Length set: " + written + " < " + declared);
         }
         closed = true;
         drain(true);

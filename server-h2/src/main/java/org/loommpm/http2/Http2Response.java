@@ -3,7 +3,6 @@ package org.loommpm.http2;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.System.Logger.Level;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.function.Function;
@@ -122,7 +121,7 @@ final class Http2Response extends ResponseState implements ExchangeRunner.Exchan
 
     @Override
     public void sendFile(Path file) throws IOException {
-        sendFile(file, 0, Files.size(file));
+        sendFile(file, 0, sendableSize(file));
     }
 
     /**
@@ -135,12 +134,7 @@ final class Http2Response extends ResponseState implements ExchangeRunner.Exchan
     public void sendFile(Path file, long position, long count) throws IOException {
         checkNotComplete();
         checkNotCommitted();
-        if (position < 0 || count < 0) {
-            throw new IllegalArgumentException("negative range: " + position + "+" + count);
-        }
-        if (Files.size(file) < position + count) {
-            throw new IOException(file + " is shorter than " + (position + count) + " bytes");
-        }
+        checkRange(file, position, count, sendableSize(file));
         boolean noBody = head || bodyForbidden() || count == 0;
         commit(count, noBody);
         complete = true;
