@@ -34,6 +34,9 @@ class Http2ExchangeTest {
         new Random(7).nextBytes(BIG);
     }
 
+    /** What a byte written after the response stream's close met. */
+    static final java.util.concurrent.CompletableFuture<String> AFTER_CLOSE = new java.util.concurrent.CompletableFuture<>();
+
     static final Handler APP = (req, res) -> {
         switch (req.path()) {
             case "/hello" -> res.header("X-Proto", req.protocol()).send("Hello, " + req.method());
@@ -50,6 +53,17 @@ class Http2ExchangeTest {
                     .digest(req.bodyBytes())));
             case "/fail" -> throw new IllegalStateException("boom (expected by the test)");
             case "/empty" -> res.status(204).send(new byte[0]);
+            case "/write-after-close" -> {
+                OutputStream out = res.outputStream();
+                out.write('a');
+                out.close();
+                try {
+                    out.write('b');
+                    AFTER_CLOSE.complete("taken");
+                } catch (java.io.IOException e) {
+                    AFTER_CLOSE.complete("refused");
+                }
+            }
             default -> res.send(404, "no");
         }
     };
@@ -73,6 +87,16 @@ class Http2ExchangeTest {
             assertEquals("Hello, GET", r.text());
             assertEquals("HTTP/2.0", r.headers().get("x-proto"));
             assertEquals("10", r.headers().get("content-length"));
+        }
+    }
+
+    /** A byte written after close() is refused, as a byte array is: the response ended with what came before. */
+    @Test
+    void aByteWrittenAfterCloseIsRefused() throws Exception {
+        try (FrameClient c = FrameClient.open(server.port())) {
+            c.headers(1, true, FrameClient.get("/write-after-close"));
+            assertEquals("a", c.response(1).text());
+            assertEquals("refused", AFTER_CLOSE.get(10, java.util.concurrent.TimeUnit.SECONDS));
         }
     }
 
