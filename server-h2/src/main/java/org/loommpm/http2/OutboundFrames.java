@@ -94,6 +94,12 @@ final class OutboundFrames {
                 }
                 continue;
             }
+            if (o.kind == Out.Kind.RST) {
+                // At once, not behind output waiting for window: the reset drops that output
+                // anyway, and a client that grants no window would otherwise never hear it.
+                session.resetStream(s.id(), codeOf(o.value));
+                continue;
+            }
             s.pending.add(o);
             if (!s.scheduled) {
                 s.scheduled = true;
@@ -149,11 +155,6 @@ final class OutboundFrames {
                 if (o.endStream) {
                     endLocal(s);
                 }
-                return MOVED;
-            }
-            case RST -> {
-                s.pending.poll();
-                session.resetStream(s.id(), codeOf(o.value));
                 return MOVED;
             }
             case DATA, FILE -> {

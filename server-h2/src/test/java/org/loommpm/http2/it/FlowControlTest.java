@@ -37,6 +37,12 @@ class FlowControlTest {
             case "/read" -> res.send("read " + req.bodyBytes().length);
             case "/long" -> res.sendFile(file); // one item, always pending until its end
             case "/short" -> res.send(new byte[100_000]);
+            case "/fail-after-head" -> {
+                java.io.OutputStream out = res.outputStream();
+                out.write(new byte[1000]);
+                out.flush();
+                throw new IllegalStateException("boom after the head (expected by the test)");
+            }
             default -> res.header("x-field", "some value").send("ok");
         }
     };
@@ -77,6 +83,21 @@ class FlowControlTest {
      * at a time): a long response must not take it every time while a short one waits, which
      * would then be reset by H2StallTimeout though the client reads all along.
      */
+    /**
+     * A handler that fails after its head went out gets its stream reset at once, not behind
+     * DATA waiting for a window the client never grants (H2StallTimeout, 60 s, was the bound).
+     */
+    @Test
+    void aResetDoesNotWaitBehindBlockedData() throws Exception {
+        try (H2Server server = H2Server.start(app); FrameClient c = FrameClient.open(server.port())) {
+            c.settings(SETTINGS_INITIAL_WINDOW_SIZE, 0); // no DATA may go out
+            c.headers(1, true, FrameClient.get("/fail-after-head"));
+            long start = System.nanoTime();
+            assertEquals(2, c.expectRst(1), "INTERNAL_ERROR");
+            assertTrue(System.nanoTime() - start < 5_000_000_000L, "reset within 5 s");
+        }
+    }
+
     @Test
     void theConnectionWindowIsSharedRoundRobin() throws Exception {
         try (H2Server server = H2Server.start(app); FrameClient c = FrameClient.open(server.port())) {
