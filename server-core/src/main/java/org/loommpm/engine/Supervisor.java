@@ -38,7 +38,7 @@ import org.loommpm.spi.ProtocolCounters;
  * new generation of children on the resulting listeners, then lets every child of the old
  * generation drain: it accepts nothing more, its responses say {@code Connection: close}, and it
  * exits when its last connection ends. Old children are never replaced. Listeners the new
- * configuration no longer names are closed.
+ * configuration no longer names are closed, what their backlog held handed to a new child.
  *
  * <p><b>Pool policy.</b> {@code ChildPolicy static} keeps {@code StartServers} children, replacing
  * each one-for-one when it retires. {@code ChildPolicy dynamic} also runs {@link DynamicPool} once
@@ -204,10 +204,28 @@ public final class Supervisor implements EngineStats {
             listeners.keepOnly(before);
             throw e;
         }
+        List<Child> retiring = new ArrayList<>();
+        Child taker = null;
         for (Child c : children) {
             if (c.generation() < next.number()) {
-                c.drain(ChildState.FINISHING, "graceful restart to generation " + next.number());
+                retiring.add(c);
+            } else if (!c.isDraining()) {
+                taker = c;
             }
+        }
+        List<Listener> removed = new ArrayList<>();
+        for (Listener l : old.listeners()) {
+            if (!channels.contains(l.channel())) {
+                removed.add(l);
+            }
+        }
+        // A removed listener's backlog holds connections the kernel already accepted: the new
+        // generation serves them rather than the close resetting them.
+        if (!removed.isEmpty()) {
+            sweepAndClose(retiring, removed, taker);
+        }
+        for (Child c : retiring) {
+            c.drain(ChildState.FINISHING, "graceful restart to generation " + next.number());
         }
         listeners.keepOnly(channels);
         LOG.log(Level.INFO, "LM0012 graceful restart: generation " + next.number() + " started, listening on "
@@ -277,6 +295,11 @@ public final class Supervisor implements EngineStats {
             l.childStarted(c);
         }
         c.start();
+        // A stop that took its list of children before the add above must still end this one
+        // (it holds no connection: the stop closed the listeners before taking the list).
+        if (stopping) {
+            c.stop();
+        }
     }
 
     /**
@@ -465,22 +488,7 @@ public final class Supervisor implements EngineStats {
             }
         }
         List<ServerSocketChannel> channels = listeners.all();
-        // The pollers let go of the listeners first (they stay open, connections keep queueing),
-        // so the sweep below takes everything queued and its close ends the socket at once.
-        List<CompletableFuture<Void>> released = new ArrayList<>();
-        for (Child c : now) {
-            released.add(c.releaseListeners());
-        }
-        try {
-            CompletableFuture.allOf(released.toArray(new CompletableFuture<?>[0])).get(1, TimeUnit.SECONDS);
-        } catch (TimeoutException | ExecutionException e) {
-            LOG.log(Level.DEBUG, "LM0812 a poller did not release its listeners within 1 s: closing them anyway");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        for (Listener l : current.listeners()) {
-            Listeners.sweepAndClose(l, taker);
-        }
+        sweepAndClose(now, current.listeners(), taker);
         Listeners.close(channels); // any left from an older generation
         // Retiring wakes each child's poller 0; its next select deregisters any closed listener it
         // still held (one it did not release in time, or an older generation's).
@@ -490,6 +498,28 @@ public final class Supervisor implements EngineStats {
         // So that once this returns, new connections go to the other processes only.
         Listeners.awaitDeregistered(channels);
         return CompletableFuture.allOf(now.stream().map(Child::exited).toArray(CompletableFuture[]::new));
+    }
+
+    /**
+     * Closes {@code closing} without resetting what the kernel queued on them: the pollers of
+     * {@code holders} let go of them first (they stay open, connections keep queueing), so the
+     * sweep takes everything queued (handed to {@code taker}) and its close ends the socket at once.
+     */
+    private static void sweepAndClose(List<Child> holders, List<Listener> closing, Child taker) {
+        List<CompletableFuture<Void>> released = new ArrayList<>();
+        for (Child c : holders) {
+            released.add(c.releaseListeners());
+        }
+        try {
+            CompletableFuture.allOf(released.toArray(new CompletableFuture<?>[0])).get(1, TimeUnit.SECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            LOG.log(Level.DEBUG, "LM0812 a poller did not release its listeners within 1 s: closing them anyway");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (Listener l : closing) {
+            Listeners.sweepAndClose(l, taker);
+        }
     }
 
     /**

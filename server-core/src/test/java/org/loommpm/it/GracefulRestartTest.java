@@ -116,6 +116,46 @@ class GracefulRestartTest {
         }
     }
 
+    /**
+     * A connection the kernel had already accepted on a listener the new configuration drops
+     * (queued in its backlog while admission control held it) is served, not reset when the
+     * restart closes that listener.
+     */
+    @Test
+    void aConnectionQueuedOnARemovedListenerIsServedNotReset() throws Exception {
+        java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        Handler gen1 = (req, res) -> {
+            if (req.path().equals("/slow")) {
+                running.countDown();
+                release.await();
+            }
+            res.send("a");
+        };
+        try (LoomServer server = TestServers.start(gen1, c -> c.startServers(1).threadsPerChild(1))) {
+            int first = server.port();
+            RawHttp busy = new RawHttp(first);
+            busy.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertTrue(running.await(10, java.util.concurrent.TimeUnit.SECONDS));
+            TestServers.waitFor("admission off: the only slot is busy", 10, () -> EngineStats.of(server.stats())
+                    .children().stream().noneMatch(ChildStats::admissionOpen));
+            // Connected by the kernel, waiting in the backlog: no child accepts while admission is off.
+            try (RawHttp queued = new RawHttp(first)) {
+                queued.send("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+                server.restart(server.config().toBuilder().clearListen()
+                        .listen(new InetSocketAddress("127.0.0.1", 0)).build(), answer("b"));
+                release.countDown();
+                RawHttp.Response r = queued.read();
+                assertEquals(200, r.status());
+                assertEquals("b", r.text());
+            } finally {
+                release.countDown();
+                busy.close();
+            }
+            assertThrows(ConnectException.class, () -> new RawHttp(first).close(), "removed listener is closed");
+        }
+    }
+
     @Test
     void aRestartThatCannotBindKeepsTheOldGenerationServing() throws Exception {
         try (LoomServer server = TestServers.start(answer("old"));
