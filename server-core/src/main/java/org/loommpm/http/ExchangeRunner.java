@@ -115,16 +115,27 @@ public final class ExchangeRunner {
     }
 
     /**
+     * {@return the status a handler's failure is answered with} An {@link HttpException}'s own
+     * when it is 400-599 (another, a 1xx, a 200, a 1000, would fail {@code status()} itself or
+     * answer a failure as a success: the handler's bug, 500), 408 for a read timeout, else 500.
+     */
+    public static int statusFor(Throwable e) {
+        if (e instanceof HttpException he && he.status() >= 400 && he.status() <= 599) {
+            return he.status();
+        }
+        return e instanceof SocketTimeoutException ? 408 : 500;
+    }
+
+    /**
      * Answers a failure the way {@link #run} does: also for one found before the handler was
      * called (a malformed or too large request).
      *
      * @return whether the response is complete
      */
     public boolean failed(Exchange res, Throwable e) throws IOException {
-        // Only an error status is the exception's answer: another (a 1xx, a 200, a 1000) would
-        // fail status() itself or answer a failure as a success, so it is the handler's bug: 500.
-        if (e instanceof HttpException he && he.status() >= 400 && he.status() <= 599) {
-            return res.fail(Failure.STATUS, he.status(), e);
+        int status = statusFor(e);
+        if (e instanceof HttpException he && he.status() == status) {
+            return res.fail(Failure.STATUS, status, e);
         }
         if (e instanceof SocketTimeoutException) {
             return res.fail(Failure.TIMEOUT, 408, e);

@@ -113,6 +113,30 @@ public abstract class SuspendedExchange implements SuspendedResponse {
      */
     protected abstract void afterEnd(boolean answered);
 
+    /**
+     * {@return the Content-Length the producer set before its first write, or -1 for none (or
+     * one that is not a plain decimal): the length a streamed body is then held to} Under the lock.
+     */
+    protected final long declaredLength() {
+        String v = response.headers.first("Content-Length");
+        if (v == null) {
+            return -1;
+        }
+        v = v.trim();
+        if (v.isEmpty() || v.length() > 18) {
+            return -1;
+        }
+        long n = 0;
+        for (int i = 0; i < v.length(); i++) {
+            char c = v.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            n = n * 10 + (c - '0');
+        }
+        return n;
+    }
+
     // ---- the protocol's side ----
 
     /**
@@ -327,11 +351,26 @@ public abstract class SuspendedExchange implements SuspendedResponse {
     @Override
     public boolean sendInterim(int status, Headers fields) throws IOException {
         Headers checked = HeaderValidation.interim(status, fields);
+        return queueing(() -> {
+            checkNotSent();
+            return queueInterim(status, checked);
+        });
+    }
+
+    /** What {@link #queueing} runs under the lock. */
+    private interface Queueing {
+        boolean run() throws IOException;
+    }
+
+    /**
+     * Runs {@code q} under the lock on an exchange not yet ended; a connection it finds closed
+     * ends the exchange (the failure is rethrown).
+     */
+    private boolean queueing(Queueing q) throws IOException {
         lock.lock();
         try {
             checkOpen();
-            checkNotSent();
-            return queueInterim(status, checked);
+            return q.run();
         } catch (ClosedChannelException e) {
             connectionGone(); // unlocks
             throw e;
@@ -350,22 +389,14 @@ public abstract class SuspendedExchange implements SuspendedResponse {
 
     @Override
     public void send(byte[] body) throws IOException {
-        lock.lock();
-        try {
-            checkOpen();
+        queueing(() -> {
             checkNotSent();
             // No Content-Type is made up for bytes, as Response.send(byte[]) makes none: a proxied
             // answer without one (left to the client's sniffing) must reach the client without one.
             queueWhole(body);
             phase = Phase.DONE;
-        } catch (ClosedChannelException e) {
-            connectionGone(); // unlocks
-            throw e;
-        } finally {
-            if (lock.isHeldByCurrentThread()) {
-                lock.unlock();
-            }
-        }
+            return true;
+        });
         end(true);
     }
 
@@ -397,22 +428,13 @@ public abstract class SuspendedExchange implements SuspendedResponse {
 
     @Override
     public boolean write(byte[] chunk) throws IOException {
-        lock.lock();
-        try {
-            checkOpen();
+        return queueing(() -> {
             if (phase == Phase.WAITING) {
                 queueHead();
                 phase = Phase.STREAMING;
             }
             return chunk.length == 0 || offerPiece(chunk);
-        } catch (ClosedChannelException e) {
-            connectionGone(); // unlocks
-            throw e;
-        } finally {
-            if (lock.isHeldByCurrentThread()) {
-                lock.unlock();
-            }
-        }
+        });
     }
 
     /** Sends the head now (an event stream's, before the handler returns). */

@@ -116,23 +116,6 @@ final class Http1Suspension extends SuspendedExchange {
         out.put(head.flip());
     }
 
-    /** {@return the Content-Length the producer set before its first write, or -1 for none (or one that does not parse)} */
-    private long declaredLength() {
-        String v = res.headers().first("Content-Length");
-        if (v == null || v.isEmpty() || v.length() > 18) {
-            return -1;
-        }
-        long n = 0;
-        for (int i = 0; i < v.length(); i++) {
-            char c = v.charAt(i);
-            if (c < '0' || c > '9') {
-                return -1;
-            }
-            n = n * 10 + (c - '0');
-        }
-        return n;
-    }
-
     @Override
     protected boolean offerPiece(byte[] piece) throws IOException {
         switch (mode) {

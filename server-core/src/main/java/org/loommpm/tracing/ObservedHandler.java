@@ -2,12 +2,12 @@ package org.loommpm.tracing;
 
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
-import java.net.SocketTimeoutException;
 import java.util.Objects;
 import org.loommpm.api.Handler;
 import org.loommpm.api.HttpException;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
+import org.loommpm.http.ExchangeRunner;
 
 /**
  * Observes each request: an {@code http.server.requests} observation (a server span, with a
@@ -26,7 +26,8 @@ import org.loommpm.api.Response;
  *
  * <p>The observation covers the handler, not the response's last flush after it returns (the
  * protocol's work). A failure is recorded as the observation's error, with the status the server
- * answers for it (an {@link HttpException}'s own when 400-599, 408 for a read timeout, otherwise 500), and
+ * answers for it ({@link ExchangeRunner#statusFor}: an {@link HttpException}'s own when 400-599, 408
+ * for a read timeout, otherwise 500), and
  * rethrown for the server to answer as usual.
  *
  * <p>Thread-safe: one instance per server generation, used by every worker; each request's
@@ -81,21 +82,13 @@ public final class ObservedHandler implements Handler {
             next.handle(new ObservedRequest(req, context), res);
             context.status(res.status());
         } catch (Exception | Error e) {
-            context.status(res.isCommitted() ? res.status() : statusFor(e));
+            context.status(res.isCommitted() ? res.status() : ExchangeRunner.statusFor(e));
             observation.error(e);
             throw e;
         } finally {
             context.setResponse(res);
             observation.stop();
         }
-    }
-
-    /** What the server answers for a handler's failure (as {@code ExchangeRunner} maps it). */
-    static int statusFor(Throwable e) {
-        if (e instanceof HttpException he && he.status() >= 400 && he.status() <= 599) {
-            return he.status();
-        }
-        return e instanceof SocketTimeoutException ? 408 : 500;
     }
 
     /**

@@ -73,16 +73,6 @@ final class Http2Suspension extends SuspendedExchange {
         }
     }
 
-    /** {@return the Content-Length the producer set before its first write, or -1 for none (or one that does not parse)} */
-    private long declaredLength() {
-        String v = res.headers().first("Content-Length");
-        try {
-            return v == null ? -1 : Math.max(-1, Long.parseLong(v.trim()));
-        } catch (NumberFormatException e) {
-            return -1;
-        }
-    }
-
     @Override
     protected boolean offerPiece(byte[] piece) throws IOException {
         if (discard) {
