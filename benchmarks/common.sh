@@ -74,6 +74,21 @@ server_impl() {
   case "$1" in loom-noac|loom-blk) echo loom ;; *) echo "$1" ;; esac
 }
 
+# jit_ticks_of PID: utime + stime of the JVM's JIT compiler threads, in clock ticks (0 for a
+# process without them: nginx, httpd). A lower bound: a compiler thread the JVM retires
+# (UseDynamicNumberOfCompilerThreads) takes its time out of the per-thread counts.
+jit_ticks_of() {
+  local t total=0 n
+  for t in /proc/"$1"/task/*; do
+    case "$(cat "$t/comm" 2>/dev/null)" in
+      "C1 CompilerThre"* | "C2 CompilerThre"*)
+        n=$(awk '{sub(/.*\) /, ""); print $12 + $13}' "$t/stat" 2>/dev/null || echo 0)
+        total=$((total + n)) ;;
+    esac
+  done
+  echo "$total"
+}
+
 SERVER_PID=""
 QUOTA_CGROUP=""
 

@@ -69,7 +69,7 @@ warm_up() {
   done
 }
 
-declare -A RPS CPU LOST CLIENT
+declare -A RPS CPU JIT LOST CLIENT
 for round in $(seq "$ROUNDS"); do
   for shape in $SHAPES; do
   CLIENTS=${shape%x*}
@@ -86,11 +86,11 @@ for round in $(seq "$ROUNDS"); do
     fi
     start_server "$server" "$RES/server_${shape}_${proto}_${server}_r$round.log"
     warm_up "$url" "$RES/warmup_${shape}_${proto}_${server}_r$round.txt"
-    before=$(cpu_ticks)
+    before=$(cpu_ticks); jit_before=$(jit_ticks_of "$SERVER_PID")
     f="$RES/${shape}_${proto}_${server}_r$round.txt"
     : >"$f"
     run_client "$f" timeout -s INT $((DURATION + 20)) taskset -c "$CLIENT_CPU" h2load -t1 -c "$CLIENTS" -m "$STREAMS" -D "$DURATION" "$url" || echo "   h2load exited non-zero" >&2
-    after=$(cpu_ticks)
+    after=$(cpu_ticks); jit_after=$(jit_ticks_of "$SERVER_PID")
     stop_server
     grep -q "Application protocol: h2" "$f" || echo "   $server did not negotiate h2 ($proto)" >&2
     rps=$(sed -n 's/^finished in [^,]*, \([0-9.]*\) req\/s.*/\1/p' "$f")
@@ -100,12 +100,15 @@ for round in $(seq "$ROUNDS"); do
     ticks=$((after - before))
     awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "# server_cpu_s=%.2f\n", t / hz }' >>"$f"
     cpu_us=$(awk -v t="$ticks" -v n="${done_n:-0}" -v hz="$(getconf CLK_TCK)" 'BEGIN { if (n > 0) printf "%.2f", t / hz * 1e6 / n; else print "n/a" }')
+    jit_us=$(awk -v t=$((jit_after - jit_before)) -v n="${done_n:-0}" -v hz="$(getconf CLK_TCK)" 'BEGIN { if (n > 0) printf "%.2f", t / hz * 1e6 / n; else print "n/a" }')
+    echo "# server_jit_s=$(awk -v t=$((jit_after - jit_before)) -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", t / hz }')" >>"$f"
     client_pct=$(sed -n 's/^# client_cpu_s=\([0-9.]*\) wall_s=\([0-9.]*\).*/\1 \2/p' "$f" | awk '{ if ($2 > 0) printf "%.0f", 100 * $1 / $2; else print "n/a" }')
     RPS[$shape.$proto.$server]+="${rps:-0} "
     CLIENT[$shape.$proto.$server]+="${client_pct:-n/a} "
     CPU[$shape.$proto.$server]+="$cpu_us "
+    JIT[$shape.$proto.$server]+="$jit_us "
     LOST[$shape.$proto.$server]+="$(( ${failed:-0} + ${errored:-0} )) "
-    echo "round $round $shape $proto $server: ${rps:-?} req/s, ${cpu_us} µs CPU/request, failed ${failed:-?}, errored ${errored:-?}, h2load ${client_pct:-?} % of its core" >&2
+    echo "round $round $shape $proto $server: ${rps:-?} req/s, ${cpu_us} µs CPU/request (JIT ${jit_us}), failed ${failed:-?}, errored ${errored:-?}, h2load ${client_pct:-?} % of its core" >&2
   done
   done
   done
@@ -119,8 +122,8 @@ median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {if (NR) p
   machine_summary | sed 's/^/- /'
   echo "- h2load: $(h2load --version 2>&1 | head -1), -t1, shapes (connections x streams) $SHAPES, warm-up of at least ${WARMUP} s in ${WARMUP_STEP} s runs until two agree within 10 % (at most ${WARMUP_MAX} s), ${DURATION} s measured, $ROUNDS interleaved round(s); medians"
   echo
-  echo "| shape | protocol | server | req/s (median) | server CPU µs/request | h2load CPU % of its core | lost responses (failed + errored, per round) | rounds (req/s) |"
-  echo "|---|---|---|---:|---:|---:|---|---|"
+  echo "| shape | protocol | server | req/s (median) | server CPU µs/request | of which JIT compiler threads | h2load CPU % of its core | lost responses (failed + errored, per round) | rounds (req/s) |"
+  echo "|---|---|---|---:|---:|---:|---:|---|---|"
   for shape in $SHAPES; do
   for proto in $PROTOS; do
     for server in $SERVERS; do
@@ -128,7 +131,7 @@ median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {if (NR) p
       client=$(echo "${CLIENT[$k]}" | median)
       bound=""
       awk -v c="$client" 'BEGIN { exit !(c >= 90) }' && bound=" (client saturated: a lower bound)"
-      echo "| -c${shape%x*} -m${shape#*x} | $proto | $server | $(echo "${RPS[$k]}" | median)$bound | $(echo "${CPU[$k]}" | median) | $client | ${LOST[$k]}| ${RPS[$k]}|"
+      echo "| -c${shape%x*} -m${shape#*x} | $proto | $server | $(echo "${RPS[$k]}" | median)$bound | $(echo "${CPU[$k]}" | median) | $(echo "${JIT[$k]}" | median) | $client | ${LOST[$k]}| ${RPS[$k]}|"
     done
   done
   done

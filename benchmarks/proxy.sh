@@ -185,19 +185,6 @@ tree_ticks() {  # utime + stime of PEER_PID and its descendants (httpd's child p
   echo "$total"
 }
 
-jit_ticks() {  # utime + stime of the JVM's JIT compiler threads (0 for nginx and httpd); a lower
-  # bound, as the JVM may retire a compiler thread, whose time then leaves the per-thread counts
-  local t total=0 n
-  for t in /proc/"$PEER_PID"/task/*; do
-    case "$(cat "$t/comm" 2>/dev/null)" in
-      "C1 CompilerThre"* | "C2 CompilerThre"*)
-        n=$(awk '{print $14 + $15}' "$t/stat" 2>/dev/null || echo 0)
-        total=$((total + n)) ;;
-    esac
-  done
-  echo "$total"
-}
-
 ticks_of() {  # utime + stime of one process
   awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0
 }
@@ -225,14 +212,14 @@ for round in $(seq "$ROUNDS"); do
     url="http://127.0.0.1:${PORT[$p]}/plaintext"
     run_wrk "$url" "$WARMUP" "$RES/warmup_${p}_r$round.txt" >/dev/null
     run_wrk "$url" "$WARMUP2" "$RES/warmup2_${p}_r$round.txt" >/dev/null
-    before=$(tree_ticks); jit_before=$(jit_ticks); backend_before=$(ticks_of "$BACKEND_PID")
+    before=$(tree_ticks); jit_before=$(jit_ticks_of "$PEER_PID"); backend_before=$(ticks_of "$BACKEND_PID")
     if [ "$SYSCALLS" = 1 ]; then
       perf stat -x, -e "$SYSCALL_EVENTS" -p "$PEER_PID$(pgrep -P "$PEER_PID" | sed 's/^/,/' | tr -d '\n')" \
         -o "$RES/syscalls_${p}_r$round.txt" -- sleep "$((DURATION + 1))" &
       STAT_PID=$!
     fi
     client=$(run_wrk "$url" "$DURATION" "$RES/run_${p}_r$round.txt")
-    after=$(tree_ticks); jit_after=$(jit_ticks); backend_after=$(ticks_of "$BACKEND_PID")
+    after=$(tree_ticks); jit_after=$(jit_ticks_of "$PEER_PID"); backend_after=$(ticks_of "$BACKEND_PID")
     reqs=$(awk '/requests in/ {print $1}' "$RES/run_${p}_r$round.txt")
     errs=$(awk '/Non-2xx|Socket errors/ {print}' "$RES/run_${p}_r$round.txt" | tr '\n' ' ')
     rps=$(awk -v n="$reqs" -v d="$DURATION" 'BEGIN {printf "%.0f", n / d}')

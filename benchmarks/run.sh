@@ -6,7 +6,9 @@
 #
 # Environment: SERVERS (loom helidon jetty netty undertow; jdk, the JDK's own httpserver, on request), ROUNDS (3), DURATION (10 s measured),
 # WARMUP (5 s wrk warm-up before each of a-d), FIRST_WARMUP (WARMUP; the warm-up of the first
-# wrk workload after a server starts, when the JIT does most of its work), WORKLOADS (a b c d e f g h i), JVM_FLAGS, SERVER_CPU (0), CLIENT_CPU (1),
+# wrk workload after a server starts, when the JIT does most of its work), then JIT_SETTLE_STEP (3)
+# s runs more while the JIT took over JIT_SETTLE_PCT (3) % of the server's CPU in the last, up to
+# JIT_SETTLE_MAX (60) s (JIT_SETTLE_MAX=0: none), WORKLOADS (a b c d e f g h i), JVM_FLAGS, SERVER_CPU (0), CLIENT_CPU (1),
 # PORT_BASE (18080), BUILD=1 to rebuild the jar, OUT (docs/benchmarks/results-DATE.md),
 # E_START (10000) / E_STEP (3 s) / E_P99_MS (10), F_RATE (50000), G_RATE (4 x loom's sustained
 # /slow rate, found by a search before round 1), G_CONNECTIONS (2048), G_WARMUP (10 s of
@@ -39,6 +41,9 @@ ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-10}
 WARMUP=${WARMUP:-5}
 FIRST_WARMUP=${FIRST_WARMUP:-$WARMUP}
+JIT_SETTLE_PCT=${JIT_SETTLE_PCT:-3}
+JIT_SETTLE_STEP=${JIT_SETTLE_STEP:-3}
+JIT_SETTLE_MAX=${JIT_SETTLE_MAX:-60}
 WORKLOADS=${WORKLOADS:-"a b c d e f g h i"}
 I_REQUESTS=${I_REQUESTS:-400000}
 I_WARMUP=${I_WARMUP:-1000000}
@@ -91,19 +96,43 @@ open_loop() {  # open_loop PORT ARGS...
 }
 CLIENT_JVM_FLAGS=${CLIENT_JVM_FLAGS:-"-Xms512m -Xmx512m -XX:+UseParallelGC"}
 
-# run_wrk W SERVER ROUND PORT WARMUP: warm-up, then the measured run with the server's CPU time.
+# settle_jit W PORT LOG: more warm-up of workload W, in JIT_SETTLE_STEP-second wrk runs, while the
+# server's JIT compiler threads took more than JIT_SETTLE_PCT % of its CPU in the last run, for
+# JIT_SETTLE_MAX seconds at most; prints the seconds it added. Under a CPU quota the compiler
+# shares the server's half core: on 29 Nov Netty's C2 still took 36 % of it in the 6 s after a
+# 20 s warm-up at c256 (1.1 s of 3.0), which tripled its CPU per request in that round, while
+# loom-mpm's took 7 %. A fixed warm-up long enough for the slowest peer would be guesswork.
+settle_jit() {
+  local w=$1 port=$2 log=$3 spent=0 cpu0 cpu1 jit0 jit1
+  while [ "$spent" -lt "$JIT_SETTLE_MAX" ]; do
+    wrk_args "$w" "$JIT_SETTLE_STEP" "$port"
+    cpu0=$(server_cpu_ticks); jit0=$(jit_ticks_of "$SERVER_PID")
+    taskset -c "$CLIENT_CPU" wrk "${WRK_ARGS[@]}" >>"$log" 2>&1 || true
+    cpu1=$(server_cpu_ticks); jit1=$(jit_ticks_of "$SERVER_PID")
+    spent=$((spent + JIT_SETTLE_STEP))
+    echo "# settle ${spent} s: JIT $((jit1 - jit0)) of $((cpu1 - cpu0)) ticks" >>"$log"
+    awk -v j=$((jit1 - jit0)) -v c=$((cpu1 - cpu0)) -v p="$JIT_SETTLE_PCT" 'BEGIN {exit !(c > 0 && 100 * j <= p * c)}' && break
+  done
+  echo "$spent"
+}
+
+# run_wrk W SERVER ROUND PORT WARMUP: warm-up (then settle_jit), then the measured run with the
+# server's CPU time and its JIT compiler threads' share of it.
 run_wrk() {
-  local w=$1 server=$2 round=$3 port=$4 f cpu0 cpu1
+  local w=$1 server=$2 round=$3 port=$4 f cpu0 cpu1 jit0 jit1 settled
+  local log="$RES/warmup/${w}_${server}_r$round.txt"
   wrk_args "$w" "$5" "$port"
-  taskset -c "$CLIENT_CPU" wrk "${WRK_ARGS[@]}" >"$RES/warmup/${w}_${server}_r$round.txt" 2>&1 || true
+  taskset -c "$CLIENT_CPU" wrk "${WRK_ARGS[@]}" >"$log" 2>&1 || true
+  settled=$(settle_jit "$w" "$port" "$log")
   wrk_args "$w" "$DURATION" "$port"
   f="$RES/wrk/${w}_${server}_r$round.txt"
   printf '# wrk' >"$f"; printf " '%s'" "${WRK_ARGS[@]}" >>"$f"; echo >>"$f"
   tcp_counters >"$RES/nstat.before"
-  cpu0=$(server_cpu_ticks)
+  cpu0=$(server_cpu_ticks); jit0=$(jit_ticks_of "$SERVER_PID")
   run_client "$f" taskset -c "$CLIENT_CPU" wrk "${WRK_ARGS[@]}" || echo "   wrk exited non-zero" >&2
-  cpu1=$(server_cpu_ticks)
+  cpu1=$(server_cpu_ticks); jit1=$(jit_ticks_of "$SERVER_PID")
   echo "# server_cpu_s=$(awk -v a="$cpu0" -v b="$cpu1" 'BEGIN {printf "%.2f", (b - a) / 100}')" >>"$f"
+  echo "# server_jit_s=$(awk -v a="$jit0" -v b="$jit1" 'BEGIN {printf "%.2f", (b - a) / 100}') settle_s=$settled" >>"$f"
   tcp_counters | tcp_delta "$RES/nstat.before" >>"$f"
   printf '   %s: %s req/s %s\n' "$w" "$(sed -n 's/^Requests\/sec:\s*//p' "$f")" \
     "$(grep -E 'Socket errors|Non-2xx' "$f" | tr -s ' ' | tr '\n' ' ')"
@@ -163,7 +192,7 @@ tcp_delta() {  # stdin: counters after; $1: counters before
   echo "servers: $SERVERS"
   echo "workloads: $WORKLOADS"
   echo "rounds: $ROUNDS (servers interleaved within each round; a fresh JVM per server per round)"
-  echo "per workload: ${WARMUP} s wrk warm-up (discarded; ${FIRST_WARMUP} s before the first wrk workload of a fresh server), then ${DURATION} s measured"
+  echo "per workload: ${WARMUP} s wrk warm-up (discarded; ${FIRST_WARMUP} s before the first wrk workload of a fresh server), then ${JIT_SETTLE_STEP} s runs more while the JIT compiler threads took over ${JIT_SETTLE_PCT} % of the server's CPU in the last (up to ${JIT_SETTLE_MAX} s), then ${DURATION} s measured"
   echo "wrk: $(wrk -v 2>&1 | head -1)"
   echo "open-loop client: org.loommpm.bench.OpenLoop in its own JVM ($CLIENT_JVM_FLAGS), core $CLIENT_CPU"
   has_workload e && echo "e: search from $E_START req/s, steps of $E_STEP s, p99 limit $E_P99_MS ms"

@@ -100,6 +100,7 @@ final class OpenLoopClient implements AutoCloseable {
         double interval = 1e9 / rate;
         long expired = 0;
         long serverCpu0 = ProcCpu.nanos(serverPid);
+        long serverJit0 = ProcCpu.jitNanos(serverPid);
         long clientCpu0 = clientCpu();
         long start = System.nanoTime();
         long next = 0;
@@ -143,8 +144,10 @@ final class OpenLoopClient implements AutoCloseable {
         }
         long wall = System.nanoTime() - start;
         long serverCpu = serverPid > 0 ? ProcCpu.nanos(serverPid) - serverCpu0 : -1;
+        long serverJit = serverJit0 >= 0 ? ProcCpu.jitNanos(serverPid) - serverJit0 : -1;
         return new RunResult(rate, seconds, total, completed, expired, timeouts, errors, non2xx, connectErrors,
-                peakConnections, latency, sendLag, service, clientCpu() - clientCpu0, wall, wall - idleNanos, serverCpu);
+                peakConnections, latency, sendLag, service, clientCpu() - clientCpu0, wall, wall - idleNanos, serverCpu,
+                serverJit);
     }
 
     private static long at(long start, double interval, long k) {

@@ -110,13 +110,15 @@ public final class Report {
         for (var e : texts("wrk", w).entrySet()) {
             runs.put(e.getKey(), e.getValue().stream().map(WrkRun::parse).toList());
         }
-        md.append("Server CPU µs/req = the server's CPU time (utime + stime) during the run / requests completed.")
+        md.append("Server CPU µs/req = the server's CPU time (utime + stime) during the run / requests completed;")
+                .append(" JIT µs/req = the part of it the JVM's JIT compiler threads took (the server was still compiling;")
+                .append(" run.sh warms up until that is at most JIT_SETTLE_PCT % of its CPU, — where not recorded).")
                 .append(" Errors are wrk's socket errors and non-2xx responses, summed over the rounds. Ratios:")
                 .append(" req/s, then server CPU per request.\n\n");
         List<String> refs = references();
-        md.append("| server | rounds | req/s | p50 ms | p99 ms | server CPU µs/req | wrk CPU % |");
+        md.append("| server | rounds | req/s | p50 ms | p99 ms | server CPU µs/req | JIT µs/req | wrk CPU % |");
         refs.forEach(r -> md.append(" vs ").append(name(r)).append(" (req/s, CPU) |"));
-        md.append(" errors |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+        md.append(" errors |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
         refs.forEach(r -> md.append(" ---: |"));
         md.append(" --- |\n");
         Map<String, double[]> chart = new LinkedHashMap<>();
@@ -132,6 +134,7 @@ public final class Report {
                     .append(" | ").append(Stats.cell(Stats.values(rs, WrkRun::p50), "%.2f"))
                     .append(" | ").append(Stats.cell(Stats.values(rs, WrkRun::p99), "%.2f"))
                     .append(" | ").append(Stats.cell(Stats.values(rs, WrkRun::cpuMicrosPerRequest), "%.1f"))
+                    .append(" | ").append(Stats.cell(Stats.values(rs, WrkRun::jitMicrosPerRequest), "%.1f"))
                     .append(" | ").append(Stats.cell(client, "%.0f"));
             for (String r : refs) {
                 List<WrkRun> other = runs.getOrDefault(r, List.of());
@@ -253,12 +256,13 @@ public final class Report {
     private void cpuSection() throws IOException {
         Map<String, List<KeyValues>> res = lines("f", "RESULT");
         md.append("`OpenLoop rate`: 50 connections, the same offered rate for every server; server CPU µs/req =")
-                .append(" the server's CPU time during the run / requests completed. Lower is better; the ratios")
+                .append(" the server's CPU time during the run / requests completed (JIT µs/req: the part its JIT")
+                .append(" compiler threads took). Lower is better; the ratios")
                 .append(" divide CPU per request, so below 1.00× means cheaper than that server.\n\n");
         List<String> refs = references();
-        md.append("| server | rounds | offered req/s | achieved req/s | server CPU µs/req | p99 ms | failed | client busy % | client CPU % |");
+        md.append("| server | rounds | offered req/s | achieved req/s | server CPU µs/req | JIT µs/req | p99 ms | failed | client busy % | client CPU % |");
         refs.forEach(r -> md.append(" vs ").append(name(r)).append(" |"));
-        md.append("\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+        md.append("\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
         refs.forEach(r -> md.append(" ---: |"));
         md.append("\n");
         Map<String, double[]> cpu = new LinkedHashMap<>();
@@ -271,6 +275,7 @@ public final class Report {
                     .append(" | ").append(Stats.cell(Stats.values(rs, kv -> kv.number("rate")), "%,.0f"))
                     .append(" | ").append(Stats.cell(Stats.values(rs, kv -> kv.number("achieved_rps")), "%,.0f"))
                     .append(" | ").append(Stats.cell(cpu.get(s), "%.2f"))
+                    .append(" | ").append(Stats.cell(Stats.values(rs, kv -> kv.number("server_jit_us_per_req")), "%.2f"))
                     .append(" | ").append(Stats.cell(Stats.values(rs, kv -> kv.number("p99_ms")), "%.2f"))
                     .append(" | ").append(Stats.cell(Stats.values(rs, kv -> kv.number("failed")), "%.0f"))
                     .append(" | ").append(Stats.cell(Stats.values(rs, kv -> kv.number("client_busy_pct")), "%.0f"))

@@ -27,11 +27,12 @@ import org.HdrHistogram.Histogram;
  * @param clientBusyNanos the part of {@code wallNanos} the client's loop spent outside
  *     {@code select} (waiting for the network); near {@code wallNanos} means the client is the limit
  * @param serverCpuNanos the server process's CPU time during the run, -1 when not measured
+ * @param serverJitNanos the part of {@code serverCpuNanos} its JIT compiler threads took, -1 when not measured
  */
 record RunResult(double rate, double seconds, long scheduled, long completed, long deadline, long timeouts,
                  long errors, long non2xx, long connectErrors, int maxConnections, Histogram latency,
                  Histogram sendLag, Histogram service, long clientCpuNanos, long wallNanos, long clientBusyNanos,
-                 long serverCpuNanos) {
+                 long serverCpuNanos, long serverJitNanos) {
 
     /** Requests that did not get a 2xx answer in time. */
     long failed() {
@@ -54,13 +55,15 @@ record RunResult(double rate, double seconds, long scheduled, long completed, lo
                 "%s rate=%.0f seconds=%.1f scheduled=%d completed=%d achieved_rps=%.0f failed=%d deadline=%d"
                         + " timeouts=%d errors=%d non2xx=%d connect_errors=%d max_connections=%d"
                         + " p50_ms=%.3f p90_ms=%.3f p99_ms=%.3f p999_ms=%.3f max_ms=%.3f send_wait_p99_ms=%.3f service_p99_ms=%.3f"
-                        + " client_cpu_pct=%.1f client_busy_pct=%.1f server_cpu_s=%.3f server_cpu_us_per_req=%.2f",
+                        + " client_cpu_pct=%.1f client_busy_pct=%.1f server_cpu_s=%.3f server_cpu_us_per_req=%.2f"
+                        + " server_jit_us_per_req=%.2f",
                 tag, rate, seconds, scheduled, completed, completed / seconds, failed(), deadline, timeouts, errors,
                 non2xx, connectErrors, maxConnections, latencyMs(50), latencyMs(90), latencyMs(99), latencyMs(99.9),
                 latency.getTotalCount() == 0 ? Double.NaN : latency.getMaxValue() / 1000.0,
                 sendLag.getTotalCount() == 0 ? Double.NaN : sendLag.getValueAtPercentile(99) / 1000.0,
                 service.getTotalCount() == 0 ? Double.NaN : service.getValueAtPercentile(99) / 1000.0,
                 100.0 * clientCpuNanos / wallNanos, 100.0 * clientBusyNanos / wallNanos, serverCpuNanos < 0 ? Double.NaN : serverCpuNanos / 1e9,
-                serverCpuMicrosPerRequest());
+                serverCpuMicrosPerRequest(),
+                serverJitNanos < 0 || completed == 0 ? Double.NaN : serverJitNanos / 1000.0 / completed);
     }
 }

@@ -7,17 +7,19 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One wrk run as {@code run.sh} records it: wrk's output plus a {@code # server_cpu_s=} line and
+ * One wrk run as {@code run.sh} records it: wrk's output plus a {@code # server_cpu_s=} line, a
+ * {@code # server_jit_s=} line (the part of that CPU time the JVM's JIT compiler threads took) and
  * the {@code # client_cpu_s= wall_s=} line of {@code run_client} (common.sh).
  * Latencies in ms; {@code NaN} when missing. wrk 4.1 sometimes prints {@code 0.00us} for a
  * percentile its histogram lost (wg/wrk issues 236 and 354, mostly with pipelining): no response
  * takes zero time, so a zero percentile is read as missing, not as a latency.
  */
-record WrkRun(double rps, double p50, double p99, long requests, double serverCpuSeconds,
+record WrkRun(double rps, double p50, double p99, long requests, double serverCpuSeconds, double jitSeconds,
               long connect, long read, long write, long timeout, long non2xx, double clientCpuPercent) {
     private static final Pattern RPS = Pattern.compile("Requests/sec:\\s+([0-9.]+)");
     private static final Pattern REQUESTS = Pattern.compile("(\\d+) requests in ");
     private static final Pattern CPU = Pattern.compile("# server_cpu_s=([0-9.]+)");
+    private static final Pattern JIT = Pattern.compile("# server_jit_s=([0-9.]+)");
     private static final Pattern PCT = Pattern.compile("^\\s+(50|99)%\\s+([0-9.]+)(us|ms|s|m)\\s*$", Pattern.MULTILINE);
     private static final Pattern SOCKET = Pattern.compile(
             "Socket errors: connect (\\d+), read (\\d+), write (\\d+), timeout (\\d+)");
@@ -28,6 +30,7 @@ record WrkRun(double rps, double p50, double p99, long requests, double serverCp
         double rps = find(RPS, text).map(m -> Double.parseDouble(m.group(1))).orElse(Double.NaN);
         long requests = find(REQUESTS, text).map(m -> Long.parseLong(m.group(1))).orElse(0L);
         double cpu = find(CPU, text).map(m -> Double.parseDouble(m.group(1))).orElse(Double.NaN);
+        double jit = find(JIT, text).map(m -> Double.parseDouble(m.group(1))).orElse(Double.NaN);
         double p50 = Double.NaN;
         double p99 = Double.NaN;
         Matcher m = PCT.matcher(text);
@@ -52,7 +55,7 @@ record WrkRun(double rps, double p50, double p99, long requests, double serverCp
                         Long.parseLong(s.group(3)), Long.parseLong(s.group(4))})
                 .orElse(new long[4]);
         long non2xx = find(NON2XX, text).map(s -> Long.parseLong(s.group(1))).orElse(0L);
-        return new WrkRun(rps, p50, p99, requests, cpu, sock[0], sock[1], sock[2], sock[3], non2xx,
+        return new WrkRun(rps, p50, p99, requests, cpu, jit, sock[0], sock[1], sock[2], sock[3], non2xx,
                 clientCpuPercent(text));
     }
 
@@ -70,6 +73,14 @@ record WrkRun(double rps, double p50, double p99, long requests, double serverCp
     /** Server CPU microseconds per completed request; {@code NaN} when not recorded. */
     double cpuMicrosPerRequest() {
         return requests == 0 ? Double.NaN : serverCpuSeconds * 1e6 / requests;
+    }
+
+    /**
+     * The JIT compiler threads' CPU microseconds per completed request, part of
+     * {@link #cpuMicrosPerRequest()}; {@code NaN} when not recorded (runs before 29 Nov 2026).
+     */
+    double jitMicrosPerRequest() {
+        return requests == 0 ? Double.NaN : jitSeconds * 1e6 / requests;
     }
 
     /** The error column: socket errors and non-2xx summed over the runs, {@code 0} when none. */

@@ -16,6 +16,7 @@ class WrkRunTest {
             Requests/sec:  50000.00
             # client_cpu_s=4.60 wall_s=5.00
             # server_cpu_s=2.50
+            # server_jit_s=0.25 settle_s=3
             """;
 
     @Test
@@ -23,6 +24,7 @@ class WrkRunTest {
         WrkRun r = WrkRun.parse(RUN);
         assertEquals(50000.0, r.rps());
         assertEquals(10.0, r.cpuMicrosPerRequest(), 1e-9);
+        assertEquals(1.0, r.jitMicrosPerRequest(), 1e-9);
         assertEquals(92.0, r.clientCpuPercent(), 1e-9);
         assertEquals(0.412, r.p50(), 1e-9);
         assertEquals(2.1, r.p99(), 1e-9);
@@ -36,7 +38,9 @@ class WrkRunTest {
     }
 
     @Test
-    void missingClientLineIsNaN() {
-        assertEquals(Double.NaN, WrkRun.parse("Requests/sec: 1.0\n").clientCpuPercent());
+    void missingClientAndJitLinesAreNaN() {
+        WrkRun r = WrkRun.parse("Requests/sec: 1.0\n1 requests in 1.00s\n");
+        assertEquals(Double.NaN, r.clientCpuPercent());
+        assertEquals(Double.NaN, r.jitMicrosPerRequest());
     }
 }
