@@ -129,7 +129,8 @@ public interface SuspendedResponse {
      * backend gone mid-body, a source that broke): the client cannot take what it received for
      * a complete response. HTTP/1.1 closes the connection once what is queued is written,
      * without the last chunk (a response never begun gets no answer: the connection closes; an
-     * HTTP/1.0 body, delimited by the close, cannot show the cut); HTTP/2 resets the stream
+     * HTTP/1.0 body, delimited by the close, shows the cut only over TLS, closed without
+     * close_notify); HTTP/2 resets the stream
      * ({@code INTERNAL_ERROR}). The exchange ends unanswered ({@link #ended()} completes). Does
      * nothing once ended.
      */

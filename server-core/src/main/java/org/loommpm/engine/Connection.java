@@ -110,7 +110,8 @@ import org.loommpm.spi.WorkerTask;
  * this class parks the worker on what it reports (see {@link Transport}). While a TLS handshake is
  * unfinished, a KEEPALIVE hand-back waits under the first request's header deadline instead
  * (ASYNC_WAITIO), so a stalled handshake ends like a stalled head. Closing hand-backs send the
- * transport's close_notify first; the poller itself writes nothing into a TLS stream.
+ * transport's close_notify first, unless the protocol marked the end a cut ({@link #cutOff()});
+ * the poller itself writes nothing into a TLS stream.
  */
 public final class Connection extends TimerRing.Timer implements WorkerTask, ProtocolConnection {
     private final long id;
@@ -200,6 +201,8 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
     private volatile Wake wake = Wake.NONE;
     /** Why the connection will end, decided by its owner (see {@link CloseReason}). */
     CloseReason closeReason = CloseReason.NORMAL;
+    /** Set by {@link #cutOff()} (any thread, before the close it marks); read by the closing hand-back. */
+    private volatile boolean cutOff;
     /** Requests served on this connection; owner only. */
     private int requests;
     /** Bytes written to the socket so far; owner only (a plain add per write, for metrics). */
@@ -519,6 +522,24 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
 
     // ---- worker side: hand-backs, each the worker's last act on this connection ----
 
+    /**
+     * The protocol left a response incomplete: the closing hand-back that follows skips
+     * close_notify. A flag rather than a hand-back of its own because the close may be asked from
+     * another thread ({@link Outbound#close}, carried out later by {@link Outbound#flushDetached});
+     * the closing hand-back stays the one place that ends the transport, on the thread that owns it.
+     */
+    @Override
+    public void cutOff() {
+        cutOff = true;
+    }
+
+    /** A closing hand-back's first step: the transport's orderly end (TLS close_notify), unless {@link #cutOff}. */
+    private void closeOutbound() {
+        if (!cutOff) {
+            transport.closeOutbound();
+        }
+    }
+
     /** Detaches the context and returns it to the poller's recycle list. Owner only. */
     public void releaseContext() {
         ConnectionContext ctx = context;
@@ -577,7 +598,7 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
             handBackDetached(System.nanoTime() + poller.timeoutNanos(), false);
             return;
         }
-        transport.closeOutbound();
+        closeOutbound();
         closeReason = reason;
         handBack(HandOff.LINGER);
     }
@@ -589,7 +610,7 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
      */
     public void handBackClose(CloseReason reason) {
         releaseContext();
-        transport.closeOutbound();
+        closeOutbound();
         closeReason = reason;
         handBack(HandOff.CLOSE);
     }

@@ -549,7 +549,10 @@ public final class Http1Protocol implements ConnectionProtocol {
             return false;
         }
         if (!completed) {
+            // The handler failed after the head went out: the body is cut off, which over TLS
+            // only the missing close_notify can show for a close-delimited (HTTP/1.0) body.
             st.discardBatch();
+            c.cutOff();
             c.handBackClose(res.closeReason());
             return false;
         }

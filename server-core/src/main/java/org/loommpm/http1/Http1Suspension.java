@@ -165,9 +165,13 @@ final class Http1Suspension extends SuspendedExchange {
         }
     }
 
-    /** What is queued goes out, then the connection closes: a chunked body without its last chunk. */
+    /**
+     * What is queued goes out, then the connection closes as a cut ({@link ProtocolConnection#cutOff}):
+     * a chunked body without its last chunk, a close-delimited (HTTP/1.0) one without TLS close_notify.
+     */
     @Override
     protected void queueAbort() {
+        connection.cutOff();
         out.close(CloseReason.ERROR, true);
     }
 

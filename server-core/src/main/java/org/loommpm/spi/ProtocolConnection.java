@@ -187,6 +187,19 @@ public interface ProtocolConnection {
      */
     void redispatchOwner();
 
+    /**
+     * Marks the connection's end as a cut: the response being sent is left incomplete. The
+     * closing hand-back that follows ({@link #handBackClose}, {@link #handBackLinger}, or the one
+     * the engine makes for an {@link OutboundQueue#close} asked from any thread) then skips the
+     * transport's orderly end: over TLS the socket closes without close_notify, an incomplete
+     * close, the only way a body delimited by the connection's close (HTTP/1.0) can show it was
+     * cut off (RFC 9112 §9.8: a client takes such a body as complete only after close_notify).
+     * Cleartext has no orderly end to skip. The protocol decides, since only it knows whether a
+     * response was left incomplete; a closing hand-back not marked sends close_notify. Any
+     * thread, before the close it marks.
+     */
+    void cutOff();
+
     /** Idle until the next request: buffers released, KEEPALIVE under KeepAliveTimeout. The owner's last act. */
     void handBackKeepAlive();
 
