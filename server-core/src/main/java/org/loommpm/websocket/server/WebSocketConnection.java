@@ -2,15 +2,12 @@ package org.loommpm.websocket.server;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.locks.ReentrantLock;
 import org.loommpm.api.Headers;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.config.WebSocketSettings;
@@ -23,11 +20,9 @@ import org.loommpm.spi.SlotBoard;
 import org.loommpm.websocket.WebSocketHandler;
 import org.loommpm.websocket.WebSocketSession;
 import org.loommpm.websocket.deflate.DeflateParams;
-import org.loommpm.websocket.deflate.MessageDeflater;
 import org.loommpm.websocket.deflate.MessageInflater;
 import org.loommpm.websocket.deflate.ZlibPool;
 import org.loommpm.websocket.frame.CloseCodes;
-import org.loommpm.websocket.frame.FrameWriter;
 import org.loommpm.websocket.frame.MessageReader;
 import org.loommpm.websocket.frame.Opcode;
 import org.loommpm.websocket.frame.WebSocketProtocolException;
@@ -51,53 +46,23 @@ import org.loommpm.websocket.frame.WebSocketProtocolException;
  * {@link OutboundQueue}, which its poller (or the owning worker) writes; the worker's own frames
  * (pongs, close frames) go through the same queue, so every frame leaves in queue order.
  *
- * <p><b>States</b> ({@link #state}, atomic updates; any thread): {@code OPEN -> CLOSING} when a close frame
- * is queued (by the client's close, {@link #close}, a failure, the idle timeout or a stop;
- * exactly one of them wins and its close frame is the only one sent) {@code -> CLOSED}
- * when the connection has ended. The same word counts the senders inside their queueing section
- * ({@link #enterSend}: added before the state is looked at, taken back when not {@code OPEN}):
- * a sender stays only while {@code OPEN}, and the winner of the close decision
- * waits until the senders already inside have queued their frames before it queues the close
- * frame, so no frame follows the close frame on the wire. (The owner's own frames need no
- * count: they are written before anything queued.) After {@code OPEN} no message reaches the handler and no send
- * is accepted. {@link WebSocketHandler#onClose} runs once, on a worker dispatched when the
- * connection ends ({@link OutboundQueue#closed()}), with the code recorded by the winner of the
- * CAS (1006 if the connection ended without a close frame).
+ * <p><b>States</b> ({@code OPEN -> CLOSING -> CLOSED}): its {@link FrameSender} holds them, with the
+ * frames the owner keeps and the rule that no frame follows the close frame. After {@code OPEN}
+ * no message reaches the handler and no send is accepted. {@link WebSocketHandler#onClose} runs
+ * once, on a worker dispatched when the connection ends ({@link OutboundQueue#closed()}), with the
+ * code recorded by the winner of the CAS (1006 if the connection ended without a close frame).
  */
 final class WebSocketConnection implements WebSocketSession, MessageReader.Listener, Tunnel.Endpoint {
     private static final System.Logger LOG = System.getLogger("org.loommpm.websocket");
-    private static final int OPEN = 0;
-    private static final int CLOSING = 1;
-    /** Both state bits: a close decision ({@code | CLOSING}) leaves it as it is. */
-    private static final int CLOSED = 3;
-    /** The state's low bits; the rest counts senders inside their queueing section, one {@link #SENDER} each. */
-    private static final int STATE_BITS = 3;
-    private static final int SENDER = 4;
-    /** Spins with {@link Thread#onSpinWait} before yielding while senders finish their offers. */
-    private static final int SPINS = 64;
     /** Reads with data per dispatch before the socket waits in its poller again (fairness). */
     private static final int MAX_READS_PER_DISPATCH = 16;
     private static final byte[] EMPTY = new byte[0];
     private static final String IDLE_TIMEOUT = "idle timeout";
-    private static final VarHandle STATE;
-
-    static {
-        try {
-            STATE = MethodHandles.lookup().findVarHandle(WebSocketConnection.class, "state", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     /** What the session shows of its handshake request; the header fields only until onOpen returns. */
     record Origin(String path, String query, Map<String, String> pathParams, Headers headers) {
     }
 
-    /**
-     * The HTTP/1.1 connection, or {@code null} over an HTTP/2 stream: only an HTTP/1.1 owner keeps
-     * its frames and writes them itself ({@link #owner} is never set over HTTP/2).
-     */
-    private final ProtocolConnection connection;
     /** Where frames go and what the socket shows: the HTTP/1.1 connection, or the HTTP/2 stream. */
     private final Tunnel link;
     private final WebSocketHandler handler;
@@ -108,34 +73,17 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     private final Map<String, String> pathParams;
     /** Owner only. */
     private final MessageReader reader;
-    /** Compresses outgoing messages when permessage-deflate was agreed, else {@code null}. */
-    private final MessageDeflater deflater;
-    /** Serialises compress-and-queue when the compressor keeps its context, else {@code null}. */
-    private final ReentrantLock contextLock;
     private final MessageInflater inflater;
+    /** Every frame the socket sends, its state and its close decision. */
+    private final FrameSender sender;
     /** Who runs onClose: after the end, and after the last worker in the reader or a callback left. */
     private final CallbackGate gate = new CallbackGate();
 
-    @SuppressWarnings("unused") // through STATE
-    private volatile int state;
     private volatile Headers handshakeHeaders;
     private volatile Object attachment;
-    /** The status onClose reports, written by the winner of OPEN -> CLOSING. */
-    private volatile int closeCode = CloseCodes.ABNORMAL;
-    private volatile String closeReason = "";
     /** Owner only: when the client last sent anything, and when the server last pinged. */
     private long lastActivityNanos;
     private long lastPingNanos;
-    /**
-     * The worker thread serving the socket now, else {@code null}: set and cleared by that thread
-     * only, and compared only with the current thread (which always sees its own writes), so a
-     * plain field suffices.
-     */
-    private Thread owner;
-    /** Frames the owner sent from its callbacks, written when its read batch ends. Owner only. */
-    private ByteBuffer[] own;
-    private int ownCount;
-    private long ownBytes;
 
     /** On an HTTP/1.1 connection. */
     WebSocketConnection(ProtocolConnection c, ServerConfig config, WebSocketHandler handler, String subprotocol,
@@ -151,7 +99,6 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
 
     private WebSocketConnection(ProtocolConnection c, Tunnel link, WebSocketHandler handler, WebSocketSettings settings,
                                 String subprotocol, DeflateParams deflate, Origin origin) {
-        this.connection = c;
         this.link = link;
         this.handler = handler;
         this.settings = settings;
@@ -162,8 +109,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
         this.handshakeHeaders = origin.headers();
         this.inflater = deflate == null ? null : new MessageInflater(deflate, ZlibPool.SHARED);
         this.reader = new MessageReader(settings.maxFrameSize(), settings.maxMessageSize(), inflater);
-        this.deflater = deflate == null ? null : new MessageDeflater(deflate, ZlibPool.SHARED);
-        this.contextLock = deflate != null && !deflate.serverNoContextTakeover() ? new ReentrantLock() : null;
+        this.sender = new FrameSender(c, link, deflate);
     }
 
     // ---- over an HTTP/2 stream: the stream's worker ----
@@ -182,7 +128,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
             handshakeHeaders = null;
         }
         if (services.isDraining() || services.isStopping()) {
-            startClose(CloseCodes.GOING_AWAY, "server going away");
+            sender.startClose(CloseCodes.GOING_AWAY, "server going away");
         }
     }
 
@@ -203,7 +149,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     /** The client's bytes on the stream: frames are parsed and the callbacks run; a failure closes. */
     @Override
     public void received(ByteBuffer bytes) {
-        if (stateOf() != OPEN) {
+        if (!sender.isOpen()) {
             return; // closing: what follows the close decision is dropped (RFC 6455 §1.4)
         }
         CloseReason reason = CloseReason.NORMAL;
@@ -213,7 +159,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
         } catch (WebSocketProtocolException e) {
             LOG.log(Level.DEBUG, "LM1702 WebSocket {0} (HTTP/2) from {1} failed: {2} {3}", link.id(),
                     link.remoteAddress(), e.closeCode(), e.getMessage());
-            startClose(e.closeCode(), e.getMessage());
+            sender.startClose(e.closeCode(), e.getMessage());
             reason = CloseReason.ERROR;
         } catch (HandlerFailure e) {
             reason = CloseReason.ERROR;
@@ -229,7 +175,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
      */
     @Override
     public void inputEnded() {
-        if (toClosing()) {
+        if (sender.toClosing()) {
             LOG.log(Level.DEBUG, "LM1704 WebSocket {0} (HTTP/2) ended: the client ended the stream without a close frame",
                     link.id());
             link.outbound().close(CloseReason.ABORT, true);
@@ -247,29 +193,29 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     /** The server stops: close 1001, then END_STREAM. On the frame loop (startClose only waits for offers in flight). */
     @Override
     public void goingAway() {
-        startClose(CloseCodes.GOING_AWAY, "server going away");
+        sender.startClose(CloseCodes.GOING_AWAY, "server going away");
         endStreamIfClosing(CloseReason.NORMAL);
     }
 
     /** No frame from the client for WebSocketIdleTimeout: close 1001, then END_STREAM. On the frame loop. */
     @Override
     public void idleTimeout() {
-        if (stateOf() == OPEN) {
+        if (sender.isOpen()) {
             LOG.log(Level.DEBUG, "LM1705 WebSocket {0} (HTTP/2) idle for {1}: closing", link.id(), settings.idleTimeout());
         }
-        startClose(CloseCodes.GOING_AWAY, IDLE_TIMEOUT);
+        sender.startClose(CloseCodes.GOING_AWAY, IDLE_TIMEOUT);
         endStreamIfClosing(CloseReason.TIMEOUT);
     }
 
     /** Nothing from the client for WebSocketPingInterval: a ping (dropped if the queue is full). */
     @Override
     public void keepAlive() {
-        send(Opcode.PING, EMPTY, false);
+        sender.send(Opcode.PING, EMPTY, false);
     }
 
     /** Once the close frame is queued, END_STREAM follows it (the client's own END_STREAM ends the stream). */
     private void endStreamIfClosing(CloseReason reason) {
-        if (stateOf() != OPEN) {
+        if (!sender.isOpen()) {
             link.outbound().close(reason, true);
         }
     }
@@ -285,7 +231,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
             c.outbound().closed().whenComplete((reason, failure) -> ended());
             lastActivityNanos = System.nanoTime();
             lastPingNanos = lastActivityNanos;
-            owner = Thread.currentThread();
+            sender.claim();
             callOnOpen(c.services());
             serve(c, slot);
         } finally {
@@ -297,21 +243,13 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     void serve(ProtocolConnection c, int slot) {
         SlotBoard board = c.services().scoreboard();
         board.set(slot, SlotBoard.READING);
-        owner = Thread.currentThread();
+        sender.claim();
         enter();
         try {
             serveOwned(c, slot, board);
         } finally {
             leave();
         }
-    }
-
-    /**
-     * The owner stops being one: called right before each hand-back, never after it (another
-     * worker may own the socket by then and have set the field for itself).
-     */
-    private void release() {
-        owner = null;
     }
 
     private void serveOwned(ProtocolConnection c, int slot, SlotBoard board) {
@@ -321,10 +259,10 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
             }
             ByteBuffer in = c.context().in();
             for (int reads = 0; ; ) {
-                if (in.hasRemaining() && stateOf() == OPEN) {
+                if (in.hasRemaining() && sender.isOpen()) {
                     reader.read(in, this);
                 }
-                if (stateOf() != OPEN || c.outbound().isClosed()) {
+                if (!sender.isOpen() || c.outbound().isClosed()) {
                     board.set(slot, SlotBoard.CLOSING);
                     finish(c);
                     return;
@@ -334,7 +272,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
                 in.flip();
                 if (n < 0) {
                     // The client went away without a close frame: 1006 for the handler.
-                    release();
+                    sender.release();
                     c.handBackClose(CloseReason.ABORT);
                     return;
                 }
@@ -342,18 +280,18 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
                     lastActivityNanos = System.nanoTime();
                     reads++;
                 }
-                if (n == 0 && !c.hasBufferedInput() && ownCount > 0 && reads < MAX_READS_PER_DISPATCH
+                if (n == 0 && !c.hasBufferedInput() && sender.hasOwn() && reads < MAX_READS_PER_DISPATCH
                         && c.services().busyWorkers() > 1) {
                     // Grace read, as HTTP/1.1 does after a response: the answers go out, the other
                     // runnable workers run once, and a client that answers at once (an echo, a
                     // request/response protocol) is read without a round trip through the poller.
-                    writeOwn(c);
+                    sender.writeOwn(c);
                     Thread.yield();
                     in.clear();
                     n = c.readNow(in);
                     in.flip();
                     if (n < 0) {
-                        release();
+                        sender.release();
                         c.handBackClose(CloseReason.ABORT);
                         return;
                     }
@@ -367,9 +305,9 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
                     if (in.hasRemaining()) {
                         continue; // read above, never left in the buffer
                     }
-                    writeOwn(c);
+                    sender.writeOwn(c);
                     c.flushOutbound();
-                    release();
+                    sender.release();
                     c.handBackDetached(nextDeadline(), true);
                     return;
                 }
@@ -377,7 +315,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
         } catch (WebSocketProtocolException e) {
             LOG.log(Level.DEBUG, "LM1702 WebSocket {0} from {1} failed: {2} {3}", c.id(), c.remoteAddress(),
                     e.closeCode(), e.getMessage());
-            startClose(e.closeCode(), e.getMessage());
+            sender.startClose(e.closeCode(), e.getMessage());
             board.set(slot, SlotBoard.CLOSING);
             closeAfterFlush(c, CloseReason.ERROR);
         } catch (HandlerFailure e) {
@@ -385,7 +323,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
             closeAfterFlush(c, CloseReason.ERROR);
         } catch (IOException e) {
             LOG.log(Level.DEBUG, "LM1704 WebSocket {0} ended: {1}", c.id(), e.toString());
-            release();
+            sender.release();
             c.handBackClose(CloseReason.ABORT);
         }
     }
@@ -397,15 +335,15 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     private void deadline(ProtocolConnection c) {
         long now = System.nanoTime();
         if (c.services().isStopping() || c.services().isDraining()) {
-            startClose(CloseCodes.GOING_AWAY, "server going away");
+            sender.startClose(CloseCodes.GOING_AWAY, "server going away");
         } else if (now - lastActivityNanos >= settings.idleTimeout().toNanos()) {
             LOG.log(Level.DEBUG, "LM1705 WebSocket {0} idle for {1}: closing", c.id(), settings.idleTimeout());
-            startClose(CloseCodes.GOING_AWAY, IDLE_TIMEOUT);
+            sender.startClose(CloseCodes.GOING_AWAY, IDLE_TIMEOUT);
         } else {
             c.withdrawCloseRequest();
             if (!settings.pingInterval().isZero() && now - lastPingNanos >= settings.pingInterval().toNanos()) {
                 lastPingNanos = now;
-                queue(Opcode.PING, EMPTY);
+                sender.queue(Opcode.PING, EMPTY);
             }
         }
     }
@@ -424,64 +362,32 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     private void finish(ProtocolConnection c) throws IOException {
         if (c.outbound().isClosed()) {
             // A close asked through the queue (another thread's close()) takes effect once detached.
-            writeOwn(c);
-            release();
+            sender.writeOwn(c);
+            sender.release();
             c.handBackDetached(0, false);
             return;
         }
-        closeAfterFlush(c, IDLE_TIMEOUT.equals(closeReason) ? CloseReason.TIMEOUT : CloseReason.NORMAL);
+        closeAfterFlush(c, IDLE_TIMEOUT.equals(sender.closeReason()) ? CloseReason.TIMEOUT : CloseReason.NORMAL);
     }
 
     /** Writes what is queued (the close frame last), then closes lingering (the client's close frame is read and dropped). */
     private void closeAfterFlush(ProtocolConnection c, CloseReason reason) {
         try {
-            writeOwn(c);
+            sender.writeOwn(c);
             c.flushOutbound();
         } catch (IOException e) {
-            release();
+            sender.release();
             c.handBackClose(CloseReason.ABORT);
             return;
         }
-        release();
+        sender.release();
         c.handBackLinger(reason);
-    }
-
-    /**
-     * Writes the frames the owner sent from its callbacks (one gathering write), then what other
-     * threads queued: a close frame is always queued (see {@link #queue}), so it goes last. Owner only.
-     */
-    private void writeOwn(ProtocolConnection c) throws IOException {
-        if (ownCount > 0) {
-            ByteBuffer[] frames = ownCount == own.length ? own : Arrays.copyOf(own, ownCount);
-            own = null;
-            ownCount = 0;
-            ownBytes = 0;
-            c.write(frames);
-        }
-    }
-
-    /** Keeps a frame the owner sends, to write with the rest of its batch; a large batch is written at once. */
-    private void keepOwn(byte[] frame) {
-        if (own == null) {
-            own = new ByteBuffer[4];
-        } else if (ownCount == own.length) {
-            own = Arrays.copyOf(own, ownCount * 2);
-        }
-        own[ownCount++] = ByteBuffer.wrap(frame);
-        ownBytes += frame.length;
-        if (ownBytes >= link.outbound().limit()) {
-            try {
-                writeOwn(connection); // parks this worker while the socket is full: it is the owner's to wait
-            } catch (IOException e) {
-                // The client is gone: the next read finds it.
-            }
-        }
     }
 
     @Override
     public void onMessage(boolean text, byte[] data, int length) {
         link.services().counters().webSocketMessageReceived();
-        if (stateOf() != OPEN) {
+        if (!sender.isOpen()) {
             return; // closing: what follows the close decision is dropped (RFC 6455 §1.4)
         }
         try {
@@ -500,7 +406,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     public void onPing(byte[] payload) {
         // offer, not put: a ping flood must not grow the queue past its bound; a dropped pong is
         // allowed (RFC 6455 §5.5.3: answering only the latest ping is enough).
-        send(Opcode.PONG, payload, false);
+        sender.send(Opcode.PONG, payload, false);
     }
 
     @Override
@@ -516,102 +422,12 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     @Override
     public void onClose(int code, String reason) {
         // The client's close: answered with the same code (an empty close frame if it had none).
-        if (toClosing()) {
-            closeCode = code;
-            closeReason = reason;
-            queue(Opcode.CLOSE, null);
-        }
+        sender.startClose(code, reason);
     }
 
     private void handlerFailed(Throwable e) {
         LOG.log(Level.ERROR, "LM1703 WebSocket handler failed on " + path + " (connection " + link.id() + ")", e);
-        startClose(CloseCodes.INTERNAL_ERROR, "internal error");
-    }
-
-    /** Queues the server's close frame unless one was already queued (toClosing decides). */
-    private boolean startClose(int code, String reason) {
-        if (!toClosing()) {
-            return false;
-        }
-        closeCode = code;
-        closeReason = reason;
-        queue(Opcode.CLOSE, null);
-        return true;
-    }
-
-    /**
-     * Queues a control frame whatever the budget (close: must not be lost; a server ping is tiny).
-     * The owner keeps its pings and pongs with its other frames; a close frame always goes through
-     * the queue, after the owner's frames, so nothing follows it.
-     */
-    private void queue(int opcode, byte[] payload) {
-        byte[] frame = opcode == Opcode.CLOSE ? closeFrame() : FrameWriter.frame(opcode, false, payload, 0, payload.length);
-        if (owner == Thread.currentThread()) {
-            if (opcode != Opcode.CLOSE) {
-                keepOwn(frame);
-                return;
-            }
-            try {
-                writeOwn(connection);
-            } catch (IOException e) {
-                return; // the client is gone
-            }
-        }
-        try {
-            link.outbound().put(ByteBuffer.wrap(frame));
-        } catch (IOException e) {
-            // The connection ended meanwhile: nothing to tell the client.
-        }
-    }
-
-    /** The state without the sender count. */
-    private int stateOf() {
-        return (int) STATE.getVolatile(this) & STATE_BITS;
-    }
-
-    /**
-     * Enters the queueing section of a send from a thread that does not own the socket.
-     *
-     * @return {@code false} once the socket is no longer {@code OPEN} (nothing may be queued)
-     */
-    private boolean enterSend() {
-        if (((int) STATE.getAndAdd(this, SENDER) & STATE_BITS) == OPEN) {
-            return true;
-        }
-        exitSend();
-        return false;
-    }
-
-    private void exitSend() {
-        STATE.getAndAdd(this, -SENDER);
-    }
-
-    /**
-     * {@code OPEN -> CLOSING} (the caller then queues the close frame, or ends the socket): the
-     * bit is set keeping the sender count, and the winner waits until the senders inside their section
-     * have left it. A section is one non-blocking offer (or a put with compression, under
-     * context takeover), so the wait is short; no sender stays in after the bit is set.
-     *
-     * @return whether this caller won
-     */
-    private boolean toClosing() {
-        // Wait-free: OPEN (00) becomes CLOSING (01); CLOSING and CLOSED (11) stay as they are.
-        if (((int) STATE.getAndBitwiseOr(this, CLOSING) & STATE_BITS) != OPEN) {
-            return false;
-        }
-        for (int spins = 0; (int) STATE.getVolatile(this) >>> 2 != 0; spins++) {
-            if (spins < SPINS) {
-                Thread.onSpinWait();
-            } else {
-                Thread.yield();
-            }
-        }
-        return true;
-    }
-
-    private byte[] closeFrame() {
-        return closeCode == CloseCodes.NO_STATUS ? FrameWriter.close(CloseCodes.NO_STATUS, "")
-                : FrameWriter.close(closeCode, closeReason);
+        sender.startClose(CloseCodes.INTERNAL_ERROR, "internal error");
     }
 
     private void enter() {
@@ -627,7 +443,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
 
     /** The connection ended (any path, any thread): onClose on a worker, once, when no worker is inside. */
     private void ended() {
-        STATE.getAndBitwiseOr(this, CLOSED); // the sender count is kept: senders inside still leave their section
+        sender.ended();
         link.services().counters().webSocketClosed();
         if (!gate.end()) {
             return; // a worker is reading or in a callback: it runs onClose as it leaves
@@ -643,19 +459,9 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     /** onClose, once (the gate decides who runs it), after the socket's decoders are let go. */
     private void notifyClosed() {
         reader.releaseMessage(); // a message cut off by the end gives its decompressor back to the pool
-        if (contextLock != null) {
-            // A sender on another thread may be compressing with the kept context right now.
-            contextLock.lock();
-            try {
-                deflater.end();
-            } finally {
-                contextLock.unlock();
-            }
-        } else if (deflater != null) {
-            deflater.end();
-        }
+        sender.end();
         try {
-            handler.onClose(this, closeCode, closeReason);
+            handler.onClose(this, sender.closeCode(), sender.closeReason());
         } catch (Exception | LinkageError | AssertionError e) {
             LOG.log(Level.ERROR, "LM1703 WebSocket handler failed in onClose on " + path, e);
         }
@@ -666,12 +472,12 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     @Override
     public boolean sendText(String text) {
         byte[] b = text.getBytes(StandardCharsets.UTF_8);
-        return send(Opcode.TEXT, b, true);
+        return sender.send(Opcode.TEXT, b, true);
     }
 
     @Override
     public boolean sendBinary(byte[] data) {
-        return send(Opcode.BINARY, data, true);
+        return sender.send(Opcode.BINARY, data, true);
     }
 
     @Override
@@ -679,70 +485,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
         if (payload.length > 125) {
             throw new IllegalArgumentException("a ping carries at most 125 bytes, got " + payload.length);
         }
-        return send(Opcode.PING, payload, false);
-    }
-
-    private boolean send(int opcode, byte[] payload, boolean message) {
-        if (stateOf() != OPEN) {
-            return false;
-        }
-        if (owner == Thread.currentThread() && contextLock == null) {
-            // From the owner's own callbacks: kept and written when its batch ends, without the
-            // queue (and its poke of the poller). Not with context takeover, whose compressed
-            // messages must reach the wire in the order they were compressed, whoever sends them.
-            boolean z = message && deflater != null && deflater.compresses(payload.length);
-            byte[] p = z ? deflater.compress(payload, 0, payload.length) : payload;
-            keepOwn(FrameWriter.frame(opcode, z, p, 0, p.length));
-            if (message) {
-                link.services().counters().webSocketMessageSent();
-            }
-            return true;
-        }
-        OutboundQueue q = link.outbound();
-        boolean queued;
-        // Encoded (and compressed, without context takeover) before the section, which holds
-        // only the offer: a close waits for the senders inside it (see toClosing).
-        byte[] frame = null;
-        if (!message || deflater == null || !deflater.compresses(payload.length)) {
-            frame = FrameWriter.frame(opcode, false, payload, 0, payload.length);
-        } else if (contextLock == null) {
-            byte[] z = deflater.compress(payload, 0, payload.length);
-            frame = FrameWriter.frame(opcode, true, z, 0, z.length);
-        }
-        if (!enterSend()) {
-            return false; // a close frame is queued (or about to be): nothing may follow it
-        }
-        try {
-            queued = frame != null ? q.offer(ByteBuffer.wrap(frame)) : sendWithContext(q, opcode, payload);
-        } catch (IOException e) {
-            return false; // closed meanwhile
-        } finally {
-            exitSend();
-        }
-        if (queued && message) {
-            link.services().counters().webSocketMessageSent();
-        }
-        return queued;
-    }
-
-    /**
-     * With context takeover every compressed message depends on the ones before it, so one that
-     * is compressed must be sent: the room is checked first, under the lock that orders senders
-     * (only senders add to the queue, and they hold the lock), and the frame is then put.
-     */
-    private boolean sendWithContext(OutboundQueue q, int opcode, byte[] payload) throws IOException {
-        contextLock.lock();
-        try {
-            long queued = q.queuedBytes();
-            if (queued > 0 && queued + payload.length > q.limit()) {
-                return false;
-            }
-            byte[] z = deflater.compress(payload, 0, payload.length);
-            q.put(ByteBuffer.wrap(FrameWriter.frame(opcode, true, z, 0, z.length)));
-            return true;
-        } finally {
-            contextLock.unlock();
-        }
+        return sender.send(Opcode.PING, payload, false);
     }
 
     @Override
@@ -755,7 +498,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
         if (!CloseCodes.validFromPeer(code)) {
             throw new IllegalArgumentException("not a close status a server may send: " + code);
         }
-        if (startClose(code, reason == null ? "" : reason)) {
+        if (sender.startClose(code, reason == null ? "" : reason)) {
             // The connection ends once the close frame is written; the client's answer is drained.
             link.outbound().close(CloseReason.NORMAL, true);
         }
@@ -763,7 +506,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
 
     @Override
     public boolean isOpen() {
-        return stateOf() == OPEN;
+        return sender.isOpen();
     }
 
     @Override
@@ -799,7 +542,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
 
     @Override
     public boolean compressed() {
-        return deflater != null;
+        return sender.compresses();
     }
 
     @Override
