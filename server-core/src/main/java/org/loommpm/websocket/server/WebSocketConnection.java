@@ -41,10 +41,11 @@ import org.loommpm.websocket.frame.WebSocketProtocolException;
  * every available byte, runs the handler's callbacks for the messages they complete, writes what
  * is queued, and hands the connection back <i>detached</i>: waiting in its poller with read
  * interest and a deadline, holding no worker slot, no thread and no buffer (the reader keeps at
- * most a partial frame header and a partly received message). Sending is any thread's: a frame is
- * encoded (and compressed) on the sender's thread and offered to the connection's
- * {@link OutboundQueue}, which its poller (or the owning worker) writes; the worker's own frames
- * (pongs, close frames) go through the same queue, so every frame leaves in queue order.
+ * most a partial frame header and a partly received message). Sending is any thread's, through
+ * the {@link FrameSender}: a frame is encoded (and compressed) on the sender's thread and offered
+ * to the connection's {@link OutboundQueue}, which its poller (or the owning worker) writes; the
+ * owning worker keeps its own pings, pongs and messages in a batch it writes before anything
+ * queued, and a close frame always goes through the queue (see {@link FrameSender}).
  *
  * <p><b>States</b> ({@code OPEN -> CLOSING -> CLOSED}): its {@link FrameSender} holds them, with the
  * frames the owner keeps and the rule that no frame follows the close frame. After {@code OPEN}
