@@ -92,6 +92,7 @@ public final class LoomServer implements AutoCloseable {
      * generation finishes its requests and exits. Clients see no failed request.
      *
      * @throws IOException if a new address cannot be bound (the running generation keeps serving)
+     * @throws IllegalStateException after {@link #drain} or a stop
      * @param newConfig the configuration of the new generation
      * @param handler the handler of the new generation
      */
@@ -127,7 +128,8 @@ public final class LoomServer implements AutoCloseable {
     /**
      * Retires the whole server for another process to take over (see {@link Builder#reusePort}):
      * the listeners close at once, every child finishes its connections and exits, and none is
-     * replaced. Call {@link #close} when the returned future completes.
+     * replaced or started (one whose start was under way is drained as well). Call {@link #close}
+     * when the returned future completes.
      *
      * @param reason shown on the status page and in the log (LM0002)
      * @return completes when every child has exited

@@ -91,6 +91,17 @@ public final class Supervisor implements EngineStats {
     /** {@link #drain} was called: children are retired and never replaced or added. */
     private volatile boolean drained;
     /**
+     * Child starts under way in {@link #startChild} (from before its {@link #drained} check until
+     * the child is in {@link #children} and drained if need be). Incremented and decremented by
+     * the starting thread, read by {@link #checkDrained}.
+     */
+    private final AtomicInteger childStartsUnderway = new AtomicInteger();
+    /**
+     * What {@link #drain} returns: completed by {@link #checkDrained} (whichever thread last
+     * removes a child or ends a start) once a drain began and no child is left or still starting.
+     */
+    private final CompletableFuture<Void> drainedExit = new CompletableFuture<>();
+    /**
      * Guards moving an exited child's request and byte counts into the totals below together
      * with removing it from {@link #children}, so a reader never counts it twice or not at all
      * (the totals are monotonic counters for metrics). Held briefly, never around I/O.
@@ -184,10 +195,11 @@ public final class Supervisor implements EngineStats {
      * accepting, finishes its connections and exits. Requests in flight are not disturbed.
      *
      * @throws IOException if a new address cannot be bound; the old generation then keeps serving
+     * @throws IllegalStateException after {@link #stop} or {@link #drain} (a drained server starts no child)
      */
     public void restart(ServerConfig config, ConnectionProtocol handler) throws IOException {
-        if (stopping) {
-            throw new IllegalStateException("server is stopping");
+        if (stopping || drained) {
+            throw new IllegalStateException(stopping ? "server is stopping" : "server is drained");
         }
         warnSmallPool(config);
         TransportFactory tls = tls(config, handler);
@@ -288,17 +300,37 @@ public final class Supervisor implements EngineStats {
         }
     }
 
+    /**
+     * Creates, registers and starts a child of {@code g}; after a {@link #drain} began, starts
+     * nothing (and does not fail: there is nothing to retry). Caller of start or restart, or the
+     * supervisor thread (a replacement, a retry, the dynamic pool).
+     */
     private void startChild(Generation g) throws IOException {
-        Child c = factory.create(childIds.incrementAndGet(), g, this);
-        children.add(c);
-        for (ChildListener l : childListeners) {
-            l.childStarted(c);
-        }
-        c.start();
-        // A stop that took its list of children before the add above must still end this one
-        // (it holds no connection: the stop closed the listeners before taking the list).
-        if (stopping) {
-            c.stop();
+        childStartsUnderway.incrementAndGet();
+        try {
+            if (drained) {
+                return;
+            }
+            Child c = factory.create(childIds.incrementAndGet(), g, this);
+            children.add(c);
+            for (ChildListener l : childListeners) {
+                l.childStarted(c);
+            }
+            c.start();
+            // A stop or drain that took its list of children before the add above must still end
+            // this one: each sets its flag before taking the list, this reads it after the add, so
+            // one of the two sees the other. (A stop closed the listeners before taking its list;
+            // a drain's sweep did not release them from this child's poller 0, whose next select
+            // drops them once closed: whatever it accepted until then it finishes as it drains.)
+            if (stopping) {
+                c.stop();
+            }
+            if (drained) {
+                c.drain(ChildState.FINISHING, "drain began while it started");
+            }
+        } finally {
+            childStartsUnderway.decrementAndGet();
+            checkDrained();
         }
     }
 
@@ -452,6 +484,18 @@ public final class Supervisor implements EngineStats {
         for (ChildListener l : childListeners) {
             l.childExited(c);
         }
+        checkDrained();
+    }
+
+    /**
+     * Completes {@link #drainedExit} once a drain began, no start is under way and every child has
+     * exited. Each of the three is written before this reads the others (drain, startChild,
+     * childExited), so whichever write comes last sees all three. Any thread.
+     */
+    private void checkDrained() {
+        if (drained && childStartsUnderway.get() == 0 && children.isEmpty()) {
+            drainedExit.complete(null);
+        }
     }
 
     long nextConnectionId() {
@@ -475,7 +519,7 @@ public final class Supervisor implements EngineStats {
      * or added afterwards. Call {@link #stop} after the returned future completes (or to cut the
      * wait short).
      *
-     * @return completes when every child has exited
+     * @return completes when every child has exited, those whose start overlapped the drain included
      */
     public CompletableFuture<Void> drain(String reason) {
         drained = true;
@@ -497,7 +541,10 @@ public final class Supervisor implements EngineStats {
         }
         // So that once this returns, new connections go to the other processes only.
         Listeners.awaitDeregistered(channels);
-        return CompletableFuture.allOf(now.stream().map(Child::exited).toArray(CompletableFuture[]::new));
+        // Not just the children of `now`: a start under way (a replacement, a retry) adds its
+        // child after that copy, and startChild drains it; the future waits for it too.
+        checkDrained();
+        return drainedExit;
     }
 
     /**
