@@ -52,8 +52,27 @@ public interface Request {
         return Map.of();
     }
 
-    /** {@return {@code HTTP/1.0}, {@code HTTP/1.1} or {@code HTTP/2.0}} */
+    /**
+     * The protocol version the request is processed and answered as. A request line of a higher
+     * HTTP/1 minor version than 1 ({@code HTTP/1.2} to {@code HTTP/1.9}) is served as HTTP/1.1
+     * (RFC 9110 §2.5), so this says {@code HTTP/1.1} for it; {@link #rawProtocol()} says what
+     * was sent.
+     *
+     * @return {@code HTTP/1.0}, {@code HTTP/1.1} or {@code HTTP/2.0}
+     */
     String protocol();
+
+    /**
+     * The protocol version exactly as the request line sent it, as httpd's {@code %H} logs it
+     * (and the access log's {@code %r} ends with it): the same as {@link #protocol()} except for a
+     * higher HTTP/1 minor version, where this says e.g. {@code HTTP/1.2} and {@code protocol()}
+     * {@code HTTP/1.1}. An HTTP/2 request has no request line: {@code HTTP/2.0}.
+     *
+     * @return the version as sent
+     */
+    default String rawProtocol() {
+        return protocol();
+    }
 
     /** {@return the request header fields (case-insensitive names)} */
     Headers headers();

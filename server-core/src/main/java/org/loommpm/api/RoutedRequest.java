@@ -89,6 +89,11 @@ final class RoutedRequest implements Request, RouteAware {
     }
 
     @Override
+    public String rawProtocol() {
+        return delegate.rawProtocol();
+    }
+
+    @Override
     public Headers headers() {
         return delegate.headers();
     }

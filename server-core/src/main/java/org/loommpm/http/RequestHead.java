@@ -12,7 +12,11 @@ import org.loommpm.spi.SlotBoard;
  * worker handling the exchange.
  */
 public final class RequestHead implements SlotBoard.RequestInfo {
-    /** The protocol versions a request head can carry. */
+    /**
+     * The protocol versions a request is processed as. A request line of a higher HTTP/1 minor
+     * version ({@code HTTP/1.2} to {@code HTTP/1.9}) is {@link #HTTP_1_1} (RFC 9110 §2.5); what
+     * it said is kept in {@link #versionAsSent()}.
+     */
     public enum Version {
         HTTP_1_0("HTTP/1.0"),
         HTTP_1_1("HTTP/1.1");
@@ -34,6 +38,7 @@ public final class RequestHead implements SlotBoard.RequestInfo {
     private final String path;
     private final String query;
     private final Version version;
+    private final String versionAsSent;
     private final Headers headers;
     private final long contentLength;
     private final boolean chunked;
@@ -44,17 +49,19 @@ public final class RequestHead implements SlotBoard.RequestInfo {
     /**
      * A head whose fields the parser has validated and whose framing it has decided.
      *
+     * @param versionAsSent see {@link #versionAsSent()}
      * @param contentLength the declared length, or -1
      * @param host see {@link #host()}
      */
     public RequestHead(String method, String rawTarget, String path, String query, Version version,
-            Headers headers, long contentLength, boolean chunked, boolean keepAlive,
+            String versionAsSent, Headers headers, long contentLength, boolean chunked, boolean keepAlive,
             boolean expectContinue, String host) {
         this.method = method;
         this.rawTarget = rawTarget;
         this.path = path;
         this.query = query;
         this.version = version;
+        this.versionAsSent = versionAsSent;
         this.headers = headers;
         this.contentLength = contentLength;
         this.chunked = chunked;
@@ -86,9 +93,17 @@ public final class RequestHead implements SlotBoard.RequestInfo {
         return query;
     }
 
-    /** The request's protocol version. */
+    /** The version the request is processed (and answered) as. */
     public Version version() {
         return version;
+    }
+
+    /**
+     * The version as the request line sent it, {@code HTTP/1.0} to {@code HTTP/1.9}: the text of
+     * {@link #version()} except for a higher minor version than 1, such as {@code HTTP/1.2}.
+     */
+    public String versionAsSent() {
+        return versionAsSent;
     }
 
     /** The header fields in arrival order. */
@@ -125,8 +140,9 @@ public final class RequestHead implements SlotBoard.RequestInfo {
         return host;
     }
 
+    /** The request line as received. */
     @Override
     public String toString() {
-        return method + ' ' + rawTarget + ' ' + version.text();
+        return method + ' ' + rawTarget + ' ' + versionAsSent;
     }
 }

@@ -100,6 +100,7 @@ final class Http1Request implements Request {
     @Override public String path() { return head.path(); }
     @Override public String query() { return head.query(); }
     @Override public String protocol() { return head.version().text(); }
+    @Override public String rawProtocol() { return head.versionAsSent(); }
     @Override public Headers headers() { return head.headers(); }
     @Override public long contentLength() { return head.contentLength(); }
     @Override public InputStream body() { return body; }

@@ -54,7 +54,8 @@ public final class RequestHeadParser {
      *
      * @param start the request line's first byte ({@link HeadScanner#requestLineStart()})
      * @param headEnd the index just after the empty line ending the head ({@link HeadScanner#scan})
-     * @throws HttpException 400, 413, 414, 417, 431, 501 or 505 when the head is not acceptable
+     * @throws HttpException 400, 413, 414, 417, 431, 501 or 505 (a major version other than 1)
+     *                       when the head is not acceptable
      */
     public RequestHead parse(byte[] buf, int start, int headEnd) {
         return parse(buf, start, headEnd, 8);
@@ -98,7 +99,10 @@ public final class RequestHeadParser {
         return interpret(line, headers);
     }
 
-    /** Applies the semantic rules on Host, framing, Connection and Expect. */
+    /**
+     * Applies the semantic rules on Host, framing, Connection and Expect: HTTP/1.1's for
+     * {@code HTTP/1.1} and for a higher minor version ({@code HTTP/1.2}, processed as 1.1).
+     */
     private RequestHead interpret(RequestLine line, Headers headers) {
         boolean http11 = line.version() == RequestHead.Version.HTTP_1_1;
         String host = hostOf(line, headers, http11);
@@ -131,7 +135,7 @@ public final class RequestHeadParser {
             expectContinue = http11;
         }
         return new RequestHead(line.method(), line.rawTarget(), line.path(),
-                line.query(), line.version(), headers, contentLength, chunked,
+                line.query(), line.version(), line.versionAsSent(), headers, contentLength, chunked,
                 keepAlive, expectContinue, host);
     }
 

@@ -15,14 +15,26 @@ import org.loommpm.http.syntax.HttpChars;
  * @param path the decoded path ({@code *} for asterisk-form, empty for authority-form)
  * @param query the raw query, or {@code null}
  * @param authority the authority of an absolute- or authority-form target, else {@code null}
- * @param version the protocol version
+ * @param version the version the request is processed as: {@code HTTP/1.1} also for
+ *                {@code HTTP/1.2} to {@code HTTP/1.9} (RFC 9110 §2.5)
+ * @param versionAsSent the version as the line sent it ({@code HTTP/1.0} to {@code HTTP/1.9}),
+ *                      one of the {@code SENT_VERSIONS} constants ({@code version.text()} itself
+ *                      for 1.0 and 1.1)
  */
 record RequestLine(String method, String rawTarget, String path, String query, String authority,
-        RequestHead.Version version) {
+        RequestHead.Version version, String versionAsSent) {
 
     /** Common methods returned as constants, saving an allocation per request. */
     private static final String[] KNOWN_METHODS =
             {"GET", "POST", "HEAD", "PUT", "DELETE", "OPTIONS", "PATCH", "CONNECT", "TRACE"};
+
+    /**
+     * {@code HTTP/1.}<i>d</i> as sent, by minor digit: constants, so a request line costs no
+     * version String and the same version is the same object (compared with {@code ==}).
+     */
+    private static final String[] SENT_VERSIONS = {RequestHead.Version.HTTP_1_0.text(),
+        RequestHead.Version.HTTP_1_1.text(), "HTTP/1.2", "HTTP/1.3", "HTTP/1.4", "HTTP/1.5", "HTTP/1.6",
+        "HTTP/1.7", "HTTP/1.8", "HTTP/1.9"};
 
     /**
      * Parses {@code method SP request-target SP HTTP-version} from {@code buf[from, to)}.
@@ -30,7 +42,8 @@ record RequestLine(String method, String rawTarget, String path, String query, S
      * @param last the line parsed before on this connection, or {@code null}: returned itself
      *             (no new target String, no new record) when this line is the same, since its
      *             path, query and authority follow from method, target and version alone
-     * @throws HttpException 400 when malformed, 505 for a well-formed but unsupported version
+     * @throws HttpException 400 when malformed, 505 for a well-formed version of another major
+     *                       version than 1 ({@code HTTP/0.9}, {@code HTTP/2.0}, ...)
      */
     static RequestLine parse(byte[] buf, int from, int to, RequestLine last) {
         int sp = from;
@@ -52,13 +65,15 @@ record RequestLine(String method, String rawTarget, String path, String query, S
         if (te == ts || te == to) {
             throw Http1Syntax.bad("malformed request line");
         }
-        RequestHead.Version version = version(buf, te + 1, to);
+        int minor = http1Minor(buf, te + 1, to);
+        String sent = SENT_VERSIONS[minor];
         String method = method(buf, from, sp);
-        if (last != null && last.version == version && last.method.equals(method)
+        if (last != null && last.versionAsSent == sent && last.method.equals(method)
                 && last.rawTarget.length() == te - ts && Http1Syntax.regionEquals(buf, ts, last.rawTarget)) {
             return last;
         }
-        return target(method, Http1Syntax.latin1(buf, ts, te), version);
+        RequestHead.Version version = minor == 0 ? RequestHead.Version.HTTP_1_0 : RequestHead.Version.HTTP_1_1;
+        return target(method, Http1Syntax.latin1(buf, ts, te), version, sent);
     }
 
     private static String method(byte[] buf, int from, int to) {
@@ -71,37 +86,40 @@ record RequestLine(String method, String rawTarget, String path, String query, S
         return Http1Syntax.latin1(buf, from, to);
     }
 
-    /** {@code HTTP/1.1} or {@code HTTP/1.0}; any other {@code HTTP/d.d} is a 505. */
-    private static RequestHead.Version version(byte[] buf, int from, int to) {
+    /**
+     * The minor digit of {@code HTTP/1.}<i>d</i> (RFC 9112 §2.3: {@code "HTTP/" DIGIT "." DIGIT},
+     * case-sensitive). Any minor version of HTTP/1 is accepted: RFC 9110 §2.5 has a recipient
+     * process a higher minor version than it implements as the highest it conforms to (HTTP/1.1
+     * here, answered as {@code HTTP/1.1}), as httpd does. Another major version ({@code HTTP/0.9},
+     * {@code HTTP/2.0}) is a 505; anything else (two digits, lower case, ...) a 400.
+     */
+    private static int http1Minor(byte[] buf, int from, int to) {
         if (to - from != 8 || !Http1Syntax.regionEquals(buf, from, "HTTP/") || !isDigit(buf[from + 5])
                 || buf[from + 6] != '.' || !isDigit(buf[from + 7])) {
             throw Http1Syntax.bad("malformed HTTP version");
         }
-        if (buf[from + 5] == '1' && buf[from + 7] == '1') {
-            return RequestHead.Version.HTTP_1_1;
+        if (buf[from + 5] != '1') {
+            throw new HttpException(505, "unsupported version " + Http1Syntax.latin1(buf, from, to));
         }
-        if (buf[from + 5] == '1' && buf[from + 7] == '0') {
-            return RequestHead.Version.HTTP_1_0;
-        }
-        throw new HttpException(505, "unsupported version " + Http1Syntax.latin1(buf, from, to));
+        return buf[from + 7] - '0';
     }
 
     /** Resolves the four target forms of RFC 9112 §3.2. */
-    private static RequestLine target(String method, String raw, RequestHead.Version version) {
+    private static RequestLine target(String method, String raw, RequestHead.Version version, String sent) {
         if (method.equals("CONNECT")) {
             if (!HttpChars.isAuthority(raw, true)) {
                 throw Http1Syntax.bad("CONNECT needs an authority-form target");
             }
-            return new RequestLine(method, raw, "", null, raw, version);
+            return new RequestLine(method, raw, "", null, raw, version, sent);
         }
         if (raw.charAt(0) == '/') {
-            return withPath(method, raw, raw, null, version);
+            return withPath(method, raw, raw, null, version, sent);
         }
         if (raw.equals("*")) {
             if (!method.equals("OPTIONS")) {
                 throw Http1Syntax.bad("asterisk-form target with " + method);
             }
-            return new RequestLine(method, raw, "*", null, null, version);
+            return new RequestLine(method, raw, "*", null, null, version, sent);
         }
         int authStart;
         if (raw.regionMatches(true, 0, "http://", 0, 7)) {
@@ -123,16 +141,16 @@ record RequestLine(String method, String rawTarget, String path, String query, S
         if (!rest.startsWith("/")) {
             rest = "/" + rest;
         }
-        return withPath(method, raw, rest, authority, version);
+        return withPath(method, raw, rest, authority, version, sent);
     }
 
     /** Splits {@code pathAndQuery} (starting with '/') at the first '?' and decodes the path. */
     private static RequestLine withPath(String method, String raw, String pathAndQuery, String authority,
-            RequestHead.Version version) {
+            RequestHead.Version version, String sent) {
         int q = pathAndQuery.indexOf('?');
         String rawPath = q < 0 ? pathAndQuery : pathAndQuery.substring(0, q);
         String query = q < 0 ? null : pathAndQuery.substring(q + 1);
-        return new RequestLine(method, raw, UriCodec.decodePath(rawPath), query, authority, version);
+        return new RequestLine(method, raw, UriCodec.decodePath(rawPath), query, authority, version, sent);
     }
 
     private static boolean isDigit(byte b) {

@@ -36,6 +36,7 @@ final class ObservedRequest implements Request, RouteAware {
     @Override public Map<String, List<String>> queryParams() { return delegate.queryParams(); }
     @Override public String pathParam(String name) { return delegate.pathParam(name); }
     @Override public String protocol() { return delegate.protocol(); }
+    @Override public String rawProtocol() { return delegate.rawProtocol(); }
     @Override public Headers headers() { return delegate.headers(); }
     @Override public String header(String name) { return delegate.header(name); }
     @Override public long contentLength() { return delegate.contentLength(); }

@@ -77,7 +77,7 @@ class HeadParserFuzzTest {
 
     private static byte[] serialize(RequestHead h) {
         StringBuilder sb = new StringBuilder();
-        sb.append(h.method()).append(' ').append(h.rawTarget()).append(' ').append(h.version().text()).append("\r\n");
+        sb.append(h.method()).append(' ').append(h.rawTarget()).append(' ').append(h.versionAsSent()).append("\r\n");
         Headers fields = h.headers();
         for (int i = 0; i < fields.size(); i++) {
             sb.append(fields.name(i)).append(':').append(fields.value(i)).append("\r\n");
@@ -88,6 +88,7 @@ class HeadParserFuzzTest {
     /** Everything a handler sees of a head, as one comparable string. */
     private static String describe(RequestHead h) {
         return h.method() + '|' + h.rawTarget() + '|' + h.path() + '|' + h.query() + '|' + h.version() + '|'
+                + h.versionAsSent() + '|'
                 + h.headers() + '|' + h.contentLength() + '|' + h.chunked() + '|' + h.keepAlive() + '|'
                 + h.expectContinue() + '|' + h.host();
     }

@@ -161,6 +161,44 @@ class RequestHeadParserTest {
         assertFalse(h.keepAlive());
     }
 
+    /**
+     * RFC 9110 §2.5: a message of a higher minor version than the recipient implements is
+     * processed as the highest minor version of that major version it conforms to; so
+     * {@code HTTP/1.2} to {@code HTTP/1.9} are HTTP/1.1 requests (Host required, persistent by
+     * default, chunked and 100-continue allowed), and only the version as sent remembers them.
+     */
+    @ParameterizedTest
+    @CsvSource({"HTTP/1.2", "HTTP/1.9"})
+    void higherMinorVersionsAreProcessedAsHttp11(String version) {
+        RequestHead h = parse("POST /p?q " + version + "\r\nHost: h\r\nExpect: 100-continue\r\n"
+                + "Transfer-Encoding: chunked\r\n\r\n");
+        assertEquals(RequestHead.Version.HTTP_1_1, h.version());
+        assertEquals(version, h.versionAsSent());
+        assertEquals("POST /p?q " + version, h.toString(), "the request line as received");
+        assertTrue(h.keepAlive());
+        assertTrue(h.chunked());
+        assertTrue(h.expectContinue());
+        assertEquals("h", h.host());
+        assertFalse(parse("GET / " + version + "\r\nHost: h\r\nConnection: close\r\n\r\n").keepAlive());
+        assertEquals(400, status(PARSER, "GET / " + version + "\r\n\r\n"), "Host is required as in HTTP/1.1");
+    }
+
+    /** The version as sent is a shared constant; a repeated line is reused only for the same version. */
+    @Test
+    void theVersionAsSentIsAConstantAndPartOfTheRepeatedLine() {
+        RequestHeadParser p = new RequestHeadParser(8190, 100, 8190, 0);
+        RequestHead first = parse(p, "GET /a HTTP/1.2\r\nHost: h\r\n\r\n");
+        RequestHead again = parse(p, "GET /a HTTP/1.2\r\nHost: h\r\n\r\n");
+        assertSame(first.versionAsSent(), again.versionAsSent());
+        assertSame(first.rawTarget(), again.rawTarget(), "the same line is handed out again");
+        RequestHead v11 = parse(p, "GET /a HTTP/1.1\r\nHost: h\r\n\r\n");
+        assertEquals(RequestHead.Version.HTTP_1_1, v11.version());
+        assertSame(RequestHead.Version.HTTP_1_1.text(), v11.versionAsSent(), "1.1 as sent is the version's text");
+        assertEquals("HTTP/1.2", parse(p, "GET /a HTTP/1.2\r\nHost: h\r\n\r\n").versionAsSent(),
+                "same method, target and processed version, but another version sent");
+        assertSame(RequestHead.Version.HTTP_1_0.text(), parse(p, "GET /a HTTP/1.0\r\n\r\n").versionAsSent());
+    }
+
     @Test
     void emptyHostIsAllowed() {
         assertEquals("", parse("GET / HTTP/1.1\r\nHost:\r\n\r\n").host());
@@ -176,6 +214,8 @@ class RequestHeadParserTest {
         "HTTP/1.0 | Connection: keep-alive       | true",
         "HTTP/1.0 | Connection: Keep-Alive       | true",
         "HTTP/1.0 | Connection: keep-alive, close | false",
+        "HTTP/1.2 |                              | true",
+        "HTTP/1.2 | Connection: close            | false",
     })
     void keepAlive(String version, String connection, boolean expected) {
         String field = connection == null ? "" : connection + "\r\n";
@@ -187,6 +227,7 @@ class RequestHeadParserTest {
         "HTTP/1.1 | 100-continue | true",
         "HTTP/1.1 | 100-Continue | true",
         "HTTP/1.0 | 100-continue | false",
+        "HTTP/1.2 | 100-continue | true",
     })
     void expectContinue(String version, String expect, boolean expected) {
         String head = "POST / " + version + "\r\nHost: h\r\nExpect: " + expect + "\r\nContent-Length: 1\r\n\r\n";
@@ -257,10 +298,20 @@ class RequestHeadParserTest {
                 Arguments.of("lowercase version", "GET / http/1.1\r\n" + host + "\r\n", 400),
                 Arguments.of("short version", "GET / HTTP/1\r\n" + host + "\r\n", 400),
                 Arguments.of("two-digit major", "GET / HTTP/11.1\r\n" + host + "\r\n", 400),
+                Arguments.of("two-digit major 10", "GET / HTTP/10.1\r\n" + host + "\r\n", 400),
+                Arguments.of("two-digit minor", "GET / HTTP/1.10\r\n" + host + "\r\n", 400),
+                Arguments.of("lowercase higher minor", "GET / http/1.2\r\n" + host + "\r\n", 400),
                 Arguments.of("HTTP/0.9 style", "GET /\r\n" + host + "\r\n", 400),
+                // Only another major version is a 505. "version 1.2" was one here too until HTTP/1.2
+                // was served as HTTP/1.1: RFC 9110 §2.5 has a recipient process a higher minor
+                // version as the highest one it conforms to, as httpd does (see
+                // higherMinorVersionsAreProcessedAsHttp11).
                 Arguments.of("version 2.0", "GET / HTTP/2.0\r\n" + host + "\r\n", 505),
-                Arguments.of("version 1.2", "GET / HTTP/1.2\r\n" + host + "\r\n", 505),
+                Arguments.of("version 3.0", "GET / HTTP/3.0\r\n" + host + "\r\n", 505),
                 Arguments.of("version 0.9", "GET / HTTP/0.9\r\n" + host + "\r\n", 505),
+                Arguments.of("version 1.2 without Host", "GET / HTTP/1.2\r\n\r\n", 400),
+                Arguments.of("version 1.9 with Transfer-Encoding and Content-Length",
+                        "POST / HTTP/1.9\r\n" + host + "Transfer-Encoding: chunked\r\nContent-Length: 1\r\n\r\n", 400),
                 Arguments.of("bare CR in request line", "GET /\r HTTP/1.1\r\n" + host + "\r\n", 400),
                 Arguments.of("bare CR ending request line", "GET / HTTP/1.1\r\r\n" + host + "\r\n", 400),
                 // fields

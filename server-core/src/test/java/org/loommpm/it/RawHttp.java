@@ -17,8 +17,8 @@ import java.util.Map;
  * writes exactly the bytes given and parses responses itself.
  */
 final class RawHttp implements AutoCloseable {
-    /** A parsed response. */
-    record Response(int status, Map<String, String> headers, byte[] body) {
+    /** A parsed response; {@code statusLine} as received, without its line ending. */
+    record Response(int status, Map<String, String> headers, byte[] body, String statusLine) {
         String header(String name) {
             return headers.get(name.toLowerCase(Locale.ROOT));
         }
@@ -88,7 +88,7 @@ final class RawHttp implements AutoCloseable {
                     (a, b) -> a + ", " + b);
         }
         if (head || status < 200 || status == 204 || status == 304) {
-            return new Response(status, headers, new byte[0]);
+            return new Response(status, headers, new byte[0], statusLine);
         }
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         String cl = headers.get("content-length");
@@ -110,7 +110,7 @@ final class RawHttp implements AutoCloseable {
         } else {
             body.write(in.readAllBytes());
         }
-        return new Response(status, headers, body.toByteArray());
+        return new Response(status, headers, body.toByteArray(), statusLine);
     }
 
     /**

@@ -59,7 +59,7 @@ public final class AccessLogFormat implements AsyncLogWriter.LineFormat<AccessLo
                 case 'D' -> line.number(x.nanos() / 1000);
                 case 'T' -> line.number(x.nanos() / (arg.equals("ms") ? 1_000_000L : arg.equals("us") ? 1000L
                         : 1_000_000_000L));
-                case 'H' -> line.text(rq.protocol());
+                case 'H' -> line.text(rq.rawProtocol()); // as sent (httpd's r->protocol): HTTP/1.2, not 1.1
                 case 'i' -> line.escapedBytes(joined(rq.headers(), arg));
                 case 'o' -> line.escapedBytes(arg.equalsIgnoreCase("Set-Cookie")
                         ? joined(x.response().headers(), arg) : x.response().headers().first(arg));
@@ -73,7 +73,7 @@ public final class AccessLogFormat implements AsyncLogWriter.LineFormat<AccessLo
                     }
                 }
                 case 'r' -> line.escapedBytes(rq.method()).ascii(' ').escapedBytes(rq.rawTarget()).ascii(' ')
-                        .text(rq.protocol());
+                        .text(rq.rawProtocol());
                 case 's' -> line.number(x.status());
                 case 't' -> line.bytes(ClfTime.bytes(x.startMillis()));
                 case 'U' -> line.escaped(rq.path());

@@ -42,6 +42,7 @@ public final class RemoteIpRequest implements Request {
     @Override public Map<String, List<String>> queryParams() { return delegate.queryParams(); }
     @Override public String pathParam(String name) { return delegate.pathParam(name); }
     @Override public String protocol() { return delegate.protocol(); }
+    @Override public String rawProtocol() { return delegate.rawProtocol(); }
     @Override public Headers headers() { return delegate.headers(); }
     @Override public long contentLength() { return delegate.contentLength(); }
     @Override public InputStream body() { return delegate.body(); }

@@ -66,4 +66,30 @@ class AccessLogBytesTest {
         assertEquals("caf\\xc3\\xa9|\\xe9|/caf\\xc3\\xa9|GET /caf%C3%A9 HTTP/1.1|\\xe9\n",
                 Files.readString(log, StandardCharsets.US_ASCII));
     }
+
+    /**
+     * A request line of a higher minor version is served as HTTP/1.1 (RFC 9110 §2.5) but logged
+     * as received: {@code %r} and {@code %H} say {@code HTTP/1.2}, as httpd's do.
+     */
+    @Test
+    void aHigherMinorVersionIsLoggedAsSent() throws Exception {
+        Path log = dir.resolve("access_log");
+        writer = new AsyncLogWriter(log.toString(), AsyncLogWriter.DEFAULT_CAPACITY, m -> { });
+        AccessLogFormat format = AccessLogFormat.compile("%r|%H|%s");
+        AccessLogFilter filter = new AccessLogFilter(List.of(new AccessLogFilter.Sink(format, writer)), null);
+        server = LoomServer.builder().listen("127.0.0.1", 0)
+                .handler(filter.around((req, res) -> res.send(req.protocol())))
+                .start();
+        try (Socket s = new Socket("127.0.0.1", server.port())) {
+            s.setSoTimeout(10_000);
+            OutputStream out = s.getOutputStream();
+            out.write("GET /x?y HTTP/1.2\r\nHost: h\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            String answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            assertTrue(answer.startsWith("HTTP/1.1 200"), answer);
+            assertTrue(answer.endsWith("\r\n\r\nHTTP/1.1"), answer);
+        }
+        assertTrue(writer.flush(5000));
+        assertEquals("GET /x?y HTTP/1.2|HTTP/1.2|200\n", Files.readString(log, StandardCharsets.US_ASCII));
+    }
 }

@@ -46,6 +46,19 @@ class AccessLogFormatTest {
         assertEquals("text/html, */*|a=1, b=2", line("%{Accept}i|%{Set-Cookie}o", rq, rs));
     }
 
+    /**
+     * {@code %r} is the request line as received and {@code %H} the version as sent (httpd logs
+     * its {@code r->protocol}, the request line's text): a request line of {@code HTTP/1.2},
+     * served as HTTP/1.1 ({@code Request.protocol()}), is logged with {@code HTTP/1.2}.
+     */
+    @Test
+    void requestLineAndProtocolAsSent() {
+        Request rq = request(new Headers(), "HTTP/1.2");
+        assertEquals("HTTP/1.1", rq.protocol());
+        assertEquals("\"GET /a%20b?x=1 HTTP/1.2\" HTTP/1.2", line("\"%r\" %H", rq, response()));
+        assertEquals("\"GET /a%20b?x=1 HTTP/1.1\" HTTP/1.1", line("\"%r\" %H", request(new Headers()), response()));
+    }
+
     /** Only a format that prints the duration makes the filter read the monotonic clock. */
     @Test
     void timedOnlyWithADuration() {
@@ -89,6 +102,10 @@ class AccessLogFormatTest {
     }
 
     private static Request request(Headers h) {
+        return request(h, "HTTP/1.1");
+    }
+
+    private static Request request(Headers h, String rawProtocol) {
         return new Request() {
             public String method() { return "GET"; }
             public String rawTarget() { return "/a%20b?x=1"; }
@@ -98,6 +115,7 @@ class AccessLogFormatTest {
             public Map<String, List<String>> queryParams() { return Map.of(); }
             public String pathParam(String name) { return null; }
             public String protocol() { return "HTTP/1.1"; }
+            public String rawProtocol() { return rawProtocol; }
             public Headers headers() { return h; }
             public long contentLength() { return -1; }
             public InputStream body() { return InputStream.nullInputStream(); }

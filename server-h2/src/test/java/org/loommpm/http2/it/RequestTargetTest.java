@@ -171,6 +171,24 @@ class RequestTargetTest {
         }
     }
 
+    /** HTTP/1.2 is processed as HTTP/1.1 (RFC 9110 §2.5), h2c upgrade included: 101, then stream 1. */
+    @Test
+    void aHigherMinorVersionUpgradesAsHttp11() throws Exception {
+        try (Socket s = new Socket("127.0.0.1", front.port())) {
+            s.setSoTimeout(10_000);
+            OutputStream out = s.getOutputStream();
+            out.write(("GET /up HTTP/1.2\r\nHost: a.example\r\nConnection: Upgrade, HTTP2-Settings\r\n"
+                    + "Upgrade: h2c\r\nHTTP2-Settings: AAMAAABk\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            out.write(FrameClient.PREFACE);
+            out.write(new byte[] {0, 0, 0, 4, 0, 0, 0, 0, 0}); // an empty SETTINGS
+            out.flush();
+            byte[] first = s.getInputStream().readNBytes(34);
+            assertEquals("HTTP/1.1 101 Switching Protocols\r\n", new String(first, StandardCharsets.ISO_8859_1));
+            assertEquals("GET /up host=[a.example]", handled.poll(10, TimeUnit.SECONDS));
+            assertTrue(backendHead().startsWith("GET /up HTTP/1.1\r\n"));
+        }
+    }
+
     @Test
     void anUpgradedAbsoluteFormRequestKeepsItsPath() throws Exception {
         try (Socket s = new Socket("127.0.0.1", front.port())) {
