@@ -66,6 +66,9 @@ import org.loommpm.tls.PlaintextRequestException;
  * no worker, no context (unless a pipelined request is already buffered), read interest on so a
  * client that leaves is seen. Any thread answers through {@link Http1Suspension}, which encodes
  * into buffers of its own and queues on the connection's outbound queue, written by the poller.
+ * Bytes the client sends before the exchange ends (a pipelined request; or its next one, sent
+ * once it read the answer, which the poller may write before the answering thread has ended the
+ * exchange) are read and kept in the context, read interest off, where the connection is served.
  * The exchange's end signals the connection, once the poller has written the answer: on a
  * plaintext connection of an application with non-blocking routes the poller itself counts the
  * exchange ({@code serveInline}: no worker, no virtual thread), else a worker does
@@ -266,11 +269,11 @@ public final class Http1Protocol implements ConnectionProtocol {
      * A connection's first request too (most of a {@code Connection: close} client's work):
      * its bytes go to the protocol selector first, and a preface (HTTP/2's, a TLS record on this
      * cleartext port) is declined, for a worker to switch the connection. A suspended exchange
-     * that has ended (the connection's signal) is counted here, and the connection goes on.
-     * Declines (the connection continues on a worker, which parses the buffered head again) for
-     * a TLS connection's first request (the handshake and ALPN are the worker's), a suspended
-     * exchange still waiting (its client sent bytes or closed), a signal without a suspended
-     * exchange, a head that is not whole or does not parse, a blocking route, and a request
+     * that has ended (the connection's signal) is counted here, and the connection goes on; one
+     * still waiting whose client sent bytes or closed is handled here too, as {@link #resume}
+     * does. Declines (the connection continues on a worker, which parses the buffered head again)
+     * for a TLS connection's first request (the handshake and ALPN are the worker's), a head
+     * that is not whole or does not parse, a blocking route, and a request
      * whose body is chunked, announced with {@code Expect}, or not yet read whole, or that asks
      * for an {@code Upgrade}. Nothing here waits: the connection queues what the socket does
      * not take.
@@ -290,8 +293,11 @@ public final class Http1Protocol implements ConnectionProtocol {
         }
         Http1Suspension.Holder held = c.session(Http1Suspension.Holder.class);
         Http1Suspension suspended = held == null ? null : held.current;
-        if (suspended != null ? !suspended.isDone() : c.signalPending()) {
-            return false; // still waiting (its client sent bytes or closed), or not a suspension's signal: a worker's
+        if (suspended == null) {
+            // A signal with no suspended exchange is the late one of an exchange already counted
+            // (its thread ends the exchange, then signals; a look in between counted it): nothing
+            // to resume. Left pending, it would send every later request on this connection to a worker.
+            c.takeSignal();
         }
         ConnectionBuffers ctx = c.context();
         Http1State st = ctx.protocolState(Http1State.class);
@@ -301,11 +307,23 @@ public final class Http1Protocol implements ConnectionProtocol {
         }
         try {
             if (suspended != null) {
+                // Taken before the look at isDone, as resume does: a signal that comes after it
+                // stays pending and brings the connection back.
+                c.takeSignal();
+                if (!suspended.isDone()) {
+                    // The client sent bytes (or closed) before the exchange ended: usually its next
+                    // request, sent once it read the answer, since the poller writes the last bytes
+                    // as soon as they are queued, before the answering thread ends the exchange
+                    // and signals. They are read here, as a worker would, and wait in the context
+                    // for the signal, which brings the connection back here (no worker) to count
+                    // the exchange and serve them.
+                    waitForEnd(c, ctx.in(), held, suspended);
+                    return true;
+                }
                 // Its answer went out from the outbound queue (the poller wrote it before this
                 // dispatch): the exchange is counted here, with no worker, and the connection
                 // goes on. Nothing new buffered: the poller's read interest reports the next
                 // request, so no read that would find nothing.
-                c.takeSignal();
                 if (!ended(c, held, suspended, board, 0)) {
                     return true;
                 }
@@ -611,18 +629,28 @@ public final class Http1Protocol implements ConnectionProtocol {
                            SlotBoard board, int slot) throws IOException {
         c.takeSignal();
         if (!s.isDone()) {
-            ByteBuffer in = ctx.in();
-            int n = fill(c, in);
-            if (n < 0) {
-                held.current = null;
-                s.clientGone();
-                c.handBackClose(CloseReason.ABORT);
-                return false;
-            }
-            c.handBackDetached(0, !in.hasRemaining());
+            waitForEnd(c, ctx.in(), held, s);
             return false;
         }
         return ended(c, held, s, board, slot);
+    }
+
+    /**
+     * The client sent bytes or closed while its suspended exchange still waits: what it sent
+     * (a request pipelined, or sent once the answer's bytes were out) is kept in the context,
+     * read interest off, until the exchange's signal; a close ends the exchange (nobody to
+     * answer). On a worker ({@link #resume}) or the poller ({@link #serveInline}); a hand-back.
+     */
+    private static void waitForEnd(ProtocolConnection c, ByteBuffer in, Http1Suspension.Holder held,
+                                   Http1Suspension s) throws IOException {
+        int n = fill(c, in);
+        if (n < 0) {
+            held.current = null;
+            s.clientGone();
+            c.handBackClose(CloseReason.ABORT);
+            return;
+        }
+        c.handBackDetached(0, !in.hasRemaining());
     }
 
     /**
