@@ -6,6 +6,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.function.Consumer;
 import org.loommpm.api.Headers;
 import org.loommpm.api.Response;
 import org.loommpm.spi.SlotBoard;
@@ -57,6 +58,25 @@ public abstract class ResponseState implements Response {
      * handler returned.
      */
     private SuspendedExchange suspension;
+    /** What {@link #beforeHead} set, or {@code null}. */
+    private Consumer<Response> beforeHead;
+
+    /**
+     * Runs {@code action} on this response whenever its head is about to be encoded: the last
+     * moment its status and fields may change, for every final head of the exchange, whoever
+     * answers (the handler, the server answering a failure with its status, a suspended
+     * exchange answered later on another thread). A filter that shapes the fields of every
+     * response (the CLI's {@code Header} directive) sets it. It runs again if the head is
+     * encoded again (a handler's invalid field answered 500, its fields cleared); an interim
+     * (1xx) head does not run it. It must be quick and must not block, commit or send; it may
+     * change {@link #headers()} (the fields are validated after it ran). Replaces an earlier one.
+     *
+     * @param action what to do to the response, or {@code null} for nothing
+     */
+    public final void beforeHead(Consumer<Response> action) {
+        checkNotCommitted();
+        beforeHead = action;
+    }
 
     @Override
     public final Response status(int code) {
@@ -154,13 +174,17 @@ public abstract class ResponseState implements Response {
     protected abstract boolean writeInterim(int status, Headers fields) throws IOException;
 
     /**
-     * Checks the fields a handler may have added directly through {@link #headers()} (a mutable
-     * view) before the head is encoded, so no path can split it (CR/LF injection). Fields that
-     * all came through {@link #header}, which checks each one, are not checked twice.
+     * Runs {@link #beforeHead}'s action, then checks the fields a handler may have added directly
+     * through {@link #headers()} (a mutable view) before the head is encoded, so no path can
+     * split it (CR/LF injection). Fields that all came through {@link #header}, which checks each
+     * one, are not checked twice.
      *
      * @throws IllegalArgumentException naming the first invalid field
      */
     protected final void checkHeaders() {
+        if (beforeHead != null) {
+            beforeHead.accept(this);
+        }
         if (headers.additions() == checkedAdditions) {
             return;
         }
