@@ -20,6 +20,8 @@ import org.loommpm.cli.config.ProxySettings;
 import org.loommpm.cli.config.Version;
 import org.loommpm.cli.config.CompressionDirectives;
 import org.loommpm.cli.config.CompressionScopes;
+import org.loommpm.cli.headers.HeaderScopes;
+import org.loommpm.cli.headers.HeadersFilter;
 import org.loommpm.cli.logging.AccessLogFilter;
 import org.loommpm.compress.CompressionFilter;
 import org.loommpm.compress.CompressionSettings;
@@ -159,7 +161,8 @@ final class ServerProcess {
     /**
      * The handler chain for a configuration: {@code RemoteIPHeader} (if set) outermost, so the
      * access log and {@code Require} see the client it finds; then the access log (if any is
-     * kept); then compression (if configured) around the site. Starts
+     * kept); then {@code Header}/{@code RequestHeader} (if any); then compression (if
+     * configured) around the site. Starts
      * the configuration's proxy (its balancers and health checks) and makes it {@link #proxy}.
      */
     private Handler site(LoomConfig cfg, List<AccessLogFilter.Sink> sinks, ApplicationHost.Change applications) {
@@ -177,6 +180,10 @@ final class ServerProcess {
         } else if (cfg.extensions().get(CompressionDirectives.KEY) instanceof CompressionSettings.Builder compression) {
             // Inside the access log, so that its %b and %O count the compressed bytes.
             site = new CompressionFilter(compression.build()).around(site);
+        }
+        if (cfg.extensions().get(HeaderScopes.KEY) instanceof HeaderScopes headers) {
+            // Outside compression, which wraps the response: the rules reach the server's own.
+            site = new HeadersFilter(headers).around(site);
         }
         Handler logged = sinks.isEmpty() ? site : new AccessLogFilter(sinks, cfg.site().serverName()).around(site);
         RemoteIpFilter remoteIp = RemoteIpFilter.of((RemoteIpSettings) cfg.extensions().get(RemoteIpSettings.KEY));

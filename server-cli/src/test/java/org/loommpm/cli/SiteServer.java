@@ -37,6 +37,11 @@ final class SiteServer implements AutoCloseable {
         return new SiteServer(p);
     }
 
+    /** The port it listens on (127.0.0.1). */
+    int port() {
+        return port;
+    }
+
     /** A GET of {@code path} (sent as written). */
     HttpResponse<String> get(String path) throws Exception {
         return CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),

@@ -70,6 +70,7 @@ public final class DirectiveTable {
         PidDirectives.register(t);
         RemoteIpDirectives.register(t);
         CompressionDirectives.register(t);
+        HeaderDirectives.register(t);
         WebSocketDirectives.register(t);
         ApplicationDirectives.register(t);
         return t;
