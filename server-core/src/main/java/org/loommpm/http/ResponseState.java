@@ -182,9 +182,16 @@ public abstract class ResponseState implements Response {
      * @throws IllegalArgumentException naming the first invalid field
      */
     protected final void checkHeaders() {
+        // The handler's fields first: a head refused for one of them stays uncommitted and may be
+        // encoded again once the handler fixed it, so the action must not have run on it yet.
+        checkAdded();
         if (beforeHead != null) {
             beforeHead.accept(this);
+            checkAdded();
         }
+    }
+
+    private void checkAdded() {
         if (headers.additions() == checkedAdditions) {
             return;
         }
