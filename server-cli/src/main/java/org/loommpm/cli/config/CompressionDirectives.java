@@ -45,7 +45,7 @@ public final class CompressionDirectives {
         @Override
         public void apply(ParseState s, ConfigLine l) throws ConfigException {
             CompressionScopes.Scope scope = s.extension(CompressionScopes.KEY, CompressionScopes::new).scope(s);
-            applyTo(scope, l);
+            applyTo(scope, s.location != null, l);
             if (s.locationPath() != null) {
                 return;
             }
@@ -73,7 +73,7 @@ public final class CompressionDirectives {
         }
 
         /** Records the directive in its scope (validated as for the server level). */
-        private void applyTo(CompressionScopes.Scope scope, ConfigLine l) throws ConfigException {
+        private void applyTo(CompressionScopes.Scope scope, boolean inLocation, ConfigLine l) throws ConfigException {
             switch (this) {
                 case ADD_OUTPUT_FILTER_BY_TYPE -> {
                     List<ContentCoding> codings = filters(l, l.args().get(0));
@@ -89,7 +89,7 @@ public final class CompressionDirectives {
                 }
                 case SET_OUTPUT_FILTER -> {
                     if (l.args().get(0).equalsIgnoreCase("none")) {
-                        if (scope.path == null) {
+                        if (!inLocation) {
                             throw l.error("SetOutputFilter none is for a <Location> (it removes the filters "
                                     + "inherited from the server level there)");
                         }

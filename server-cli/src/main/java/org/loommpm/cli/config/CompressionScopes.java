@@ -1,11 +1,9 @@
 package org.loommpm.cli.config;
 
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.loommpm.compress.CompressionSettings;
 import org.loommpm.compress.ContentCoding;
 
@@ -27,40 +25,20 @@ public final class CompressionScopes {
 
     /** What one scope sets; {@code null} fields inherit. Parse-time only. */
     static final class Scope {
-        final String path;
-        /** {@link #path} as a matcher, built once (the merge runs per request). */
-        final LocationSettings match;
-        /** The section it was read from (each {@code <Location>} opening is a section of its own). */
-        final Object section;
         final Map<String, EnumSet<ContentCoding>> byType = new LinkedHashMap<>();
         EnumSet<ContentCoding> allTypes;
         boolean none;
         Integer gzipLevel;
         Integer brotliQuality;
         Integer minimumSize;
-
-        Scope(String path, Object section) {
-            this.path = path;
-            this.match = path == null ? null : new LocationSettings(path, null, null);
-            this.section = section;
-        }
     }
 
-    final Scope server = new Scope(null, null);
-    final List<Scope> locations = new ArrayList<>();
-    private final Map<Long, CompressionSettings> merged = new ConcurrentHashMap<>();
+    private final LocationScopes<Scope, CompressionSettings> scopes =
+            new LocationScopes<>(Scope::new, CompressionScopes::merge);
 
     /** {@return the scope a directive applies to: the open {@code <Location>} section's, else the server's} */
     Scope scope(ParseState s) {
-        if (s.location == null) {
-            return server;
-        }
-        if (!locations.isEmpty() && locations.get(locations.size() - 1).section == s.location) {
-            return locations.get(locations.size() - 1);
-        }
-        Scope sc = new Scope(s.location.path, s.location);
-        locations.add(sc);
-        return sc;
+        return scopes.scope(s.locationPath(), s.location);
     }
 
     /**
@@ -75,12 +53,12 @@ public final class CompressionScopes {
 
     /** {@return whether any {@code <Location>} sets compression (else the server level applies everywhere)} */
     public boolean scoped() {
-        return !locations.isEmpty();
+        return scopes.scoped();
     }
 
     /** {@return the server level's settings} */
     public CompressionSettings serverSettings() {
-        return settingsFor(0L);
+        return scopes.serverLevel();
     }
 
     /**
@@ -90,45 +68,16 @@ public final class CompressionScopes {
      * @return the settings
      */
     public CompressionSettings settingsFor(String normalizedPath) {
-        if (normalizedPath == null) {
-            return serverSettings();
-        }
-        if (locations.size() > 63) {
-            // More sections than the cache key has bits (64+ compression sections): merged afresh.
-            return merge(locations.stream().filter(sc -> sc.match.matches(normalizedPath)).toList());
-        }
-        long mask = 0;
-        for (int i = 0; i < locations.size(); i++) {
-            if (locations.get(i).match.matches(normalizedPath)) {
-                mask |= 1L << i;
-            }
-        }
-        return settingsFor(mask);
+        return scopes.forPath(normalizedPath);
     }
 
-    /** The merge for the sections whose bits {@code mask} sets, cached per mask. */
-    private CompressionSettings settingsFor(long mask) {
-        return merged.computeIfAbsent(mask, m -> {
-            List<Scope> in = new ArrayList<>();
-            for (int i = 0; i < locations.size(); i++) {
-                if ((m & 1L << i) != 0) {
-                    in.add(locations.get(i));
-                }
-            }
-            return merge(in);
-        });
-    }
-
-    /** The server level, then {@code sections} in file order. */
-    private CompressionSettings merge(List<Scope> sections) {
+    /** The scopes in order: the server level, then the matching sections in file order. */
+    private static CompressionSettings merge(List<Scope> chain) {
         Map<String, EnumSet<ContentCoding>> byType = new LinkedHashMap<>();
         EnumSet<ContentCoding> allTypes = EnumSet.noneOf(ContentCoding.class);
         int level = CompressionSettings.DEFAULT_GZIP_LEVEL;
         int quality = CompressionSettings.DEFAULT_BROTLI_QUALITY;
         int minimum = CompressionSettings.DEFAULT_MINIMUM_SIZE;
-        List<Scope> chain = new ArrayList<>();
-        chain.add(server);
-        chain.addAll(sections);
         for (Scope sc : chain) {
             if (sc.none) {
                 byType.clear();

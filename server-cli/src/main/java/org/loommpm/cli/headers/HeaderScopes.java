@@ -2,9 +2,7 @@ package org.loommpm.cli.headers;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import org.loommpm.cli.config.LocationSettings;
+import org.loommpm.cli.config.LocationScopes;
 
 /**
  * The {@code Header} and {@code RequestHeader} lines by scope: the server level and each
@@ -28,14 +26,14 @@ public final class HeaderScopes {
     public record Rules(HeaderRule[] request, HeaderRule[] response) {
     }
 
-    /** One scope's rules; {@code match} is null for the server level. */
-    private record Scope(LocationSettings match, Object section, List<HeaderRule> request,
-                         List<HeaderRule> response) {
+    /** One scope's rules, in file order. */
+    private record Scope(List<HeaderRule> request, List<HeaderRule> response) {
+        Scope() {
+            this(new ArrayList<>(), new ArrayList<>());
+        }
     }
 
-    private final Scope server = new Scope(null, null, new ArrayList<>(), new ArrayList<>());
-    private final List<Scope> locations = new ArrayList<>();
-    private final Map<Long, Rules> merged = new ConcurrentHashMap<>();
+    private final LocationScopes<Scope, Rules> scopes = new LocationScopes<>(Scope::new, HeaderScopes::merge);
 
     /**
      * Adds a rule read from the configuration.
@@ -47,14 +45,7 @@ public final class HeaderScopes {
      * @param request a {@code RequestHeader} rule rather than a {@code Header} one
      */
     public void add(String path, Object section, HeaderRule rule, boolean request) {
-        Scope sc = server;
-        if (path != null) {
-            sc = locations.isEmpty() ? null : locations.get(locations.size() - 1);
-            if (sc == null || sc.section != section) {
-                sc = new Scope(new LocationSettings(path, null, null), section, new ArrayList<>(), new ArrayList<>());
-                locations.add(sc);
-            }
-        }
+        Scope sc = scopes.scope(path, section);
         (request ? sc.request : sc.response).add(rule);
     }
 
@@ -65,38 +56,14 @@ public final class HeaderScopes {
      * @return the rules
      */
     public Rules rulesFor(String normalizedPath) {
-        if (normalizedPath == null) {
-            return rulesFor(0L);
-        }
-        if (locations.size() > 63) {
-            // More sections than the cache key has bits: merged afresh.
-            return merge(locations.stream().filter(sc -> sc.match.matches(normalizedPath)).toList());
-        }
-        long mask = 0;
-        for (int i = 0; i < locations.size(); i++) {
-            if (locations.get(i).match.matches(normalizedPath)) {
-                mask |= 1L << i;
-            }
-        }
-        return rulesFor(mask);
+        return scopes.forPath(normalizedPath);
     }
 
-    private Rules rulesFor(long mask) {
-        return merged.computeIfAbsent(mask, m -> {
-            List<Scope> in = new ArrayList<>();
-            for (int i = 0; i < locations.size(); i++) {
-                if ((m & 1L << i) != 0) {
-                    in.add(locations.get(i));
-                }
-            }
-            return merge(in);
-        });
-    }
-
-    private Rules merge(List<Scope> sections) {
-        List<HeaderRule> request = new ArrayList<>(server.request);
-        List<HeaderRule> response = new ArrayList<>(server.response);
-        for (Scope sc : sections) {
+    /** The scopes in order (the server level first), each one's rules after the previous'. */
+    private static Rules merge(List<Scope> chain) {
+        List<HeaderRule> request = new ArrayList<>();
+        List<HeaderRule> response = new ArrayList<>();
+        for (Scope sc : chain) {
             request.addAll(sc.request);
             response.addAll(sc.response);
         }
