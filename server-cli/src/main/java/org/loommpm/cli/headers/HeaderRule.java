@@ -1,6 +1,7 @@
 package org.loommpm.cli.headers;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -36,21 +37,27 @@ public record HeaderRule(Action action, String name, String value, boolean alway
     private static final String SUPPORTED = "set, append, merge, add, unset, setifempty";
 
     /**
-     * Fields no {@code Header} may touch: the framing and connection-specific ones (RFC 9110
-     * §7.6.1, RFC 9113 §8.2.2), which the server writes from how it sends the body and keeps the
-     * connection, and {@code Date}, which it always writes itself.
+     * The framing and connection-specific fields (RFC 9110 §7.6.1, RFC 9113 §8.2.2), which the
+     * server writes from how it sends the body and keeps the connection: no rule may touch them.
      */
-    private static final Set<String> RESPONSE_REFUSED = Set.of("content-length", "transfer-encoding",
-            "connection", "keep-alive", "proxy-connection", "te", "trailer", "upgrade", "date");
+    private static final List<String> FRAMING = List.of("content-length", "transfer-encoding",
+            "connection", "keep-alive", "proxy-connection", "te", "trailer", "upgrade");
+
+    /** Fields no {@code Header} may touch: {@link #FRAMING}, and {@code Date}, which the server always writes. */
+    private static final Set<String> RESPONSE_REFUSED = refused("date");
 
     /**
-     * Fields no {@code RequestHeader} may touch: the request's framing and connection-specific
-     * ones (its body is already framed by them when the directive runs: a changed one would lie
-     * to a backend about the body sent), {@code Expect}, and {@code Host} (the proxy writes it;
-     * see {@code ProxyPreserveHost}).
+     * Fields no {@code RequestHeader} may touch: {@link #FRAMING} (the request's body is already
+     * framed by them when the directive runs: a changed one would lie to a backend about the body
+     * sent), {@code Expect}, and {@code Host} (the proxy writes it; see {@code ProxyPreserveHost}).
      */
-    private static final Set<String> REQUEST_REFUSED = Set.of("content-length", "transfer-encoding",
-            "connection", "keep-alive", "proxy-connection", "te", "trailer", "upgrade", "expect", "host");
+    private static final Set<String> REQUEST_REFUSED = refused("expect", "host");
+
+    private static Set<String> refused(String... more) {
+        Set<String> s = new HashSet<>(FRAMING);
+        s.addAll(List.of(more));
+        return Set.copyOf(s);
+    }
 
     /**
      * Reads one directive's arguments, as httpd's {@code Header [condition] action header
