@@ -59,6 +59,11 @@ public final class HeaderScopes {
         return scopes.forPath(normalizedPath);
     }
 
+    /** {@return whether any {@code <Location>} has a rule (else the server level's apply to every path)} */
+    public boolean scoped() {
+        return scopes.scoped();
+    }
+
     /** The scopes in order (the server level first), each one's rules after the previous'. */
     private static Rules merge(List<Scope> chain) {
         List<HeaderRule> request = new ArrayList<>();

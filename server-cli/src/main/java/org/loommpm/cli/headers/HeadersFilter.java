@@ -34,11 +34,13 @@ public final class HeadersFilter implements Filter {
 
     @Override
     public void filter(Request request, Response response, Handler next) throws Exception {
-        String path;
-        try {
-            path = UrlPath.normalize(request);
-        } catch (UrlPath.Rejected e) {
-            path = null; // refused by the site: the server level's rules only
+        String path = null; // the server level's rules only: no <Location> has any, or the site refuses the path
+        if (scopes.scoped()) {
+            try {
+                path = UrlPath.normalize(request);
+            } catch (UrlPath.Rejected e) {
+                // the site refuses it: the server level's rules, as the comment above says
+            }
         }
         HeaderScopes.Rules rules = scopes.rulesFor(path);
         for (HeaderRule r : rules.request()) {
