@@ -82,6 +82,9 @@ class HeaderDirectivesTest {
                 Header merge X-Merged a
                 Header merge X-Merged b
                 Header merge X-Merged '"b"'
+                Header set X-Quoted '"a, b, c", d'
+                Header merge X-Quoted b
+                Header merge X-Quoted d
                 Header add X-Added 1
                 Header add X-Added 2
                 Header unset Accept-Ranges
@@ -94,6 +97,8 @@ class HeaderDirectivesTest {
             assertEquals(List.of("two"), all(r, "X-Set"));
             assertEquals(List.of("first"), all(r, "X-Appended"), "append to an absent field adds it");
             assertEquals(List.of("a, b, \"b\""), all(r, "X-Merged"), "merge skips a value listed; quotes count");
+            assertEquals(List.of("\"a, b, c\", d, b"), all(r, "X-Quoted"),
+                    "a comma inside a quoted string separates no elements");
             assertEquals(List.of("1", "2"), all(r, "X-Added"));
             assertEquals(List.of(), all(r, "Accept-Ranges"), "unset removes the file handler's field");
             assertTrue(r.headers().firstValue("Content-Type").orElseThrow().startsWith("text/plain"),

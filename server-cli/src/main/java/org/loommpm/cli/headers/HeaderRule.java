@@ -218,13 +218,31 @@ public record HeaderRule(Action action, String name, String value, boolean alway
         }
     }
 
-    /** Whether one of {@code values}' comma-separated elements is {@code v} exactly (httpd's merge). */
+    /**
+     * Whether one of {@code values}' comma-separated elements is {@code v} exactly (httpd's merge).
+     * A comma inside a quoted string (RFC 9110 §5.6.4, with its {@code \\} escapes) does not
+     * separate elements, so {@code "a, b"} is one element, as httpd's token scan sees it.
+     */
     private static boolean listed(List<String> values, String v) {
+        String wanted = v.strip();
         for (String list : values) {
-            for (String element : list.split(",", -1)) {
-                if (element.strip().equals(v.strip())) {
-                    return true;
+            int start = 0;
+            boolean quoted = false;
+            for (int i = 0; i < list.length(); i++) {
+                char ch = list.charAt(i);
+                if (quoted && ch == '\\') {
+                    i++; // a quoted-pair: the next character is literal
+                } else if (ch == '"') {
+                    quoted = !quoted;
+                } else if (ch == ',' && !quoted) {
+                    if (list.substring(start, i).strip().equals(wanted)) {
+                        return true;
+                    }
+                    start = i + 1;
                 }
+            }
+            if (list.substring(start).strip().equals(wanted)) {
+                return true;
             }
         }
         return false;
