@@ -82,7 +82,7 @@ public final class Main {
     }
 
     /** Reads the configuration the command line names; again on every SIGHUP. */
-    private static final class FileLoader implements ServerProcess.Loader {
+    static final class FileLoader implements ServerProcess.Loader {
         private final CommandLine cl;
 
         FileLoader(CommandLine cl) {
@@ -92,7 +92,8 @@ public final class Main {
         @Override
         public LoomConfig load() throws ConfigException {
             return new ConfigParser(DirectiveTable.standard())
-                    .parse(new ConfigParser.Source(cl.file(), embeddedDefault(cl), cl.before(), cl.after()));
+                    .parse(new ConfigParser.Source(cl.file(), embeddedDefault(cl), cl.before(), cl.after(),
+                            cl.defines()));
         }
     }
 

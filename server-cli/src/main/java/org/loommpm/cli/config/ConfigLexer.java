@@ -4,25 +4,47 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Splits httpd-style configuration text into {@link ConfigLine}s: one directive per line,
- * {@code #} comments (only at the start of a line, as in httpd, so {@code #} inside an argument
- * is kept), {@code \} at the end of a line continues it, arguments separated by blanks and
- * optionally quoted with {@code "} or {@code '} ({@code \"} escapes a quote inside). Section
- * tags keep their angle brackets in the name: {@code <Location /a>} gives name {@code <Location}
- * and argument {@code /a}; {@code </Location>} gives name {@code </Location}.
+ * Splits httpd-style configuration text into lines and words: one directive per line, {@code #}
+ * comments (only at the start of a line, as in httpd, so {@code #} inside an argument is kept),
+ * {@code \} at the end of a line continues it, arguments separated by blanks and optionally
+ * quoted with {@code "} or {@code '} ({@code \"} escapes a quote inside). Section tags keep
+ * their angle brackets in the name: {@code <Location /a>} gives name {@code <Location} and
+ * argument {@code /a}; {@code </Location>} gives name {@code </Location}.
+ *
+ * <p>Two steps, as httpd reads a file: {@link #lines} finds the logical lines, and
+ * {@link #split} cuts one into words when the parser comes to it, after {@code ${name}}
+ * expansion (which happens before splitting, so a value's blanks and quotes count). Of a skipped
+ * section ({@code <IfDefine>} whose test is false) only the section tags are split, to match
+ * them: its other lines need not be valid directives.
  */
 public final class ConfigLexer {
     private ConfigLexer() {
     }
 
     /**
+     * A logical line as written: continued lines joined, blanks around it stripped. Blank lines
+     * and comments are not lines.
+     *
+     * @param source the file (or option) it came from
+     * @param line the 1-based number of its first physical line
+     * @param text the line, not yet expanded nor split
+     */
+    public record Line(String source, int line, String text) {
+        /** Whether it is a section tag ({@code <Name ...>} or {@code </Name>}). */
+        boolean isTag() {
+            return text.charAt(0) == '<';
+        }
+    }
+
+    /**
+     * The logical lines of a whole file.
+     *
      * @param source the file name for error messages
      * @param text the whole file
-     * @throws ConfigException on an unterminated quote or a malformed section tag
      */
-    public static List<ConfigLine> lex(String source, String text) throws ConfigException {
-        List<ConfigLine> out = new ArrayList<>();
-        List<String> physical = lines(text);
+    public static List<Line> lines(String source, String text) {
+        List<Line> out = new ArrayList<>();
+        List<String> physical = physicalLines(text);
         StringBuilder logical = new StringBuilder();
         int first = 0;
         for (int i = 0; i < physical.size(); i++) {
@@ -39,7 +61,7 @@ public final class ConfigLexer {
             } else {
                 logical.append(p);
             }
-            ConfigLine line = parse(source, first, logical.toString().strip());
+            Line line = line(source, first, logical.toString());
             if (line != null) {
                 out.add(line);
             }
@@ -48,8 +70,14 @@ public final class ConfigLexer {
         return out;
     }
 
+    /** One line given on its own (a {@code -C} option); null for a blank or a comment. */
+    static Line line(String source, int lineNo, String text) {
+        String s = text.strip();
+        return s.isEmpty() || s.charAt(0) == '#' ? null : new Line(source, lineNo, s);
+    }
+
     /** Splits on LF, dropping a CR before it (no regex: this runs at start-up). */
-    private static List<String> lines(String text) {
+    private static List<String> physicalLines(String text) {
         List<String> out = new ArrayList<>();
         int start = 0;
         for (int nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
@@ -61,9 +89,17 @@ public final class ConfigLexer {
         return out;
     }
 
-    /** One logical line; null for blanks and comments. */
-    static ConfigLine parse(String source, int lineNo, String s) throws ConfigException {
-        if (s.isEmpty() || s.charAt(0) == '#') {
+    /**
+     * A line's words; null when nothing is left of it (a variable that expanded to nothing). As
+     * in httpd, a {@code #} here is not a comment: comments were dropped before expansion.
+     *
+     * @throws ConfigException on an unterminated quote or a malformed section tag
+     */
+    static ConfigLine split(Line line) throws ConfigException {
+        String source = line.source();
+        int lineNo = line.line();
+        String s = line.text().strip();
+        if (s.isEmpty()) {
             return null;
         }
         boolean section = s.charAt(0) == '<';

@@ -6,15 +6,22 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.loommpm.cli.access.AccessRule;
 
 /**
  * Reads a configuration: {@code -C} lines, then the file (or the embedded default), then
  * {@code -c} lines, through one {@link DirectiveTable}. Handles what the table cannot:
- * {@code Include}/{@code IncludeOptional} with globs, and {@code <Location>} sections.
+ * {@code Include}/{@code IncludeOptional} with globs, {@code ${name}} variables (see
+ * {@link ConfigVariables}), and sections: {@code <Location>}, {@code <Proxy>} and the conditional
+ * {@code <IfDefine>}, {@code <IfModule>}, {@code <IfDirective>}, {@code <IfFile>} (see
+ * {@link IfSections}). Sections nest properly within one file (or the {@code -C} or {@code -c}
+ * lines), as in httpd.
  */
 public final class ConfigParser {
     private static final int MAX_INCLUDE_DEPTH = 16;
@@ -22,10 +29,20 @@ public final class ConfigParser {
             + "not included in the server configuration";
 
     private final DirectiveTable table;
+    private final Map<String, String> environment;
 
-    /** @param table the directives to accept */
+    /** @param table the directives to accept; {@code ${name}} falls back to the process's environment */
     public ConfigParser(DirectiveTable table) {
+        this(table, System.getenv());
+    }
+
+    /**
+     * @param table the directives to accept
+     * @param environment the variables {@code ${name}} falls back to when no {@code Define} gave it
+     */
+    ConfigParser(DirectiveTable table, Map<String, String> environment) {
         this.table = table;
+        this.environment = environment;
     }
 
     /**
@@ -35,8 +52,21 @@ public final class ConfigParser {
      * @param embedded the embedded default's text, used when {@code file} is null
      * @param before {@code -C} directives, applied first
      * @param after {@code -c} directives, applied last
+     * @param defines {@code -D} names, defined before anything is read
      */
-    public record Source(Path file, String embedded, List<String> before, List<String> after) {
+    public record Source(Path file, String embedded, List<String> before, List<String> after, List<String> defines) {
+        /** Without {@code -D} names. */
+        public Source(Path file, String embedded, List<String> before, List<String> after) {
+            this(file, embedded, before, after, List.of());
+        }
+    }
+
+    /** A section opened and not yet closed in the file being read: {@code Location}, {@code IfDefine} … */
+    private record Section(String name, ConfigLine opening) {
+        /** The section {@code opening} opens, named as written there. */
+        Section(ConfigLine opening) {
+            this(opening.name().substring(1), opening);
+        }
     }
 
     /**
@@ -46,7 +76,8 @@ public final class ConfigParser {
      */
     public LoomConfig parse(Source src) throws ConfigException {
         Path root = src.file() != null ? src.file().toAbsolutePath().getParent() : Path.of("");
-        ParseState st = new ParseState(root);
+        ParseState st = new ParseState(root, environment);
+        st.defines.addAll(src.defines());
         try {
             return parse(src, st);
         } catch (ConfigException | RuntimeException e) {
@@ -63,10 +94,10 @@ public final class ConfigParser {
         String description;
         if (src.file() != null) {
             Path f = src.file().toAbsolutePath().normalize();
-            apply(st, ConfigLexer.lex(f.toString(), read(f, "-f option", 0)), 0);
+            apply(st, ConfigLexer.lines(f.toString(), read(f, "-f option", 0)), 0);
             description = f.toString();
         } else {
-            apply(st, ConfigLexer.lex("embedded default", src.embedded()), 0);
+            apply(st, ConfigLexer.lines("embedded default", src.embedded()), 0);
             description = "embedded default";
         }
         apply(st, lexAll("-c option", src.after()), 0);
@@ -78,10 +109,10 @@ public final class ConfigParser {
         }
     }
 
-    private static List<ConfigLine> lexAll(String source, List<String> lines) throws ConfigException {
-        List<ConfigLine> out = new ArrayList<>();
+    private static List<ConfigLexer.Line> lexAll(String source, List<String> lines) {
+        List<ConfigLexer.Line> out = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
-            ConfigLine l = ConfigLexer.parse(source, i + 1, lines.get(i).strip());
+            ConfigLexer.Line l = ConfigLexer.line(source, i + 1, lines.get(i));
             if (l != null) {
                 out.add(l);
             }
@@ -98,42 +129,105 @@ public final class ConfigParser {
         }
     }
 
-    private void apply(ParseState st, List<ConfigLine> lines, int depth) throws ConfigException {
-        ParseState.OpenLocation openedHere = null;
-        for (ConfigLine l : lines) {
+    /**
+     * Reads one file's lines (or the {@code -C}, {@code -c} lines) in order: each is expanded,
+     * split, then applied, so a {@code Define} counts from the next line on.
+     */
+    private void apply(ParseState st, List<ConfigLexer.Line> lines, int depth) throws ConfigException {
+        Deque<Section> open = new ArrayDeque<>();
+        for (int i = 0; i < lines.size(); i++) {
+            ConfigLine l = ConfigLexer.split(ConfigVariables.expand(st, lines.get(i)));
+            if (l == null) {
+                continue;
+            }
             String name = l.name().toLowerCase(Locale.ROOT);
             switch (name) {
                 case "<location" -> {
                     openLocation(st, l);
-                    openedHere = st.location;
+                    open.push(new Section(l));
                 }
-                case "</location" -> {
-                    if (st.location == null || st.location != openedHere) {
-                        throw l.error("</Location> without matching <Location> section");
-                    }
-                    if (!l.args().isEmpty()) {
-                        throw l.error("</Location> takes no arguments");
-                    }
-                    closeLocation(st);
-                    openedHere = null;
+                case "<proxy" -> {
+                    openProxy(st, l);
+                    open.push(new Section(l));
                 }
-                case "<proxy" -> openProxy(st, l);
-                case "</proxy" -> {
-                    if (st.proxySection == null) {
-                        throw l.error("</Proxy> without matching <Proxy> section");
+                case "<ifdefine", "<ifmodule", "<ifdirective", "<iffile" -> {
+                    Section s = new Section(l);
+                    if (IfSections.holds(st, table, l)) {
+                        open.push(s);
+                    } else {
+                        i = skip(lines, i + 1, s);
                     }
-                    st.proxySection = null;
                 }
                 case "include", "includeoptional" -> include(st, l, name.equals("includeoptional"), depth);
-                default -> directive(st, l);
+                default -> {
+                    if (name.startsWith("</")) {
+                        close(st, l, open.poll());
+                    } else {
+                        directive(st, l);
+                    }
+                }
             }
         }
-        if (openedHere != null) {
-            throw openedHere.opening.error("<Location> was not closed.");
+        if (!open.isEmpty()) {
+            throw notClosed(open.peek());
         }
-        if (depth == 0 && st.proxySection != null) {
-            throw st.proxyOpening.error("<Proxy> was not closed.");
+    }
+
+    /** A closing tag: it must close the innermost open section. */
+    private static void close(ParseState st, ConfigLine l, Section innermost) throws ConfigException {
+        checkClose(l, innermost);
+        switch (innermost.name().toLowerCase(Locale.ROOT)) {
+            case "location" -> closeLocation(st);
+            case "proxy" -> st.proxySection = null;
+            default -> {
+                // A conditional section: nothing to undo.
+            }
         }
+    }
+
+    /** That {@code l} is the closing tag of {@code innermost} (null: nothing open), without arguments. */
+    private static void checkClose(ConfigLine l, Section innermost) throws ConfigException {
+        String name = l.name().substring(2);
+        if (innermost == null) {
+            throw l.error("</" + name + "> without matching <" + name + "> section");
+        }
+        if (!name.equalsIgnoreCase(innermost.name())) {
+            throw l.error("Expected </" + innermost.name() + "> but saw </" + name + ">");
+        }
+        if (!l.args().isEmpty()) {
+            throw l.error("</" + name + "> takes no arguments");
+        }
+    }
+
+    private static ConfigException notClosed(Section s) {
+        return s.opening().error("<" + s.name() + "> was not closed.");
+    }
+
+    /**
+     * Passes over the lines of {@code skipped}, a section whose test is false, as httpd does: they
+     * are neither expanded nor applied, so an unknown directive there is no error, but the
+     * section tags among them are read, and must nest and close.
+     *
+     * @return the index of the line that closes {@code skipped}
+     */
+    private static int skip(List<ConfigLexer.Line> lines, int from, Section skipped) throws ConfigException {
+        Deque<Section> open = new ArrayDeque<>();
+        open.push(skipped);
+        for (int i = from; i < lines.size(); i++) {
+            if (!lines.get(i).isTag()) {
+                continue;
+            }
+            ConfigLine tag = ConfigLexer.split(lines.get(i));
+            if (tag.name().startsWith("</")) {
+                checkClose(tag, open.pop());
+                if (open.isEmpty()) {
+                    return i;
+                }
+            } else {
+                open.push(new Section(tag));
+            }
+        }
+        throw notClosed(open.peek());
     }
 
     /** {@code <Proxy balancer://name>}: the section {@code BalancerMember} and {@code ProxySet} go in. */
@@ -146,7 +240,6 @@ public final class ConfigParser {
         }
         String name = ProxyDirectives.balancerName(l, l.args().get(0));
         st.proxySection = name;
-        st.proxyOpening = l;
         ProxyDirectives.declareBalancer(st, l, name);
     }
 
@@ -161,7 +254,7 @@ public final class ConfigParser {
         if (!path.startsWith("/") || path.contains("/../") || path.endsWith("/..") || path.contains("//")) {
             throw l.error("<Location> needs a normalized URL-path starting with /, got '" + path + "'");
         }
-        st.location = new ParseState.OpenLocation(l, path);
+        st.location = new ParseState.OpenLocation(path);
     }
 
     private static void closeLocation(ParseState st) {
@@ -227,7 +320,7 @@ public final class ConfigParser {
         List<Path> files = expand(l, pattern, optional);
         for (Path f : files) {
             String source = f.toString();
-            apply(st, ConfigLexer.lex(source, read(f, l.source(), l.line())), depth + 1);
+            apply(st, ConfigLexer.lines(source, read(f, l.source(), l.line())), depth + 1);
         }
     }
 

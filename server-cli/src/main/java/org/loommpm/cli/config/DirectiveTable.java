@@ -56,9 +56,10 @@ public final class DirectiveTable {
 
     private final Map<String, Directive> byName = new LinkedHashMap<>();
 
-    /** Every directive this server knows: engine, site, logs. */
+    /** Every directive this server knows: Define, engine, site, logs and the modules'. */
     public static DirectiveTable standard() {
         DirectiveTable t = new DirectiveTable();
+        ConfigVariables.register(t);
         EngineDirectives.register(t);
         Http2Directives.register(t);
         StreamingDirectives.register(t);

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 import org.loommpm.cli.access.IpRange;
 import org.loommpm.cli.logging.LogLevels;
@@ -50,12 +51,17 @@ public final class ParseState {
             "agent", "%{User-agent}i"));
     final List<LogSettings.AccessLogSpec> accessLogs = new ArrayList<>();
 
+    /** Names {@code <IfDefine>} finds: {@code -D} options and {@code Define}s read so far (case-sensitive). */
+    final Set<String> defines = new HashSet<>();
+    /** {@code Define name value}s read so far, for {@code ${name}}; names ignore case, as in httpd. */
+    final Map<String, String> variables = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    /** What {@code ${name}} falls back to: the process's environment. */
+    final Map<String, String> environment;
+
     /** The open {@code <Location>} section, or null at the top level. */
     OpenLocation location;
     /** The open {@code <Proxy>} section's balancer name, or null. */
     String proxySection;
-    /** The {@code <Proxy>} line that opened it. */
-    ConfigLine proxyOpening;
 
     private final List<String> warnings = new ArrayList<>();
     private final Map<String, Object> extensions = new LinkedHashMap<>();
@@ -70,15 +76,13 @@ public final class ParseState {
 
     /** A {@code <Location>} being read. */
     static final class OpenLocation {
-        final ConfigLine opening;
         final String path;
         String handler;
         boolean requireAll;
         boolean anyRequire;
         final List<IpRange> ranges = new ArrayList<>();
 
-        OpenLocation(ConfigLine opening, String path) {
-            this.opening = opening;
+        OpenLocation(String path) {
             this.path = path;
         }
     }
@@ -93,9 +97,13 @@ public final class ParseState {
         return proxySection;
     }
 
-    /** @param serverRoot what relative paths are resolved against until {@code ServerRoot} says otherwise */
-    ParseState(Path serverRoot) {
+    /**
+     * @param serverRoot what relative paths are resolved against until {@code ServerRoot} says otherwise
+     * @param environment the environment variables {@code ${name}} falls back to
+     */
+    ParseState(Path serverRoot, Map<String, String> environment) {
         this.serverRoot = serverRoot.toAbsolutePath().normalize();
+        this.environment = environment;
     }
 
     /**
@@ -110,7 +118,11 @@ public final class ParseState {
 
     /** Records a note for the operator (a value httpd would clamp, say), located at {@code line}. */
     public void warn(ConfigLine line, String message) {
-        warnings.add("line " + line.line() + " of " + line.source() + ": " + message);
+        warn(line.source(), line.line(), message);
+    }
+
+    void warn(String source, int line, String message) {
+        warnings.add("line " + line + " of " + source + ": " + message);
     }
 
     /**

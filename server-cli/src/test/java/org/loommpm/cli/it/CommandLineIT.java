@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.loommpm.testsupport.Curl;
@@ -76,6 +79,85 @@ class CommandLineIT {
         JarProcess.Result r = JarProcess.run(dir, "-t", "-f", "ok.conf", "-C", "StartServers 2", "-c", "KeepAlive perhaps");
         assertEquals(1, r.exit());
         assertTrue(r.err().startsWith("Syntax error on line 1 of -c option: KeepAlive must be On or Off"), r.err());
+    }
+
+    /** {@code -D} reaches {@code <IfDefine>}; {@code -t} prints the warnings, an undefined variable's among them. */
+    @Test
+    void dashDAndTheWarningsOfDashT() throws Exception {
+        Path f = dir.resolve("ifdef.conf");
+        Files.writeString(f, """
+                <IfDefine !Checked>
+                    Listne 80
+                </IfDefine>
+                ServerName ${LOOM_IT_UNSET_VARIABLE}
+                """);
+        JarProcess.Result r = JarProcess.run(dir, "-t", "-f", "ifdef.conf");
+        assertEquals(1, r.exit(), r.err());
+        assertTrue(r.err().startsWith("Syntax error on line 2 of " + f.toRealPath() + ": Invalid command 'Listne'"),
+                r.err());
+        for (String[] d : List.of(new String[] {"-D", "Checked"}, new String[] {"-DChecked"})) {
+            List<String> args = new ArrayList<>(List.of("-t", "-f", "ifdef.conf"));
+            args.addAll(List.of(d));
+            r = JarProcess.run(dir, args.toArray(new String[0]));
+            assertEquals(0, r.exit(), r.err());
+            assertEquals("Syntax OK", r.out().strip());
+            assertEquals("Warning: line 4 of " + f.toRealPath() + ": Config variable ${LOOM_IT_UNSET_VARIABLE} is not "
+                    + "defined", r.err().strip());
+        }
+        r = JarProcess.run(dir, "-t", "-f", "ifdef.conf", "-D", "port=80");
+        assertEquals(2, r.exit());
+        assertTrue(r.err().contains("option -D takes a name") && r.err().contains("usage:"), r.err());
+    }
+
+    /**
+     * End to end: the same file served with and without {@code -D Staging} serves other files,
+     * {@code ${name}} takes the port from the environment and the site from a {@code Define},
+     * and an {@code <IfModule>} of a module loom-mpm lacks is skipped while one it has is read.
+     * An undefined variable is logged at start (LM1004) only where its section is read.
+     */
+    @Test
+    void conditionalSectionsChangeWhatIsServed() throws Exception {
+        for (String site : List.of("live", "staging")) {
+            Files.createDirectories(dir.resolve(site));
+            Files.writeString(dir.resolve(site + "/page.txt"), site + " page");
+        }
+        Files.writeString(dir.resolve("site.conf"), """
+                Listen 127.0.0.1:${LOOM_IT_PORT}
+                Define site live
+                <IfDefine Staging>
+                    Define site staging
+                    Header set X-Build ${LOOM_IT_UNSET}
+                </IfDefine>
+                DocumentRoot "${site}"
+                <IfModule mod_headers.c>
+                    Header set X-Site ${site}
+                </IfModule>
+                <IfModule mod_rewrite.c>
+                    RewriteEngine On
+                    RewriteRule ^ /elsewhere [R,L]
+                </IfModule>
+                """);
+        for (boolean staging : new boolean[] {false, true}) {
+            String expected = staging ? "staging" : "live";
+            int port = JarProcess.freePort();
+            String[] args = staging ? new String[] {"-f", "site.conf", "-D", "Staging"} : new String[] {"-f", "site.conf"};
+            try (JarProcess p = JarProcess.start(dir, Map.of("LOOM_IT_PORT", Integer.toString(port)), args)) {
+                Curl.Response res = Curl.exchange("http://127.0.0.1:" + port + "/page.txt");
+                assertEquals(200, res.status(), res.toString());
+                assertEquals(expected + " page", res.body());
+                assertEquals(expected, res.header("X-Site"));
+                p.signal("TERM");
+                assertEquals(0, p.waitExit(Duration.ofSeconds(20)));
+                String warning = "LM1004 line 5 of " + dir.resolve("site.conf").toRealPath()
+                        + ": Config variable ${LOOM_IT_UNSET} is not defined";
+                if (staging) {
+                    assertEquals("${LOOM_IT_UNSET}", res.header("X-Build"), "left as written");
+                    assertTrue(p.stderr().contains(warning), p.stderr());
+                } else {
+                    assertFalse(p.stderr().contains("LM1004"), "a skipped section is not expanded: " + p.stderr());
+                }
+            }
+        }
     }
 
     @Test

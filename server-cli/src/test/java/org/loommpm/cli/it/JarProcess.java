@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -73,15 +74,26 @@ final class JarProcess implements AutoCloseable {
         return launch(dir, command(args));
     }
 
+    /** {@link #start}, with {@code env} added to the jar's environment. */
+    static JarProcess start(Path dir, Map<String, String> env, String... args) throws Exception {
+        return launch(dir, command(args), env);
+    }
+
     /**
      * Starts {@code command} (a java command line of the test's own, e.g. on the module path)
      * and waits until it prints that it listens (or fails within 20 s).
      */
     static JarProcess launch(Path dir, List<String> command) throws Exception {
+        return launch(dir, command, Map.of());
+    }
+
+    private static JarProcess launch(Path dir, List<String> command, Map<String, String> env) throws Exception {
         Path out = dir.resolve("stdout.txt");
         Path err = dir.resolve("stderr.txt");
-        Process p = new ProcessBuilder(command).directory(dir.toFile())
-                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile())
+                .redirectOutput(out.toFile()).redirectError(err.toFile());
+        pb.environment().putAll(env);
+        Process p = pb.start();
         JarProcess j = new JarProcess(p, out, err);
         try {
             j.awaitOutput(s -> s.contains("listening on"), Duration.ofSeconds(20));
