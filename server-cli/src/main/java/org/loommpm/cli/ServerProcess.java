@@ -11,6 +11,7 @@ import org.loommpm.api.Handler;
 import org.loommpm.api.LoomServer;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
+import org.loommpm.cli.alias.UrlMapping;
 import org.loommpm.cli.apps.ApplicationHost;
 import org.loommpm.cli.config.ApplicationDirectives;
 import org.loommpm.cli.config.ConfigException;
@@ -172,7 +173,8 @@ final class ServerProcess {
         proxy = ps == null || !ps.enabled() ? null
                 : ps.start(cfg.site().serverName(), cfg.engine().timeout(), cfg.engine().threadsPerChild());
         Handler site = new SiteHandler(cfg.site(), files, status, metrics, health,
-                proxy == null ? List.of() : proxy.routes(), applications.handlers());
+                proxy == null ? List.of() : proxy.routes(), applications.handlers(),
+                (UrlMapping) cfg.extensions().get(UrlMapping.KEY));
         CompressionScopes scopes = CompressionScopes.of(cfg);
         if (scopes != null && scopes.scoped()) {
             // <Location> sections set compression: the settings follow the request's path.
@@ -386,6 +388,9 @@ final class ServerProcess {
         ProxySettings ps = ProxySettings.of(config);
         if (ps != null) {
             ps.describe(sb);
+        }
+        if (config.extensions().get(UrlMapping.KEY) instanceof UrlMapping mapping) {
+            mapping.describe(sb);
         }
         out.print(sb);
         out.flush();

@@ -1,11 +1,15 @@
 package org.loommpm.cli;
 
 import java.lang.System.Logger.Level;
+import java.nio.file.Path;
 import org.loommpm.api.Handler;
 import org.loommpm.api.InvocationType;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
 import org.loommpm.cli.access.AccessRule;
+import org.loommpm.cli.alias.Alias;
+import org.loommpm.cli.alias.Refused;
+import org.loommpm.cli.alias.UrlMapping;
 import org.loommpm.cli.config.LocationSettings;
 import org.loommpm.cli.config.ProxySettings;
 import org.loommpm.cli.config.SiteSettings;
@@ -26,6 +30,14 @@ import org.loommpm.engine.Poller;
  * request to that application's router, after {@code Require}: a refused WebSocket upgrade gets
  * 403 and is never upgraded.
  *
+ * <p>mod_alias ({@link UrlMapping}, null when the configuration has none of its lines: then
+ * nothing of it runs), after {@code Require}, which always applies to the request's own path:
+ * a {@code Redirect} of a matching {@code <Location>} answers first, whoever else would; then,
+ * unless a {@code ProxyPass} takes the path (httpd's mod_proxy translates names before
+ * mod_alias), the server level's redirects, and then the aliases, whose file the static file
+ * server sends unless a {@code SetHandler} names a handler (which wins over an alias, as in
+ * httpd, where an alias only sets the file name).
+ *
  * <p>A request that a {@code ProxyPass} takes, and that its proxy serves on the poller
  * ({@code ProxyHandler#nonBlockingHandler}), is served there too: {@link #nonBlockingHandler}
  * makes the same choice from the method and the decoded path, and {@link #handle} then calls
@@ -44,9 +56,15 @@ final class SiteHandler implements Handler {
     private final java.util.Map<String, Handler> applications;
     /** Whether some {@code ProxyPass} may serve requests on the poller. */
     private final boolean anyOnPoller;
+    /** mod_alias's rules, or null when there are none. */
+    private final UrlMapping mapping;
+    /** The aliases in file order, and the tree each one serves. */
+    private final Alias[] aliases;
+    private final StaticFileHandler.Tree[] trees;
 
     SiteHandler(SiteSettings site, StaticFileHandler files, Handler status, Handler metrics, Handler health,
-                java.util.List<ProxySettings.Route> routes, java.util.Map<String, Handler> applications) {
+                java.util.List<ProxySettings.Route> routes, java.util.Map<String, Handler> applications,
+                UrlMapping mapping) {
         this.applications = java.util.Map.copyOf(applications);
         this.locations = site.locations().toArray(new LocationSettings[0]);
         this.routes = routes.toArray(new ProxySettings.Route[0]);
@@ -59,6 +77,12 @@ final class SiteHandler implements Handler {
             any |= r.handler() != null && r.handler().invocationType() != InvocationType.BLOCKING;
         }
         this.anyOnPoller = any;
+        this.mapping = mapping;
+        this.aliases = mapping == null ? new Alias[0] : mapping.aliases().toArray(new Alias[0]);
+        this.trees = new StaticFileHandler.Tree[aliases.length];
+        for (int i = 0; i < aliases.length; i++) {
+            trees[i] = files.tree(aliases[i].root());
+        }
     }
 
     @Override
@@ -73,8 +97,8 @@ final class SiteHandler implements Handler {
 
     /**
      * This handler when {@link #handle} will hand the request to a proxy that serves it on the
-     * poller: no {@code SetHandler} for the path, and a {@code ProxyPass} whose proxy says so
-     * for this method and path. {@code Require} and the refusals of {@link UrlPath} are decided
+     * poller: no {@code SetHandler} nor {@code <Location>} redirect for the path, and a
+     * {@code ProxyPass} whose proxy says so for this method and path. {@code Require} and the refusals of {@link UrlPath} are decided
      * in {@link #handle}, without blocking.
      */
     @Override
@@ -88,7 +112,7 @@ final class SiteHandler implements Handler {
         } catch (UrlPath.Rejected e) {
             return null;
         }
-        if (setHandler(normalized) != null) {
+        if (setHandler(normalized) != null || mapping != null && mapping.sectionRedirects(normalized)) {
             return null;
         }
         ProxySettings.Route r = route(normalized);
@@ -120,6 +144,9 @@ final class SiteHandler implements Handler {
             plain(res, 403, "Forbidden");
             return;
         }
+        if (mapping != null && mapped(req, res, path, handler)) {
+            return;
+        }
         if (anyOnPoller && handler == null && Poller.current() != null) {
             // On the poller (nonBlockingHandler chose so): only the proxy's poller entry may run here.
             ProxySettings.Route r = route(path);
@@ -142,6 +169,36 @@ final class SiteHandler implements Handler {
         } else {
             files.serve(req, res, path);
         }
+    }
+
+    /**
+     * mod_alias: answers the request if a redirect takes it, or serves an alias's file when no
+     * {@code SetHandler} names a handler; returns whether it answered.
+     */
+    private boolean mapped(Request req, Response res, String path, String handler) throws Exception {
+        ProxySettings.Route r = routes.length > 0 ? route(path) : null;
+        boolean proxied = r != null && r.handler() != null;
+        if (mapping.redirect(req, res, path, !proxied)) {
+            return true;
+        }
+        if (proxied || handler != null) {
+            return false;
+        }
+        for (int i = 0; i < aliases.length; i++) {
+            Path file;
+            try {
+                file = aliases[i].file(path);
+            } catch (Refused e) {
+                LOG.log(Level.DEBUG, "LM1106 {0}: answered {1}", e.getMessage(), e.status());
+                plain(res, e.status(), "Forbidden");
+                return true;
+            }
+            if (file != null) {
+                files.serve(req, res, path, trees[i], file);
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Proxies the request if a {@code ProxyPass} takes it; returns whether one did. */

@@ -74,6 +74,7 @@ public final class DirectiveTable {
         HeaderDirectives.register(t);
         WebSocketDirectives.register(t);
         ApplicationDirectives.register(t);
+        AliasDirectives.register(t);
         return t;
     }
 

@@ -13,9 +13,9 @@ import org.loommpm.http.HttpDate;
 /**
  * The HTML page {@code Options Indexes} shows for a directory without an index file. Every name
  * is HTML-escaped in the text and percent-encoded in the link, so a file called
- * {@code <script>.html} is shown, not run.
+ * {@code <script>.html} is shown, not run. Its escaping and encoding serve mod_alias's redirects too.
  */
-final class DirectoryListing {
+public final class DirectoryListing {
     private DirectoryListing() {
     }
 
@@ -62,7 +62,7 @@ final class DirectoryListing {
     }
 
     /** HTML text and attribute escaping. */
-    static String escape(String s) {
+    public static String escape(String s) {
         StringBuilder sb = new StringBuilder(s.length() + 16);
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
@@ -82,7 +82,7 @@ final class DirectoryListing {
      * Percent-encodes a path or a name as UTF-8, keeping {@code /}; a colon is encoded too, so a
      * relative link never reads as a URL scheme.
      */
-    static String encode(String name) {
+    public static String encode(String name) {
         StringBuilder sb = new StringBuilder(name.length() + 8);
         for (byte b : name.getBytes(StandardCharsets.UTF_8)) {
             int c = b & 0xff;

@@ -9,8 +9,9 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Keeps symlinks from leading out of DocumentRoot (unless {@code FollowSymLinks}) and reads the
- * attributes of what is served, in as few system calls as it can.
+ * Keeps symlinks from leading out of a root, DocumentRoot or an {@code Alias} target (unless
+ * {@code FollowSymLinks}), and reads the attributes of what is served, in as few system calls as
+ * it can.
  *
  * <p>The file itself is checked exactly on every call: one {@code lstat}; a symlink is resolved
  * and must land under the root's real path. The directories above it are checked by resolving
@@ -34,7 +35,7 @@ final class RootGuard {
     private final ConcurrentHashMap<Path, Long> insideUntil = new ConcurrentHashMap<>();
 
     /**
-     * @param root DocumentRoot, a real path
+     * @param root DocumentRoot or an alias's target (a directory, or one file), a real path
      * @param ttlNanos how long a directory's verdict is trusted (0: it is resolved on every call)
      */
     RootGuard(Path root, boolean followSymLinks, long ttlNanos) {
@@ -103,7 +104,8 @@ final class RootGuard {
     }
 
     private static void refused(Path path, Path real) {
-        LOG.log(Level.DEBUG, "LM1102 symlink leaves DocumentRoot, refused (FollowSymLinks is off): {0} -> {1}",
+        LOG.log(Level.DEBUG, "LM1102 symlink leaves its root (DocumentRoot or an Alias target), refused "
+                + "(FollowSymLinks is off): {0} -> {1}",
                 path, real);
     }
 }

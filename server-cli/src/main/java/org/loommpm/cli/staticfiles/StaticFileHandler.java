@@ -31,7 +31,8 @@ import org.loommpm.http.HttpDate;
  * <p><b>Staying inside DocumentRoot.</b> The path arrives normalized by {@link UrlPath} (plain
  * names only), so resolving it under the root cannot climb out; what can is a symlink. Unless
  * {@code FollowSymLinks} is on, {@link RootGuard} refuses (403) a path whose real location is
- * outside the root's real path.
+ * outside the root's real path. An {@code Alias} serves its target as a {@link Tree} of its own,
+ * the same way: the guard is anchored at the target's real path, not at DocumentRoot.
  *
  * <p><b>Small files.</b> A URL path that resolves to a file of up to {@value #SMALL} bytes (and
  * siblings as small) is kept in a {@link FileCache} with the files' bytes and formatted
@@ -54,10 +55,10 @@ public final class StaticFileHandler {
     private static final AtomicLong BOUNDARIES = new AtomicLong(System.nanoTime());
 
     private final SiteSettings site;
-    private final Path root;
+    /** DocumentRoot's, or null without one. */
+    private final Tree documents;
     private final MimeTypes types;
     private final Handler welcome;
-    private final RootGuard guard;
     /** How long a lookup is trusted, in nanoseconds. */
     private final long ttlNanos;
     /** Null when {@code FileCacheValid 0}. */
@@ -69,18 +70,62 @@ public final class StaticFileHandler {
      */
     public StaticFileHandler(SiteSettings site, Handler welcome) {
         this.site = site;
-        this.root = site.documentRoot();
         this.types = new MimeTypes(site.types());
         this.welcome = welcome;
         this.ttlNanos = site.fileCacheValid().toNanos();
-        this.guard = root != null ? new RootGuard(root, site.followSymLinks(), ttlNanos) : null;
+        this.documents = site.documentRoot() != null ? tree(site.documentRoot()) : null;
         this.cache = ttlNanos > 0 ? new FileCache(CACHE_ENTRIES, CACHE_BYTES) : null;
     }
 
     /**
-     * Answers a request for {@code urlPath}, a path normalized by {@link UrlPath}.
+     * Where files are served from: DocumentRoot, or an {@code Alias} target (a directory, or a
+     * single file), with a {@link RootGuard} anchored at its real path that keeps symlinks from
+     * leading out of it (unless {@code FollowSymLinks}).
+     */
+    public static final class Tree {
+        private final Path root;
+        private final RootGuard guard;
+
+        private Tree(Path root, RootGuard guard) {
+            this.root = root;
+            this.guard = guard;
+        }
+    }
+
+    /**
+     * A tree rooted at {@code root}, with this site's {@code FollowSymLinks} and
+     * {@code FileCacheValid}.
+     *
+     * @param root a real path (symlink checks compare real paths)
+     */
+    public Tree tree(Path root) {
+        return new Tree(root, new RootGuard(root, site.followSymLinks(), ttlNanos));
+    }
+
+    /**
+     * Answers a request for {@code urlPath}, a path normalized by {@link UrlPath}, from DocumentRoot.
      */
     public void serve(Request req, Response res, String urlPath) throws Exception {
+        Path file = null;
+        if (documents != null) {
+            try {
+                file = urlPath.length() == 1 ? documents.root : documents.root.resolve(urlPath.substring(1));
+            } catch (InvalidPathException e) {
+                // no such file: 404 below
+            }
+        }
+        serve(req, res, urlPath, documents, file);
+    }
+
+    /**
+     * Answers a request for {@code urlPath}, a path normalized by {@link UrlPath}, with
+     * {@code file} of {@code tree}. The file cache is keyed by the URL path: each URL path must
+     * always map to the same file (DocumentRoot's, or one alias's).
+     *
+     * @param tree the tree {@code file} lies in (its root or below it), or null with {@code file}
+     *     null: 404 (or the welcome page)
+     */
+    public void serve(Request req, Response res, String urlPath, Tree tree, Path file) throws Exception {
         String method = req.method();
         if (!method.equals("GET") && !method.equals("HEAD")) {
             res.header("Allow", ALLOW);
@@ -91,7 +136,7 @@ public final class StaticFileHandler {
             }
             return;
         }
-        if (root == null) {
+        if (file == null) {
             notFoundOrWelcome(req, res, urlPath);
             return;
         }
@@ -102,13 +147,11 @@ public final class StaticFileHandler {
             send(req, res, cached.choose(accept), accept != null);
             return;
         }
-        Lookup lookup = new Lookup(urlPath, now, cached);
-        Path file;
+        Lookup lookup = new Lookup(urlPath, now, cached, tree);
         BasicFileAttributes attrs;
         try {
-            file = urlPath.length() == 1 ? root : root.resolve(urlPath.substring(1));
-            attrs = guard.attributes(file);
-        } catch (NoSuchFileException | NotDirectoryException | InvalidPathException e) {
+            attrs = tree.guard.attributes(file);
+        } catch (NoSuchFileException | NotDirectoryException e) {
             lookup.forget();
             notFoundOrWelcome(req, res, urlPath);
             return;
@@ -135,16 +178,18 @@ public final class StaticFileHandler {
         }
     }
 
-    /** A URL path being resolved on disk: when the lookup began and what the cache held. */
+    /** A URL path being resolved on disk: when the lookup began, what the cache held, the tree it is in. */
     private final class Lookup {
         final String urlPath;
         final long started;
         final FileCache.Entry stale;
+        final Tree tree;
 
-        Lookup(String urlPath, long started, FileCache.Entry stale) {
+        Lookup(String urlPath, long started, FileCache.Entry stale, Tree tree) {
             this.urlPath = urlPath;
             this.started = started;
             this.stale = stale;
+            this.tree = tree;
         }
 
         /** The path no longer resolves to a small file: drop what the cache still holds for it. */
@@ -177,7 +222,7 @@ public final class StaticFileHandler {
             Path index = dir.resolve(name);
             BasicFileAttributes a;
             try {
-                a = guard.attributes(index);
+                a = lookup.tree.guard.attributes(index);
             } catch (IOException e) {
                 continue;
             }
@@ -189,8 +234,8 @@ public final class StaticFileHandler {
         lookup.forget();
         if (site.indexes()) {
             res.header("Content-Type", "text/html; charset=UTF-8");
-            res.send(DirectoryListing.render(urlPath, dir, guard));
-        } else if (welcome != null && urlPath.equals("/")) {
+            res.send(DirectoryListing.render(urlPath, dir, lookup.tree.guard));
+        } else if (welcome != null && lookup.tree == documents && urlPath.equals("/")) {
             welcome.handle(req, res);
         } else {
             plain(res, 403, "Forbidden");
@@ -201,9 +246,11 @@ public final class StaticFileHandler {
             throws IOException {
         String type = types.forName(file.getFileName().toString());
         String accept = req.header("Accept-Encoding");
+        Tree tree = lookup.tree;
         if (cache != null && attrs.size() <= SMALL) {
-            // Resolved afresh, so that every check a cache entry rests on is no older than it.
-            if (!guard.directoryInsideNow(file.getParent(), lookup.started)) {
+            // Resolved afresh, so that every check a cache entry rests on is no older than it
+            // (an alias of one file is its own root: no directory of it to check).
+            if (!file.equals(tree.root) && !tree.guard.directoryInsideNow(file.getParent(), lookup.started)) {
                 lookup.forget();
                 plain(res, 403, "Forbidden");
                 return;
@@ -219,7 +266,7 @@ public final class StaticFileHandler {
         if (accept != null) {
             for (String enc : new String[] {"br", "gzip"}) {
                 if (AcceptEncoding.quality(accept, enc) > 0) {
-                    chosen = sibling(file, type, enc);
+                    chosen = sibling(tree, file, type, enc);
                     if (chosen != null) {
                         break;
                     }
@@ -229,11 +276,17 @@ public final class StaticFileHandler {
         send(req, res, chosen != null ? chosen : Representation.of(file, attrs, type, null), accept != null);
     }
 
-    /** The {@code .br} or {@code .gz} sibling of {@code file} if there is one it may serve, else null. */
-    private Representation sibling(Path file, String type, String encoding) {
+    /**
+     * The {@code .br} or {@code .gz} sibling of {@code file} if there is one it may serve, else
+     * null; none for an alias of one file, whose siblings are outside it.
+     */
+    private Representation sibling(Tree tree, Path file, String type, String encoding) {
+        if (file.equals(tree.root)) {
+            return null;
+        }
         Path sibling = file.resolveSibling(file.getFileName() + (encoding.equals("br") ? ".br" : ".gz"));
         try {
-            BasicFileAttributes a = guard.attributes(sibling);
+            BasicFileAttributes a = tree.guard.attributes(sibling);
             return a != null && a.isRegularFile() ? Representation.of(sibling, a, type, encoding) : null;
         } catch (IOException e) {
             return null; // no such variant
@@ -250,8 +303,8 @@ public final class StaticFileHandler {
             throws IOException {
         FileCache.Entry stale = lookup.stale;
         Representation plain = load(Representation.of(file, attrs, type, null), stale != null ? stale.plain() : null);
-        Representation br = sibling(file, type, "br");
-        Representation gzip = sibling(file, type, "gzip");
+        Representation br = sibling(lookup.tree, file, type, "br");
+        Representation gzip = sibling(lookup.tree, file, type, "gzip");
         if (plain == null || br != null && (br = load(br, stale != null ? stale.br() : null)) == null
                 || gzip != null && (gzip = load(gzip, stale != null ? stale.gzip() : null)) == null) {
             return null;
