@@ -98,8 +98,8 @@ final class SiteHandler implements Handler {
     /**
      * This handler when {@link #handle} will hand the request to a proxy that serves it on the
      * poller: no {@code SetHandler} nor {@code <Location>} redirect for the path, and a
-     * {@code ProxyPass} whose proxy says so for this method and path. {@code Require} and the refusals of {@link UrlPath} are decided
-     * in {@link #handle}, without blocking.
+     * {@code ProxyPass} whose proxy says so for this method and path. {@code Require} and the
+     * refusals of {@link UrlPath} are decided in {@link #handle}, without blocking.
      */
     @Override
     public Handler nonBlockingHandler(String method, String path) {

@@ -106,15 +106,7 @@ public final class StaticFileHandler {
      * Answers a request for {@code urlPath}, a path normalized by {@link UrlPath}, from DocumentRoot.
      */
     public void serve(Request req, Response res, String urlPath) throws Exception {
-        Path file = null;
-        if (documents != null) {
-            try {
-                file = urlPath.length() == 1 ? documents.root : documents.root.resolve(urlPath.substring(1));
-            } catch (InvalidPathException e) {
-                // no such file: 404 below
-            }
-        }
-        serve(req, res, urlPath, documents, file);
+        serve(req, res, urlPath, documents, null);
     }
 
     /**
@@ -122,8 +114,9 @@ public final class StaticFileHandler {
      * {@code file} of {@code tree}. The file cache is keyed by the URL path: each URL path must
      * always map to the same file (DocumentRoot's, or one alias's).
      *
-     * @param tree the tree {@code file} lies in (its root or below it), or null with {@code file}
-     *     null: 404 (or the welcome page)
+     * @param tree the tree {@code file} lies in, or null: 404 (or the welcome page)
+     * @param file the tree's root or a path below it; null for {@code urlPath} under the root, as
+     *     DocumentRoot maps it (resolved only when the file cache does not answer)
      */
     public void serve(Request req, Response res, String urlPath, Tree tree, Path file) throws Exception {
         String method = req.method();
@@ -136,7 +129,7 @@ public final class StaticFileHandler {
             }
             return;
         }
-        if (file == null) {
+        if (tree == null) {
             notFoundOrWelcome(req, res, urlPath);
             return;
         }
@@ -150,8 +143,11 @@ public final class StaticFileHandler {
         Lookup lookup = new Lookup(urlPath, now, cached, tree);
         BasicFileAttributes attrs;
         try {
+            if (file == null) {
+                file = urlPath.length() == 1 ? tree.root : tree.root.resolve(urlPath.substring(1));
+            }
             attrs = tree.guard.attributes(file);
-        } catch (NoSuchFileException | NotDirectoryException e) {
+        } catch (NoSuchFileException | NotDirectoryException | InvalidPathException e) {
             lookup.forget();
             notFoundOrWelcome(req, res, urlPath);
             return;
