@@ -261,6 +261,11 @@ public final class Redirect {
         return where;
     }
 
+    /** Whether it is a {@code <Location>}'s and {@code path} is in that section. */
+    boolean inSection(String path) {
+        return section && prefix.matches(path);
+    }
+
     /** Whether it takes every path at or below {@code urlPath}, so that a later rule for it never applies. */
     boolean covers(String urlPath) {
         return prefix != null && !section && prefix.matches(urlPath);

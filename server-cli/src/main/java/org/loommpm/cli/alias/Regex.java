@@ -4,6 +4,7 @@ import java.lang.System.Logger.Level;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
+import org.loommpm.cli.staticfiles.DirectoryListing;
 
 /**
  * The regular expressions of {@code RedirectMatch} and {@code AliasMatch}: Java's
@@ -81,7 +82,7 @@ final class Regex {
                 int g = template.charAt(++i) - '0';
                 String text = m != null && g <= m.groupCount() ? m.group(g) : null;
                 if (text != null) {
-                    sb.append(escape ? org.loommpm.cli.staticfiles.DirectoryListing.encode(text) : text);
+                    sb.append(escape ? DirectoryListing.encode(text) : text);
                 }
             } else if (c == '\\' && i + 1 < template.length()) {
                 sb.append(template.charAt(++i));

@@ -2,11 +2,11 @@ package org.loommpm.cli.alias;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
-import org.loommpm.cli.config.LocationSettings;
 
 /**
  * mod_alias's rules of a configuration, in file order: the server level's redirects, the
@@ -25,11 +25,9 @@ public final class UrlMapping {
     public static final String KEY = "alias";
     private static final System.Logger LOG = System.getLogger("org.loommpm.cli");
 
-    private record SectionRedirect(LocationSettings section, Redirect rule) {
-    }
-
     private final List<Redirect> redirects = new ArrayList<>();
-    private final List<SectionRedirect> sections = new ArrayList<>();
+    /** The {@code <Location>} sections' redirects, in file order. */
+    private final List<Redirect> sections = new ArrayList<>();
     private final List<Alias> aliases = new ArrayList<>();
     private String serverName;
 
@@ -39,13 +37,19 @@ public final class UrlMapping {
      * @return an earlier redirect that takes every path this one would (so it never applies), or null
      */
     public Redirect add(Redirect r) {
+        Redirect earlier = null;
+        for (Redirect e : redirects) {
+            if (earlier == null && r.urlPath() != null && e.covers(r.urlPath())) {
+                earlier = e;
+            }
+        }
         redirects.add(r);
-        return r.urlPath() == null ? null : coveringRedirect(r.urlPath());
+        return earlier;
     }
 
-    /** Adds a {@code <Location>}'s one-argument {@code Redirect}. */
-    public void addSection(String sectionPath, Redirect r) {
-        sections.add(new SectionRedirect(new LocationSettings(sectionPath, null, null), r));
+    /** Adds a {@code <Location>}'s one-argument {@code Redirect} ({@link Redirect#section}). */
+    public void addSection(Redirect r) {
+        sections.add(r);
     }
 
     /**
@@ -62,15 +66,6 @@ public final class UrlMapping {
         }
         aliases.add(a);
         return earlier;
-    }
-
-    private Redirect coveringRedirect(String urlPath) {
-        for (int i = 0; i < redirects.size() - 1; i++) {
-            if (redirects.get(i).covers(urlPath)) {
-                return redirects.get(i);
-            }
-        }
-        return null;
     }
 
     /** Sets the {@code ServerName} a redirect to a path names when the request has no {@code Host}. */
@@ -90,9 +85,9 @@ public final class UrlMapping {
 
     /** Appends a line per rule to the start-up banner, in the order they are tried. */
     public void describe(StringBuilder sb) {
-        for (SectionRedirect r : sections) {
-            sb.append("  <Location ").append(r.section.path()).append("> Redirect ").append(r.rule.status());
-            url(sb, r.rule);
+        for (Redirect r : sections) {
+            sb.append("  <Location ").append(r.urlPath()).append("> Redirect ").append(r.status());
+            url(sb, r);
         }
         for (Redirect r : redirects) {
             url(sb.append(r.regex() != null ? "  RedirectMatch " : "  Redirect ").append(r.status()).append(' ')
@@ -115,9 +110,9 @@ public final class UrlMapping {
 
     private Redirect section(String path) {
         Redirect chosen = null;
-        for (SectionRedirect s : sections) {
-            if (s.section.matches(path)) {
-                chosen = s.rule;
+        for (Redirect r : sections) {
+            if (r.inSection(path)) {
+                chosen = r;
             }
         }
         return chosen;
@@ -150,7 +145,7 @@ public final class UrlMapping {
         } catch (Refused e) {
             LOG.log(Level.WARNING, "LM1105 {0}: answered {1}", e.getMessage(), e.status());
             res.status(e.status()).header("Content-Type", "text/plain; charset=UTF-8");
-            res.send("Internal Server Error\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            res.send("Internal Server Error\n".getBytes(StandardCharsets.UTF_8));
             return true;
         }
         if (rule == null) {

@@ -114,7 +114,7 @@ final class AliasDirectives {
             if (url != null) {
                 Redirect.checkUrl(url, false);
             }
-            m.addSection(section, Redirect.section(status, section, url, where(l)));
+            m.addSection(Redirect.section(status, section, url, where(l)));
             return;
         }
         if (rest.isEmpty() || takesUrl && rest.size() == 1 && from == 0 && d.status == 0) {
