@@ -33,6 +33,8 @@ final class IfSections {
                     "MinSpareThreads", "MaxSpareThreads", "ThreadLimit", "ServerLimit", "MaxConnectionsPerChild")),
             new Module("mod_mime.c", "mime_module", List.of("AddType", "TypesConfig")),
             new Module("mod_dir.c", "dir_module", List.of("DirectoryIndex")),
+            new Module("mod_alias.c", "alias_module", List.of("Redirect", "RedirectMatch", "RedirectPermanent",
+                    "RedirectTemp", "Alias", "AliasMatch")),
             new Module("mod_log_config.c", "log_config_module", List.of("LogFormat", "CustomLog")),
             new Module("mod_logio.c", "logio_module", List.of("LogFormat")),
             new Module("mod_authz_core.c", "authz_core_module", List.of("Require")),
