@@ -127,15 +127,28 @@ public final class IpRange {
 
     /** Whether {@code address} lies in this block. */
     public boolean contains(InetAddress address) {
-        byte[] a = address.getAddress();
-        if (a.length == 16 && network.length == 4 && isV4Mapped(a)) {
-            a = Arrays.copyOfRange(a, 12, 16);
-        }
-        if (a.length != network.length) {
+        return contains(address.getAddress());
+    }
+
+    /**
+     * Whether the address with these bytes ({@link InetAddress#getAddress()}, 4 or 16 of them)
+     * lies in this block. Reads {@code a} without changing or copying it, so a caller checking
+     * several blocks gets the bytes once.
+     */
+    public boolean contains(byte[] a) {
+        int off = a.length == 16 && network.length == 4 && isV4Mapped(a) ? 12 : 0;
+        if (a.length - off != network.length) {
             return false;
         }
-        mask(a, prefixBits);
-        return Arrays.equals(a, network);
+        int whole = prefixBits / 8;
+        for (int i = 0; i < whole; i++) {
+            if (a[off + i] != network[i]) {
+                return false;
+            }
+        }
+        int rest = prefixBits % 8;
+        int m = 0xff00 >>> rest & 0xff;
+        return rest == 0 || (a[off + whole] & m) == (network[whole] & 0xff);
     }
 
     private static boolean isV4Mapped(byte[] a) {

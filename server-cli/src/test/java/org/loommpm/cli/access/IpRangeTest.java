@@ -1,5 +1,6 @@
 package org.loommpm.cli.access;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -33,6 +34,23 @@ class IpRangeTest {
         assertFalse(in("2001:db8::/32", "2001:db9::1"));
         assertFalse(in("2001:db8::/32", "10.0.0.1"));
         assertTrue(in("fe80::/10", "febf::1"));
+    }
+
+    /** The byte form reads the address in place: one copy per request serves every block. */
+    @Test
+    void bytesAreReadNotChanged() throws Exception {
+        byte[] v4 = {10, 1, (byte) 200, 7};
+        byte[] copy = v4.clone();
+        assertTrue(IpRange.parse("10.1.128.0/17").contains(v4));
+        assertFalse(IpRange.parse("10.1.0.0/17").contains(v4));
+        assertArrayEquals(copy, v4, "not masked in place");
+        byte[] mapped = new byte[16];
+        mapped[10] = (byte) 0xff;
+        mapped[11] = (byte) 0xff;
+        System.arraycopy(v4, 0, mapped, 12, 4);
+        assertTrue(IpRange.parse("10.1.200.0/22").contains(mapped), "IPv4-mapped bytes");
+        assertFalse(IpRange.parse("10.1.200.0/22").contains(InetAddress.getByName("::1").getAddress()));
+        assertFalse(IpRange.parse("::/1").contains(v4), "an IPv6 block never takes an IPv4 address");
     }
 
     @Test
