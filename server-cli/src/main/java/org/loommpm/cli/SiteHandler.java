@@ -139,7 +139,7 @@ final class SiteHandler implements Handler {
         }
         // SetHandler none: back to a ProxyPass or the files, as in httpd.
         handler = "none".equals(handler) ? null : handler;
-        if (rule != AccessRule.OPEN && !rule.allows(req.remoteAddress().getAddress())) {
+        if (rule != AccessRule.OPEN && !allowed(rule, req)) {
             LOG.log(Level.DEBUG, "LM1103 {0} denied to {1} by Require", path, req.remoteAddress());
             plain(res, 403, "Forbidden");
             return;
@@ -199,6 +199,16 @@ final class SiteHandler implements Handler {
             }
         }
         return false;
+    }
+
+    /**
+     * Whether {@code Require} lets the request in: the client is {@code remoteAddress()}, so
+     * mod_remoteip's useragent address and a PROXY protocol header's client count, as for
+     * httpd; the local address is only looked up for {@code Require local}.
+     */
+    private static boolean allowed(AccessRule rule, Request req) {
+        java.net.InetAddress local = rule.usesLocalAddress() ? req.localAddress().getAddress() : null;
+        return rule.allows(req.remoteAddress().getAddress(), local, req.method());
     }
 
     /** Proxies the request if a {@code ProxyPass} takes it; returns whether one did. */

@@ -1,32 +1,51 @@
 package org.loommpm.cli.access;
 
 import java.net.InetAddress;
-import java.util.List;
 
 /**
- * What the {@code Require} lines of one {@code <Location>} allow. As in httpd, several
- * {@code Require} lines are alternatives (an implicit {@code <RequireAny>}): the client is let
- * in if any line grants it.
- *
- * <p>{@code Require all denied} alone grants nothing: {@code all} false and no ranges.
- *
- * @param all {@code Require all granted} appeared
- * @param ranges the address blocks of every {@code Require ip}
+ * What the {@code Require} lines and authorization containers of one {@code <Location>} allow:
+ * the tree under the section's implicit {@code <RequireAny>} (several {@code Require} lines are
+ * alternatives, as in httpd). A request is let in only when the tree answers
+ * {@link Authz.Result#GRANTED}; denied and neutral both mean 403, as mod_authz_core decides.
  */
-public record AccessRule(boolean all, List<IpRange> ranges) {
+public final class AccessRule {
     /** No {@code Require} at all: everyone is let in. */
-    public static final AccessRule OPEN = new AccessRule(true, List.of());
+    public static final AccessRule OPEN = new AccessRule(Authz.all(true, false));
 
-    /** Whether a client at {@code address} may proceed. */
-    public boolean allows(InetAddress address) {
-        if (all) {
-            return true;
-        }
-        for (IpRange r : ranges) {
-            if (r.contains(address)) {
-                return true;
-            }
-        }
-        return false;
+    private final Authz root;
+    private final boolean bytes;
+    private final boolean local;
+
+    /** @param root the section's tree, built and checked by the configuration parser */
+    public AccessRule(Authz root) {
+        this.root = root;
+        this.bytes = root.usesAddressBytes();
+        this.local = root.usesLocalAddress();
+    }
+
+    /**
+     * Whether {@link #allows} reads the connection's local address ({@code Require local}):
+     * the caller looks it up only then.
+     */
+    public boolean usesLocalAddress() {
+        return local;
+    }
+
+    /**
+     * Whether a request may proceed. The address bytes are copied out of {@code client} once,
+     * and only when some {@code Require ip} or {@code local} needs them.
+     *
+     * @param client the client's address (mod_remoteip's useragent address when it applies)
+     * @param localAddress the connection's local address; may be null unless {@link #usesLocalAddress()}
+     * @param method the request's method
+     */
+    public boolean allows(InetAddress client, InetAddress localAddress, String method) {
+        return root.check(bytes ? client.getAddress() : null, client, localAddress, method) == Authz.Result.GRANTED;
+    }
+
+    /** The tree, in httpd's spelling (for messages and tests). */
+    @Override
+    public String toString() {
+        return root.toString();
     }
 }

@@ -12,7 +12,6 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.loommpm.cli.access.AccessRule;
 
 /**
  * Reads a configuration: {@code -C} lines, then the file (or the embedded default), then
@@ -20,8 +19,9 @@ import org.loommpm.cli.access.AccessRule;
  * {@code Include}/{@code IncludeOptional} with globs, {@code ${name}} variables (see
  * {@link ConfigVariables}), and sections: {@code <Location>}, {@code <Proxy>} and the conditional
  * {@code <IfDefine>}, {@code <IfModule>}, {@code <IfDirective>}, {@code <IfFile>} (see
- * {@link IfSections}). Sections nest properly within one file (or the {@code -C} or {@code -c}
- * lines), as in httpd.
+ * {@link IfSections}), and the authorization containers inside {@code <Location>} (see
+ * {@link AuthzDirectives}). Sections nest properly within one file (or the {@code -C} or
+ * {@code -c} lines), as in httpd.
  */
 public final class ConfigParser {
     private static final int MAX_INCLUDE_DEPTH = 16;
@@ -146,6 +146,10 @@ public final class ConfigParser {
                     openLocation(st, l);
                     open.push(new Section(l));
                 }
+                case "<requireall", "<requireany", "<requirenone" -> {
+                    AuthzDirectives.open(st, l);
+                    open.push(new Section(l));
+                }
                 case "<proxy" -> {
                     openProxy(st, l);
                     open.push(new Section(l));
@@ -178,6 +182,7 @@ public final class ConfigParser {
         checkClose(l, innermost);
         switch (innermost.name().toLowerCase(Locale.ROOT)) {
             case "location" -> closeLocation(st);
+            case "requireall", "requireany", "requirenone" -> AuthzDirectives.close(st);
             case "proxy" -> st.proxySection = null;
             default -> {
                 // A conditional section: nothing to undo.
@@ -259,8 +264,7 @@ public final class ConfigParser {
 
     private static void closeLocation(ParseState st) {
         ParseState.OpenLocation o = st.location;
-        AccessRule rule = o.anyRequire ? new AccessRule(o.requireAll, List.copyOf(o.ranges)) : null;
-        st.locations.add(new LocationSettings(o.path, o.handler, rule));
+        st.locations.add(new LocationSettings(o.path, o.handler, AuthzDirectives.finish(o)));
         st.location = null;
     }
 
@@ -278,6 +282,10 @@ public final class ConfigParser {
                 case SERVER -> d.contexts().contains(DirectiveTable.Context.PROXY)
                         ? " is only allowed within <Proxy> sections" : " is only allowed within <Location> sections";
             });
+        }
+        if (ctx == DirectiveTable.Context.LOCATION && !st.location.containers.isEmpty() && !d.name().equals("Require")) {
+            // As httpd, where only authorization directives may stand in an authorization container.
+            throw l.error(d.name() + " cannot occur within " + st.location.containers.peek().kind.tag() + " section");
         }
         int n = l.args().size();
         if (n < d.minArgs() || n > d.maxArgs()) {

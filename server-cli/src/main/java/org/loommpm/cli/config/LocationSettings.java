@@ -7,7 +7,7 @@ import org.loommpm.cli.access.AccessRule;
  *
  * @param path the URL-path prefix; it matches the path itself and everything below it
  * @param handler the {@code SetHandler} name ({@code server-status}), or null when not set
- * @param require the {@code Require} lines, or null when there are none here
+ * @param require the {@code Require} lines and authorization containers, or null when there are none here
  */
 public record LocationSettings(String path, String handler, AccessRule require) {
     /** Whether this section applies to a normalized request path (whole segments only). */

@@ -3,6 +3,7 @@ package org.loommpm.cli.config;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -12,7 +13,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
-import org.loommpm.cli.access.IpRange;
 import org.loommpm.cli.logging.LogLevels;
 import org.loommpm.config.ServerConfig;
 
@@ -78,9 +78,10 @@ public final class ParseState {
     static final class OpenLocation {
         final String path;
         String handler;
-        boolean requireAll;
-        boolean anyRequire;
-        final List<IpRange> ranges = new ArrayList<>();
+        /** The section's own {@code Require} lines and closed containers; null while it has none. */
+        AuthzDirectives.Section authz;
+        /** The authorization containers open inside it, innermost first. */
+        final ArrayDeque<AuthzDirectives.Section> containers = new ArrayDeque<>();
 
         OpenLocation(String path) {
             this.path = path;

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import org.loommpm.cli.access.IpRange;
 
 /** Directives about what is served: names, documents, types, options, handlers, access. */
 final class SiteDirectives {
@@ -33,7 +32,8 @@ final class SiteDirectives {
         ENABLE_SENDFILE("EnableSendfile", 1, 1, SERVER, "On|Off"),
         FILE_CACHE_VALID("FileCacheValid", 1, 1, SERVER, "duration"),
         SET_HANDLER("SetHandler", 1, 1, LOCATION, "server-status|metrics|health|none|application-name"),
-        REQUIRE("Require", 2, Integer.MAX_VALUE, LOCATION, "all granted|denied | ip address[/bits] ...");
+        REQUIRE("Require", 1, Integer.MAX_VALUE, LOCATION,
+                "[not] all granted|denied | [not] ip address[/bits] ... | [not] local | [not] method name ...");
 
         final String directive;
         final int min;
@@ -62,7 +62,7 @@ final class SiteDirectives {
                 case ENABLE_SENDFILE -> s.enableSendfile = Args.onOff(l);
                 case FILE_CACHE_VALID -> s.fileCacheValid = Args.duration(l, l.args().get(0), true);
                 case SET_HANDLER -> setHandler(s, l);
-                case REQUIRE -> require(s, l);
+                case REQUIRE -> AuthzDirectives.require(s, l);
             }
         }
     }
@@ -206,37 +206,5 @@ final class SiteDirectives {
                     + "; an application's name must be loaded with LoadApplication before it is used)");
         }
         s.location.handler = h;
-    }
-
-    private static void require(ParseState s, ConfigLine l) throws ConfigException {
-        String kind = l.args().get(0).toLowerCase(Locale.ROOT);
-        List<String> rest = l.args().subList(1, l.args().size());
-        ParseState.OpenLocation loc = s.location;
-        switch (kind) {
-            case "all" -> {
-                if (rest.size() != 1) {
-                    throw l.error("Require all takes one argument: granted or denied");
-                }
-                String v = rest.get(0).toLowerCase(Locale.ROOT);
-                if (v.equals("granted")) {
-                    loc.requireAll = true;
-                } else if (!v.equals("denied")) {
-                    throw l.error("Require all takes granted or denied, got '" + rest.get(0) + "'");
-                }
-            }
-            case "ip" -> {
-                List<IpRange> ranges = new ArrayList<>();
-                for (String a : rest) {
-                    try {
-                        ranges.add(IpRange.parse(a));
-                    } catch (IllegalArgumentException e) {
-                        throw l.error("Require ip: " + e.getMessage());
-                    }
-                }
-                loc.ranges.addAll(ranges);
-            }
-            default -> throw l.error("Require: unknown provider '" + l.args().get(0) + "' (this server knows all, ip)");
-        }
-        loc.anyRequire = true;
     }
 }

@@ -262,11 +262,11 @@ class ConfigParserTest {
         List<LocationSettings> l = c.site().locations();
         assertEquals(2, l.size());
         assertEquals("server-status", l.get(0).handler());
-        assertTrue(l.get(0).require().allows(InetAddress.getByName("10.2.3.4")));
-        assertTrue(l.get(0).require().allows(InetAddress.getByName("::1")));
-        assertFalse(l.get(0).require().allows(InetAddress.getByName("192.168.1.1")));
+        assertTrue(l.get(0).require().allows(InetAddress.getByName("10.2.3.4"), null, "GET"));
+        assertTrue(l.get(0).require().allows(InetAddress.getByName("::1"), null, "GET"));
+        assertFalse(l.get(0).require().allows(InetAddress.getByName("192.168.1.1"), null, "GET"));
         assertNull(l.get(1).handler());
-        assertFalse(l.get(1).require().allows(InetAddress.getByName("127.0.0.1")));
+        assertFalse(l.get(1).require().allows(InetAddress.getByName("127.0.0.1"), null, "GET"));
         assertTrue(l.get(1).matches("/private"));
         assertTrue(l.get(1).matches("/private/x"));
         assertFalse(l.get(1).matches("/privateer"));

@@ -157,7 +157,7 @@ class IfSectionsTest {
         assertEquals(1, c.site().locations().size());
         LocationSettings loc = c.site().locations().get(0);
         assertEquals("server-status", loc.handler());
-        assertFalse(loc.require().allows(java.net.InetAddress.getByName("10.0.0.1")), loc.require().toString());
+        assertFalse(loc.require().allows(java.net.InetAddress.getByName("10.0.0.1"), null, "GET"), loc.require().toString());
         assertEquals(2, ProxySettings.of(c).balancers.get("app").members.size());
     }
 

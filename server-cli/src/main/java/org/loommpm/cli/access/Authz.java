@@ -1,0 +1,327 @@
+package org.loommpm.cli.access;
+
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * One node of a prebuilt authorization tree, evaluated as mod_authz_core evaluates its
+ * sections: a provider ({@code Require all|ip|local|method}) answers granted or denied; a
+ * container combines its children's answers, skipping neutral ones:
+ * {@code <RequireAll>} is denied by the first denied child, else granted if some child
+ * granted; {@code <RequireAny>} is granted by the first granted child, else denied if some
+ * child denied; a container whose children are all neutral is neutral. A negation
+ * ({@code Require not}, and {@code <RequireNone>}, a negated {@code <RequireAny>}) turns
+ * granted into denied and denied into neutral: it can refuse, never grant.
+ *
+ * <p>Built once from the configuration; {@link #check} walks it without allocating.
+ */
+public abstract sealed class Authz {
+    /** A node's answer; only {@link #GRANTED} at the top lets a request in. */
+    public enum Result {
+        /** The node allows the request. */
+        GRANTED,
+        /** The node refuses it. */
+        DENIED,
+        /** The node has no say (a negation that did not match, or a container of such). */
+        NEUTRAL
+    }
+
+    /**
+     * The methods httpd's registry knows, case-sensitive as httpd compares them; {@code HEAD}
+     * shares {@code GET}'s number there, so either name allows both.
+     */
+    private static final Set<String> KNOWN_METHODS = Set.of("GET", "HEAD", "PUT", "POST", "DELETE", "CONNECT",
+            "OPTIONS", "TRACE", "PATCH", "PROPFIND", "PROPPATCH", "MKCOL", "COPY", "MOVE", "LOCK", "UNLOCK",
+            "VERSION-CONTROL", "CHECKOUT", "UNCHECKOUT", "CHECKIN", "UPDATE", "LABEL", "REPORT", "MKWORKSPACE",
+            "MKACTIVITY", "BASELINE-CONTROL", "MERGE");
+    private static final IpRange LOOPBACK_V4 = IpRange.parse("127.0.0.0/8");
+    private static final IpRange LOOPBACK_V6 = IpRange.parse("::1");
+
+    private final boolean negate;
+
+    private Authz(boolean negate) {
+        this.negate = negate;
+    }
+
+    /** {@code Require [not] all granted|denied}. */
+    public static Authz all(boolean granted, boolean negate) {
+        return new All(granted, negate);
+    }
+
+    /** {@code Require [not] ip range ...}: granted when the client lies in one of the blocks. */
+    public static Authz ip(List<IpRange> ranges, boolean negate) {
+        if (ranges.isEmpty()) {
+            throw new IllegalArgumentException("Require ip takes at least one address");
+        }
+        return new Ip(ranges.toArray(new IpRange[0]), negate);
+    }
+
+    /**
+     * {@code Require [not] local}, mod_authz_host's definition: the client is on a loopback
+     * address ({@code 127.0.0.0/8}, {@code ::1}) or is the connection's own local address.
+     */
+    public static Authz local(boolean negate) {
+        return new Local(negate);
+    }
+
+    /**
+     * {@code Require [not] method name ...}: granted when the request's method is listed.
+     *
+     * @throws IllegalArgumentException for a name httpd's method registry does not know
+     */
+    public static Authz method(List<String> names, boolean negate) {
+        if (names.isEmpty()) {
+            throw new IllegalArgumentException("Require method takes at least one method");
+        }
+        Set<String> allowed = new HashSet<>();
+        for (String n : names) {
+            if (!KNOWN_METHODS.contains(n)) {
+                String upper = n.toUpperCase(Locale.ROOT);
+                throw new IllegalArgumentException("Invalid Method '" + n + "'"
+                        + (KNOWN_METHODS.contains(upper) ? " (method names are case-sensitive: " + upper + ")"
+                                : " (the methods httpd registers: GET, HEAD, POST, PUT, DELETE, CONNECT, OPTIONS, "
+                                        + "TRACE, PATCH and WebDAV's)"));
+            }
+            allowed.add(n);
+            if (n.equals("GET") || n.equals("HEAD")) {
+                allowed.add("GET");
+                allowed.add("HEAD");
+            }
+        }
+        return new Method(Set.copyOf(allowed), names, negate);
+    }
+
+    /** The authorization containers. */
+    public enum Container {
+        /** {@code <RequireAll>}: every child that has a say must grant, and one must. */
+        ALL("<RequireAll>"),
+        /** {@code <RequireAny>}: one child must grant. */
+        ANY("<RequireAny>"),
+        /** {@code <RequireNone>}: a negated {@code <RequireAny>}; no child may grant. */
+        NONE("<RequireNone>");
+
+        private final String tag;
+
+        Container(String tag) {
+            this.tag = tag;
+        }
+
+        /** The opening tag as httpd spells it in messages: {@code <RequireAll>}. */
+        public String tag() {
+            return tag;
+        }
+    }
+
+    /**
+     * A container over its children (at least one).
+     *
+     * @throws IllegalArgumentException for no children
+     */
+    public static Authz section(Container kind, List<Authz> children) {
+        if (children.isEmpty()) {
+            throw new IllegalArgumentException(kind.tag() + " directive contains no authorization directives");
+        }
+        return new Section(kind, children.toArray(new Authz[0]));
+    }
+
+    /** Whether this node is negated: {@code Require not ...} or {@code <RequireNone>}. */
+    public boolean negated() {
+        return negate;
+    }
+
+    /**
+     * This node's answer for one request.
+     *
+     * @param client the client's address bytes ({@link InetAddress#getAddress()}); may be null
+     *     when {@link #usesAddressBytes()} is false
+     * @param clientAddress the client's address
+     * @param local the connection's local address; may be null when {@link #usesLocalAddress()} is false
+     * @param method the request's method, as sent
+     */
+    public final Result check(byte[] client, InetAddress clientAddress, InetAddress local, String method) {
+        Result r = evaluate(client, clientAddress, local, method);
+        if (!negate) {
+            return r;
+        }
+        // A negation that matched refuses; one that did not match has no say: it cannot grant.
+        return r == Result.GRANTED ? Result.DENIED : r == Result.DENIED ? Result.NEUTRAL : r;
+    }
+
+    abstract Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method);
+
+    /** Whether some node reads the client's address bytes. */
+    public abstract boolean usesAddressBytes();
+
+    /** Whether some node reads the connection's local address. */
+    public abstract boolean usesLocalAddress();
+
+    /** The provider's {@code Require} line, or the container's tag with its children. */
+    @Override
+    public abstract String toString();
+
+    final String notPrefix() {
+        return negate ? "not " : "";
+    }
+
+    private static Result of(boolean granted) {
+        return granted ? Result.GRANTED : Result.DENIED;
+    }
+
+    private static final class All extends Authz {
+        private final boolean granted;
+
+        All(boolean granted, boolean negate) {
+            super(negate);
+            this.granted = granted;
+        }
+
+        @Override
+        Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method) {
+            return of(granted);
+        }
+
+        @Override public boolean usesAddressBytes() { return false; }
+        @Override public boolean usesLocalAddress() { return false; }
+
+        @Override
+        public String toString() {
+            return "Require " + notPrefix() + "all " + (granted ? "granted" : "denied");
+        }
+    }
+
+    private static final class Ip extends Authz {
+        private final IpRange[] ranges;
+
+        Ip(IpRange[] ranges, boolean negate) {
+            super(negate);
+            this.ranges = ranges;
+        }
+
+        @Override
+        Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method) {
+            for (IpRange r : ranges) {
+                if (r.contains(client)) {
+                    return Result.GRANTED;
+                }
+            }
+            return Result.DENIED;
+        }
+
+        @Override public boolean usesAddressBytes() { return true; }
+        @Override public boolean usesLocalAddress() { return false; }
+
+        @Override
+        public String toString() {
+            StringBuilder b = new StringBuilder("Require ").append(notPrefix()).append("ip");
+            for (IpRange r : ranges) {
+                b.append(' ').append(r);
+            }
+            return b.toString();
+        }
+    }
+
+    private static final class Local extends Authz {
+        Local(boolean negate) {
+            super(negate);
+        }
+
+        @Override
+        Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method) {
+            return of(LOOPBACK_V4.contains(client) || LOOPBACK_V6.contains(client) || clientAddress.equals(local));
+        }
+
+        @Override public boolean usesAddressBytes() { return true; }
+        @Override public boolean usesLocalAddress() { return true; }
+
+        @Override
+        public String toString() {
+            return "Require " + notPrefix() + "local";
+        }
+    }
+
+    private static final class Method extends Authz {
+        private final Set<String> allowed;
+        private final List<String> written;
+
+        Method(Set<String> allowed, List<String> written, boolean negate) {
+            super(negate);
+            this.allowed = allowed;
+            this.written = List.copyOf(written);
+        }
+
+        @Override
+        Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method) {
+            return of(allowed.contains(method));
+        }
+
+        @Override public boolean usesAddressBytes() { return false; }
+        @Override public boolean usesLocalAddress() { return false; }
+
+        @Override
+        public String toString() {
+            return "Require " + notPrefix() + "method " + String.join(" ", written);
+        }
+    }
+
+    private static final class Section extends Authz {
+        private final Container kind;
+        private final boolean all;
+        private final Authz[] children;
+        private final boolean bytes;
+        private final boolean local;
+
+        Section(Container kind, Authz[] children) {
+            super(kind == Container.NONE);
+            this.kind = kind;
+            this.all = kind == Container.ALL;
+            this.children = children;
+            boolean b = false;
+            boolean l = false;
+            for (Authz c : children) {
+                b |= c.usesAddressBytes();
+                l |= c.usesLocalAddress();
+            }
+            this.bytes = b;
+            this.local = l;
+        }
+
+        @Override
+        Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method) {
+            Result result = Result.NEUTRAL;
+            for (Authz c : children) {
+                Result r = c.check(client, clientAddress, local, method);
+                if (r == Result.NEUTRAL) {
+                    continue;
+                }
+                if (all) {
+                    if (r == Result.DENIED) {
+                        return Result.DENIED;
+                    }
+                    result = Result.GRANTED;
+                } else {
+                    if (r == Result.GRANTED) {
+                        return Result.GRANTED;
+                    }
+                    result = Result.DENIED;
+                }
+            }
+            return result;
+        }
+
+        @Override public boolean usesAddressBytes() { return bytes; }
+        @Override public boolean usesLocalAddress() { return local; }
+
+        @Override
+        public String toString() {
+            List<String> parts = new ArrayList<>();
+            for (Authz c : children) {
+                parts.add(c.toString());
+            }
+            return kind.tag() + parts;
+        }
+    }
+}
