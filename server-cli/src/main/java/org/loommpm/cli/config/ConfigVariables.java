@@ -18,34 +18,36 @@ public final class ConfigVariables {
     private ConfigVariables() {
     }
 
-    /** The directives' actions (an enum, as the other directive modules': no lambda at start-up). */
+    /**
+     * The directives' actions: one enum class for both, as the other directive modules' (no
+     * lambda, no constant-specific class bodies: each would be a class to load at start-up).
+     */
     private enum D implements DirectiveTable.Action {
-        DEFINE {
-            @Override
-            public void apply(ParseState st, ConfigLine l) throws ConfigException {
-                String name = checkedName(l);
-                st.defines.add(name);
-                if (l.args().size() == 2) {
-                    st.variables.put(name, l.args().get(1));
-                }
-            }
-        },
-        UNDEFINE {
-            @Override
-            public void apply(ParseState st, ConfigLine l) throws ConfigException {
-                String name = checkedName(l);
-                st.defines.remove(name);
-                st.variables.remove(name);
-            }
-        };
+        DEFINE(true),
+        UNDEFINE(false);
 
-        private static String checkedName(ConfigLine l) throws ConfigException {
+        private final boolean define;
+
+        D(boolean define) {
+            this.define = define;
+        }
+
+        @Override
+        public void apply(ParseState st, ConfigLine l) throws ConfigException {
             String name = l.args().get(0);
             String problem = nameProblem(name);
             if (problem != null) {
                 throw l.error(l.name() + ": " + problem);
             }
-            return name;
+            if (define) {
+                st.defines.add(name);
+                if (l.args().size() == 2) {
+                    st.variables.put(name, l.args().get(1));
+                }
+            } else {
+                st.defines.remove(name);
+                st.variables.remove(name);
+            }
         }
     }
 
