@@ -226,6 +226,34 @@ class AliasRoutingTest {
         assertTrue(log.contains("LM1107") && log.contains("line 5 of "), log);
     }
 
+    /**
+     * Java's regex recurses once per repetition of a group, so a repeated group over a long path
+     * overflows the stack long before it reads a million characters: that is given up as no match
+     * too (PCRE's recursion limit, for httpd), not a 500 with a thousand-frame stack trace in the
+     * error log for every such request.
+     */
+    @Test
+    void anExpressionThatRecursesTooDeeplyGivesUpAsNoMatch() throws Exception {
+        Path errors = dir.resolve("error_log");
+        // No DocumentRoot: what no rule takes is 404 without a look at the disk.
+        server = SiteServer.start(dir, """
+                ErrorLog %1$s
+                RedirectMatch ^/(a|b)*$ https://example.com/
+                AliasMatch ^/(x/|y/)*(c)$ %2$s/assets/a.txt
+                """.formatted(errors, dir));
+        HttpResponse<String> r = get("/" + "ab".repeat(4000));
+        assertEquals(404, r.statusCode(), "RedirectMatch: no match");
+        assertEquals(404, get("/" + "x/".repeat(4000) + "c").statusCode(), "AliasMatch: no match either");
+        assertEquals("https://example.com/", location(get("/abab")));
+        assertEquals("asset a", get("/x/x/c").body());
+        server.close();
+        server = null;
+        String log = Files.readString(errors);
+        // Lines 4 and 5: after SiteServer's two lines and ErrorLog.
+        assertTrue(log.contains("LM1107") && log.contains("line 4 of ") && log.contains("line 5 of "), log);
+        assertFalse(log.contains("StackOverflowError"), "no stack trace: " + log.length() + " characters");
+    }
+
     @Test
     void redirectInsideLocationSendsTheWholeSection() throws Exception {
         start("""

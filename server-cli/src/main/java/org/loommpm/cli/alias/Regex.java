@@ -52,7 +52,8 @@ final class Regex {
      * Searches {@code path} for {@code p} within {@link #BUDGET}.
      *
      * @param where the rule's line, for the error log
-     * @return the matcher positioned on the first match, or null for none (or when the budget ran out)
+     * @return the matcher positioned on the first match, or null for none (or when the budget ran
+     *     out, or the search recursed deeper than the stack allows)
      */
     static Matcher find(Pattern p, String path, String where) {
         Matcher m = p.matcher(new Budgeted(path));
@@ -61,6 +62,12 @@ final class Regex {
         } catch (Budgeted.Exhausted e) {
             LOG.log(Level.WARNING, "LM1107 the regular expression of {0} read more than {1} characters of the "
                     + "path {2} (it backtracks): taken as no match", where, BUDGET, path);
+            return null;
+        } catch (StackOverflowError e) {
+            // Java's regex recurses once per repetition of a group ((a|b)*): a long path overflows
+            // the stack well within the budget. PCRE has a recursion limit too (httpd: no match).
+            LOG.log(Level.WARNING, "LM1107 the regular expression of {0} recursed too deeply on the path {1} (a "
+                    + "repeated group over a long path): taken as no match", where, path);
             return null;
         }
     }
