@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
@@ -152,6 +153,12 @@ public final class StaticFileHandler {
             notFoundOrWelcome(req, res, urlPath);
             return;
         } catch (AccessDeniedException e) {
+            lookup.forget();
+            plain(res, 403, "Forbidden");
+            return;
+        } catch (FileSystemException e) {
+            // A name too long for the file system, a symlink loop ...: the client's path, not a
+            // server fault; 403, as httpd's directory walk answers any other stat failure.
             lookup.forget();
             plain(res, 403, "Forbidden");
             return;

@@ -79,6 +79,20 @@ class StaticFileHandlerTest {
         assertEquals(200, get("/a.txt").statusCode());
     }
 
+    /**
+     * A name longer than the file system takes (ENAMETOOLONG: a segment over 255 bytes, a path
+     * over 4096) is the client's doing: httpd answers 403 ("access to ... failed"), not a 500
+     * with a stack trace in the error log for every such request. An alias's tree is served the
+     * same way.
+     */
+    @Test
+    void aNameTooLongForTheFileSystemIsForbiddenNotAServerError() throws Exception {
+        start(Duration.ofHours(1));
+        assertEquals(403, get("/" + "a".repeat(300)).statusCode());
+        assertEquals(403, get("/" + "a/".repeat(2500) + "x").statusCode());
+        assertEquals(404, get("/" + "a".repeat(200)).statusCode(), "a name of allowed length is just missing");
+    }
+
     @Test
     void lastModifiedInTheFutureIsReplacedByTheDate() throws Exception {
         start(Duration.ZERO);
