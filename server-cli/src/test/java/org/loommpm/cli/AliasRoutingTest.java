@@ -141,6 +141,28 @@ class AliasRoutingTest {
                 "the rest goes into the URL's path, before its query (httpd: after it)");
     }
 
+    /**
+     * A URL with a {@code #fragment} gets the request's query before it: after it, the query
+     * would be part of the fragment (RFC 3986 §3.5), which no browser sends, so it would be lost.
+     */
+    @Test
+    void theRequestsQueryGoesBeforeTheURLsFragment() throws Exception {
+        start("""
+                Redirect /frag https://example.com/new#top
+                Redirect /fq https://example.com/new#a?b
+                RedirectMatch ^/m/([a-z]+)$ https://example.com/page#$1
+                <Location /sec>
+                    Redirect https://example.com/page#top
+                </Location>
+                """);
+        assertEquals("https://example.com/new/x?q=1#top", location(get("/frag/x?q=1")));
+        assertEquals("https://example.com/new/x#top", location(get("/frag/x")));
+        assertEquals("https://example.com/new?q=1#a?b", location(get("/fq?q=1")),
+                "a ? inside the fragment is no query of the URL's");
+        assertEquals("https://example.com/page?q=1#abc", location(get("/m/abc?q=1")));
+        assertEquals("https://example.com/page?q=1#top", location(get("/sec/x?q=1")));
+    }
+
     @Test
     void statusesPathsAndTheShorthands() throws Exception {
         start("""

@@ -35,7 +35,8 @@ import org.loommpm.http.StatusReasons;
  *
  * A URL that is a path ({@code /new}) is made absolute with the request's scheme and
  * {@code Host} (else {@code ServerName}, else the local address), as httpd's
- * {@code UseCanonicalName Off}. The request's query is appended when the URL has none. Statuses
+ * {@code UseCanonicalName Off}. The request's query is added when the URL has none, before its
+ * {@code #fragment} if it has one (httpd appends it after, where it is part of the fragment). Statuses
  * outside 3xx (410 {@code gone}, or any 4xx and 5xx) answer with no URL. Immutable: any thread.
  */
 public final class Redirect {
@@ -310,7 +311,17 @@ public final class Redirect {
             target = origin(req, serverName) + target;
         }
         String q = req.query();
-        return q != null && target.indexOf('?') < 0 ? target + "?" + q : target;
+        if (q == null) {
+            return target;
+        }
+        // Before the URL's #fragment: after it the query would be part of the fragment. The first
+        // # is the URL's own (a request target has none, a group's is encoded).
+        int hash = target.indexOf('#');
+        int end = hash < 0 ? target.length() : hash;
+        if (target.lastIndexOf('?', end - 1) >= 0) {
+            return target;
+        }
+        return target.substring(0, end) + "?" + q + target.substring(end);
     }
 
     /**
