@@ -249,8 +249,9 @@ public final class ConfigParser {
     }
 
     private static void openLocation(ParseState st, ConfigLine l) throws ConfigException {
-        if (st.location != null) {
-            throw l.error("<Location> cannot occur within <Location> section");
+        if (st.location != null || st.proxySection != null) {
+            throw l.error("<Location> cannot occur within <" + (st.location != null ? "Location" : "Proxy")
+                    + "> section");
         }
         if (l.args().size() != 1) {
             throw l.error("<Location> takes one argument, the URL-path");

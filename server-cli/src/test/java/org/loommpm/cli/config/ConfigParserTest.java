@@ -285,6 +285,22 @@ class ConfigParserTest {
         assertTrue(error("<Directory /a>\n</Directory>").getMessage().contains("Invalid command '<Directory'"));
     }
 
+    /**
+     * httpd refuses {@code <Location>} inside {@code <Proxy>} ("cannot occur within <Proxy>
+     * section"); read as if it stood at the top level, its {@code Require} would silently apply
+     * to the URL-path rather than to the balancer it was written in.
+     */
+    @Test
+    void aLocationCannotStandInAProxySection() {
+        String members = "<Proxy balancer://b>\nBalancerMember http://127.0.0.1:1\n";
+        ConfigException e = error(members + "<Location /a>\nRequire all denied\n</Location>\n</Proxy>\n");
+        assertEquals("<Location> cannot occur within <Proxy> section", e.getMessage());
+        assertEquals(3, e.line());
+        e = error(members + "<IfDefine !X>\n<Location /a>\n</Location>\n</IfDefine>\n</Proxy>\n");
+        assertEquals("<Location> cannot occur within <Proxy> section", e.getMessage(), "nor in a section inside it");
+        assertEquals(4, e.line());
+    }
+
     @Test
     void includeWithGlobsInNameOrder() throws Exception {
         Files.createDirectories(dir.resolve("conf.d"));
