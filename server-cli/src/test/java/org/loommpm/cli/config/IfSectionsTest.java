@@ -282,6 +282,27 @@ class IfSectionsTest {
         assertEquals(code, doc);
     }
 
+    /**
+     * The modules docs/configuration.md names as not present after its module table are absent:
+     * a module added to the table (mod_alias) must leave that list.
+     */
+    @Test
+    void theModulesDocumentedAsAbsentAreAbsent() throws Exception {
+        String doc = Files.readString(DocTables.CONFIGURATION);
+        int at = doc.indexOf("Not present, among those httpd configurations often test:");
+        assertTrue(at >= 0, "the paragraph is there");
+        String paragraph = doc.substring(at, doc.indexOf("\n\n", at));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("`(mod_[a-z_]+)`").matcher(paragraph);
+        int checked = 0;
+        while (m.find()) {
+            String file = m.group(1) + ".c";
+            assertEquals(DEFAULT_THREADS, threads(parse("<IfModule " + file + ">\nThreadsPerChild 7\n</IfModule>\n")),
+                    file + " is documented as not present, but <IfModule " + file + "> is read");
+            checked++;
+        }
+        assertTrue(checked > 5, paragraph);
+    }
+
     @Test
     void ifDirectiveAsksTheDirectiveTable() throws Exception {
         String text = """
