@@ -144,13 +144,15 @@ final class SiteHandler implements Handler {
             plain(res, 403, "Forbidden");
             return;
         }
-        if (mapping != null && mapped(req, res, path, handler)) {
+        // Found once: mod_alias, the poller entry and the proxy below all ask for it.
+        ProxySettings.Route route = routes.length > 0 && (handler == null || mapping != null) ? route(path) : null;
+        Handler proxy = route != null ? route.handler() : null;
+        if (mapping != null && mapped(req, res, path, handler, proxy != null)) {
             return;
         }
         if (anyOnPoller && handler == null && Poller.current() != null) {
             // On the poller (nonBlockingHandler chose so): only the proxy's poller entry may run here.
-            ProxySettings.Route r = route(path);
-            Handler nb = r == null || r.handler() == null ? null : r.handler().nonBlockingHandler(req.method(), req.path());
+            Handler nb = proxy == null ? null : proxy.nonBlockingHandler(req.method(), req.path());
             if (nb != null) {
                 nb.handle(req, res);
                 return;
@@ -162,8 +164,8 @@ final class SiteHandler implements Handler {
             metrics.handle(req, res);
         } else if ("health".equals(handler)) {
             health.handle(req, res);
-        } else if (handler == null && routes.length > 0 && proxied(path, req, res)) {
-            return;
+        } else if (handler == null && proxy != null) {
+            proxy.handle(req, res);
         } else if (handler != null && applications.get(handler) instanceof Handler app) {
             app.handle(req, res);
         } else {
@@ -173,11 +175,11 @@ final class SiteHandler implements Handler {
 
     /**
      * mod_alias: answers the request if a redirect takes it, or serves an alias's file when no
-     * {@code SetHandler} names a handler; returns whether it answered.
+     * {@code SetHandler} names a handler; returns whether it answered. {@code proxied}: a
+     * {@code ProxyPass} takes the path, so only a {@code <Location>}'s redirect applies.
      */
-    private boolean mapped(Request req, Response res, String path, String handler) throws Exception {
-        ProxySettings.Route r = routes.length > 0 ? route(path) : null;
-        boolean proxied = r != null && r.handler() != null;
+    private boolean mapped(Request req, Response res, String path, String handler, boolean proxied)
+            throws Exception {
         if (mapping.redirect(req, res, path, !proxied)) {
             return true;
         }
@@ -209,16 +211,6 @@ final class SiteHandler implements Handler {
     private static boolean allowed(AccessRule rule, Request req) {
         java.net.InetAddress local = rule.usesLocalAddress() ? req.localAddress().getAddress() : null;
         return rule.allows(req.remoteAddress().getAddress(), local, req.method());
-    }
-
-    /** Proxies the request if a {@code ProxyPass} takes it; returns whether one did. */
-    private boolean proxied(String path, Request req, Response res) throws Exception {
-        ProxySettings.Route chosen = route(path);
-        if (chosen == null || chosen.handler() == null) {
-            return false;
-        }
-        chosen.handler().handle(req, res);
-        return true;
     }
 
     /**
