@@ -64,14 +64,26 @@ port_of() {
     loom-noac) echo $((PORT_BASE + 4)) ;; jdk) echo $((PORT_BASE + 5)) ;;
     undertow) echo $((PORT_BASE + 6)) ;; loom-jar) echo $((PORT_BASE + 7)) ;;
     loom-jar-aot) echo $((PORT_BASE + 8)) ;; loom-blk) echo $((PORT_BASE + 9)) ;;
+    netty-noleak) echo $((PORT_BASE + 10)) ;;
     *) echo "unknown server $1" >&2; return 1 ;;
   esac
 }
 
 # server_impl SERVER: the jar's server argument (loom-noac is loom with AdmissionControl Off;
-# loom-blk is loom with every route blocking, LOOM_ROUTES=blocking: the non-blocking A/B).
+# loom-blk is loom with every route blocking, LOOM_ROUTES=blocking: the non-blocking A/B;
+# netty-noleak is netty with its buffer leak detector off, see server_jvm_flags).
 server_impl() {
-  case "$1" in loom-noac|loom-blk) echo loom ;; *) echo "$1" ;; esac
+  case "$1" in loom-noac|loom-blk) echo loom ;; netty-noleak) echo netty ;; *) echo "$1" ;; esac
+}
+
+# server_jvm_flags SERVER: JVM_FLAGS plus what a pseudo-server adds. netty-noleak turns off
+# Netty's ResourceLeakDetector (default SIMPLE: about one buffer in 128 records a stack trace),
+# as benchmark setups often do; it measures what the default costs Netty, an A/B only.
+server_jvm_flags() {
+  case "$1" in
+    netty-noleak) echo "$JVM_FLAGS -Dio.netty.leakDetection.level=disabled" ;;
+    *) echo "$JVM_FLAGS" ;;
+  esac
 }
 
 # jit_ticks_of PID: utime + stime of the JVM's JIT compiler threads, in clock ticks (0 for a
@@ -141,7 +153,7 @@ start_server() {
   [ "$server" = loom-blk ] && routes=blocking
   require_quota_cgroup || return 1
   # shellcheck disable=SC2086
-  (export LOOM_ROUTES=$routes LOOM_ADMISSION=$admission; in_quota taskset -c "$SERVER_CPU" "$JAVA" $JVM_FLAGS -jar "$JAR" "$port" "$(server_impl "$server")") \
+  (export LOOM_ROUTES=$routes LOOM_ADMISSION=$admission; in_quota taskset -c "$SERVER_CPU" "$JAVA" $(server_jvm_flags "$server") -jar "$JAR" "$port" "$(server_impl "$server")") \
     >"$log" 2>&1 &
   SERVER_PID=$!
   for i in $(seq 600); do
