@@ -56,7 +56,10 @@ class DynamicPolicyLoadTest {
                 assertTrue(load.ok.get() > 64, "load ran: " + load.ok.get());
             }
             assertEquals(8, peak, "never beyond MaxRequestWorkers");
-            assertEquals(List.of(1, 2, 4), batches(starts), "children started 1, 2, 4 per interval");
+            List<Integer> grown = batches(starts);
+            assertEquals(7, grown.stream().mapToInt(Integer::intValue).sum(), "children started: " + grown);
+            assertTrue(doubling(grown) && grown.stream().anyMatch(n -> n > 1),
+                    "children started 1, 2, 4 per interval (worker.c's rule; DynamicPoolTest holds the exact rates): " + grown);
             assertEquals(1, log.withId("LM0807").size(), "reaching MaxRequestWorkers is reported once");
             SupervisorHarness.waitFor("the pool shrank back to one child", 20,
                     () -> h.serving().size() == 1 && h.supervisor.children().size() == 1);
@@ -97,6 +100,31 @@ class DynamicPolicyLoadTest {
             }
             assertEquals(List.of(1, 1, 1), batches(starts), "spamd: one child per interval, where worker.c starts 1, 2");
         }
+    }
+
+    /**
+     * Whether each batch follows worker.c's rule as far as a load can show it: 1 (a first or a
+     * restarted rate), twice the batch before it, or the last batch, cut to the room left under
+     * MaxRequestWorkers. The rate starts over after a pass that finds MinSpareThreads free slots,
+     * and on a busy machine one can, for a moment: a slot freed by a response is taken again only
+     * when its child's poller next accepts, which can come late there (a CI run once grew 1, 2, 1, 2, 1).
+     */
+    private static boolean doubling(List<Integer> batches) {
+        for (int i = 0; i < batches.size(); i++) {
+            int n = batches.get(i);
+            if (n == 1) {
+                continue;
+            }
+            if (i == 0) {
+                return false;
+            }
+            int twice = 2 * batches.get(i - 1);
+            boolean cut = i == batches.size() - 1 && n < twice;
+            if (n != twice && !cut) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Child starts or exits grouped by maintenance pass (a pass starts its children within microseconds). */
