@@ -117,14 +117,19 @@ settle_jit() {
   echo "$spent"
 }
 
+# warm_wrk W SECONDS PORT LOG: SECONDS of wrk workload W (discarded), then settle_jit; prints the
+# seconds the settling added.
+warm_wrk() {
+  wrk_args "$1" "$2" "$3"
+  taskset -c "$CLIENT_CPU" wrk "${WRK_ARGS[@]}" >"$4" 2>&1 || true
+  settle_jit "$1" "$3" "$4"
+}
+
 # run_wrk W SERVER ROUND PORT WARMUP: warm-up (then settle_jit), then the measured run with the
 # server's CPU time and its JIT compiler threads' share of it.
 run_wrk() {
   local w=$1 server=$2 round=$3 port=$4 f cpu0 cpu1 jit0 jit1 settled
-  local log="$RES/warmup/${w}_${server}_r$round.txt"
-  wrk_args "$w" "$5" "$port"
-  taskset -c "$CLIENT_CPU" wrk "${WRK_ARGS[@]}" >"$log" 2>&1 || true
-  settled=$(settle_jit "$w" "$port" "$log")
+  settled=$(warm_wrk "$w" "$5" "$port" "$RES/warmup/${w}_${server}_r$round.txt")
   wrk_args "$w" "$DURATION" "$port"
   f="$RES/wrk/${w}_${server}_r$round.txt"
   printf '# wrk' >"$f"; printf " '%s'" "${WRK_ARGS[@]}" >>"$f"; echo >>"$f"
@@ -137,17 +142,6 @@ run_wrk() {
   tcp_counters | tcp_delta "$RES/nstat.before" >>"$f"
   printf '   %s: %s req/s %s\n' "$w" "$(sed -n 's/^Requests\/sec:\s*//p' "$f")" \
     "$(grep -E 'Socket errors|Non-2xx' "$f" | tr -s ' ' | tr '\n' ' ')"
-}
-
-# warm_up SERVER ROUND PORT: the JIT warm-up a fresh server gets before its first wrk workload
-# (FIRST_WARMUP s of workload a, then settle_jit), for e and f when no wrk workload ran before
-# them: their own 2 s at the offered rate is not enough. On 1 Dec 2026, WORKLOADS=f alone met a
-# cold Netty that could not hold 50,000 req/s (31,000-47,000 achieved, p99 1 s) while loom-mpm did.
-warm_up() {
-  local log="$RES/warmup/first_${1}_r$2.txt"
-  wrk_args a "$FIRST_WARMUP" "$3"
-  taskset -c "$CLIENT_CPU" wrk "${WRK_ARGS[@]}" >"$log" 2>&1 || true
-  settle_jit a "$3" "$log" >/dev/null
 }
 
 # run_h2load SERVER ROUND PORT: workload i, h2c multiplexed (warm-up, then measured with CPU time).
@@ -259,11 +253,18 @@ for round in $(seq "$ROUND_COUNT"); do
       continue
     fi
     warmup=$FIRST_WARMUP
+    # e and f on a server no wrk workload has warmed yet get the same first warm-up (workload a):
+    # their own 2 s at the offered rate is not enough. On 1 Dec 2026, WORKLOADS=f alone met a cold
+    # Netty that could not hold 50,000 req/s (31,000-47,000 achieved, p99 1 s) while loom-mpm did.
+    warmed=0
     for w in $WORKLOADS; do
       [ "$server" = loom-noac ] && [ "$w" != g ] && continue
       case "$w" in
-        a | b | c | d) run_wrk "$w" "$server" "$round" "$port" "$warmup"; warmup=$WARMUP ;;
-        e | f) [ "$warmup" = "$FIRST_WARMUP" ] && warm_up "$server" "$round" "$port"; warmup=$WARMUP
+        a | b | c | d) run_wrk "$w" "$server" "$round" "$port" "$warmup"; warmup=$WARMUP warmed=1 ;;
+        e | f) if [ "$warmed" = 0 ]; then
+                 warm_wrk a "$FIRST_WARMUP" "$port" "$RES/warmup/first_${server}_r$round.txt" >/dev/null
+                 warmup=$WARMUP warmed=1
+               fi
                run_open "$w" "$server" "$round" "$port" ;;
         g) run_open "$w" "$server" "$round" "$port" ;;
         h) continue ;;
