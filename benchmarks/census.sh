@@ -5,7 +5,7 @@
 #   RATE=10000 SYSCALLS=1 nice -n -15 benchmarks/census.sh netty-noleak
 #
 # The server starts as in run.sh (pinned to SERVER_CPU, same JVM flags; JVM_FLAGS adds to them),
-# gets WARMUP s of wrk -c50, then OpenLoop offers RATE req/s on 50 connections for WINDOW + 5 s;
+# gets WARMUP s of wrk -c50 and the JIT settling run.sh gives (settle_jit), then OpenLoop offers RATE req/s on 50 connections for WINDOW + 5 s;
 # over WINDOW s in the middle of it, from /proc: the server's user and system CPU time and the
 # voluntary and involuntary context switches of all its threads, each per request offered.
 # SYSCALLS=1 also counts every system call the server makes (perf stat on the
@@ -31,16 +31,16 @@ build_jar
 trap 'stop_server; remove_quota_cgroup' EXIT
 port=$(port_of "$server")
 start_server "$server" "$RES/server.log"
-taskset -c "$CLIENT_CPU" wrk -t1 -c50 "-d${WARMUP}s" "http://127.0.0.1:$port/plaintext" >"$RES/warmup.txt"
+warm_wrk a "$WARMUP" "$port" "$RES/warmup.txt" >/dev/null
 
-cpu_ticks() { sed 's/.*) //' "/proc/$SERVER_PID/stat" | awk '{print $12, $13}'; }
+user_system_ticks() { sed 's/.*) //' "/proc/$SERVER_PID/stat" | awk '{print $12, $13}'; }
 switches() { cat /proc/"$SERVER_PID"/task/*/status | awk '/^voluntary_ctxt/ {v += $2} /^nonvoluntary_ctxt/ {n += $2} END {print v, n}'; }
 
 taskset -c "$CLIENT_CPU" "$JAVA" -cp "$JAR" org.loommpm.bench.OpenLoop --port "$port" --connections 50 \
   --warmup 2 rate "$RATE" --seconds $((WINDOW + 3)) >"$RES/openloop.txt" &
 client=$!
 sleep 3
-c0=$(cpu_ticks); s0=$(switches)
+c0=$(user_system_ticks); s0=$(switches)
 if [ "${SYSCALLS:-0}" = 1 ]; then
   perf stat -x, -e 'syscalls:sys_enter_*' -p "$SERVER_PID" -o "$RES/syscalls.csv" -- sleep "$WINDOW"
 elif [ "${PROFILE:-0}" = 1 ]; then
@@ -48,7 +48,7 @@ elif [ "${PROFILE:-0}" = 1 ]; then
 else
   sleep "$WINDOW"
 fi
-c1=$(cpu_ticks); s1=$(switches)
+c1=$(user_system_ticks); s1=$(switches)
 wait "$client"
 
 n=$((RATE * WINDOW))

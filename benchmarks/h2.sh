@@ -31,7 +31,6 @@ DURATION=${DURATION:-10}
 WARMUP=${WARMUP:-6}
 WARMUP_STEP=${WARMUP_STEP:-3}
 WARMUP_MAX=${WARMUP_MAX:-60}
-JIT_SETTLE_PCT=${JIT_SETTLE_PCT:-3}
 SHAPES=${SHAPES:-"16x32 50x1"}
 OUT=${OUT:-"$ROOT_DIR/docs/benchmarks/h2-$(date -u +%Y-%m-%d).md"}
 command -v h2load >/dev/null || { echo "h2load not found (apt-get install nghttp2-client)" >&2; exit 1; }
@@ -42,10 +41,6 @@ trap 'stop_server; remove_quota_cgroup; echo "raw output kept in $RES" >&2' EXIT
 "$BENCH_JAVA_HOME/bin/keytool" -genkeypair -keystore "$RES/bench.p12" -storetype PKCS12 -storepass benchpw \
   -keypass benchpw -alias bench -keyalg EC -groupname secp256r1 -dname CN=localhost \
   -ext SAN=IP:127.0.0.1,DNS:localhost -validity 2 >/dev/null 2>&1
-
-cpu_ticks() {  # utime + stime of SERVER_PID, in clock ticks
-  awk '{print $14 + $15}' "/proc/$SERVER_PID/stat"
-}
 
 # warm_up URL LOG: h2load in WARMUP_STEP-second runs, at least WARMUP s in all, until the last two
 # runs' req/s agree within 10 % and the server's JIT compiler threads took at most JIT_SETTLE_PCT %
@@ -58,10 +53,10 @@ warm_up() {
   local url=$1 log=$2 spent=0 prev=0 rps cpu0 cpu1 jit0 jit1
   : >"$log"
   while :; do
-    cpu0=$(cpu_ticks); jit0=$(jit_ticks_of "$SERVER_PID")
+    cpu0=$(server_cpu_ticks); jit0=$(jit_ticks_of "$SERVER_PID")
     rps=$(timeout -s INT $((WARMUP_STEP + 20)) taskset -c "$CLIENT_CPU" h2load -t1 -c "$CLIENTS" -m "$STREAMS" \
       -D "$WARMUP_STEP" "$url" 2>&1 | tee -a "$log" | sed -n 's/^finished in [^,]*, \([0-9.]*\) req\/s.*/\1/p')
-    cpu1=$(cpu_ticks); jit1=$(jit_ticks_of "$SERVER_PID")
+    cpu1=$(server_cpu_ticks); jit1=$(jit_ticks_of "$SERVER_PID")
     spent=$((spent + WARMUP_STEP))
     echo "# warm-up ${spent} s: ${rps:-0} req/s, JIT $((jit1 - jit0)) of $((cpu1 - cpu0)) ticks" >>"$log"
     if [ "$spent" -ge "$WARMUP" ] && awk -v a="${rps:-0}" -v b="$prev" -v j=$((jit1 - jit0)) -v c=$((cpu1 - cpu0)) \
@@ -93,11 +88,11 @@ for round in $(seq "$ROUNDS"); do
     fi
     start_server "$server" "$RES/server_${shape}_${proto}_${server}_r$round.log"
     warm_up "$url" "$RES/warmup_${shape}_${proto}_${server}_r$round.txt"
-    before=$(cpu_ticks); jit_before=$(jit_ticks_of "$SERVER_PID")
+    before=$(server_cpu_ticks); jit_before=$(jit_ticks_of "$SERVER_PID")
     f="$RES/${shape}_${proto}_${server}_r$round.txt"
     : >"$f"
     run_client "$f" timeout -s INT $((DURATION + 20)) taskset -c "$CLIENT_CPU" h2load -t1 -c "$CLIENTS" -m "$STREAMS" -D "$DURATION" "$url" || echo "   h2load exited non-zero" >&2
-    after=$(cpu_ticks); jit_after=$(jit_ticks_of "$SERVER_PID")
+    after=$(server_cpu_ticks); jit_after=$(jit_ticks_of "$SERVER_PID")
     stop_server
     grep -q "Application protocol: h2" "$f" || echo "   $server did not negotiate h2 ($proto)" >&2
     rps=$(sed -n 's/^finished in [^,]*, \([0-9.]*\) req\/s.*/\1/p' "$f")

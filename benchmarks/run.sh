@@ -41,10 +41,6 @@ ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-10}
 WARMUP=${WARMUP:-5}
 FIRST_WARMUP=${FIRST_WARMUP:-$WARMUP}
-JIT_SETTLE_PCT=${JIT_SETTLE_PCT:-3}
-JIT_SETTLE_STEP=${JIT_SETTLE_STEP:-3}
-JIT_SETTLE_MAX=${JIT_SETTLE_MAX:-60}
-[ "$JIT_SETTLE_STEP" -ge 1 ] || { echo "JIT_SETTLE_STEP must be at least 1 (seconds)" >&2; exit 2; }
 WORKLOADS=${WORKLOADS:-"a b c d e f g h i"}
 I_REQUESTS=${I_REQUESTS:-400000}
 I_WARMUP=${I_WARMUP:-1000000}
@@ -74,18 +70,6 @@ build_jar
 trap 'stop_server; remove_quota_cgroup' EXIT
 trap 'exit 130' INT TERM
 
-WRK_ARGS=()
-wrk_args() {  # wrk_args WORKLOAD DURATION PORT: sets WRK_ARGS
-  local url="http://127.0.0.1:$3/plaintext"
-  case "$1" in
-    a) WRK_ARGS=(-t1 -c50 "-d$2s" --latency "$url") ;;
-    b) WRK_ARGS=(-t1 -c256 "-d$2s" --latency "$url") ;;
-    c) WRK_ARGS=(-t1 -c50 "-d$2s" --latency -H 'Connection: close' "$url") ;;
-    d) WRK_ARGS=(-t1 -c256 "-d$2s" --latency -s "$BENCH_DIR/pipeline.lua" "$url" -- 16) ;;
-    *) echo "unknown workload $1" >&2; return 1 ;;
-  esac
-}
-
 has_workload() { [[ " $WORKLOADS " == *" $1 "* ]]; }
 
 # The open-loop client: its own JVM on the client core.
@@ -96,34 +80,6 @@ open_loop() {  # open_loop PORT ARGS...
     --port "$port" --server-pid "$SERVER_PID" "$@"
 }
 CLIENT_JVM_FLAGS=${CLIENT_JVM_FLAGS:-"-Xms512m -Xmx512m -XX:+UseParallelGC"}
-
-# settle_jit W PORT LOG: more warm-up of workload W, in JIT_SETTLE_STEP-second wrk runs, while the
-# server's JIT compiler threads took more than JIT_SETTLE_PCT % of its CPU in the last run, for
-# JIT_SETTLE_MAX seconds at most; prints the seconds it added. Under a CPU quota the compiler
-# shares the server's half core: on 29 Nov Netty's C2 still took 36 % of it in the 6 s after a
-# 20 s warm-up at c256 (1.1 s of 3.0), which tripled its CPU per request in that round, while
-# loom-mpm's took 7 %. A fixed warm-up long enough for the slowest peer would be guesswork.
-settle_jit() {
-  local w=$1 port=$2 log=$3 spent=0 cpu0 cpu1 jit0 jit1
-  while [ "$spent" -lt "$JIT_SETTLE_MAX" ]; do
-    wrk_args "$w" "$JIT_SETTLE_STEP" "$port"
-    cpu0=$(server_cpu_ticks); jit0=$(jit_ticks_of "$SERVER_PID")
-    taskset -c "$CLIENT_CPU" wrk "${WRK_ARGS[@]}" >>"$log" 2>&1 || true
-    cpu1=$(server_cpu_ticks); jit1=$(jit_ticks_of "$SERVER_PID")
-    spent=$((spent + JIT_SETTLE_STEP))
-    echo "# settle ${spent} s: JIT $((jit1 - jit0)) of $((cpu1 - cpu0)) ticks" >>"$log"
-    awk -v j=$((jit1 - jit0)) -v c=$((cpu1 - cpu0)) -v p="$JIT_SETTLE_PCT" 'BEGIN {exit !(c > 0 && 100 * j <= p * c)}' && break
-  done
-  echo "$spent"
-}
-
-# warm_wrk W SECONDS PORT LOG: SECONDS of wrk workload W (discarded), then settle_jit; prints the
-# seconds the settling added.
-warm_wrk() {
-  wrk_args "$1" "$2" "$3"
-  taskset -c "$CLIENT_CPU" wrk "${WRK_ARGS[@]}" >"$4" 2>&1 || true
-  settle_jit "$1" "$3" "$4"
-}
 
 # run_wrk W SERVER ROUND PORT WARMUP: warm-up (then settle_jit), then the measured run with the
 # server's CPU time and its JIT compiler threads' share of it.
@@ -155,11 +111,6 @@ run_h2load() {
   cpu1=$(server_cpu_ticks)
   echo "# server_cpu_s=$(awk -v a="$cpu0" -v b="$cpu1" 'BEGIN {printf "%.2f", (b - a) / 100}')" >>"$f"
   printf '   i: %s\n' "$(grep -E '^finished' "$f")"
-}
-
-# server_cpu_ticks: utime + stime of the running server, in clock ticks (USER_HZ = 100).
-server_cpu_ticks() {
-  awk '{sub(/.*\) /, ""); print $12 + $13}' "/proc/$SERVER_PID/stat"
 }
 
 # run_open W SERVER ROUND PORT: one of the open-loop workloads e, f, g.
