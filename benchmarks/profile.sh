@@ -43,8 +43,8 @@ case "$w" in
   c) args=(-t1 -c50 --latency -H 'Connection: close') ;;
   d) args=(-t1 -c256 --latency -s "$BENCH_DIR/pipeline.lua") ;;
   f) ;;
-  m1) args=(-t1 -c50 -m1) ;;
-  m32) args=(-t1 -c16 -m32) ;;
+  m1 | m32) command -v h2load >/dev/null || { echo "h2load not found (apt-get install nghttp2-client)" >&2; exit 1; }
+    if [ "$w" = m1 ]; then args=(-t1 -c50 -m1); else args=(-t1 -c16 -m32); fi ;;
   *) echo "workload a-d, f, m1 or m32" >&2; exit 2 ;;
 esac
 url="http://127.0.0.1:$port/plaintext"
