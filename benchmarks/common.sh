@@ -6,6 +6,9 @@ ROOT_DIR=$(dirname "$BENCH_DIR")
 JAR="$BENCH_DIR/target/loom-mpm-bench.jar"
 # The product jar (`java -jar loom-mpm.jar`), for the start-up rows loom-jar and loom-jar-aot.
 SERVER_JAR=${SERVER_JAR:-"$ROOT_DIR/server-cli/target/loom-mpm.jar"}
+# The start-up row's jdk: the JDK's own server in a jar of its own (BenchServer and JdkBench only),
+# as its users ship it; loom-mpm-bench.jar's 10,000 entries would slow its start, not ours.
+JDK_JAR="$BENCH_DIR/target/jdk-httpserver-bench.jar"
 
 # The same JVM flags for every server. --sun-misc-unsafe-memory-access=allow: Netty 4.2 turns its
 # sun.misc.Unsafe paths off by default on JDK 24+ unless this is given (the others ignore it).
@@ -30,7 +33,7 @@ JCMD="$BENCH_JAVA_HOME/bin/jcmd"
 [ -x "$JAVA" ] || { echo "no JDK 21+ found (../loom java)" >&2; exit 1; }
 
 build_jar() {
-  if [ ! -f "$JAR" ] || [ ! -f "$SERVER_JAR" ] || [ "${BUILD:-0}" = 1 ]; then
+  if [ ! -f "$JAR" ] || [ ! -f "$JDK_JAR" ] || [ ! -f "$SERVER_JAR" ] || [ "${BUILD:-0}" = 1 ]; then
     echo "building $JAR and $SERVER_JAR ..." >&2
     (cd "$ROOT_DIR" && ./loom mvn -q -B -DskipTests -pl benchmarks -am package)
   fi
@@ -41,7 +44,7 @@ build_jar() {
 build_jars() {
   local server_jar=$1
   shift
-  if [ ! -f "$JAR" ] || [ ! -f "$server_jar" ] || [ "${BUILD:-0}" = 1 ]; then
+  if [ ! -f "$JAR" ] || [ ! -f "$JDK_JAR" ] || [ ! -f "$server_jar" ] || [ "${BUILD:-0}" = 1 ]; then
     echo "building the jars ..." >&2
     (cd "$ROOT_DIR" && ./loom mvn -q -B "$@" -DskipTests package)
   fi
