@@ -67,7 +67,7 @@ port_of() {
     loom-noac) echo $((PORT_BASE + 4)) ;; jdk) echo $((PORT_BASE + 5)) ;;
     undertow) echo $((PORT_BASE + 6)) ;; loom-jar) echo $((PORT_BASE + 7)) ;;
     loom-jar-aot) echo $((PORT_BASE + 8)) ;; loom-blk) echo $((PORT_BASE + 9)) ;;
-    netty-noleak) echo $((PORT_BASE + 10)) ;;
+    netty-noleak) echo $((PORT_BASE + 10)) ;; loom-jar-nopreload) echo $((PORT_BASE + 11)) ;;
     *) echo "unknown server $1" >&2; return 1 ;;
   esac
 }

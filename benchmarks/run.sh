@@ -29,8 +29,10 @@
 #       H_SERVERS: besides the bench app's servers, loom-jar = `java -jar loom-mpm.jar` with the
 #       embedded default (as the README runs it; GET /, the welcome page) and loom-jar-aot = the
 #       same with the AOT cache (JDK 25+; AppCDS on 21-24) that server-cli/bin/aot-cache.sh makes
-#       from a training run just before, and jdk = the JDK's own server from a jar of its own
-#       (target/jdk-httpserver-bench.jar); the other servers start from loom-mpm-bench.jar;
+#       from a training run just before, loom-jar-nopreload = loom-jar without its start-up class
+#       preloading (-Dloom.preloadClasses=false, the A/B of that lever), and jdk = the JDK's own
+#       server from a jar of its own (target/jdk-httpserver-bench.jar); the others start from
+#       loom-mpm-bench.jar;
 #   i = HTTP/2 (h2c): h2load -n I_REQUESTS (400000) -c16 -m32 after I_WARMUP (1000000) warm-up
 #       requests, for the servers in H2_SERVERS (loom helidon netty: Jetty's app has no h2c; TLS h2 rows: h2.sh).
 set -euo pipefail
@@ -242,6 +244,8 @@ startup_command() {
   case "$server" in
     loom-jar) H_CMD=("${pin[@]}" -jar "$SERVER_JAR" -C "Listen 127.0.0.1:$port") H_PATH=/ ;;
     loom-jar-aot) H_CMD=("${pin[@]}" "$H_CACHE_OPTION" -jar "$SERVER_JAR" -C "Listen 127.0.0.1:$port") H_PATH=/ ;;
+    loom-jar-nopreload) H_CMD=("${pin[@]}" -Dloom.preloadClasses=false -jar "$SERVER_JAR" -C "Listen 127.0.0.1:$port")
+      H_PATH=/ ;;
     jdk) H_CMD=("${pin[@]}" -jar "$JDK_JAR" "$port" jdk) H_PATH=/plaintext ;;
     *) H_CMD=("${pin[@]}" -jar "$JAR" "$port" "$(server_impl "$server")") H_PATH=/plaintext ;;
   esac

@@ -337,8 +337,10 @@ public final class Report {
         md.append("`StartupTime`: from just before the process is spawned (same JVM flags, pinned like the")
                 .append(" load runs) to a complete `200` for `GET /plaintext` (`GET /` for `loom-jar`, the")
                 .append(" product jar `java -jar loom-mpm.jar` with its embedded default, and `loom-jar-aot`, the")
-                .append(" same with the AOT cache a training run made), probing every millisecond;")
-                .append(" servers interleaved, a fresh process each time. Issue #20's target for `java -jar")
+                .append(" same with the AOT cache a training run made; `loom-jar-nopreload` without its start-up")
+                .append(" class preloading), probing every millisecond; servers interleaved, a fresh process each")
+                .append(" time. `jdk` starts from a jar of its own (`jdk-httpserver-bench.jar`), the other")
+                .append(" servers of the bench app from `loom-mpm-bench.jar`. Issue #20's target for `java -jar")
                 .append(" loom-mpm.jar`: ≤ 250 ms median and ≤ the JDK's own `com.sun.net.httpserver` (`jdk`).\n\n");
         List<String> hServers = meta.containsKey("h servers")
                 ? List.of(meta.get("h servers").split("\\s+")) : servers;

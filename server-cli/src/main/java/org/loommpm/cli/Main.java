@@ -133,6 +133,11 @@ public final class Main {
             System.exit(2);
             return;
         }
+        if (cl.action() == CommandLine.Action.SERVE) {
+            // The classes of the engine's start and the first request, loaded on another core
+            // while this thread reads the configuration.
+            StartupClasses.start();
+        }
         switch (cl.action()) {
             case VERSION -> {
                 System.out.println("loom-mpm " + Version.current() + " (Java " + Runtime.version() + ")");
