@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * {@code loom-mpm.jar} run as a separate process, the way an operator runs it: stdout and stderr
@@ -28,6 +30,8 @@ final class JarProcess implements AutoCloseable {
         this.stdout = stdout;
         this.stderr = stderr;
     }
+
+    private static final Pattern LISTENING = Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)/");
 
     /** The jar under test (failsafe passes its path). */
     static Path jar() {
@@ -114,6 +118,20 @@ final class JarProcess implements AutoCloseable {
         if (k.waitFor() != 0) {
             throw new AssertionError("kill -" + name + " failed");
         }
+    }
+
+    /** The port of the first {@code listening on http://127.0.0.1:PORT/} line in {@code stdout}. */
+    static int listeningPort(String stdout) {
+        Matcher m = LISTENING.matcher(stdout);
+        if (!m.find()) {
+            throw new AssertionError("no port in: " + stdout);
+        }
+        return Integer.parseInt(m.group(1));
+    }
+
+    /** The port this process said it listens on (a {@code Listen 127.0.0.1:0} start). */
+    int port() throws IOException {
+        return listeningPort(stdout());
     }
 
     String stdout() throws IOException {

@@ -12,8 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,7 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
  * the build copies to target/modules (every runtime dependency) plus server-cli's own jar.
  */
 class ModulePathIT {
-    private static final Pattern LISTENING = Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)/");
 
     @TempDir
     Path dir;
@@ -75,9 +72,7 @@ class ModulePathIT {
     }
 
     private static int port(String stdout) {
-        Matcher m = LISTENING.matcher(stdout);
-        assertTrue(m.find(), "no port in: " + stdout);
-        int port = Integer.parseInt(m.group(1));
+        int port = JarProcess.listeningPort(stdout);
         System.out.println("ModulePathIT: listening on 127.0.0.1:" + port);
         return port;
     }

@@ -31,7 +31,6 @@ import org.junit.jupiter.api.io.TempDir;
  * fails and names the fresh list it wrote to {@code target/startup-classes.txt}.
  */
 class StartupClassesIT {
-    private static final Pattern LISTENING = Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)/");
     /** {@code -Xlog:class+load} with no decorations: "NAME source: WHERE". */
     private static final Pattern LOADED = Pattern.compile("^(\\S+) source: (.*)$");
     /** The list starts with the first class loaded once the configuration has been read. */
@@ -102,13 +101,12 @@ class StartupClassesIT {
     }
 
     private static void get(JarProcess server) throws Exception {
-        Matcher m = LISTENING.matcher(server.stdout());
-        assertTrue(m.find(), server.stdout());
+        int port = server.port();
         // HTTP/1.1, as curl and browsers ask on cleartext: the JDK client's default, HTTP/2, would
         // send an h2c upgrade and train the list with the HTTP/2 stack's classes.
         try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5)).build()) {
-            HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + m.group(1)
+            HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
                     + "/")).timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(200, r.statusCode());
         }
