@@ -120,6 +120,32 @@ server_cpu_ticks() {
   awk '{sub(/.*\) /, ""); print $12 + $13}' "/proc/$SERVER_PID/stat"
 }
 
+# noise_sample: one line of the counters noise_delta compares: the hypervisor's steal and all
+# ticks of the server's and the client's cores (/proc/stat), and the quota cgroup's throttling
+# (periods throttled, time throttled in us; 0 0 without a quota). A shared VM loses time to its
+# neighbours; a round whose figures look odd is explained by these before it is published.
+noise_sample() {
+  local throttle="0 0"
+  if [ -n "$QUOTA_CGROUP" ] && [ -f "$QUOTA_CGROUP/cpu.stat" ]; then
+    # v2 reports throttled_usec, v1 throttled_time in ns.
+    throttle=$(awk '$1 == "nr_throttled" {n = $2} $1 == "throttled_usec" {u = $2}
+      $1 == "throttled_time" {u = $2 / 1000} END {printf "%d %d", n, u}' "$QUOTA_CGROUP/cpu.stat")
+  fi
+  awk -v s="cpu$SERVER_CPU" -v c="cpu$CLIENT_CPU" -v t="$throttle" '
+    function total(   i, sum) { for (i = 2; i <= NF; i++) sum += $i; return sum }
+    $1 == s {ss = $9; st = total()} $1 == c {cs = $9; ct = total()}
+    END {print ss, st, cs, ct, t}' /proc/stat
+}
+
+# noise_delta BEFORE AFTER: the "# noise:" line of a result file: each core's steal as a
+# percentage of its ticks between the samples, and the server's throttling.
+noise_delta() {
+  awk -v a="$1" -v b="$2" 'BEGIN {split(a, x, " "); split(b, y, " ")
+    printf "# noise: steal_server_core_pct=%.1f steal_client_core_pct=%.1f nr_throttled=%d throttled_ms=%.0f\n",
+      (y[2] > x[2] ? 100 * (y[1] - x[1]) / (y[2] - x[2]) : 0), (y[4] > x[4] ? 100 * (y[3] - x[3]) / (y[4] - x[4]) : 0),
+      y[5] - x[5], (y[6] - x[6]) / 1000}'
+}
+
 WRK_ARGS=()
 wrk_args() {  # wrk_args WORKLOAD DURATION PORT: sets WRK_ARGS
   local url="http://127.0.0.1:$3/plaintext"

@@ -87,20 +87,21 @@ CLIENT_JVM_FLAGS=${CLIENT_JVM_FLAGS:-"-Xms512m -Xmx512m -XX:+UseParallelGC"}
 # run_wrk W SERVER ROUND PORT WARMUP: warm-up (then settle_jit), then the measured run with the
 # server's CPU time and its JIT compiler threads' share of it.
 run_wrk() {
-  local w=$1 server=$2 round=$3 port=$4 f cpu0 cpu1 jit0 jit1 settled
+  local w=$1 server=$2 round=$3 port=$4 f cpu0 cpu1 jit0 jit1 settled noise0 noise
   settled=$(warm_wrk "$w" "$5" "$port" "$RES/warmup/${w}_${server}_r$round.txt")
   wrk_args "$w" "$DURATION" "$port"
   f="$RES/wrk/${w}_${server}_r$round.txt"
   printf '# wrk' >"$f"; printf " '%s'" "${WRK_ARGS[@]}" >>"$f"; echo >>"$f"
   tcp_counters >"$RES/nstat.before"
-  cpu0=$(server_cpu_ticks); jit0=$(jit_ticks_of "$SERVER_PID")
+  cpu0=$(server_cpu_ticks); jit0=$(jit_ticks_of "$SERVER_PID"); noise0=$(noise_sample)
   run_client "$f" taskset -c "$CLIENT_CPU" wrk "${WRK_ARGS[@]}" || echo "   wrk exited non-zero" >&2
-  cpu1=$(server_cpu_ticks); jit1=$(jit_ticks_of "$SERVER_PID")
+  cpu1=$(server_cpu_ticks); jit1=$(jit_ticks_of "$SERVER_PID"); noise=$(noise_delta "$noise0" "$(noise_sample)")
   echo "# server_cpu_s=$(awk -v a="$cpu0" -v b="$cpu1" 'BEGIN {printf "%.2f", (b - a) / 100}')" >>"$f"
   echo "# server_jit_s=$(awk -v a="$jit0" -v b="$jit1" 'BEGIN {printf "%.2f", (b - a) / 100}') settle_s=$settled" >>"$f"
   tcp_counters | tcp_delta "$RES/nstat.before" >>"$f"
   printf '   %s: %s req/s %s\n' "$w" "$(sed -n 's/^Requests\/sec:\s*//p' "$f")" \
     "$(grep -E 'Socket errors|Non-2xx' "$f" | tr -s ' ' | tr '\n' ' ')"
+  echo "$noise" | tee -a "$f" | sed 's/^# /   /'
 }
 
 # run_h2load SERVER ROUND PORT: workload i, h2c multiplexed (warm-up, then measured with CPU time).
@@ -118,8 +119,9 @@ run_h2load() {
 
 # run_open W SERVER ROUND PORT: one of the open-loop workloads e, f, g.
 run_open() {
-  local w=$1 server=$2 round=$3 port=$4 f
+  local w=$1 server=$2 round=$3 port=$4 f noise0
   f="$RES/open/${w}_${server}_r$round.txt"
+  noise0=$(noise_sample)
   case "$w" in
     e) open_loop "$port" --connections 50 search --start "$E_START" --step-seconds "$E_STEP" \
          --p99-ms "$E_P99_MS" >"$f" 2>&1 || true
@@ -133,6 +135,8 @@ run_open() {
          --warmup 2 --warmup-rate "$G_SUSTAINED" rate "$G_RATE" --seconds "$DURATION" >"$f" 2>&1 || true
        printf '   g: %s\n' "$(grep '^RESULT' "$f" | grep -o 'achieved_rps=[^ ]*\| failed=[^ ]*\| p99_ms=[^ ]*' | tr '\n' ' ')" ;;
   esac
+  # Over the client's whole run (its JVM start and 2 s warm-up too), not the measured seconds only.
+  noise_delta "$noise0" "$(noise_sample)" | tee -a "$f" | sed 's/^# /   /'
 }
 
 # Kernel TCP counters (whole machine, so other processes' traffic counts too), for diagnosis:
