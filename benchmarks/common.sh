@@ -146,6 +146,11 @@ noise_delta() {
       y[5] - x[5], (y[6] - x[6]) / 1000}'
 }
 
+# append_noise FILE LINE: adds noise_delta's LINE to a result FILE and shows it on the console.
+append_noise() {
+  echo "$2" | tee -a "$1" | sed 's/^# /   /'
+}
+
 WRK_ARGS=()
 wrk_args() {  # wrk_args WORKLOAD DURATION PORT: sets WRK_ARGS
   local url="http://127.0.0.1:$3/plaintext"

@@ -93,7 +93,7 @@ for round in $(seq "$ROUNDS"); do
     : >"$f"
     run_client "$f" timeout -s INT $((DURATION + 20)) taskset -c "$CLIENT_CPU" h2load -t1 -c "$CLIENTS" -m "$STREAMS" -D "$DURATION" "$url" || echo "   h2load exited non-zero" >&2
     after=$(server_cpu_ticks); jit_after=$(jit_ticks_of "$SERVER_PID")
-    noise_delta "$noise0" "$(noise_sample)" | tee -a "$f" | sed 's/^# /   /'
+    append_noise "$f" "$(noise_delta "$noise0" "$(noise_sample)")"
     stop_server
     grep -q "Application protocol: h2" "$f" || echo "   $server did not negotiate h2 ($proto)" >&2
     rps=$(sed -n 's/^finished in [^,]*, \([0-9.]*\) req\/s.*/\1/p' "$f")

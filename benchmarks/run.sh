@@ -101,7 +101,7 @@ run_wrk() {
   tcp_counters | tcp_delta "$RES/nstat.before" >>"$f"
   printf '   %s: %s req/s %s\n' "$w" "$(sed -n 's/^Requests\/sec:\s*//p' "$f")" \
     "$(grep -E 'Socket errors|Non-2xx' "$f" | tr -s ' ' | tr '\n' ' ')"
-  echo "$noise" | tee -a "$f" | sed 's/^# /   /'
+  append_noise "$f" "$noise"
 }
 
 # run_h2load SERVER ROUND PORT: workload i, h2c multiplexed (warm-up, then measured with CPU time).
@@ -136,7 +136,7 @@ run_open() {
        printf '   g: %s\n' "$(grep '^RESULT' "$f" | grep -o 'achieved_rps=[^ ]*\| failed=[^ ]*\| p99_ms=[^ ]*' | tr '\n' ' ')" ;;
   esac
   # Over the client's whole run (its JVM start and 2 s warm-up too), not the measured seconds only.
-  noise_delta "$noise0" "$(noise_sample)" | tee -a "$f" | sed 's/^# /   /'
+  append_noise "$f" "$(noise_delta "$noise0" "$(noise_sample)")"
 }
 
 # Kernel TCP counters (whole machine, so other processes' traffic counts too), for diagnosis:
