@@ -86,15 +86,25 @@ final class Outbound implements OutboundQueue {
      * Worker side, for a DETACHED TLS connection that {@link DetachedService} dispatched only for
      * this (only a worker runs the TLS engine): writes the queue, then hands the connection back
      * DETACHED with the same deadline and interest, or closed as asked. Owner (that worker) only.
+     *
+     * <p>The close state is read before the drain, as {@link DetachedService#service} does: a
+     * producer offers before it asks for the close, so every record that preceded a close seen
+     * here is in the queue this drain writes. Read after the drain, a close asked for between the
+     * two would linger with the records offered just before it still queued, and drop them.
+     * Offers or a close arriving after the read are seen by the poller when it takes the
+     * connection back DETACHED, which services the queue again.
      */
     void flushDetached() {
-        try {
-            connection.flushOutbound();
-        } catch (IOException e) {
-            connection.handBackClose(CloseReason.ABORT);
-            return;
+        int asked = state();
+        if (asked != CLOSE_NOW) {
+            try {
+                connection.flushOutbound();
+            } catch (IOException e) {
+                connection.handBackClose(CloseReason.ABORT);
+                return;
+            }
         }
-        switch (state()) {
+        switch (asked) {
             case CLOSE_NOW -> connection.handBackClose(closeReason());
             case CLOSE_AFTER_FLUSH -> connection.handBackLinger(closeReason());
             default -> connection.handBackDetachedAgain();
