@@ -7,14 +7,16 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Loads the classes the engine's start and the first request will need on a thread of its own
- * ({@code loom-preload}), while the main thread is still reading the configuration: on a second
- * core, the main thread then finds most of them defined instead of reading and parsing each from
- * the jar itself (about 0.2 ms apiece before the JIT has compiled the class loader).
+ * Loads the classes reading the configuration, the engine's start and the first request will need
+ * on a thread of its own ({@code loom-preload}), ahead of the main thread: on a second core, the
+ * main thread then finds most of them defined instead of reading and parsing each from the jar
+ * itself (about 0.2 ms apiece before the JIT has compiled the class loader). Where both ask for the
+ * same class at once, the one that came second waits for the other's definition; the main thread
+ * meanwhile runs the directives' and the engine's code, which this thread does not.
  *
  * <p>The list is the resource {@value #RESOURCE} beside this class: the classes from the jar that
- * a start with the embedded default loads after it has read its configuration, up to its first
- * answered {@code GET /}, in the order they loaded. {@code StartupClassesIT} checks it against a
+ * a start with the embedded default loads once this thread is started, up to its first answered
+ * {@code GET /}, in the order they loaded. {@code StartupClassesIT} checks it against a
  * training run and writes a fresh one to {@code target/} when it has drifted.
  *
  * <p>Loading only: {@code Class.forName(name, false, loader)} defines a class but neither links nor

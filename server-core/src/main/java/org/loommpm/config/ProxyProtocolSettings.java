@@ -27,7 +27,7 @@ import java.util.function.Predicate;
 public record ProxyProtocolSettings(boolean all, Set<InetSocketAddress> listen, Duration headerTimeout,
                                     Predicate<InetAddress> exceptions) {
     /** No client is excepted. */
-    public static final Predicate<InetAddress> NO_EXCEPTIONS = a -> false;
+    public static final Predicate<InetAddress> NO_EXCEPTIONS = new NoExceptions();
 
     /** Off, with a 5 s header timeout: a balancer sends the header with its first segment. */
     public static final ProxyProtocolSettings DEFAULTS =
@@ -100,5 +100,13 @@ public record ProxyProtocolSettings(boolean all, Set<InetSocketAddress> listen, 
      */
     public ProxyProtocolSettings withExceptions(Predicate<InetAddress> excepted) {
         return new ProxyProtocolSettings(all, listen, headerTimeout, excepted);
+    }
+
+    /** {@link #NO_EXCEPTIONS}: a class rather than a lambda, which the start would spin a class for. */
+    private static final class NoExceptions implements Predicate<InetAddress> {
+        @Override
+        public boolean test(InetAddress a) {
+            return false;
+        }
     }
 }

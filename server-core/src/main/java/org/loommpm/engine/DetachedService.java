@@ -26,7 +26,7 @@ final class DetachedService {
     private final LingeringClose lingeringClose;
     /** The gathering write of DETACHED connections' queues (left all null between uses). */
     private final ByteBuffer[] outboundScratch = new ByteBuffer[Outbound.BATCH];
-    private final Outbound.Sink channelSink = this::writeChannel;
+    private final Outbound.Sink channelSink = new ChannelSink();
     /** The connection {@link #channelSink} writes to now (set around each drain). */
     private Connection writing;
     /** DETACHED connections now: one writer (the poller), so plain increments of a volatile. */
@@ -134,13 +134,6 @@ final class DetachedService {
         }
     }
 
-    /** The poller's sink for a DETACHED plaintext connection's queue: the channel, never blocking. */
-    private long writeChannel(ByteBuffer[] srcs, int n) throws IOException {
-        long w = writing.channel().write(srcs, 0, n);
-        writing.addBytesWritten(w);
-        return w;
-    }
-
     /** TLS: the queue is written by a short engine task on a worker, which hands the connection back DETACHED. */
     private void dispatchFlush(Connection c) {
         timers.cancel(c);
@@ -148,5 +141,18 @@ final class DetachedService {
         c.state = ConnState.PROCESSING;
         c.flushOnly = true;
         poller.dispatchUnclaimed(c);
+    }
+
+    /**
+     * The poller's sink for a DETACHED plaintext connection's queue: the channel, never blocking.
+     * A class rather than a method reference, which every poller's start would spin a class for.
+     */
+    private final class ChannelSink implements Outbound.Sink {
+        @Override
+        public long write(ByteBuffer[] srcs, int n) throws IOException {
+            long w = writing.channel().write(srcs, 0, n);
+            writing.addBytesWritten(w);
+            return w;
+        }
     }
 }

@@ -60,7 +60,9 @@ public final class ApplicationHost {
         /** {@return the handlers {@code SetHandler NAME} calls, by name} */
         public Map<String, Handler> handlers() {
             Map<String, Handler> out = new HashMap<>();
-            next.forEach((name, r) -> out.put(name, r.router));
+            for (Map.Entry<String, Running> e : next.entrySet()) {
+                out.put(e.getKey(), e.getValue().router);
+            }
             return out;
         }
 
@@ -68,7 +70,9 @@ public final class ApplicationHost {
         public void commit() {
             running = next;
             retiring.addAll(dropped);
-            unused.forEach(s -> ApplicationDirectives.close(s.loader()));
+            for (ApplicationSpec s : unused) {
+                ApplicationDirectives.close(s.loader());
+            }
         }
 
         /** The generation did not start: closes what this change created; the running ones stay. */

@@ -29,7 +29,10 @@ import org.loommpm.api.Application;
 public final class ApplicationDirectives {
     /** The key of this module's state in {@link LoomConfig#extensions()}. */
     static final String KEY = "applications";
-    private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_.-]*");
+    /** Compiled on the first {@code LoadApplication}, not by the start of every configuration. */
+    private static final class Name {
+        static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_.-]*");
+    }
 
     /** This module's parse state: the applications by name, in file order. */
     static final class Settings {
@@ -96,7 +99,7 @@ public final class ApplicationDirectives {
 
     private static void load(ParseState s, Settings st, ConfigLine l) throws ConfigException {
         String name = l.args().get(0).toLowerCase(Locale.ROOT);
-        if (!NAME.matcher(name).matches()) {
+        if (!Name.NAME.matcher(name).matches()) {
             throw l.error("LoadApplication: '" + l.args().get(0) + "' is not a handler name (letters, digits, _ . -)");
         }
         if (SiteDirectives.HANDLERS.contains(name) || name.equals("proxy")) {

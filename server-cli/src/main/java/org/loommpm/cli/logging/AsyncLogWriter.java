@@ -64,7 +64,7 @@ public final class AsyncLogWriter implements AutoCloseable {
     }
 
     private static final Object STOP = new Object();
-    private static final LineFormat<String> TEXT = LogLine::text;
+    private static final LineFormat<String> TEXT = new Text();
 
     private final String target;
     private final LogStripes stripes;
@@ -410,6 +410,14 @@ public final class AsyncLogWriter implements AutoCloseable {
             reportedDrops = total;
             dropReport.accept("LM1202 " + n + " log line(s) for " + target + " dropped: the writer could not keep up "
                     + "(" + stripes.count() + " buffers of " + stripeBytes + " bytes full or busy)");
+        }
+    }
+
+    /** {@link #TEXT}: a class rather than {@code LogLine::text}, which the start would spin a class for. */
+    private static final class Text implements LineFormat<String> {
+        @Override
+        public void format(LogLine line, String value) {
+            line.text(value);
         }
     }
 }

@@ -28,25 +28,29 @@ import org.junit.jupiter.api.io.TempDir;
  * loads on a thread of its own) against a training run: the jar with preloading off and a
  * class-load log, the embedded default, one HTTP/1.1 {@code GET /}. The list may differ from the run by a
  * tenth either way (the order of the poller, warm-up and main threads varies); past that, the test
- * fails and names the fresh list it wrote to {@code target/startup-classes.txt}.
+ * fails and names the fresh list it wrote to {@code target/startup-classes.txt}. The same run checks
+ * that the start and the first request create no lambda of ours: each would be a class spun at run time, which no list
+ * can load ahead.
  */
 class StartupClassesIT {
     /** {@code -Xlog:class+load} with no decorations: "NAME source: WHERE". */
     private static final Pattern LOADED = Pattern.compile("^(\\S+) source: (.*)$");
-    /** The list starts with the first class loaded once the configuration has been read. */
-    private static final String FIRST = "org.loommpm.cli.ServerProcess";
+    /** The list starts with the first class loaded after the preloading thread's own. */
+    private static final String AFTER = "org.loommpm.cli.StartupClasses";
     private static final String RESOURCE = "org/loommpm/cli/startup-classes.txt";
 
     @TempDir
     Path dir;
 
     @Test
-    void theListIsWhatAStartLoadsAfterReadingItsConfiguration() throws Exception {
+    void theListIsWhatAStartLoadsOnceItHasStartedPreloading() throws Exception {
         Path log = dir.resolve("classes.log");
         try (JarProcess server = start(log, false)) {
             List<String> beforeRequest = fromTheJar(log);
             get(server);
+            List<String> spun = spunFromTheJar(log);
             stop(server);
+            assertEquals(List.of(), spun, "lambdas of the jar's classes created by the start or the first request");
             List<String> fresh = fromTheJar(log);
             List<String> listed = listed();
             writeFresh(fresh);
@@ -55,7 +59,7 @@ class StartupClassesIT {
             missing.removeAll(listed);
             List<String> stale = new ArrayList<>(listed);
             stale.removeAll(fresh);
-            String regenerate = "a training run loaded " + fresh.size() + " classes after reading its configuration; "
+            String regenerate = "a training run loaded " + fresh.size() + " classes once it had started preloading; "
                     + "the list has " + listed.size() + ", misses " + missing + " and has no longer loaded " + stale
                     + ". Regenerate: cp server-cli/target/startup-classes.txt server-cli/src/main/resources/" + RESOURCE;
             assertTrue(fresh.size() > 50, "the run loaded too few classes to check: " + fresh);
@@ -117,7 +121,7 @@ class StartupClassesIT {
         assertEquals(0, server.waitExit(Duration.ofSeconds(20)), server.stderr());
     }
 
-    /** The classes loaded from the jar from {@link #FIRST} on, in order, lambdas and hidden classes left out. */
+    /** The classes loaded from the jar after {@link #AFTER}, in order, lambdas and hidden classes left out. */
     private static List<String> fromTheJar(Path log) throws IOException {
         Set<String> names = new LinkedHashSet<>();
         boolean started = false;
@@ -127,12 +131,24 @@ class StartupClassesIT {
                     || m.group(1).contains("$$Lambda")) {
                 continue;
             }
-            started |= m.group(1).equals(FIRST);
             if (started) {
                 names.add(m.group(1));
             }
+            started |= m.group(1).equals(AFTER);
         }
         return List.copyOf(names);
+    }
+
+    /** The lambda classes spun for the jar's own classes so far ("source: org.loommpm..."). */
+    private static List<String> spunFromTheJar(Path log) throws IOException {
+        List<String> spun = new ArrayList<>();
+        for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+            Matcher m = LOADED.matcher(line);
+            if (m.matches() && m.group(1).contains("$$Lambda") && m.group(2).startsWith("org.loommpm.")) {
+                spun.add(m.group(1));
+            }
+        }
+        return spun;
     }
 
     private static List<String> listed() throws IOException {
@@ -148,9 +164,9 @@ class StartupClassesIT {
     private static void writeFresh(List<String> fresh) throws IOException {
         String header = """
                 # The classes from loom-mpm.jar that a start with the embedded default loads once it has
-                # read its configuration, up to its first answered GET /, in the order they loaded.
-                # StartupClasses loads them on a thread of its own while the main thread reads the
-                # configuration. Written by StartupClassesIT (server-cli/target/startup-classes.txt) from a
+                # started StartupClasses, up to its first answered GET /, in the order they loaded.
+                # StartupClasses loads them on a thread of its own, ahead of the main thread reading the
+                # configuration and starting the engine. Written by StartupClassesIT (server-cli/target/startup-classes.txt) from a
                 # training run with -Dloom.preloadClasses=false; regenerate when that test says so.
                 """;
         Files.writeString(Path.of("target/startup-classes.txt"), header + String.join("\n", fresh) + "\n",
