@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import org.loommpm.spi.CloseReason;
 import org.loommpm.spi.EventLoop;
@@ -30,7 +29,7 @@ import org.loommpm.spi.EventLoop;
  * <p><b>Thread confinement.</b> The selector, every key's interest set, the {@link TimerRing}
  * and the state of poller-owned connections are touched only by this thread. Other threads
  * reach it through {@link #handoff} (the {@link HandoffQueue}) and {@link #recycle} (the
- * {@link RecycleList}, where this thread is the single consumer). A producer wakes the selector
+ * {@link ContextRecycling}'s list, where this thread is the single consumer). A producer wakes the selector
  * only when the poller has announced it is about to sleep ({@link #sleeping}), so a busy poller
  * takes hand-offs with no wake-up system call; and a connection going idle with its read
  * interest still armed does not wake it at all ({@link #handoffIdle}).
@@ -70,7 +69,8 @@ public final class Poller implements Runnable, PollerStats {
      */
     private final ConcurrentLinkedQueue<Connection> pokes = new ConcurrentLinkedQueue<>();
     private final TimerRing timers = new TimerRing();
-    private final RecycleList<ConnectionContext> recycleList;
+    /** The recycle list of connection contexts and its counts. */
+    private final ContextRecycling contexts;
     private final AtomicBoolean sleeping = new AtomicBoolean();
     /** Lingering closes and their count. */
     private final LingeringClose lingeringClose;
@@ -91,7 +91,6 @@ public final class Poller implements Runnable, PollerStats {
     /** A new connection's wait for its first byte ({@link org.loommpm.config.ServerConfig#firstByteWait}). */
     private final long firstByteNanos;
     private final long timeoutNanos;
-    private final int bufferSize;
     /** The inline path: requests of non-blocking handlers served on this thread. */
     private final InlineServing inline;
     /** The {@link EventLoop} side: channels non-blocking code registered here, and queued tasks. */
@@ -132,12 +131,9 @@ public final class Poller implements Runnable, PollerStats {
     private volatile long wakeups;
     private volatile long dispatches;
     private volatile long timersFired;
-    private volatile long recycleHits;
-    private volatile long recycleMisses;
     private volatile int keepAlive;
     /** How the connections still open end if the loop stops: ERROR when it failed, else ABORT. */
     private CloseReason exitReason = CloseReason.ABORT;
-    private final LongAdder recycleDrops = new LongAdder();
 
     Poller(Child child, int index, PollerProbe probe) throws IOException {
         this.child = child;
@@ -146,12 +142,11 @@ public final class Poller implements Runnable, PollerStats {
         this.index = index;
         this.selector = Selector.open();
         var cfg = child.config();
-        this.recycleList = new RecycleList<>(cfg.recycleListSize());
+        this.contexts = new ContextRecycling(cfg.recycleListSize(), cfg.bufferSize());
         this.acceptor = new Acceptor(child);
         this.keepAliveNanos = cfg.keepAliveTimeout().toNanos();
         this.firstByteNanos = cfg.firstByteWait().toNanos();
         this.timeoutNanos = cfg.timeout().toNanos();
-        this.bufferSize = cfg.bufferSize();
         this.inline = new InlineServing(this, cfg.nonBlockingHandlerLimit().toNanos());
         this.lingeringClose = new LingeringClose(this, cfg.lingerTimeout().toNanos());
         this.detachedService = new DetachedService(this, child, timers, lingeringClose);
@@ -170,7 +165,6 @@ public final class Poller implements Runnable, PollerStats {
     public static EventLoop current() {
         return CURRENT.get();
     }
-
 
     /** Registers the shared listeners with this poller (the listener-owning one). Before start. */
     void ownListeners(List<Listener> listeners) throws IOException {
@@ -270,9 +264,7 @@ public final class Poller implements Runnable, PollerStats {
     /** Returns a context for reuse, or drops it when the list is full. Any thread. */
     void recycle(ConnectionContext ctx) {
         child.contextReleased();
-        if (!recycleList.push(ctx)) {
-            recycleDrops.increment();
-        }
+        contexts.give(ctx);
     }
 
     /**
@@ -608,15 +600,7 @@ public final class Poller implements Runnable, PollerStats {
         c.state = ConnState.PROCESSING;
         c.dispatchedOnce = true;
         if (c.context == null) {
-            ConnectionContext ctx = recycleList.pop();
-            if (ctx == null) {
-                recycleMisses++;
-                ctx = new ConnectionContext(bufferSize);
-            } else {
-                recycleHits++;
-                ctx.clear();
-            }
-            c.context = ctx;
+            c.context = contexts.take();
             child.contextAttached();
         }
         if (!owner && c.protocol().servesInline() && inline.serve(c)) {
@@ -790,14 +774,13 @@ public final class Poller implements Runnable, PollerStats {
     @Override public int keepAliveConnections() { return keepAlive; }
     @Override public int lingeringConnections() { return lingeringClose.count(); }
     @Override public int detachedConnections() { return detachedService.count(); }
-    @Override public long recycleHits() { return recycleHits; }
-    @Override public long recycleMisses() { return recycleMisses; }
-    @Override public long recycleDrops() { return recycleDrops.sum(); }
-    @Override public int recycleSize() { return recycleList.size(); }
+    @Override public long recycleHits() { return contexts.hits(); }
+    @Override public long recycleMisses() { return contexts.misses(); }
+    @Override public long recycleDrops() { return contexts.drops(); }
+    @Override public int recycleSize() { return contexts.size(); }
 
-    // Classes rather than method references: a fresh JVM spins a class for each lambda it first
-    // creates, about 0.5 ms apiece on the start's path, where a class from the jar loads in under
-    // 0.2 ms and on the preloading thread (cli.StartupClasses).
+    // Classes, not method references: a fresh JVM spins a class per first lambda (~0.5 ms on the
+    // start's path); a class from the jar loads in under 0.2 ms, on the preloading thread.
 
     /** {@link #waker}: wakes the selector from a virtual thread of its own ({@link #wakeIfSleeping}). */
     private final class Waker implements Runnable {
