@@ -1,9 +1,12 @@
 package org.loommpm.cli.signals;
 
 import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 /**
  * Turns {@code SIGTERM}, {@code SIGINT}, {@code SIGWINCH} (graceful stops) and {@code SIGHUP},
@@ -19,6 +22,10 @@ import sun.misc.Signal;
  * is a terminal (a service, a container without {@code -t}, {@code nohup}), else LM1905 says so
  * and it keeps its default (ignored). With {@code -Xrs} the JVM refuses
  * HUP, INT and TERM (LM1401 says so; TERM then ends the JVM at once); USR1 and WINCH still work.
+ *
+ * <p>The JVM also leaves HUP, INT and TERM ignored when they were ignored as it started: under
+ * {@code nohup} HUP is, so it reloads nothing. LM1402 says so for HUP and TERM (an ignored INT
+ * is what a shell asks of a background job, and is left alone); SIGUSR1 still restarts.
  */
 public final class SignalQueue {
     private static final System.Logger LOG = System.getLogger("org.loommpm.cli.signals");
@@ -32,6 +39,8 @@ public final class SignalQueue {
     }
 
     private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+    /** The signals whose handler the JVM did not install because they were ignored at its start. */
+    private final List<String> ignoredAtStart = new ArrayList<>(2);
 
     /**
      * Installs the handlers of the server's own process; a signal the platform does not have is
@@ -39,6 +48,12 @@ public final class SignalQueue {
      */
     public SignalQueue install() {
         installForChild();
+        for (String name : ignoredAtStart) {
+            LOG.log(Level.WARNING, "LM1402 SIG{0} was ignored when this process started (nohup, or a parent "
+                    + "that ignores it), and the JVM keeps it ignored: {1}", name, name.equals("HUP")
+                    ? "SIGHUP and -k restart do not restart it; use -k graceful (SIGUSR1)"
+                    : "SIGTERM and -k stop do not stop it; use -k graceful-stop (SIGWINCH) or SIGINT");
+        }
         if (onTerminal()) {
             LOG.log(Level.INFO, "LM1905 SIGWINCH (graceful stop) is not handled: this process runs on a terminal, "
                     + "which sends it when its window is resized; stop with SIGTERM or -k stop");
@@ -88,7 +103,10 @@ public final class SignalQueue {
 
     private void handle(String name, Event event) {
         try {
-            Signal.handle(new Signal(name), new Enqueue(event));
+            SignalHandler before = Signal.handle(new Signal(name), new Enqueue(event));
+            if (before == SignalHandler.SIG_IGN && !name.equals("INT")) {
+                ignoredAtStart.add(name);
+            }
         } catch (IllegalArgumentException e) {
             LOG.log(Level.WARNING, "LM1401 cannot handle SIG{0} on this platform: {1}", name, e.getMessage());
         }

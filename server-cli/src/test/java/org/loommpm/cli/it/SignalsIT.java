@@ -171,4 +171,28 @@ class SignalsIT {
                     access);
         }
     }
+
+    /**
+     * Under {@code nohup} SIGHUP is ignored from the start, and the JVM then leaves it so: the
+     * operator is told (LM1402), and SIGUSR1 still restarts.
+     */
+    @Test
+    void anIgnoredSighupIsReportedAndSigusr1StillRestarts() throws Exception {
+        Path root = Files.createDirectories(dir.resolve("htdocs"));
+        Files.writeString(root.resolve("index.html"), "hello");
+        int port = JarProcess.freePort();
+        config(dir.resolve("loom.conf"), "Listen 127.0.0.1:" + port + "\nDocumentRoot htdocs\nCustomLog /dev/null common\n"
+                + "ErrorLog error.log\n");
+        List<String> cmd = new ArrayList<>(List.of("nohup", JarProcess.java(), "-Xss1m", "-jar",
+                JarProcess.jar().toString(), "-f", "loom.conf"));
+        try (JarProcess server = JarProcess.launch(dir, cmd)) {
+            server.awaitErrors(s -> s.contains("LM1402 SIGHUP was ignored"), Duration.ofSeconds(15));
+            server.signal("USR1");
+            server.awaitFile(dir.resolve("error.log"), s -> s.contains("LM0012 graceful restart: generation 2"),
+                    Duration.ofSeconds(20));
+            assertEquals(200, Curl.exchange(base(port) + "/").status());
+            server.signal("TERM");
+            assertEquals(0, server.waitExit(Duration.ofSeconds(30)));
+        }
+    }
 }
