@@ -19,9 +19,9 @@ import org.loommpm.api.SuspendedResponse;
  * The benchmark app's long-lived routes (loom only):
  * <ul>
  *   <li>{@code GET /events}: a Server-Sent Events stream; one broadcaster thread, started by the
- *       first subscriber, sends every subscriber an event with an increasing id every 100 ms, its data {@code t=<epoch µs>}
- *       (when it was sent, for the client's delivery latency). A reconnecting client's
- *       {@code Last-Event-ID} is honoured: the events after it still in the last 600 (one
+ *       first subscriber, sends every subscriber an event with an increasing id every 100 ms, its
+ *       data {@code t=<epoch µs>} (when it was sent, for the client's delivery latency). A
+ *       reconnecting client's {@code Last-Event-ID} is honoured: the events after it still in the last 600 (one
  *       minute) are replayed first. A subscriber whose queue is full misses that event (it can
  *       catch up through Last-Event-ID): counted, not waited for.</li>
  *   <li>{@code GET /poll}: a long poll: suspended, answered {@code 204} by its deadline
