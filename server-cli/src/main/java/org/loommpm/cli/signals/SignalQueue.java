@@ -104,7 +104,9 @@ public final class SignalQueue {
     private void handle(String name, Event event) {
         try {
             SignalHandler before = Signal.handle(new Signal(name), new Enqueue(event));
-            if (before == SignalHandler.SIG_IGN && !name.equals("INT")) {
+            // HUP and TERM only: the JVM keeps them (and INT, which a shell ignores for background
+            // jobs: not worth a warning) ignored; USR1 and WINCH get their handler regardless.
+            if (before == SignalHandler.SIG_IGN && (name.equals("HUP") || name.equals("TERM"))) {
                 ignoredAtStart.add(name);
             }
         } catch (IllegalArgumentException e) {
