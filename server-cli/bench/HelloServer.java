@@ -1,4 +1,4 @@
-import org.loommpm.api.LoomServer;
+import org.loommpm.server.LoomServer;
 import org.loommpm.api.Router;
 
 /**

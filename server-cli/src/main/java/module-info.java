@@ -7,8 +7,12 @@
 @SuppressWarnings("requires-automatic")
 module org.loommpm.cli {
     requires org.loommpm.core;
-    // No `requires org.loommpm.h2`: nothing of it is imported. On the module path it is resolved
-    // by service binding (org.loommpm.core uses the provider interface that it provides).
+    requires org.loommpm.proxy;
+    requires org.loommpm.observe;
+    requires org.loommpm.compress;
+    // No `requires org.loommpm.h2` or `org.loommpm.ws`: nothing of them is imported. On the module
+    // path they are resolved by service binding (org.loommpm.core uses the provider interfaces
+    // that they provide).
     requires micrometer.registry.prometheus;
     requires java.logging;
     requires java.management;

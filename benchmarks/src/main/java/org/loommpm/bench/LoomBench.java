@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.concurrent.atomic.AtomicReference;
 import org.loommpm.api.Handler;
-import org.loommpm.api.LoomServer;
+import org.loommpm.server.LoomServer;
 import org.loommpm.api.Router;
 import org.loommpm.config.WebSocketSettings;
 import org.loommpm.status.StatusHandler;

@@ -3,7 +3,8 @@ package org.loommpm.bench;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
-import org.loommpm.api.LoomServer;
+import org.loommpm.metrics.MetricsFeature;
+import org.loommpm.server.LoomServer;
 import org.loommpm.api.Router;
 import org.loommpm.metrics.MetricsHandler;
 import org.loommpm.status.StatusHandler;
@@ -47,7 +48,7 @@ public final class MetricsCostServer {
         if (metrics) {
             PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             router.get("/metrics", new MetricsHandler(prometheus));
-            builder.meterRegistry(prometheus);
+            builder.feature(new MetricsFeature(prometheus));
         }
         LoomServer server = builder.handler(router).start();
         System.out.println("READY " + server.port() + " metrics=" + (metrics ? "on" : "off"));

@@ -12,7 +12,7 @@ import java.lang.annotation.Target;
  * <ul>
  *   <li>no parameter, returns a {@link org.loommpm.api.Handler} (a
  *       {@link org.loommpm.api.Router}, a lambda): the server's handler;</li>
- *   <li>one {@link org.loommpm.api.LoomServer.Builder} parameter, already listening on
+ *   <li>one {@link org.loommpm.server.LoomServer.Builder} parameter, already listening on
  *       {@code 127.0.0.1} port 0: the method sets the handler and anything else (configuration,
  *       a meter registry); it returns {@code void}, or a {@code Handler} that is then set.</li>
  * </ul>

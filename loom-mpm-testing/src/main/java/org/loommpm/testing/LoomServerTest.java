@@ -21,7 +21,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *   <li>{@link java.net.http.HttpClient}: a client speaking HTTP/1.1; annotated {@link H2c},
  *       one that asks for HTTP/2 over cleartext ({@code Upgrade: h2c} on its first request,
  *       answered in HTTP/2 when server-h2 is on the class path);</li>
- *   <li>{@link org.loommpm.api.LoomServer}: the server itself (its port, stats, drain).</li>
+ *   <li>{@link org.loommpm.server.LoomServer}: the server itself (its port, stats, drain).</li>
  * </ul>
  *
  * <pre>{@code

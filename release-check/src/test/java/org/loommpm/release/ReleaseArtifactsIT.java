@@ -32,7 +32,8 @@ class ReleaseArtifactsIT {
     static final String VERSION = System.getProperty("release.version");
 
     @ParameterizedTest
-    @ValueSource(strings = {"server-core", "server-h2", "server-cli", "loom-mpm-testing"})
+    @ValueSource(strings = {"server-core", "server-websocket", "server-proxy", "server-observe", "server-compress",
+        "server-h2", "server-cli", "loom-mpm-testing"})
     void everyPublishedModuleHasItsJarsAndAResolvedPom(String module) throws Exception {
         Path target = ROOT.resolve(module).resolve("target");
         try (JarFile jar = new JarFile(target.resolve(module + "-" + VERSION + ".jar").toFile())) {
@@ -65,7 +66,7 @@ class ReleaseArtifactsIT {
     void theJavadocIsThePublicApiOnly() throws Exception {
         Path javadoc = ROOT.resolve("server-core/target/server-core-" + VERSION + "-javadoc.jar");
         try (JarFile jar = new JarFile(javadoc.toFile())) {
-            assertTrue(jar.stream().anyMatch(e -> e.getName().endsWith("org/loommpm/api/LoomServer.html")));
+            assertTrue(jar.stream().anyMatch(e -> e.getName().endsWith("org/loommpm/server/LoomServer.html")));
             assertTrue(jar.stream().anyMatch(e -> e.getName().endsWith("org/loommpm/config/ServerConfig.html")));
             assertFalse(jar.stream().anyMatch(e -> e.getName().contains("org/loommpm/engine/")),
                     "engine is exported only to loom-mpm's own modules");
@@ -93,7 +94,8 @@ class ReleaseArtifactsIT {
             assertTrue(v.equals(VERSION) || v.equals("${revision}"), v);
             pinned.add(text(d, "artifactId"));
         }
-        assertEquals(List.of("server-core", "server-h2", "server-cli", "loom-mpm-testing"), pinned);
+        assertEquals(List.of("server-core", "server-websocket", "server-proxy", "server-observe", "server-compress",
+                "server-h2", "server-cli", "loom-mpm-testing"), pinned);
         if (Files.readString(flattened).contains("${revision}")) {
             // Flatten's bom mode keeps the versions as written, with the property beside them.
             assertEquals(VERSION, text(child(bom, "properties"), "revision"));

@@ -8,7 +8,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.loommpm.api.Handler;
-import org.loommpm.api.LoomServer;
+import org.loommpm.metrics.MetricsFeature;
+import org.loommpm.server.LoomServer;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
 import org.loommpm.cli.alias.UrlMapping;
@@ -223,7 +224,7 @@ final class ServerProcess {
     private static final class PrometheusMetrics {
         static Handler enable(LoomServer.Builder builder) {
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-            builder.meterRegistry(registry);
+            builder.feature(new MetricsFeature(registry));
             return new MetricsHandler(registry);
         }
     }

@@ -2,6 +2,7 @@ package org.loommpm.cli;
 
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
+import org.loommpm.spi.EventLoop;
 import org.loommpm.api.Handler;
 import org.loommpm.api.InvocationType;
 import org.loommpm.api.Request;
@@ -15,7 +16,6 @@ import org.loommpm.cli.config.ProxySettings;
 import org.loommpm.cli.config.SiteSettings;
 import org.loommpm.cli.staticfiles.StaticFileHandler;
 import org.loommpm.cli.staticfiles.UrlPath;
-import org.loommpm.engine.Poller;
 
 /**
  * What every request goes to (inside the access-log filter): the path is normalized once by
@@ -150,7 +150,7 @@ final class SiteHandler implements Handler {
         if (mapping != null && mapped(req, res, path, handler, proxy != null)) {
             return;
         }
-        if (anyOnPoller && handler == null && Poller.current() != null) {
+        if (anyOnPoller && handler == null && EventLoop.current() != null) {
             // On the poller (nonBlockingHandler chose so): only the proxy's poller entry may run here.
             Handler nb = proxy == null ? null : proxy.nonBlockingHandler(req.method(), req.path());
             if (nb != null) {

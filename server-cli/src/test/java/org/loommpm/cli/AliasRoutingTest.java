@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.loommpm.api.LoomServer;
+import org.loommpm.server.LoomServer;
 
 /**
  * mod_alias through a real server started from configuration text, with the JDK's HttpClient

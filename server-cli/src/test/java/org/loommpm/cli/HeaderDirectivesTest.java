@@ -19,7 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.loommpm.api.LoomServer;
+import org.loommpm.server.LoomServer;
 import org.loommpm.cli.config.ConfigException;
 import org.loommpm.cli.config.ConfigParser;
 import org.loommpm.cli.config.DirectiveTable;

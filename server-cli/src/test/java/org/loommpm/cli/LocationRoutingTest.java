@@ -8,7 +8,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.loommpm.api.LoomServer;
+import org.loommpm.server.LoomServer;
 
 /**
  * Which {@code <Location>}, {@code SetHandler} and {@code ProxyPass} a request gets, through real

@@ -5,13 +5,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import org.loommpm.http.syntax.HttpChars;
 import org.loommpm.websocket.WebSocketEndpoint;
 import org.loommpm.websocket.WebSocketHandler;
-import org.loommpm.websocket.server.UpgradeHandler;
 
 /**
  * A {@link Handler} that picks another handler by request method and path template.
@@ -268,6 +269,10 @@ public final class Router implements Handler {
      * the template also gets a {@code CONNECT} route with the same handler, for HTTP/2's extended
      * {@code CONNECT} with {@code :protocol websocket} (RFC 8441).
      *
+     * <p>The route is a declaration: the router binds it to module server-websocket's handler
+     * (found through {@link WebSocketBinding}) when it freezes, and fails then with an
+     * {@link IllegalStateException} if that module is not on the class path.
+     *
      * @param template the path, with {@code {name}} variables
      * @param endpoint the handler and handshake policy (subprotocols, origin check, compression)
      * @return this router
@@ -276,8 +281,8 @@ public final class Router implements Handler {
      */
     public Router websocket(String template, WebSocketEndpoint endpoint) {
         Objects.requireNonNull(endpoint, "endpoint");
-        UpgradeHandler upgrade = new UpgradeHandler(endpoint);
-        return route("GET", template, upgrade).route("CONNECT", template, upgrade);
+        Handler declared = new DeclaredWebSocket(endpoint);
+        return route("GET", template, declared).route("CONNECT", template, declared);
     }
 
     /**
@@ -404,11 +409,14 @@ public final class Router implements Handler {
             filtersNonBlocking &= f.invocationType() == InvocationType.NON_BLOCKING;
         }
         boolean any = false;
+        Map<Handler, Handler> bound = new IdentityHashMap<>();
         for (Route r : routes) {
-            routed[r.id] = routed(r, chain(fs, r.handler));
+            Handler h = r.handler instanceof DeclaredWebSocket d
+                    ? bound.computeIfAbsent(d, k -> d.bind()) : r.handler;
+            routed[r.id] = routed(r, chain(fs, h));
             // A BY_REQUEST handler (a proxy, a nested router) is asked per request
             // (nonBlockingHandler below); filters must all be non-blocking either way.
-            InvocationType ht = r.handler.invocationType();
+            InvocationType ht = h.invocationType();
             types[r.id] = !filtersNonBlocking || ht == InvocationType.BLOCKING ? InvocationType.BLOCKING : ht;
             any |= types[r.id] != InvocationType.BLOCKING;
         }
@@ -538,6 +546,18 @@ public final class Router implements Handler {
                 }
             }
             return -1;
+        }
+    }
+
+    /** A {@link #websocket} route until the router freezes, then bound by {@link WebSocketBinding}. */
+    private record DeclaredWebSocket(WebSocketEndpoint endpoint) implements Handler {
+        Handler bind() {
+            return WebSocketBinding.find().handler(endpoint);
+        }
+
+        @Override
+        public void handle(Request request, Response response) {
+            throw new IllegalStateException("a WebSocket route is bound when the router freezes");
         }
     }
 

@@ -9,7 +9,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import org.loommpm.spi.EventLoop;
 
 /**
- * The poller's {@link EventLoop} side ({@link Poller#current()} hands it out), a poller-confined
+ * The poller's {@link EventLoop} side ({@link EventLoop#current()} hands it out), a poller-confined
  * helper: channels that non-blocking code registered on the poller's selector
  * ({@link EventLoop.Watcher} attachments), and tasks any thread queues for the poller to run.
  *

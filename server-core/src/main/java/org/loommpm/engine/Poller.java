@@ -50,7 +50,6 @@ import org.loommpm.spi.EventLoop;
 public final class Poller implements Runnable, PollerStats {
     private static final System.Logger LOG = System.getLogger("org.loommpm.engine");
     /** The event loop of the poller the calling thread runs (set by {@link #run} on its own thread). */
-    private static final ThreadLocal<EventLoop> CURRENT = new ThreadLocal<>();
     /** The longest select: also bounds how late a lazy KEEPALIVE hand-back is applied ({@link #handoffIdle}). */
     private static final long MAX_SLEEP_MS = 100;
     /** Pokes handled per loop iteration (see {@link #drainPokes}). */
@@ -153,17 +152,6 @@ public final class Poller implements Runnable, PollerStats {
         this.proxyHeaders = new ProxyHeaderService(this, child, timers);
         this.shutdown = new PollerShutdown(this, child, selector, inbox);
         this.loopTasks = new LoopTasks(this, selector);
-    }
-
-    /**
-     * The event loop the calling thread runs: its poller when called from one (a non-blocking
-     * handler served inline, a {@link EventLoop.Watcher}, a task), else {@code null} (a worker's
-     * virtual thread, any other thread).
-     *
-     * @return the calling thread's poller, or {@code null}
-     */
-    public static EventLoop current() {
-        return CURRENT.get();
     }
 
     /** Registers the shared listeners with this poller (the listener-owning one). Before start. */
@@ -313,7 +301,7 @@ public final class Poller implements Runnable, PollerStats {
 
     @Override
     public void run() {
-        CURRENT.set(loopTasks);
+        EventLoop.bindCurrentThread(loopTasks);
         try {
             loop();
         } catch (Throwable t) {

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -119,6 +120,8 @@ public final class Supervisor implements EngineStats {
     private volatile boolean stopAnnounced;
     private volatile Instant startTime;
     private Thread thread;
+    /** Set before start, read by the starting thread and by restarts (published by start's thread start). */
+    private volatile TlsTransports tlsTransports = TlsTransports.NONE;
 
     /**
      * @param config the settings
@@ -161,6 +164,18 @@ public final class Supervisor implements EngineStats {
             throw new IllegalStateException("set reusePort before start()");
         }
         listeners.reusePort(on);
+    }
+
+    /**
+     * The TLS implementation of every generation's TLS listeners (default {@link TlsTransports#NONE}).
+     *
+     * @throws IllegalStateException after {@link #start()}
+     */
+    public void tlsTransports(TlsTransports transports) {
+        if (startTime != null) {
+            throw new IllegalStateException("set tlsTransports before start()");
+        }
+        tlsTransports = Objects.requireNonNull(transports);
     }
 
     /**
@@ -254,7 +269,7 @@ public final class Supervisor implements EngineStats {
         if (!config.tls().active()) {
             return null;
         }
-        return org.loommpm.tls.TlsContextFactory.create(config, handler.applicationProtocols(), protocolCounters);
+        return tlsTransports.create(config, handler.applicationProtocols(), protocolCounters);
     }
 
     private static void warnSmallPool(ServerConfig config) {

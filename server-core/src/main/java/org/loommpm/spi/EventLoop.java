@@ -8,8 +8,8 @@ import java.nio.channels.SelectionKey;
  * A poller as an event loop for code that runs on it: a non-blocking handler
  * ({@code api.InvocationType#NON_BLOCKING}) that talks to another socket (a proxy's backend)
  * registers that socket on the poller that called it, and is called back there when it is
- * ready, with no thread of its own and no hand-off. {@code engine.Poller#current()} finds the
- * loop of the calling thread.
+ * ready, with no thread of its own and no hand-off. {@link #current()} finds the loop of the
+ * calling thread.
  *
  * <p><b>Threads.</b> {@link #register} and everything on the returned key: the loop's thread
  * only (the handler's own call, or a {@link Watcher} callback, or a task). {@link #execute}: any
@@ -19,6 +19,31 @@ import java.nio.channels.SelectionKey;
  * is then seen by the loop as an I/O failure).
  */
 public interface EventLoop {
+    /**
+     * The event loop the calling thread runs: its poller when called from one (a non-blocking
+     * handler served inline, a {@link Watcher}, a task), else {@code null} (a worker's virtual
+     * thread, any other thread).
+     *
+     * @return the calling thread's loop, or {@code null}
+     */
+    static EventLoop current() {
+        return CurrentLoop.OF_THREAD.get();
+    }
+
+    /**
+     * Makes {@code loop} the calling thread's loop for the rest of its life: the engine's poller
+     * thread calls it once, first thing. Nothing else should.
+     *
+     * @param loop the loop this thread runs
+     * @throws IllegalStateException if this thread already runs a loop
+     */
+    static void bindCurrentThread(EventLoop loop) {
+        if (CurrentLoop.OF_THREAD.get() != null) {
+            throw new IllegalStateException("this thread already runs an event loop");
+        }
+        CurrentLoop.OF_THREAD.set(loop);
+    }
+
     /**
      * Registers {@code channel} (non-blocking) on this loop's selector for {@code ops}; the
      * watcher is called on this loop's thread when one is ready. Loop thread only.

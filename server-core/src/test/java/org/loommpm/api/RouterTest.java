@@ -23,6 +23,17 @@ class RouterTest {
 
     // ---- precedence ----
 
+    /**
+     * A WebSocket route is a declaration bound when the router freezes; server-core's tests have
+     * no server-websocket, so the freeze fails and says which module is missing.
+     */
+    @Test
+    void aWebSocketRouteWithoutTheWebSocketModuleFailsWhenTheRouterFreezes() {
+        Router router = new Router().websocket("/ws", new org.loommpm.websocket.WebSocketHandler() { });
+        IllegalStateException e = assertThrows(IllegalStateException.class, router::invocationType);
+        assertTrue(e.getMessage().contains("server-websocket"), e.getMessage());
+    }
+
     @Test
     void invocationTypeFollowsTheChosenRouteAndTheFilters() {
         Handler nb = Handler.nonBlocking((q, s) -> { });

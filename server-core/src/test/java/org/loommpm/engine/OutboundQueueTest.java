@@ -34,6 +34,7 @@ import org.loommpm.spi.CloseReason;
 import org.loommpm.spi.ConnectionProtocol;
 import org.loommpm.spi.OutboundQueue;
 import org.loommpm.spi.ProtocolConnection;
+import org.loommpm.tls.TlsContextFactory;
 
 /**
  * The connection's outbound queue and the DETACHED state, with a toy protocol: a client's first
@@ -105,6 +106,7 @@ class OutboundQueueTest {
 
     private int start(DetachProtocol protocol, ServerConfig.Builder cfg) throws IOException {
         server = new Supervisor(cfg.listen(new InetSocketAddress("127.0.0.1", 0)).build(), protocol);
+        server.tlsTransports(TlsContextFactory::create);
         server.start();
         return server.boundAddresses().get(0).getPort();
     }

@@ -18,6 +18,7 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.protocol.Protocols;
+import org.loommpm.testsupport.LogCapture;
 
 /** A Supervisor on 127.0.0.1 with an ephemeral port, driven from the engine package, plus a bounded load. */
 final class SupervisorHarness implements AutoCloseable {

@@ -16,9 +16,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.loommpm.api.LoomServer;
+import org.loommpm.server.LoomServer;
 import org.loommpm.engine.ChildStats;
 import org.loommpm.engine.EngineStats;
+import org.loommpm.testsupport.TestServers;
 
 /**
  * ThreadsPerChild 4 and a handler parked on a latch: 32 clients saturate the pool, the listener

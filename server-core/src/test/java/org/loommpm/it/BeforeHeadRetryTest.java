@@ -9,8 +9,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.loommpm.api.LoomServer;
+import org.loommpm.server.LoomServer;
 import org.loommpm.http.ResponseState;
+import org.loommpm.testsupport.TestServers;
 
 /**
  * A send refused for a field the handler added unchecked leaves the response uncommitted, so the

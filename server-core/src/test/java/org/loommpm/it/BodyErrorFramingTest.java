@@ -15,7 +15,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.loommpm.api.HttpException;
-import org.loommpm.api.LoomServer;
+import org.loommpm.server.LoomServer;
+import org.loommpm.testsupport.RawHttp;
+import org.loommpm.testsupport.TestServers;
 
 /**
  * A handler that catches the error its body read threw (a malformed chunked body, one over

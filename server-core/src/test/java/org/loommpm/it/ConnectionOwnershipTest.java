@@ -10,9 +10,11 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.loommpm.api.LoomServer;
+import org.loommpm.server.LoomServer;
 import org.loommpm.engine.ChildStats;
 import org.loommpm.engine.EngineStats;
+import org.loommpm.testsupport.RawHttp;
+import org.loommpm.testsupport.TestServers;
 
 /**
  * Ownership invariants under races: a keep-alive deadline and the next request arriving at the

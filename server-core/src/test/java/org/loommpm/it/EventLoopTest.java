@@ -24,9 +24,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.loommpm.api.Handler;
-import org.loommpm.api.LoomServer;
+import org.loommpm.server.LoomServer;
 import org.loommpm.api.SuspendedResponse;
-import org.loommpm.engine.Poller;
 import org.loommpm.spi.EventLoop;
 
 /**
@@ -44,7 +43,7 @@ class EventLoopTest {
             AtomicReference<String> answerThread = new AtomicReference<>();
             CountDownLatch ended = new CountDownLatch(1);
             Handler h = Handler.nonBlocking((req, res) -> {
-                EventLoop loop = Poller.current();
+                EventLoop loop = EventLoop.current();
                 assertNotNull(loop, "a non-blocking handler served inline runs on a loop");
                 assertTrue(loop.inLoop());
                 handlerThread.set(Thread.currentThread().getName());
@@ -78,7 +77,7 @@ class EventLoopTest {
             });
             LoomServer server = LoomServer.builder().listen("127.0.0.1", 0).handler(h).start();
             try {
-                assertNull(Poller.current(), "not a loop's thread");
+                assertNull(EventLoop.current(), "not a loop's thread");
                 HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
                 var pending = client.sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/"))
                         .build(), HttpResponse.BodyHandlers.ofString());
@@ -124,7 +123,7 @@ class EventLoopTest {
         AtomicReference<EventLoop> seen = new AtomicReference<>();
         LoomServer server = LoomServer.builder().listen("127.0.0.1", 0)
                 .handler(Handler.nonBlocking((req, res) -> {
-                    seen.set(Poller.current());
+                    seen.set(EventLoop.current());
                     res.send("ok".getBytes(StandardCharsets.US_ASCII));
                 })).start();
         try (Socket c = new Socket("127.0.0.1", server.port())) {

@@ -23,13 +23,15 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.loommpm.api.EventStream;
-import org.loommpm.api.LoomServer;
+import org.loommpm.server.LoomServer;
 import org.loommpm.api.Router;
 import org.loommpm.api.ServerSentEvent;
 import org.loommpm.config.StreamingSettings;
 import org.loommpm.engine.ChildStats;
 import org.loommpm.engine.EngineStats;
 import org.loommpm.testsupport.Curl;
+import org.loommpm.testsupport.RawHttp;
+import org.loommpm.testsupport.TestServers;
 
 /**
  * Server-Sent Events over HTTP/1.1 ({@code Response.eventStream()}) with a raw socket, curl

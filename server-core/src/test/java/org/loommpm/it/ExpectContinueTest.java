@@ -15,9 +15,11 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.loommpm.api.HttpException;
-import org.loommpm.api.LoomServer;
+import org.loommpm.server.LoomServer;
 import org.loommpm.api.Router;
 import org.loommpm.testsupport.Curl;
+import org.loommpm.testsupport.RawHttp;
+import org.loommpm.testsupport.TestServers;
 
 /**
  * {@code Expect: 100-continue}: the interim response is sent when the handler starts reading the

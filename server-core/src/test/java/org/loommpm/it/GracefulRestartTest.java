@@ -18,10 +18,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.loommpm.api.Handler;
-import org.loommpm.api.LoomServer;
+import org.loommpm.server.LoomServer;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.engine.ChildStats;
 import org.loommpm.engine.EngineStats;
+import org.loommpm.testsupport.RawHttp;
+import org.loommpm.testsupport.TestServers;
 
 /** Graceful restart by generation: new config in effect, no request fails, old children exit. */
 class GracefulRestartTest {

@@ -21,8 +21,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.loommpm.api.LoomServer;
+import org.loommpm.server.LoomServer;
 import org.loommpm.api.Router;
+import org.loommpm.testsupport.TestServers;
 
 /**
  * 50 MB bodies in both directions, streamed: the upload is consumed by the handler while the

@@ -16,7 +16,7 @@ import java.net.http.HttpResponse;
 import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.loommpm.api.LoomServer;
+import org.loommpm.server.LoomServer;
 import org.loommpm.engine.EngineStats;
 
 /** Several Listen addresses, IPv4 and IPv6, shared by every child; ids unique across children. */

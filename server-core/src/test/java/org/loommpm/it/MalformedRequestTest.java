@@ -16,7 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.loommpm.api.LoomServer;
+import org.loommpm.server.LoomServer;
+import org.loommpm.testsupport.RawHttp;
+import org.loommpm.testsupport.TestServers;
 
 /**
  * Malformed, over-limit and ambiguous requests against a running server: each gets its exact

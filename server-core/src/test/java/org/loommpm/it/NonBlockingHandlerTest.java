@@ -13,13 +13,16 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.loommpm.api.Handler;
 import org.loommpm.api.HttpException;
-import org.loommpm.api.LoomServer;
+import org.loommpm.server.LoomServer;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
 import org.loommpm.api.Router;
 import org.loommpm.engine.ChildStats;
 import org.loommpm.engine.EngineStats;
 import org.loommpm.engine.PollerStats;
+import org.loommpm.testsupport.LogCapture;
+import org.loommpm.testsupport.RawHttp;
+import org.loommpm.testsupport.TestServers;
 
 /**
  * Handlers marked non-blocking run on the poller that read their request (no virtual thread),

@@ -23,11 +23,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.loommpm.api.LoomServer;
+import org.loommpm.server.LoomServer;
 import org.loommpm.api.Router;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.testsupport.Curl;
+import org.loommpm.testsupport.LogCapture;
 import org.loommpm.testsupport.TestCertificates;
+import org.loommpm.testsupport.TestServers;
 
 /**
  * PROXY protocol listeners end to end: curl's {@code --haproxy-protocol} (v1), raw sockets for

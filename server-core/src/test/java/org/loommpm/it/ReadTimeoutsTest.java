@@ -15,10 +15,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import org.junit.jupiter.api.Test;
-import org.loommpm.api.LoomServer;
+import org.loommpm.server.LoomServer;
 import org.loommpm.config.RequestReadTimeout;
 import org.loommpm.config.RequestReadTimeout.Stage;
 import org.loommpm.config.ServerConfig;
+import org.loommpm.testsupport.LogCapture;
+import org.loommpm.testsupport.TestServers;
 
 /**
  * {@code RequestReadTimeout} (header and body stages with MinRate) and {@code FirstByteTimeout}

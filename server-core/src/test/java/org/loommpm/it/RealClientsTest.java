@@ -24,9 +24,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.loommpm.api.HttpException;
-import org.loommpm.api.LoomServer;
+import org.loommpm.server.LoomServer;
 import org.loommpm.api.Router;
 import org.loommpm.testsupport.Curl;
+import org.loommpm.testsupport.TestServers;
 
 /** The JDK's HttpClient and curl against a running server with a Router. */
 class RealClientsTest {

@@ -12,9 +12,11 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.loommpm.api.LoomServer;
+import org.loommpm.server.LoomServer;
 import org.loommpm.api.Response;
 import org.loommpm.api.Router;
+import org.loommpm.testsupport.RawHttp;
+import org.loommpm.testsupport.TestServers;
 
 /**
  * How responses are framed on the wire, checked byte-exactly with a raw socket: Content-Length

@@ -20,9 +20,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.loommpm.api.LoomServer;
+import org.loommpm.server.LoomServer;
 import org.loommpm.engine.ChildState;
 import org.loommpm.engine.EngineStats;
+import org.loommpm.testsupport.TestServers;
 
 /**
  * The engine's hooks for child processes: two servers bind one address with SO_REUSEPORT (as two

@@ -21,7 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.loommpm.api.LoomServer;
+import org.loommpm.server.LoomServer;
+import org.loommpm.testsupport.LogCapture;
+import org.loommpm.testsupport.RawHttp;
+import org.loommpm.testsupport.TestServers;
 
 /**
  * What a strict HTTP/1.1 server answers at once and closes, where a lenient one waits or guesses

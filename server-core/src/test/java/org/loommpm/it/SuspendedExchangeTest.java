@@ -20,13 +20,16 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.loommpm.api.LoomServer;
+import org.loommpm.server.LoomServer;
 import org.loommpm.api.Router;
 import org.loommpm.api.SuspendedResponse;
 import org.loommpm.config.StreamingSettings;
 import org.loommpm.engine.ChildStats;
 import org.loommpm.engine.EngineStats;
 import org.loommpm.spi.ProtocolCounters;
+import org.loommpm.testsupport.LogCapture;
+import org.loommpm.testsupport.RawHttp;
+import org.loommpm.testsupport.TestServers;
 
 /**
  * Suspended HTTP/1.1 exchanges ({@code Response.suspend()}) with real clients: a long poll holds

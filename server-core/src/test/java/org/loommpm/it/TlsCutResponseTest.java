@@ -26,12 +26,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.loommpm.api.LoomServer;
+import org.loommpm.server.LoomServer;
 import org.loommpm.api.Router;
 import org.loommpm.api.SuspendedResponse;
 import org.loommpm.engine.EngineStats;
 import org.loommpm.spi.CloseReason;
+import org.loommpm.testsupport.LogCapture;
 import org.loommpm.testsupport.TestCertificates;
+import org.loommpm.testsupport.TestServers;
 
 /**
  * A response cut off over TLS ends with an incomplete close (no close_notify), so a client can

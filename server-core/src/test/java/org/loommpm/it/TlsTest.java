@@ -32,15 +32,18 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.loommpm.api.LoomServer;
+import org.loommpm.server.LoomServer;
 import org.loommpm.api.Router;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.config.TlsSettings;
 import org.loommpm.engine.ChildStats;
 import org.loommpm.spi.CloseReason;
 import org.loommpm.testsupport.Curl;
+import org.loommpm.testsupport.LogCapture;
+import org.loommpm.testsupport.RawHttp;
 import org.loommpm.testsupport.TestCertificates;
 import org.loommpm.engine.EngineStats;
+import org.loommpm.testsupport.TestServers;
 
 /** HTTPS end to end: JDK HttpClient, raw TLS sockets, curl; failures and stalls on a TLS port. */
 class TlsTest {

@@ -71,6 +71,66 @@ class ModulePathIT {
         }
     }
 
+    /**
+     * An application that depends on server-core alone: its module path is server-core and
+     * Helidon's buffers, nothing else. It starts and serves HTTP/1.1 with no Micrometer, WebSocket,
+     * proxy or HTTP/2 class anywhere, and that jar set is smaller than the full one by at least
+     * the feature modules and Micrometer.
+     */
+    @Test
+    void coreAloneServesWithoutFeatureModules() throws Exception {
+        Path testClasses = Path.of(ModuleApp.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        List<Path> all;
+        try (var s = Files.list(modules())) {
+            all = s.filter(p -> p.toString().endsWith(".jar")).sorted().toList();
+        }
+        List<Path> core = all.stream().filter(p -> {
+            String n = p.getFileName().toString();
+            return n.startsWith("server-core-") || n.startsWith("helidon-common");
+        }).toList();
+        assertTrue(core.stream().anyMatch(p -> p.getFileName().toString().startsWith("server-core-")), all.toString());
+        long features = 0;
+        for (Path p : all) {
+            String n = p.getFileName().toString();
+            if (n.startsWith("server-websocket-") || n.startsWith("server-proxy-") || n.startsWith("server-observe-")
+                    || n.startsWith("micrometer-core-")) {
+                features += Files.size(p);
+            }
+        }
+        assertTrue(features > 0, "the full set has the feature modules: " + all);
+        long coreSize = 0;
+        for (Path p : core) {
+            coreSize += Files.size(p);
+        }
+        long allSize = 0;
+        for (Path p : all) {
+            allSize += Files.size(p);
+        }
+        System.out.println("ModulePathIT: core alone " + coreSize + " bytes in " + core.size() + " jars; all "
+                + allSize + " bytes in " + all.size() + " jars; feature modules and Micrometer " + features + " bytes");
+        assertTrue(coreSize <= allSize - features, "core alone is smaller by at least the features");
+        String path = String.join(File.pathSeparator, core.stream().map(Path::toString).toList());
+        List<String> cmd = List.of(JarProcess.java(), "-Xss1m",
+                "--module-path", path, "--add-modules", "org.loommpm.core",
+                "-cp", testClasses.toString(), ModuleApp.class.getName());
+        try (JarProcess app = JarProcess.launch(dir, cmd)) {
+            String out = app.stdout();
+            assertTrue(out.contains("h2 module: false"), out);
+            assertTrue(out.contains("micrometer: false"), out);
+            assertTrue(out.contains("websocket: false"), out);
+            assertTrue(out.contains("proxy: false"), out);
+            int port = port(out);
+            try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(Duration.ofSeconds(5)).build()) {
+                HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                        + "/hello")).timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, r.statusCode());
+                assertEquals("Hello, modules!", r.body());
+            }
+            stop(app);
+        }
+    }
+
     private static int port(String stdout) {
         int port = JarProcess.listeningPort(stdout);
         System.out.println("ModulePathIT: listening on 127.0.0.1:" + port);

@@ -18,7 +18,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.loommpm.api.LoomServer;
+import org.loommpm.server.LoomServer;
 
 /**
  * The jar as a reverse proxy, the way a newcomer starts it: {@code -C} lines alone, and a

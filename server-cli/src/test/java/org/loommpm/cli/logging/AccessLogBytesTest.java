@@ -14,7 +14,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.loommpm.api.LoomServer;
+import org.loommpm.server.LoomServer;
 
 /**
  * The access log shows the bytes a client sent, escaped as httpd's mod_log_config does: a header

@@ -13,7 +13,7 @@ import org.loommpm.testing.LoomServerSetup;
 import org.loommpm.testing.LoomServerTest;
 
 /**
- * README.md's loom-mpm-testing example as it stands there (server-core's DocSnippetsTest checks
+ * README.md's loom-mpm-testing example as it stands there (server-cli's DocSnippetsTest checks
  * that it still does), here because its h2c test needs server-h2 on the class path.
  */
 @LoomServerTest

@@ -15,7 +15,7 @@ import java.util.Random;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.loommpm.api.Handler;
-import org.loommpm.api.LoomServer;
+import org.loommpm.server.LoomServer;
 import org.loommpm.testing.H2c;
 import org.loommpm.testing.LoomServerSetup;
 import org.loommpm.testing.LoomServerTest;

@@ -8,7 +8,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.loommpm.api.Handler;
-import org.loommpm.api.LoomServer;
+import org.loommpm.server.LoomServer;
 import org.loommpm.config.Http2Settings;
 import org.loommpm.testing.LoomServerSetup;
 import org.loommpm.testing.LoomServerTest;

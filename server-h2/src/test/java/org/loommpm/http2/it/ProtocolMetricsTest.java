@@ -15,7 +15,8 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.loommpm.api.LoomServer;
+import org.loommpm.metrics.MetricsFeature;
+import org.loommpm.server.LoomServer;
 import org.loommpm.api.Router;
 import org.loommpm.testsupport.TestCertificates;
 
@@ -37,7 +38,7 @@ class ProtocolMetricsTest {
                 .https("127.0.0.1", 0)
                 .tls(t -> t.certificateFile(keys.p12).password(TestCertificates.PASSWORD))
                 .configure(c -> c.keepAliveTimeout(Duration.ofSeconds(30)))
-                .meterRegistry(registry)
+                .feature(new MetricsFeature(registry))
                 .handler(new Router().get("/hello", (req, res) -> res.send("hi")))
                 .start();
         int plain = server.addresses().get(0).getPort();

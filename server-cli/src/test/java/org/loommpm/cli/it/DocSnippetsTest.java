@@ -1,0 +1,392 @@
+package org.loommpm.cli.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.micrometer.tracing.handler.DefaultTracingObservationHandler;
+import io.micrometer.tracing.handler.PropagatingReceiverTracingObservationHandler;
+import io.micrometer.tracing.handler.PropagatingSenderTracingObservationHandler;
+import io.micrometer.tracing.otel.bridge.OtelBaggageManager;
+import io.micrometer.tracing.otel.bridge.OtelCurrentTraceContext;
+import io.micrometer.tracing.otel.bridge.OtelPropagator;
+import io.micrometer.tracing.otel.bridge.OtelTracer;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.propagation.ContextPropagators;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.WebSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.loommpm.api.EventStream;
+import org.loommpm.api.Handler;
+import org.loommpm.api.Headers;
+import org.loommpm.metrics.MetricsFeature;
+import org.loommpm.server.LoomServer;
+import org.loommpm.api.Router;
+import org.loommpm.api.ServerSentEvent;
+import org.loommpm.api.SuspendedResponse;
+import org.loommpm.compress.CompressionFilter;
+import org.loommpm.compress.CompressionSettings;
+import org.loommpm.compress.ContentCoding;
+import org.loommpm.metrics.MetricsHandler;
+import org.loommpm.status.StatusHandler;
+import org.loommpm.tracing.TracingFeature;
+import org.loommpm.websocket.WebSocketHandler;
+import org.loommpm.websocket.WebSocketSession;
+
+/**
+ * The Java examples of README.md and docs/*.md, compiled here against the current API and, where
+ * cheap, run against a server on 127.0.0.1:0. {@link #everyDocumentedLineIsHere} holds the docs to
+ * this file: a line of an example that is not here (edited in the docs alone) fails, so an example
+ * cannot drift from what compiles. Examples that bind fixed ports or need files are compiled only.
+ */
+class DocSnippetsTest {
+    private static final Path HERE = Path.of("src", "test", "java", "org", "loommpm", "cli", "it", "DocSnippetsTest.java");
+    /** README's loom-mpm-testing example is compiled and run by server-h2, whose h2c it needs. */
+    private static final Path TESTING = Path.of("..", "server-h2", "src", "test", "java", "org", "loommpm", "http2",
+            "it", "HelloTest.java");
+    private static final Pattern JAVA_BLOCK = Pattern.compile("(?s)```java\n(.*?)```");
+
+    private final HttpClient client = HttpClient.newHttpClient();
+    private LoomServer server;
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void everyDocumentedLineIsHere() throws IOException {
+        Set<String> here = new HashSet<>();
+        for (Path p : List.of(HERE, TESTING)) {
+            Files.readAllLines(p).forEach(l -> here.add(normal(l)));
+        }
+        List<String> missing = new ArrayList<>();
+        List<Path> docs = new ArrayList<>(List.of(Path.of("..", "README.md")));
+        try (Stream<Path> s = Files.list(Path.of("..", "docs"))) {
+            s.filter(p -> p.toString().endsWith(".md")).sorted().forEach(docs::add);
+        }
+        int lines = 0;
+        for (Path doc : docs) {
+            Matcher block = JAVA_BLOCK.matcher(Files.readString(doc));
+            while (block.find()) {
+                for (String line : block.group(1).split("\n")) {
+                    // "…" stands for code the reader fills in: such a line is not Java as it is.
+                    if (!line.isBlank() && !line.contains("…")) {
+                        lines++;
+                        if (!here.contains(normal(line))) {
+                            missing.add(doc.getFileName() + ": " + line.strip());
+                        }
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), missing, "lines of the docs' Java examples that DocSnippetsTest does not compile");
+        assertTrue(lines > 100, "the examples were found: " + lines);
+    }
+
+    private static String normal(String line) {
+        return line.strip().replaceAll("\\s+", " ");
+    }
+
+    // README.md, "Embedded"
+
+    static Router readmeRouter() {
+        Router router = new Router()
+                .get("/hello", (req, res) -> res.send("Hello, World!"))
+                .get("/users/{id}", (req, res) -> res.send("user " + req.pathParam("id")))
+                .post("/echo", (req, res) -> res.send(req.bodyBytes()))
+                .websocket("/ws", new WebSocketHandler() {      // RFC 6455, permessage-deflate offered
+                    @Override
+                    public void onText(WebSocketSession session, String text) {
+                        session.sendText("echo: " + text);    // any thread may send, without blocking
+                    }
+                });
+        return router;
+    }
+
+    /** Compiled only: it binds 8080 and waits for a stop. */
+    static void readmeMain(Router router) throws Exception {
+        try (LoomServer server = LoomServer.builder().listen("0.0.0.0", 8080)
+                .configure(c -> c.threadsPerChild(256).keepAliveTimeout(java.time.Duration.ofSeconds(5)))
+                .handler(router).start()) {
+            server.awaitStop();
+        }
+    }
+
+    @Test
+    void readmeRouterAnswers() throws Exception {
+        start(readmeRouter());
+        assertEquals("Hello, World!", get("/hello").body());
+        assertEquals("user 7", get("/users/7").body());
+        HttpResponse<String> echo = client.send(HttpRequest.newBuilder(uri("/echo"))
+                .POST(HttpRequest.BodyPublishers.ofString("ping")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals("ping", echo.body());
+        assertEquals("echo: hi", webSocketAnswer("/ws", "hi"));
+    }
+
+    // docs/configuration.md; docs/tls.md (compiled only: fixed ports, certificate files)
+
+    static void configurationBuilder(Router router) throws IOException {
+        LoomServer.builder()
+                .listen("0.0.0.0", 8080)
+                .configure(c -> c.threadsPerChild(128).keepAliveTimeout(Duration.ofSeconds(10)))
+                .handler(router)
+                .start();
+    }
+
+    static void tlsBuilder(Router router) throws IOException {
+        LoomServer.builder()
+                .listen("0.0.0.0", 8080)
+                .https("0.0.0.0", 8443)
+                .tls(t -> t.certificateFile(Path.of("chain.pem")).keyFile(Path.of("key.pem")))
+                .handler(router)
+                .start();
+    }
+
+    // docs/configuration.md, "Compression on the fly"
+
+    @Test
+    void compressionFilterCodesAConfiguredType() throws Exception {
+        Router router = new Router().get("/data", (req, res) ->
+                res.header("Content-Type", "application/json").send("[" + "1,".repeat(300) + "1]"));
+        CompressionFilter compress = new CompressionFilter(CompressionSettings.builder()
+                .types(ContentCoding.BROTLI, "application/json", "text/html")
+                .types(ContentCoding.GZIP, "application/json", "text/html")
+                .gzipLevel(6).brotliQuality(5).minimumSize(256).build());
+        Handler aroundForm = compress.around(router);
+        server = LoomServer.builder().listen("127.0.0.1", 0).handler(router.filter(compress)).start();
+        HttpResponse<byte[]> r = client.send(HttpRequest.newBuilder(uri("/data")).header("Accept-Encoding", "gzip")
+                .build(), HttpResponse.BodyHandlers.ofByteArray());
+        assertEquals("gzip", r.headers().firstValue("Content-Encoding").orElse(null));
+        assertTrue(aroundForm != null);
+    }
+
+    // docs/operations.md, the status page, metrics and tracing
+
+    @Test
+    void statusPageAndMetrics() throws Exception {
+        LoomServer.Builder builder = LoomServer.builder();
+        Router router = new Router().get("/server-status", new StatusHandler(builder.stats()));
+        PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        router.get("/metrics", new MetricsHandler(prometheus));
+        prometheus.config().meterFilter(new MeterFilter() {
+            @Override
+            public DistributionStatisticConfig configure(Meter.Id id, DistributionStatisticConfig config) {
+                return id.getName().equals("loom.http.requests")
+                        ? DistributionStatisticConfig.builder().percentilesHistogram(true).build().merge(config)
+                        : config;
+            }
+        });
+        builder.listen("127.0.0.1", 0).feature(new MetricsFeature(prometheus));
+        LoomServer server = builder.handler(router).start();
+        this.server = server;
+        assertTrue(get("/server-status?auto").body().contains("BusyWorkers"));
+        get("/server-status?auto"); // a request counted before the scrape
+        assertTrue(get("/metrics").body().contains("loom_http_requests_seconds_bucket"), "the histogram is on");
+    }
+
+    /** The operations.md form of the metrics example; compiled only (the port is the default). */
+    static void metricsExample() throws IOException {
+        PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        Router router = new Router().get("/metrics", new MetricsHandler(prometheus));
+        LoomServer.builder().feature(new MetricsFeature(prometheus)).handler(router).start();
+    }
+
+    /** Compiled only: a tracer needs an OpenTelemetry SDK set up around it. */
+    static void tracingExample(io.opentelemetry.api.trace.Tracer otelTracer, Router router) throws IOException {
+        OtelCurrentTraceContext current = new OtelCurrentTraceContext();
+        OtelTracer tracer = new OtelTracer(otelTracer, current, event -> { },
+                new OtelBaggageManager(current, List.of(), List.of()));
+        OtelPropagator propagator = new OtelPropagator(
+                ContextPropagators.create(W3CTraceContextPropagator.getInstance()), otelTracer);
+        ObservationRegistry registry = ObservationRegistry.create();
+        registry.observationConfig().observationHandler(new ObservationHandler.FirstMatchingCompositeObservationHandler(
+                new PropagatingSenderTracingObservationHandler<>(tracer, propagator),
+                new PropagatingReceiverTracingObservationHandler<>(tracer, propagator),
+                new DefaultTracingObservationHandler(tracer)));
+        LoomServer server = LoomServer.builder().feature(new TracingFeature(registry)).handler(router).start();
+        server.close();
+    }
+
+    // docs/streaming.md
+
+    @Test
+    void suspendedResponseAnsweredFromAnotherThread() throws Exception {
+        Router router = new Router();
+        String json = "{\"n\":1}";
+        Queue<SuspendedResponse> waiting = new ConcurrentLinkedQueue<>();
+
+        router.get("/updates", (req, res) -> {
+            SuspendedResponse later = res.suspend();          // SuspendTimeout (60 s) applies
+            later.onTimeout(() -> later.status(204).complete()); // "nothing new": the client polls again
+            waiting.add(later);
+        });                                                   // returns: slot and thread are free
+        start(router);
+        CompletableFuture<HttpResponse<String>> pending = client.sendAsync(HttpRequest.newBuilder(uri("/updates"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        while (waiting.isEmpty()) {
+            Thread.sleep(5);
+        }
+
+        // any thread, later:
+        for (SuspendedResponse r; (r = waiting.poll()) != null; ) {
+            r.header("Content-Type", "application/json").send(json);
+        }
+        assertEquals(json, pending.get(10, TimeUnit.SECONDS).body());
+    }
+
+    @Test
+    void earlyHintsThenThePage() throws Exception {
+        Router router = new Router();
+        router.get("/", (req, res) -> {
+            res.sendInterim(103, new Headers().add("Link", "</app.css>; rel=preload; as=style"));
+            res.header("Content-Type", "text/html").send(renderPage()); // the slow part
+        });
+        start(router);
+        HttpResponse<String> r = get("/");
+        assertEquals(200, r.statusCode());
+        assertEquals(renderPage(), r.body());
+    }
+
+    private static String renderPage() {
+        return "<!doctype html><title>page</title>";
+    }
+
+    @Test
+    void eventStreamBroadcast() throws Exception {
+        Router router = new Router();
+        List<EventStream> subscribers = new CopyOnWriteArrayList<>();
+        String json = "{\"price\":1}";
+        long seq = 1;
+        router.get("/events", (req, res) -> {
+            EventStream events = res.eventStream();   // head sent now: 200 text/event-stream
+            long from = events.lastEventId() == null ? 0 : Long.parseLong(events.lastEventId()) + 1;
+            subscribers.add(events);
+            events.closed().thenRun(() -> subscribers.remove(events));
+            assertEquals(0, from);
+        });
+        start(router);
+        HttpResponse<InputStream> r = client.send(HttpRequest.newBuilder(uri("/events")).build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        while (subscribers.isEmpty()) {
+            Thread.sleep(5);
+        }
+
+        // a broadcaster thread:
+        for (EventStream s : subscribers) {
+            if (!s.send(ServerSentEvent.data(json).id(Long.toString(seq)).name("price"))) {
+                // full: this client reads too slowly. Skip it (it catches up with Last-Event-ID),
+                // wait with s.whenWritable(), or s.close().
+                s.close();
+            }
+        }
+        Set<String> event = new HashSet<>();
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
+            for (String line; !(line = in.readLine()).isEmpty(); ) {
+                event.add(line);
+            }
+        }
+        assertEquals(Set.of("id: 1", "event: price", "data: " + json), event);
+    }
+
+    // docs/websocket.md
+
+    /** The example's application objects. */
+    private final Database database = text -> "found " + text;
+    private final Rooms rooms = s -> { };
+
+    interface Database {
+        String lookUp(String key) throws Exception;
+    }
+
+    interface Rooms {
+        void leave(WebSocketSession s);
+    }
+
+    @Test
+    void webSocketChatRoute() throws Exception {
+        Router router = new Router()
+                .get("/", (req, res) -> res.send("hello"))
+                .websocket("/chat/{room}", new WebSocketHandler() {
+                    @Override
+                    public void onOpen(WebSocketSession s) {
+                        s.attachment(s.pathParam("room"));          // per-socket state
+                    }
+
+                    @Override
+                    public void onText(WebSocketSession s, String text) throws Exception {
+                        String answer = database.lookUp(text);      // may block: this runs on a worker
+                        s.sendText(answer);
+                    }
+
+                    @Override
+                    public void onClose(WebSocketSession s, int code, String reason) {
+                        rooms.leave(s);
+                    }
+                });
+        start(router);
+        assertEquals("found x", webSocketAnswer("/chat/lobby", "x"));
+    }
+
+    private void start(Router router) throws IOException {
+        server = LoomServer.builder().listen("127.0.0.1", 0).handler(router).start();
+    }
+
+    private URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + server.port() + path);
+    }
+
+    private HttpResponse<String> get(String path) throws Exception {
+        return client.send(HttpRequest.newBuilder(uri(path)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Opens a WebSocket at {@code path}, sends {@code text}, returns the first text message back. */
+    private String webSocketAnswer(String path, String text) throws Exception {
+        CompletableFuture<String> answer = new CompletableFuture<>();
+        WebSocket ws = client.newWebSocketBuilder()
+                .buildAsync(URI.create("ws://127.0.0.1:" + server.port() + path), new WebSocket.Listener() {
+                    @Override
+                    public CompletionStage<?> onText(WebSocket w, CharSequence data, boolean last) {
+                        answer.complete(data.toString());
+                        return null;
+                    }
+                }).get(10, TimeUnit.SECONDS);
+        ws.sendText(text, true);
+        String got = answer.get(10, TimeUnit.SECONDS);
+        ws.abort();
+        return got;
+    }
+}
