@@ -13,9 +13,7 @@ import org.loommpm.spi.ProtocolCounters;
 @FunctionalInterface
 public interface TlsTransports {
     /** Refuses every TLS listener: a supervisor built without a TLS implementation. */
-    TlsTransports NONE = (config, alpn, counters) -> {
-        throw new IOException("TLS listeners need a TLS implementation (start the server through LoomServer)");
-    };
+    TlsTransports NONE = new None();
 
     /**
      * @param config the generation's settings ({@code config.tls()} active)
@@ -25,4 +23,16 @@ public interface TlsTransports {
      * @throws IOException if the key material cannot be used
      */
     TransportFactory create(ServerConfig config, List<String> alpn, ProtocolCounters counters) throws IOException;
+
+    /** A class, not a lambda: nothing on the way to the first answer bootstraps a lambda. */
+    final class None implements TlsTransports {
+        private None() {
+        }
+
+        @Override
+        public TransportFactory create(ServerConfig config, List<String> alpn, ProtocolCounters counters)
+                throws IOException {
+            throw new IOException("TLS listeners need a TLS implementation (start the server through LoomServer)");
+        }
+    }
 }

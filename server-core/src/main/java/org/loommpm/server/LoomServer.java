@@ -16,9 +16,13 @@ import org.loommpm.api.Router;
 import org.loommpm.api.ServerStats;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.config.TlsSettings;
+import org.loommpm.engine.ChildListener;
 import org.loommpm.engine.Supervisor;
+import org.loommpm.engine.TlsTransports;
+import org.loommpm.engine.TransportFactory;
 import org.loommpm.protocol.Protocols;
 import org.loommpm.spi.ExchangeObserver;
+import org.loommpm.spi.ProtocolCounters;
 import org.loommpm.tls.TlsContextFactory;
 
 /**
@@ -67,9 +71,9 @@ public final class LoomServer implements AutoCloseable {
         this.observer = observer(features);
         this.supervisor = new Supervisor(config, Protocols.initial(config, compose(handler), observer));
         supervisor.reusePort(reusePort);
-        supervisor.tlsTransports(TlsContextFactory::create);
+        supervisor.tlsTransports(new JdkTls());
         for (ServerFeature f : features) {
-            f.beforeStart(supervisor, supervisor::addChildListener);
+            f.beforeStart(supervisor, new ChildListeners(supervisor));
         }
         supervisor.start();
     }
@@ -337,11 +341,39 @@ public final class LoomServer implements AutoCloseable {
          */
         public LoomServer start() throws IOException {
             List<ServerFeature> ordered = new ArrayList<>(features);
-            ordered.sort(Comparator.comparingInt(ServerFeature::order));
+            ordered.sort(new ByOrder());
             LoomServer server = new LoomServer(config.build(), handler != null ? handler : new Router(), reusePort,
                     List.copyOf(ordered), stats);
             stats.bind(server.supervisor);
             return server;
+        }
+    }
+
+    // Classes, not lambdas: nothing on the way to the first answer bootstraps a lambda (the jar's
+    // start-up, StartupClassesIT).
+
+    /** The TLS the engine's TLS listeners use: the JDK's, through {@link TlsContextFactory}. */
+    private static final class JdkTls implements TlsTransports {
+        @Override
+        public TransportFactory create(ServerConfig config, List<String> alpn, ProtocolCounters counters)
+                throws IOException {
+            return TlsContextFactory.create(config, alpn, counters);
+        }
+    }
+
+    /** How a feature adds a child listener: to the supervisor, before it starts. */
+    private record ChildListeners(Supervisor supervisor) implements Consumer<ChildListener> {
+        @Override
+        public void accept(ChildListener listener) {
+            supervisor.addChildListener(listener);
+        }
+    }
+
+    /** Features by {@link ServerFeature#order()}; a stable sort keeps the order added among equals. */
+    private static final class ByOrder implements Comparator<ServerFeature> {
+        @Override
+        public int compare(ServerFeature a, ServerFeature b) {
+            return Integer.compare(a.order(), b.order());
         }
     }
 }

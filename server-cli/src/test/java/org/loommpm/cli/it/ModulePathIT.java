@@ -84,16 +84,12 @@ class ModulePathIT {
         try (var s = Files.list(modules())) {
             all = s.filter(p -> p.toString().endsWith(".jar")).sorted().toList();
         }
-        List<Path> core = all.stream().filter(p -> {
-            String n = p.getFileName().toString();
-            return n.startsWith("server-core-") || n.startsWith("helidon-common");
-        }).toList();
-        assertTrue(core.stream().anyMatch(p -> p.getFileName().toString().startsWith("server-core-")), all.toString());
+        List<Path> core = all.stream().filter(p -> artifact(p).equals("server-core")
+                || artifact(p).startsWith("helidon-common")).toList();
+        assertTrue(core.stream().anyMatch(p -> artifact(p).equals("server-core")), all.toString());
         long features = 0;
         for (Path p : all) {
-            String n = p.getFileName().toString();
-            if (n.startsWith("server-websocket-") || n.startsWith("server-proxy-") || n.startsWith("server-observe-")
-                    || n.startsWith("micrometer-core-")) {
+            if (List.of("server-websocket", "server-proxy", "server-observe", "micrometer-core").contains(artifact(p))) {
                 features += Files.size(p);
             }
         }
@@ -129,6 +125,11 @@ class ModulePathIT {
             }
             stop(app);
         }
+    }
+
+    /** A jar's artifact name: its file name without the version and {@code .jar}. */
+    private static String artifact(Path jar) {
+        return jar.getFileName().toString().replaceFirst("(-\\d.*)?\\.jar$", "");
     }
 
     private static int port(String stdout) {
