@@ -192,7 +192,7 @@ class DocSnippetsTest {
         assertTrue(aroundForm != null);
     }
 
-    // docs/operations.md, the status page, metrics and tracing
+    // docs/observability.md, the status page, metrics and tracing
 
     @Test
     void statusPageAndMetrics() throws Exception {
@@ -216,7 +216,7 @@ class DocSnippetsTest {
         assertTrue(get("/metrics").body().contains("loom_http_requests_seconds_bucket"), "the histogram is on");
     }
 
-    /** The operations.md form of the metrics example; compiled only (the port is the default). */
+    /** The observability.md form of the metrics example; compiled only (the port is the default). */
     static void metricsExample() throws IOException {
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Router router = new Router().get("/metrics", new MetricsHandler(prometheus));
