@@ -174,7 +174,7 @@ class DocSnippetsTest {
                 .start();
     }
 
-    // docs/configuration.md, "Compression on the fly"
+    // docs/configuration-site.md, "Compression on the fly"
 
     @Test
     void compressionFilterCodesAConfiguredType() throws Exception {
