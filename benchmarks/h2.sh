@@ -46,7 +46,7 @@ trap 'stop_server; remove_quota_cgroup; echo "raw output kept in $RES" >&2' EXIT
 # runs' req/s agree within 10 % and the server's JIT compiler threads took at most JIT_SETTLE_PCT %
 # of its CPU in the last (or WARMUP_MAX s have passed). A fresh JVM pinned to one core shares it
 # with its JIT compiler threads: Netty's HTTP/2 app serves -m1 at ~14k req/s in its first 3 s and
-# ~100k once C2 has compiled its hot path (docs/benchmarks.md), so a fixed warm-up that ends too
+# ~100k once C2 has compiled its hot path (docs/benchmarks/log/2026-11-25-1.md), so a fixed warm-up that ends too
 # early measures the compiler, not the server. Agreeing rates alone were not enough: on 1 Dec 2026
 # Netty's compiler still took 4.2 of its 23.2 µs per request in a measured -m1 round after them.
 warm_up() {

@@ -83,7 +83,7 @@ final class NettyBench {
         Class<? extends ServerChannel> channel = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         // One event loop per core the process may use (Netty's default is 2 x that, meant for
         // hyper-threads on a whole machine; on a one-core pin it means two loops time-slicing it).
-        // BENCH_IO_THREADS overrides the count, for the A/B in docs/benchmarks.md.
+        // BENCH_IO_THREADS overrides the count, for the A/B in docs/benchmarks/log/2026-11-25-1.md.
         int loops = BenchServer.ioThreads();
         EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, io);
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(loops, io);

@@ -27,7 +27,7 @@ import org.loommpm.spi.ProtocolCounters;
  * number) and {@code generation}; per-poller meters add {@code poller}. Children are few
  * (StartServers, plus one per replacement or restart while the old one drains), so these tags
  * stay low-cardinality; a child's meters are removed when it exits, so a replaced child's series
- * end rather than linger. The catalogue, with meanings, is in docs/operations.md.
+ * end rather than linger. The catalogue, with meanings, is in docs/observability.md.
  */
 // Public for MetricsFeature (and the jar), which create it; "exports": its engine types are exported to
 // loom-mpm's own modules only, so an application cannot use it (MetricsHandler is the API here).

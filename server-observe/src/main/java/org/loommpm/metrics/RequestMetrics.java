@@ -22,7 +22,7 @@ import org.loommpm.spi.ExchangeObserver;
  * <p><b>Cost.</b> Meters are created on first use and then found by array index (protocol x
  * method x status class), so an exchange costs three array reads and the meters' own updates:
  * no map lookup, no tag allocation. Histograms are off unless a {@code MeterFilter} on the
- * registry turns them on (see docs/operations.md).
+ * registry turns them on (see docs/observability.md).
  */
 // Public for MetricsFeature (and the jar), which create it; "exports": its engine types are exported to
 // loom-mpm's own modules only, so an application cannot use it (MetricsHandler is the API here).

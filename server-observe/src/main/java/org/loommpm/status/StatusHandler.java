@@ -22,7 +22,7 @@ import org.loommpm.engine.EngineStats;
  *   <li>{@code ?auto}: mod_status's machine-readable {@code Key: value} text;</li>
  *   <li>{@code ?json}: the same data as one JSON object.</li>
  * </ul>
- * Fields are described in docs/operations.md. {@code GET} and {@code HEAD} only.
+ * Fields are described in docs/observability.md. {@code GET} and {@code HEAD} only.
  *
  * <p>The page shows client addresses, host names and paths: restrict who may read it (the
  * shipped configuration allows only loopback clients). Everything that came from a client is

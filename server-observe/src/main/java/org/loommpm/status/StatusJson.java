@@ -2,7 +2,7 @@ package org.loommpm.status;
 
 import org.loommpm.spi.CloseReason;
 
-/** {@code ?json}: everything the status page shows, as one JSON object (field list in docs/operations.md). */
+/** {@code ?json}: everything the status page shows, as one JSON object (field list in docs/observability.md). */
 final class StatusJson {
     private StatusJson() {
     }

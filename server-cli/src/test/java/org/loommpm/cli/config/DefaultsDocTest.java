@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.loommpm.config.ServerConfig;
 
 /**
- * The default column of docs/configuration.md against the typed defaults: what an empty file
+ * The default column of docs/configuration*.md against the typed defaults: what an empty file
  * gives the jar, and what {@code ServerConfig.builder().build()} gives an embedded server (the
  * docs state one default for both, so they must agree too).
  */

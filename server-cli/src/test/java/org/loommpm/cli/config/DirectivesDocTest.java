@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * docs/configuration.md's directive tables against the parser: every directive the standard
+ * The directive tables of docs/configuration*.md against the parser: every directive the standard
  * table registers, and every section the parser opens, has a row, and every row names one that
  * exists; the same for the {@code key=value} parameters of {@code ProxyPass}, {@code BalancerMember}
  * and {@code ProxySet}. An operator reads the tables to write a file the parser must accept.
@@ -42,7 +42,7 @@ class DirectivesDocTest {
         Map<String, Set<DirectiveTable.Context>> contexts = new TreeMap<>();
         for (DocTables.Table t : tables) {
             if (t.header().isEmpty()) {
-                headless.add("line " + t.line());
+                headless.add(t.file() + " line " + t.line());
                 continue;
             }
             if (!t.header().get(0).equals("directive")) {
@@ -76,10 +76,10 @@ class DirectivesDocTest {
         }
         Set<String> undocumented = new TreeSet<>(registered.keySet());
         undocumented.removeAll(defined.keySet());
-        assertEquals(Set.of(), names(undocumented, registered), "registered, but without a row in docs/configuration.md");
+        assertEquals(Set.of(), names(undocumented, registered), "registered, but without a row in docs/configuration*.md");
         Set<String> stale = new TreeSet<>(mentioned.keySet());
         stale.removeAll(registered.keySet());
-        assertEquals(Set.of(), names(stale, mentioned), "in docs/configuration.md's directive tables, but not registered");
+        assertEquals(Set.of(), names(stale, mentioned), "in the directive tables of docs/configuration*.md, but not registered");
         List<String> misspelled = new ArrayList<>();
         List<String> wrongContext = new ArrayList<>();
         for (DirectiveTable.Directive d : DirectiveTable.standard().all()) {
@@ -121,7 +121,7 @@ class DirectivesDocTest {
             }
         }
         assertEquals(new TreeMap<>(code), doc, "ProxyParams' and ProxyDirectives' parameters (left), "
-                + "the parameter tables of docs/configuration.md (right)");
+                + "the parameter tables of docs/configuration*.md (right)");
         assertTrue(code.get("Member parameters").size() > 10, "the member switch was read");
     }
 

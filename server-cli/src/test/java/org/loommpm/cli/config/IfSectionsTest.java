@@ -264,7 +264,7 @@ class IfSectionsTest {
         }
     }
 
-    /** docs/configuration.md's module table lists the same modules, in the same order, both spellings. */
+    /** docs/configuration-file.md's module table lists the same modules, in the same order, both spellings. */
     @Test
     void theDocumentedModulesAreTheModules() throws Exception {
         List<String> code = new ArrayList<>();
@@ -283,12 +283,12 @@ class IfSectionsTest {
     }
 
     /**
-     * The modules docs/configuration.md names as not present after its module table are absent:
+     * The modules docs/configuration-file.md names as not present after its module table are absent:
      * a module added to the table (mod_alias) must leave that list.
      */
     @Test
     void theModulesDocumentedAsAbsentAreAbsent() throws Exception {
-        String doc = Files.readString(DocTables.CONFIGURATION);
+        String doc = DocTables.text();
         int at = doc.indexOf("Not present, among those httpd configurations often test:");
         assertTrue(at >= 0, "the paragraph is there");
         String paragraph = doc.substring(at, doc.indexOf("\n\n", at));

@@ -35,6 +35,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -47,18 +48,20 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.loommpm.api.Application;
 import org.loommpm.api.EventStream;
 import org.loommpm.api.Handler;
 import org.loommpm.api.Headers;
-import org.loommpm.metrics.MetricsFeature;
-import org.loommpm.server.LoomServer;
+import org.loommpm.api.HttpException;
 import org.loommpm.api.Router;
 import org.loommpm.api.ServerSentEvent;
 import org.loommpm.api.SuspendedResponse;
 import org.loommpm.compress.CompressionFilter;
 import org.loommpm.compress.CompressionSettings;
 import org.loommpm.compress.ContentCoding;
+import org.loommpm.metrics.MetricsFeature;
 import org.loommpm.metrics.MetricsHandler;
+import org.loommpm.server.LoomServer;
 import org.loommpm.status.StatusHandler;
 import org.loommpm.tracing.TracingFeature;
 import org.loommpm.websocket.WebSocketHandler;
@@ -157,6 +160,66 @@ class DocSnippetsTest {
         assertEquals("echo: hi", webSocketAnswer("/ws", "hi"));
     }
 
+    // docs/tutorial.md
+
+    /** The tutorial's first program; compiled only (it binds 8080 and waits for a stop). */
+    public class Hello {
+        public static void main(String[] args) throws Exception {
+            Router router = new Router()
+                    .get("/hello", (req, res) -> res.send("Hello, World!"))
+                    .get("/users/{id}", (req, res) -> res.send("user " + req.pathParam("id")));
+            try (LoomServer server = LoomServer.builder().listen("127.0.0.1", 8080).handler(router).start()) {
+                System.out.println("listening on " + server.port());
+                server.awaitStop();
+            }
+        }
+    }
+
+    /** The tutorial's second router: a filter, a status of the handler's choosing, a header. */
+    static Router tutorialRouter() {
+        Router router = new Router()
+                .get("/hello", (req, res) -> res.send("Hello, World!"))
+                .get("/users/{id}", (req, res) -> {
+                    String id = req.pathParam("id");
+                    if (!id.chars().allMatch(Character::isDigit)) {
+                        throw new HttpException(400, "not a user id: " + id);
+                    }
+                    res.header("Content-Type", "application/json").send("{\"id\":" + id + "}");
+                })
+                .filter((req, res, next) -> {
+                    res.header("Cache-Control", "no-store");
+                    next.handle(req, res);
+                });
+        return router;
+    }
+
+    @Test
+    void tutorialRouterAnswers() throws Exception {
+        start(tutorialRouter());
+        HttpResponse<String> user = get("/users/42");
+        assertEquals("{\"id\":42}", user.body());
+        assertEquals("application/json", user.headers().firstValue("Content-Type").orElse(null));
+        assertEquals("no-store", user.headers().firstValue("Cache-Control").orElse(null));
+        assertEquals(400, get("/users/abc").statusCode());
+    }
+
+    /** The tutorial's application; the jar would find it with ServiceLoader, the test calls it. */
+    public final class HelloApplication implements Application {
+        @Override
+        public void routes(Router router, Context context) {
+            String greeting = context.parameter("greeting", "Hello");
+            router.get("/app/hello", (req, res) -> res.send(greeting + ", World!"));
+        }
+    }
+
+    @Test
+    void tutorialApplicationAnswers() throws Exception {
+        Router router = new Router();
+        new HelloApplication().routes(router, new Application.Context("hello", Map.of("greeting", "Bonjour")));
+        start(router);
+        assertEquals("Bonjour, World!", get("/app/hello").body());
+    }
+
     // docs/configuration.md; docs/tls.md (compiled only: fixed ports, certificate files)
 
     static void configurationBuilder(Router router) throws IOException {
@@ -176,7 +239,7 @@ class DocSnippetsTest {
                 .start();
     }
 
-    // docs/configuration.md, "Compression on the fly"
+    // docs/configuration-site.md, "Compression on the fly"
 
     @Test
     void compressionFilterCodesAConfiguredType() throws Exception {
@@ -194,7 +257,7 @@ class DocSnippetsTest {
         assertTrue(aroundForm != null);
     }
 
-    // docs/operations.md, the status page, metrics and tracing
+    // docs/observability.md, the status page, metrics and tracing
 
     @Test
     void statusPageAndMetrics() throws Exception {
@@ -218,7 +281,7 @@ class DocSnippetsTest {
         assertTrue(get("/metrics").body().contains("loom_http_requests_seconds_bucket"), "the histogram is on");
     }
 
-    /** The operations.md form of the metrics example; compiled only (the port is the default). */
+    /** The observability.md form of the metrics example; compiled only (the port is the default). */
     static void metricsExample() throws IOException {
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Router router = new Router().get("/metrics", new MetricsHandler(prometheus));

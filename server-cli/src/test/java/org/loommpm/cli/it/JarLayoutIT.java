@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The shipped jar as the build's {@code store-jar} step leaves it: every entry stored, not
  * deflated (the class loader then reads classes without inflating them: a faster start, see
- * docs/benchmarks.md "Start-up: a stored jar"), and the manifest where a streaming reader finds it.
+ * docs/benchmarks/log/2026-11-28.md, "Start-up: a stored jar"), and the manifest where a
+ * streaming reader finds it.
  */
 class JarLayoutIT {
     @Test

@@ -18,7 +18,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * docs/operations.md's table of error-log ids against the sources that log them: every id the
+ * docs/log-ids.md's table of error-log ids against the sources that log them: every id the
  * code writes is in the table once, every id in the table is still written, and a line logged
  * with an explicit level carries a level its row names (an operator filters and alerts on both).
  */
@@ -32,14 +32,14 @@ class LogIdsDocTest {
     @Test
     void everyLoggedIdIsDocumentedOnceWithItsLevel() throws IOException {
         Map<String, String> documented = new TreeMap<>();
-        Matcher row = ROW.matcher(Files.readString(Path.of("..", "docs", "operations.md")));
+        Matcher row = ROW.matcher(Files.readString(Path.of("..", "docs", "log-ids.md")));
         List<String> duplicates = new ArrayList<>();
         while (row.find()) {
             if (documented.put(row.group(1), row.group(2).trim()) != null) {
                 duplicates.add(row.group(1));
             }
         }
-        assertEquals(List.of(), duplicates, "ids with two rows in docs/operations.md");
+        assertEquals(List.of(), duplicates, "ids with two rows in docs/log-ids.md");
         Set<String> used = new TreeSet<>();
         List<String> wrongLevel = new ArrayList<>();
         for (Path file : sources()) {
@@ -62,10 +62,10 @@ class LogIdsDocTest {
         }
         Set<String> undocumented = new TreeSet<>(used);
         undocumented.removeAll(documented.keySet());
-        assertEquals(Set.of(), undocumented, "ids the code logs that docs/operations.md does not list");
+        assertEquals(Set.of(), undocumented, "ids the code logs that docs/log-ids.md does not list");
         Set<String> stale = new TreeSet<>(documented.keySet());
         stale.removeAll(used);
-        assertEquals(Set.of(), stale, "ids docs/operations.md lists that no code logs");
+        assertEquals(Set.of(), stale, "ids docs/log-ids.md lists that no code logs");
         assertEquals(List.of(), wrongLevel);
         assertTrue(used.size() > 100, "the scan found the sources: " + used.size());
     }
