@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.loommpm.cli.logging.AccessLogFormat;
 import org.loommpm.cli.logging.LogLevels;
+import org.loommpm.cli.logging.LogSettings;
 
 /** {@code ErrorLog}, {@code LogLevel}, {@code LogFormat}, {@code CustomLog}. */
 final class LogDirectives {
