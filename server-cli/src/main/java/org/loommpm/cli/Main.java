@@ -6,6 +6,7 @@ import org.loommpm.cli.children.ChildCommand;
 import org.loommpm.cli.config.ApplicationDirectives;
 import org.loommpm.cli.config.ChildDirectives;
 import org.loommpm.cli.children.ProcessSupervisor;
+import org.loommpm.cli.children.SupervisorConfig;
 import org.loommpm.cli.config.ConfigException;
 import org.loommpm.cli.config.ConfigParser;
 import org.loommpm.cli.config.DirectiveTable;
@@ -109,10 +110,19 @@ public final class Main {
         }
 
         @Override
-        public LoomConfig load() throws ConfigException {
-            LoomConfig c = loader.load();
-            ApplicationDirectives.closeLoaders(c);
-            return c;
+        public SupervisorConfig load() throws Unreadable {
+            try {
+                return supervised(loader.load());
+            } catch (ConfigException e) {
+                throw new Unreadable(e.report());
+            }
+        }
+
+        /** What the supervisor takes of {@code config}, whose applications' jar loaders it closes. */
+        static SupervisorConfig supervised(LoomConfig config) {
+            ApplicationDirectives.closeLoaders(config);
+            return new SupervisorConfig(config.engine(), config.logs(), config.description(),
+                    ChildDirectives.enabled(config));
         }
     }
 
@@ -183,9 +193,8 @@ public final class Main {
         SignalQueue signals = new SignalQueue().install();
         PidFile pid = pidPath != null ? new PidFile(pidPath) : null;
         if (ChildDirectives.enabled(config)) {
-            ApplicationDirectives.closeLoaders(config);
-            System.exit(new ProcessSupervisor(new SupervisorSource(loader), new ChildCommand(cl.configArgs()))
-                    .run(config, signals, pid));
+            System.exit(new ProcessSupervisor(new SupervisorSource(loader), new ChildCommand(cl.configArgs()),
+                    Version.current()).run(SupervisorSource.supervised(config), signals, pid));
         }
         System.exit(new ServerProcess(loader).run(config, signals, pid));
     }

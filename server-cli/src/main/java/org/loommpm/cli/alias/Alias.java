@@ -3,7 +3,7 @@ package org.loommpm.cli.alias;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.loommpm.cli.config.LocationSettings;
+import org.loommpm.cli.location.LocationPath;
 
 /**
  * One {@code Alias} or {@code AliasMatch} line: the paths it takes and the file each one is
@@ -24,14 +24,14 @@ import org.loommpm.cli.config.LocationSettings;
  */
 public final class Alias {
     /** The URL-path of {@code Alias}; null for {@code AliasMatch}. */
-    private final LocationSettings prefix;
+    private final String prefix;
     private final Pattern regex;
     /** {@code AliasMatch}: the target after the root, with its groups; null when it has none. */
     private final String template;
     private final Path root;
     private final String where;
 
-    private Alias(LocationSettings prefix, Pattern regex, String template, Path root, String where) {
+    private Alias(String prefix, Pattern regex, String template, Path root, String where) {
         this.prefix = prefix;
         this.regex = regex;
         this.template = template;
@@ -48,7 +48,7 @@ public final class Alias {
      * @throws IllegalArgumentException when the target does not exist
      */
     public static Alias prefix(String urlPath, Path target, String where) {
-        return new Alias(new LocationSettings(urlPath, null, null), null, null, realPath(target, false), where);
+        return new Alias(urlPath, null, null, realPath(target, false), where);
     }
 
     /**
@@ -94,7 +94,7 @@ public final class Alias {
 
     /** {@return the URL-path of {@code Alias}, null for {@code AliasMatch}} */
     public String urlPath() {
-        return prefix != null ? prefix.path() : null;
+        return prefix;
     }
 
     /** {@return the expression of {@code AliasMatch}, else null} */
@@ -109,7 +109,7 @@ public final class Alias {
 
     /** Whether it takes {@code urlPath} and all below it, so that an alias for that path never applies. */
     boolean covers(String urlPath) {
-        return prefix != null && prefix.matches(urlPath);
+        return prefix != null && LocationPath.matches(prefix, urlPath);
     }
 
     /**
@@ -123,10 +123,10 @@ public final class Alias {
     public Path file(String path) throws Refused {
         String rest;
         if (prefix != null) {
-            if (!prefix.matches(path)) {
+            if (!LocationPath.matches(prefix, path)) {
                 return null;
             }
-            rest = path.substring(prefix.path().length());
+            rest = path.substring(prefix.length());
         } else {
             Matcher m = Regex.find(regex, path, where);
             if (m == null) {

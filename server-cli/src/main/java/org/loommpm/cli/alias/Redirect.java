@@ -9,7 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
-import org.loommpm.cli.config.LocationSettings;
+import org.loommpm.cli.location.LocationPath;
 import org.loommpm.cli.staticfiles.DirectoryListing;
 import org.loommpm.http.StatusReasons;
 
@@ -42,7 +42,7 @@ import org.loommpm.http.StatusReasons;
 public final class Redirect {
     private final int status;
     /** The URL-path of {@code Redirect} (matched by whole segments), or the section's path; null for a regex. */
-    private final LocationSettings prefix;
+    private final String prefix;
     /** Whether this is a {@code <Location>}'s one-argument form: the whole section, nothing appended. */
     private final boolean section;
     private final Pattern regex;
@@ -58,7 +58,7 @@ public final class Redirect {
     private final int restAt;
     private final String where;
 
-    private Redirect(int status, LocationSettings prefix, boolean section, Pattern regex, String url, int hostEnd,
+    private Redirect(int status, String prefix, boolean section, Pattern regex, String url, int hostEnd,
                      String where) {
         this.status = status;
         this.prefix = prefix;
@@ -86,12 +86,12 @@ public final class Redirect {
                 url = url.substring(0, host) + "/" + url.substring(host);
             }
         }
-        return new Redirect(status, new LocationSettings(urlPath, null, null), false, null, url, -1, where);
+        return new Redirect(status, urlPath, false, null, url, -1, where);
     }
 
     /** {@code Redirect [status] [URL]} inside {@code <Location sectionPath>}. */
     public static Redirect section(int status, String sectionPath, String url, String where) {
-        return new Redirect(status, new LocationSettings(sectionPath, null, null), true, null, url, -1, where);
+        return new Redirect(status, sectionPath, true, null, url, -1, where);
     }
 
     /**
@@ -216,7 +216,7 @@ public final class Redirect {
         }
         String head = url.substring(0, restAt);
         boolean emptyPath = !url.startsWith("/") && authorityEnd(url, url.indexOf("://") + 3) == restAt;
-        return !emptyPath && prefix.path().endsWith("/") != head.endsWith("/");
+        return !emptyPath && prefix.endsWith("/") != head.endsWith("/");
     }
 
     /** Where the authority starting at {@code from} ends: the first {@code /}, {@code ?} or {@code #}, or the end. */
@@ -249,7 +249,7 @@ public final class Redirect {
 
     /** {@return the URL-path or section path, null for {@code RedirectMatch}} */
     public String urlPath() {
-        return prefix != null ? prefix.path() : null;
+        return prefix;
     }
 
     /** {@return the expression of {@code RedirectMatch}, else null} */
@@ -264,12 +264,12 @@ public final class Redirect {
 
     /** Whether it is a {@code <Location>}'s and {@code path} is in that section. */
     boolean inSection(String path) {
-        return section && prefix.matches(path);
+        return section && LocationPath.matches(prefix, path);
     }
 
     /** Whether it takes every path at or below {@code urlPath}, so that a later rule for it never applies. */
     boolean covers(String urlPath) {
-        return prefix != null && !section && prefix.matches(urlPath);
+        return prefix != null && !section && LocationPath.matches(prefix, urlPath);
     }
 
     /**
@@ -287,11 +287,11 @@ public final class Redirect {
         if (section) {
             target = url; // the caller matched the section
         } else if (prefix != null) {
-            if (!prefix.matches(path)) {
+            if (!LocationPath.matches(prefix, path)) {
                 return null;
             }
             target = url == null ? null
-                    : url.substring(0, restAt) + rest(req, path, prefix.path()) + url.substring(restAt);
+                    : url.substring(0, restAt) + rest(req, path, prefix) + url.substring(restAt);
         } else {
             Matcher m = Regex.find(regex, path, where);
             if (m == null) {

@@ -11,8 +11,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.loommpm.api.Application;
 import org.loommpm.api.Handler;
 import org.loommpm.api.Router;
-import org.loommpm.cli.config.ApplicationDirectives;
-import org.loommpm.cli.config.ApplicationSpec;
 
 /**
  * The applications one process serves ({@code LoadApplication}): creates each one and its
@@ -71,14 +69,14 @@ public final class ApplicationHost {
             running = next;
             retiring.addAll(dropped);
             for (ApplicationSpec s : unused) {
-                ApplicationDirectives.close(s.loader());
+                ApplicationSpec.closeLoader(s.loader());
             }
         }
 
         /** The generation did not start: closes what this change created; the running ones stay. */
         public void rollback() {
             created.forEach(ApplicationHost::close);
-            unused.forEach(s -> ApplicationDirectives.close(s.loader()));
+            unused.forEach(s -> ApplicationSpec.closeLoader(s.loader()));
         }
 
         /** Closes the applications the committed generation dropped; run once the old one is done. */
@@ -150,7 +148,7 @@ public final class ApplicationHost {
                 inUse |= r.spec.loader() == s.loader();
             }
             if (!inUse) {
-                ApplicationDirectives.close(s.loader());
+                ApplicationSpec.closeLoader(s.loader());
             }
         }
     }
@@ -191,7 +189,7 @@ public final class ApplicationHost {
         } catch (Exception e) {
             LOG.log(Level.WARNING, "LM2404 application {0} failed to close: {1}", spec.name(), e.toString());
         }
-        ApplicationDirectives.close(spec.loader());
+        ApplicationSpec.closeLoader(spec.loader());
     }
 
     /** An application that could not start; its message carries LM2402. */

@@ -12,16 +12,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.loommpm.cli.config.ChildDirectives;
-import org.loommpm.cli.config.ConfigException;
-import org.loommpm.cli.config.LogSettings;
-import org.loommpm.cli.config.LoomConfig;
-import org.loommpm.cli.config.Version;
 import org.loommpm.cli.logging.AsyncLogWriter;
+import org.loommpm.cli.logging.LogSettings;
 import org.loommpm.cli.logging.LogTargets;
 import org.loommpm.cli.signals.PidFile;
 import org.loommpm.cli.signals.SignalQueue;
 import org.loommpm.config.ChildPolicy;
+import org.loommpm.config.ServerConfig;
 import org.loommpm.engine.Backoff;
 import org.loommpm.engine.ChildHandle;
 import org.loommpm.engine.ChildPing;
@@ -77,18 +74,32 @@ public final class ProcessSupervisor {
     /** Re-reads the configuration the process was started with. */
     @FunctionalInterface
     public interface ConfigSource {
-        LoomConfig load() throws ConfigException;
+        /**
+         * @return what the supervisor takes of it
+         * @throws Unreadable when it no longer reads: the supervisor keeps the previous one
+         */
+        SupervisorConfig load() throws Unreadable;
+
+        /** The configuration does not read; the message is the report (file, line, problem). */
+        final class Unreadable extends Exception {
+            private static final long serialVersionUID = 1L;
+
+            /** @param report what is wrong, and where */
+            public Unreadable(String report) {
+                super(report, null, false, false);
+            }
+        }
     }
 
     /** A generation of children being started, and how its start-up goes. */
     private static final class Generation {
         final int number;
-        final LoomConfig config;
+        final SupervisorConfig config;
         /** Children that died before they were ready, since the last one that became ready. */
         int startFailures;
         boolean everReady;
 
-        Generation(int number, LoomConfig config) {
+        Generation(int number, SupervisorConfig config) {
             this.number = number;
             this.config = config;
         }
@@ -100,6 +111,7 @@ public final class ProcessSupervisor {
 
     private final ConfigSource source;
     private final ChildCommand command;
+    private final String version;
     private final LogTargets logs = new LogTargets();
     private final LinkedBlockingQueue<Runnable> events = new LinkedBlockingQueue<>();
     private final List<ChildProcess> children = new ArrayList<>();
@@ -125,10 +137,12 @@ public final class ProcessSupervisor {
     /**
      * @param source re-reads the configuration on {@code SIGHUP}
      * @param command how to start a child JVM
+     * @param version this build's, for the start-up banner
      */
-    public ProcessSupervisor(ConfigSource source, ChildCommand command) {
+    public ProcessSupervisor(ConfigSource source, ChildCommand command, String version) {
         this.source = source;
         this.command = command;
+        this.version = version;
     }
 
     /**
@@ -136,11 +150,11 @@ public final class ProcessSupervisor {
      *
      * @return the exit status: 0 after a graceful stop, 1 if no child could start
      */
-    public int run(LoomConfig initial, SignalQueue signals, PidFile pid) throws InterruptedException {
+    public int run(SupervisorConfig initial, SignalQueue signals, PidFile pid) throws InterruptedException {
         this.pid = pid;
         try {
             logs.apply(supervisorLogs(initial.logs()), false, new ArrayList<>());
-            check(initial);
+            check(initial.engine());
             removeStaleScoreboards(Path.of(System.getProperty("java.io.tmpdir")));
             Path file = Files.createTempFile("loom-mpm-" + ProcessHandle.current().pid() + "-", ".scoreboard");
             int records = 2 * Math.max(initial.engine().serverLimit(), initial.engine().startServers());
@@ -227,14 +241,14 @@ public final class ProcessSupervisor {
      * What child processes need of the platform and the configuration: SO_REUSEPORT, and fixed
      * ports (port 0 would give each child a different one).
      */
-    static void check(LoomConfig config) throws IOException {
+    static void check(ServerConfig engine) throws IOException {
         try (ServerSocketChannel probe = ServerSocketChannel.open()) {
             if (!probe.supportedOptions().contains(StandardSocketOptions.SO_REUSEPORT)) {
                 throw new IOException("SO_REUSEPORT is not supported on this platform (" + System.getProperty("os.name")
                         + "), which ChildProcesses On needs: set ChildProcesses Off");
             }
         }
-        for (InetSocketAddress a : config.engine().listen()) {
+        for (InetSocketAddress a : engine.listen()) {
             if (a.getPort() == 0) {
                 throw new IOException("Listen " + a + ": port 0 cannot be shared by child processes (each would "
                         + "get its own port); name a port");
@@ -575,20 +589,20 @@ public final class ProcessSupervisor {
     // ---- signals ----
 
     private void restart() {
-        LoomConfig next;
+        SupervisorConfig next;
         try {
             next = source.load();
-        } catch (ConfigException e) {
+        } catch (ConfigSource.Unreadable e) {
             LOG.log(Level.ERROR, "LM1301 graceful restart refused, still serving generation {0} with the previous "
-                    + "configuration: {1}", current != null ? current.number : 0, e.report());
+                    + "configuration: {1}", current != null ? current.number : 0, e.getMessage());
             return;
         }
-        if (!ChildDirectives.enabled(next)) {
+        if (!next.childProcesses()) {
             LOG.log(Level.WARNING, "LM1517 ChildProcesses Off takes effect when the process is restarted: the new "
                     + "generation runs as child processes too");
         }
         try {
-            check(next);
+            check(next.engine());
             logs.apply(supervisorLogs(next.logs()), true, new ArrayList<AsyncLogWriter>());
         } catch (IOException e) {
             LOG.log(Level.ERROR, "LM1302 graceful restart failed, still serving generation {0}: {1}",
@@ -607,7 +621,7 @@ public final class ProcessSupervisor {
     }
 
     /** Graceful stop of every child within GracefulShutdownTimeout, then by force. Control thread. */
-    private void stopAll(LoomConfig config) {
+    private void stopAll(SupervisorConfig config) {
         long timeout = config.engine().gracefulShutdownTimeout().toMillis();
         LOG.log(Level.INFO, "LM1508 stopping {0} child process(es) gracefully (at most {1} s)", children.size(),
                 timeout / 1000);
@@ -669,12 +683,12 @@ public final class ProcessSupervisor {
         }
     }
 
-    private void banner(PrintStream out, LoomConfig config) {
+    private void banner(PrintStream out, SupervisorConfig config) {
         StringBuilder sb = new StringBuilder();
         for (InetSocketAddress a : config.engine().listen()) {
             String host = a.getAddress() == null || a.getAddress().isAnyLocalAddress() ? "localhost"
                     : a.getAddress() instanceof java.net.Inet6Address ? "[" + a.getHostString() + "]" : a.getHostString();
-            sb.append("loom-mpm ").append(Version.current()).append(" listening on http://").append(host).append(':')
+            sb.append("loom-mpm ").append(version).append(" listening on http://").append(host).append(':')
                     .append(a.getPort()).append("/\n");
         }
         sb.append("config: ").append(config.description()).append('\n')

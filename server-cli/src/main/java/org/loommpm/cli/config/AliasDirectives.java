@@ -1,6 +1,7 @@
 package org.loommpm.cli.config;
 
 import static org.loommpm.cli.config.DirectiveTable.SERVER;
+import static org.loommpm.cli.config.DirectiveTable.SERVER_OR_LOCATION;
 
 import java.util.List;
 import java.util.Set;
@@ -18,9 +19,6 @@ import org.loommpm.cli.staticfiles.UrlPath;
  * back-references, and that an alias's target exists (httpd only finds out per request).
  */
 final class AliasDirectives {
-    private static final Set<DirectiveTable.Context> SERVER_OR_LOCATION =
-            Set.of(DirectiveTable.Context.SERVER, DirectiveTable.Context.LOCATION);
-
     private AliasDirectives() {
     }
 
@@ -33,23 +31,6 @@ final class AliasDirectives {
         REDIRECT_TEMP("RedirectTemp", 1, 2, SERVER_OR_LOCATION, "URL-path URL; inside <Location>: URL", 302),
         ALIAS("Alias", 2, 2, SERVER, "URL-path file-path|directory-path", 0),
         ALIAS_MATCH("AliasMatch", 2, 2, SERVER, "regex file-path|directory-path", 0);
-
-        final String directive;
-        final int min;
-        final int max;
-        final Set<DirectiveTable.Context> contexts;
-        final String syntax;
-        /** The status of {@code RedirectPermanent} and {@code RedirectTemp}; 0 for an optional first argument. */
-        final int status;
-
-        D(String directive, int min, int max, Set<DirectiveTable.Context> contexts, String syntax, int status) {
-            this.directive = directive;
-            this.min = min;
-            this.max = max;
-            this.contexts = contexts;
-            this.syntax = syntax;
-            this.status = status;
-        }
 
         @Override
         public void apply(ParseState s, ConfigLine l) throws ConfigException {
@@ -68,11 +49,14 @@ final class AliasDirectives {
                 throw l.error(l.name() + ": " + e.getMessage());
             }
         }
-    }
 
-    static void register(DirectiveTable t) {
-        for (D d : D.values()) {
-            t.register(d.directive, d.min, d.max, d.contexts, d.syntax, d);
+        final DirectiveSpec spec;
+        /** The status of {@code RedirectPermanent} and {@code RedirectTemp}; 0 for an optional first argument. */
+        final int status;
+
+        D(String name, int min, int max, Set<DirectiveTable.Context> contexts, String syntax, int status) {
+            spec = new DirectiveSpec(name, min, max, contexts, syntax);
+            this.status = status;
         }
     }
 
@@ -178,5 +162,11 @@ final class AliasDirectives {
         String target = l.args().get(1);
         // Not s.resolve: normalizing would fold a "$1/.." away before the groups are known.
         m.add(Alias.match(l.args().get(0), target.startsWith("/") ? target : s.serverRoot + "/" + target, where(l)));
+    }
+
+    static void register(DirectiveTable t) {
+        for (D d : D.values()) {
+            t.register(d.spec, d);
+        }
     }
 }

@@ -16,6 +16,7 @@ import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.regex.Pattern;
 import org.loommpm.api.Application;
+import org.loommpm.cli.apps.ApplicationSpec;
 
 /**
  * mod_so's {@code LoadModule} for applications: {@code LoadApplication NAME CLASS [JAR]} finds
@@ -24,7 +25,7 @@ import org.loommpm.api.Application;
  * on the jar's class path, and registers {@code NAME} as a handler {@code SetHandler} may name;
  * {@code ApplicationParam NAME key value} passes settings to it. The class is found, not
  * instantiated, when the configuration is read, so {@code -t} reports a missing one (LM2400);
- * {@code cli.ApplicationHost} creates the instance when the server starts.
+ * {@code cli.apps.ApplicationHost} creates the instance when the server starts.
  */
 public final class ApplicationDirectives {
     /** The key of this module's state in {@link LoomConfig#extensions()}. */
@@ -143,7 +144,7 @@ public final class ApplicationDirectives {
                 declared.add(p.type().getName());
             }
         } catch (ServiceConfigurationError e) {
-            close(loader);
+            ApplicationSpec.closeLoader(loader);
             throw l.error("LM2400 LoadApplication " + name + ": a declared application " + where
                     + " cannot be loaded: " + e.getMessage());
         }
@@ -157,7 +158,7 @@ public final class ApplicationDirectives {
         } catch (ClassNotFoundException | LinkageError e) {
             why = "class " + className + " not found " + where;
         }
-        close(loader);
+        ApplicationSpec.closeLoader(loader);
         throw l.error("LM2400 LoadApplication " + name + ": " + why
                 + (declared.isEmpty() ? "" : " (applications declared there: " + String.join(", ", declared) + ")"));
     }
@@ -168,25 +169,14 @@ public final class ApplicationDirectives {
      */
     public static void closeLoaders(LoomConfig config) {
         for (ApplicationSpec a : of(config)) {
-            close(a.loader());
+            ApplicationSpec.closeLoader(a.loader());
         }
     }
 
     /** Closes the jar loaders of the applications read so far by a parse that failed. */
     static void closeLoaders(ParseState s) {
         for (Loaded a : s.extension(KEY, Settings::new).byName.values()) {
-            close(a.loader);
-        }
-    }
-
-    /** Closes a jar's own loader (not the jar's class path). */
-    public static void close(ClassLoader loader) {
-        if (loader instanceof URLClassLoader u && loader != ApplicationDirectives.class.getClassLoader()) {
-            try {
-                u.close();
-            } catch (IOException e) {
-                // Nothing was loaded from it that is still needed; its file handle goes with the GC.
-            }
+            ApplicationSpec.closeLoader(a.loader);
         }
     }
 }

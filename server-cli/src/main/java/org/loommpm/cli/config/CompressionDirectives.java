@@ -1,9 +1,10 @@
 package org.loommpm.cli.config;
 
+import static org.loommpm.cli.config.DirectiveTable.SERVER_OR_LOCATION;
+
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import org.loommpm.compress.CompressionSettings;
 import org.loommpm.compress.ContentCoding;
 
@@ -29,18 +30,6 @@ public final class CompressionDirectives {
         DEFLATE_COMPRESSION_LEVEL("DeflateCompressionLevel", 1, 1, "1-9"),
         BROTLI_COMPRESSION_QUALITY("BrotliCompressionQuality", 1, 1, "0-11"),
         COMPRESSION_MINIMUM_SIZE("CompressionMinimumSize", 1, 1, "bytes");
-
-        final String directive;
-        final int min;
-        final int max;
-        final String syntax;
-
-        D(String directive, int min, int max, String syntax) {
-            this.directive = directive;
-            this.min = min;
-            this.max = max;
-            this.syntax = syntax;
-        }
 
         @Override
         public void apply(ParseState s, ConfigLine l) throws ConfigException {
@@ -105,14 +94,11 @@ public final class CompressionDirectives {
                 case COMPRESSION_MINIMUM_SIZE -> scope.minimumSize = Args.intArg(l, 0, Integer.MAX_VALUE);
             }
         }
-    }
 
-    private static final Set<DirectiveTable.Context> SERVER_OR_LOCATION =
-            Set.of(DirectiveTable.Context.SERVER, DirectiveTable.Context.LOCATION);
+        final DirectiveSpec spec;
 
-    static void register(DirectiveTable t) {
-        for (D d : D.values()) {
-            t.register(d.directive, d.min, d.max, SERVER_OR_LOCATION, d.syntax, d);
+        D(String name, int min, int max, String syntax) {
+            spec = new DirectiveSpec(name, min, max, SERVER_OR_LOCATION, syntax);
         }
     }
 
@@ -127,5 +113,11 @@ public final class CompressionDirectives {
             out.add(c);
         }
         return out;
+    }
+
+    static void register(DirectiveTable t) {
+        for (D d : D.values()) {
+            t.register(d.spec, d);
+        }
     }
 }

@@ -4,6 +4,7 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.loommpm.cli.location.LocationScopes;
 import org.loommpm.compress.CompressionSettings;
 import org.loommpm.compress.ContentCoding;
 

@@ -53,6 +53,8 @@ public final class DirectiveTable {
     public static final Set<Context> LOCATION = Set.of(Context.LOCATION);
     /** Inside {@code <Proxy>} only. */
     public static final Set<Context> PROXY = Set.of(Context.PROXY);
+    /** The server level and {@code <Location>}. */
+    public static final Set<Context> SERVER_OR_LOCATION = Set.of(Context.SERVER, Context.LOCATION);
 
     private final Map<String, Directive> byName = new LinkedHashMap<>();
 
@@ -91,6 +93,15 @@ public final class DirectiveTable {
         }
         byName.put(key, new Directive(name, minArgs, maxArgs, Set.copyOf(contexts), syntax, action));
         return this;
+    }
+
+    /**
+     * Adds a directive as its spec says.
+     *
+     * @throws IllegalArgumentException if the name is taken
+     */
+    public DirectiveTable register(DirectiveSpec spec, Action action) {
+        return register(spec.name(), spec.minArgs(), spec.maxArgs(), spec.contexts(), spec.syntax(), action);
     }
 
     /** The directive of this name (any case), or null. */

@@ -28,7 +28,9 @@ final class EngineDirectives {
 
     /**
      * The directives, each with its own case in {@link #apply}: one enum instead of a lambda per
-     * directive keeps start-up from spinning dozens of classes.
+     * directive keeps start-up from spinning dozens of classes. Each constant's
+     * {@link DirectiveSpec} is made by the constructor, last, so the constants and what they do
+     * read together (the other directive enums are laid out alike).
      */
     enum D implements DirectiveTable.Action {
         LISTEN("Listen", 1, 3, "[IP-address:]port [protocol] [proxy-protocol]"),
@@ -69,18 +71,6 @@ final class EngineDirectives {
         CHILD_SCALING("ChildScaling", 1, 1, "worker|spamd"),
         CHILD_PING_INTERVAL("ChildPingInterval", 1, 1, "seconds (0 = off)"),
         CHILD_PING_MISSES("ChildPingMisses", 1, 1, "number");
-
-        final String directive;
-        final int min;
-        final int max;
-        final String syntax;
-
-        D(String directive, int min, int max, String syntax) {
-            this.directive = directive;
-            this.min = min;
-            this.max = max;
-            this.syntax = syntax;
-        }
 
         @Override
         public void apply(ParseState s, ConfigLine l) throws ConfigException {
@@ -128,11 +118,11 @@ final class EngineDirectives {
                 case CHILD_PING_MISSES -> s.engine.childPingMisses(Args.intArg(l, 1, 1000));
             }
         }
-    }
 
-    static void register(DirectiveTable t) {
-        for (D d : D.values()) {
-            t.register(d.directive, d.min, d.max, SERVER, d.syntax, d);
+        final DirectiveSpec spec;
+
+        D(String name, int min, int max, String syntax) {
+            spec = new DirectiveSpec(name, min, max, SERVER, syntax);
         }
     }
 
@@ -330,5 +320,11 @@ final class EngineDirectives {
                     + l.args().get(0) + "'");
         };
         s.engine.serverHeader(header);
+    }
+
+    static void register(DirectiveTable t) {
+        for (D d : D.values()) {
+            t.register(d.spec, d);
+        }
     }
 }

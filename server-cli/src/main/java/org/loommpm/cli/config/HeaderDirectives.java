@@ -1,6 +1,7 @@
 package org.loommpm.cli.config;
 
-import java.util.Set;
+import static org.loommpm.cli.config.DirectiveTable.SERVER_OR_LOCATION;
+
 import org.loommpm.cli.headers.HeaderRule;
 import org.loommpm.cli.headers.HeaderScopes;
 
@@ -16,24 +17,11 @@ final class HeaderDirectives {
     private HeaderDirectives() {
     }
 
-    private static final Set<DirectiveTable.Context> SERVER_OR_LOCATION =
-            Set.of(DirectiveTable.Context.SERVER, DirectiveTable.Context.LOCATION);
-
     /** The two directives; an enum rather than a lambda each (see {@link EngineDirectives.D}). */
     enum D implements DirectiveTable.Action {
         HEADER("Header", false,
                 "[always|onsuccess] set|append|merge|add|setifempty header value, or [always|onsuccess] unset header"),
         REQUEST_HEADER("RequestHeader", true, "set|append|merge|add|setifempty header value, or unset header");
-
-        final String directive;
-        final boolean request;
-        final String syntax;
-
-        D(String directive, boolean request, String syntax) {
-            this.directive = directive;
-            this.request = request;
-            this.syntax = syntax;
-        }
 
         @Override
         public void apply(ParseState s, ConfigLine l) throws ConfigException {
@@ -45,11 +33,19 @@ final class HeaderDirectives {
             }
             s.extension(HeaderScopes.KEY, HeaderScopes::new).add(s.locationPath(), s.location, rule, request);
         }
+
+        final DirectiveSpec spec;
+        final boolean request;
+
+        D(String name, boolean request, String syntax) {
+            spec = new DirectiveSpec(name, 2, Integer.MAX_VALUE, SERVER_OR_LOCATION, syntax);
+            this.request = request;
+        }
     }
 
     static void register(DirectiveTable t) {
         for (D d : D.values()) {
-            t.register(d.directive, 2, Integer.MAX_VALUE, SERVER_OR_LOCATION, d.syntax, d);
+            t.register(d.spec, d);
         }
     }
 }

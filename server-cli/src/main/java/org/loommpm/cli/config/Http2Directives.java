@@ -25,19 +25,13 @@ final class Http2Directives {
         MAX_FRAME_SIZE("H2MaxFrameSize"),
         MAX_HEADER_LIST_SIZE("H2MaxHeaderListSize"),
         HEADER_TABLE_SIZE("H2HeaderTableSize"),
-        SETTINGS_TIMEOUT("H2SettingsTimeout"),
+        SETTINGS_TIMEOUT("H2SettingsTimeout", "seconds"),
         MAX_RESETS_PER_SECOND("H2MaxResetsPerSecond"),
         MAX_CONTROL_FRAMES_PER_SECOND("H2MaxControlFramesPerSecond"),
         MAX_EMPTY_FRAMES_PER_SECOND("H2MaxEmptyFramesPerSecond"),
         MAX_CONTINUATION_FRAMES("H2MaxContinuationFrames"),
-        STALL_TIMEOUT("H2StallTimeout"),
-        WEBSOCKET("H2WebSocket");
-
-        final String directive;
-
-        D(String directive) {
-            this.directive = directive;
-        }
+        STALL_TIMEOUT("H2StallTimeout", "seconds"),
+        WEBSOCKET("H2WebSocket", "On|Off");
 
         @Override
         public void apply(ParseState s, ConfigLine l) throws ConfigException {
@@ -66,13 +60,22 @@ final class Http2Directives {
             }
             s.engine.http2(cur.value);
         }
+
+        final DirectiveSpec spec;
+
+        /** Most take a number. */
+        D(String name) {
+            this(name, "number");
+        }
+
+        D(String name, String syntax) {
+            spec = new DirectiveSpec(name, 1, 1, SERVER, syntax);
+        }
     }
 
     static void register(DirectiveTable t) {
         for (D d : D.values()) {
-            String syntax = d == D.WEBSOCKET ? "On|Off"
-                    : d == D.SETTINGS_TIMEOUT || d == D.STALL_TIMEOUT ? "seconds" : "number";
-            t.register(d.directive, 1, 1, SERVER, syntax, d);
+            t.register(d.spec, d);
         }
     }
 }

@@ -1,6 +1,7 @@
 package org.loommpm.cli.config;
 
 import org.loommpm.cli.access.AccessRule;
+import org.loommpm.cli.location.LocationPath;
 
 /**
  * One {@code <Location PATH>} section.
@@ -12,9 +13,6 @@ import org.loommpm.cli.access.AccessRule;
 public record LocationSettings(String path, String handler, AccessRule require) {
     /** Whether this section applies to a normalized request path (whole segments only). */
     public boolean matches(String requestPath) {
-        if (!requestPath.startsWith(path)) {
-            return false;
-        }
-        return requestPath.length() == path.length() || path.endsWith("/") || requestPath.charAt(path.length()) == '/';
+        return LocationPath.matches(path, requestPath);
     }
 }

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.loommpm.cli.logging.AccessLogFormat;
 import org.loommpm.cli.logging.LogLevels;
+import org.loommpm.cli.logging.LogSettings;
 
 /** {@code ErrorLog}, {@code LogLevel}, {@code LogFormat}, {@code CustomLog}. */
 final class LogDirectives {
@@ -19,18 +20,6 @@ final class LogDirectives {
         LOG_FORMAT("LogFormat", 1, 2, "format [nickname]"),
         CUSTOM_LOG("CustomLog", 2, 2, "file format|nickname");
 
-        final String directive;
-        final int min;
-        final int max;
-        final String syntax;
-
-        D(String directive, int min, int max, String syntax) {
-            this.directive = directive;
-            this.min = min;
-            this.max = max;
-            this.syntax = syntax;
-        }
-
         @Override
         public void apply(ParseState s, ConfigLine l) throws ConfigException {
             switch (this) {
@@ -40,11 +29,11 @@ final class LogDirectives {
                 case CUSTOM_LOG -> customLog(s, l);
             }
         }
-    }
 
-    static void register(DirectiveTable t) {
-        for (D d : D.values()) {
-            t.register(d.directive, d.min, d.max, SERVER, d.syntax, d);
+        final DirectiveSpec spec;
+
+        D(String name, int min, int max, String syntax) {
+            spec = new DirectiveSpec(name, min, max, SERVER, syntax);
         }
     }
 
@@ -101,6 +90,12 @@ final class LogDirectives {
             AccessLogFormat.compile(format);
         } catch (IllegalArgumentException e) {
             throw l.error(l.name() + ": " + e.getMessage());
+        }
+    }
+
+    static void register(DirectiveTable t) {
+        for (D d : D.values()) {
+            t.register(d.spec, d);
         }
     }
 }

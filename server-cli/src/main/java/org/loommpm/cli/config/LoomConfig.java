@@ -1,6 +1,7 @@
 package org.loommpm.cli.config;
 
 import java.util.List;
+import org.loommpm.cli.logging.LogSettings;
 import org.loommpm.config.ServerConfig;
 
 /**

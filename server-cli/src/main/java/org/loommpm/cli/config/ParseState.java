@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 import org.loommpm.cli.logging.LogLevels;
+import org.loommpm.cli.logging.LogSettings;
 import org.loommpm.config.ServerConfig;
 
 /**

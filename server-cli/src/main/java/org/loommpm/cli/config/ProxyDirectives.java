@@ -2,6 +2,7 @@ package org.loommpm.cli.config;
 
 import static org.loommpm.cli.config.DirectiveTable.PROXY;
 import static org.loommpm.cli.config.DirectiveTable.SERVER;
+import static org.loommpm.cli.config.DirectiveTable.SERVER_OR_LOCATION;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -21,9 +22,6 @@ import org.loommpm.proxy.BackendUrl;
  * starts.
  */
 final class ProxyDirectives {
-    private static final Set<DirectiveTable.Context> SERVER_OR_LOCATION =
-            Set.of(DirectiveTable.Context.SERVER, DirectiveTable.Context.LOCATION);
-
     private ProxyDirectives() {
     }
 
@@ -43,20 +41,6 @@ final class ProxyDirectives {
                 "[balancer://name] key=value [key=value ...]"),
         PROXY_HC_EXPR("ProxyHCExpr", 2, Integer.MAX_VALUE, SERVER, "name {%{REQUEST_STATUS} =~ /regex/}");
 
-        final String directive;
-        final int min;
-        final int max;
-        final Set<DirectiveTable.Context> contexts;
-        final String syntax;
-
-        D(String directive, int min, int max, Set<DirectiveTable.Context> contexts, String syntax) {
-            this.directive = directive;
-            this.min = min;
-            this.max = max;
-            this.contexts = contexts;
-            this.syntax = syntax;
-        }
-
         @Override
         public void apply(ParseState s, ConfigLine l) throws ConfigException {
             ProxySettings p = settings(s);
@@ -75,11 +59,11 @@ final class ProxyDirectives {
                         ProxyParams.expression(l, String.join(" ", l.args().subList(1, l.args().size()))));
             }
         }
-    }
 
-    static void register(DirectiveTable t) {
-        for (D d : D.values()) {
-            t.register(d.directive, d.min, d.max, d.contexts, d.syntax, d);
+        final DirectiveSpec spec;
+
+        D(String name, int min, int max, Set<DirectiveTable.Context> contexts, String syntax) {
+            spec = new DirectiveSpec(name, min, max, contexts, syntax);
         }
     }
 
@@ -275,6 +259,12 @@ final class ProxyDirectives {
                 String[] kv = ProxyParams.split(pass.line(), param);
                 ProxyParams.balancer(probe, pass.line(), kv[0], kv[1]);
             }
+        }
+    }
+
+    static void register(DirectiveTable t) {
+        for (D d : D.values()) {
+            t.register(d.spec, d);
         }
     }
 }

@@ -32,18 +32,6 @@ final class RemoteIpDirectives {
         INTERNAL_PROXY_LIST("RemoteIPInternalProxyList", 1, 1, "file"),
         TRUSTED_PROXY_LIST("RemoteIPTrustedProxyList", 1, 1, "file");
 
-        final String directive;
-        final int min;
-        final int max;
-        final String syntax;
-
-        D(String directive, int min, int max, String syntax) {
-            this.directive = directive;
-            this.min = min;
-            this.max = max;
-            this.syntax = syntax;
-        }
-
         @Override
         public void apply(ParseState s, ConfigLine l) throws ConfigException {
             ProxyProtocolSettings pp = s.engine.proxyProtocol();
@@ -71,11 +59,11 @@ final class RemoteIpDirectives {
                 }
             }
         }
-    }
 
-    static void register(DirectiveTable t) {
-        for (D d : D.values()) {
-            t.register(d.directive, d.min, d.max, SERVER, d.syntax, d);
+        final DirectiveSpec spec;
+
+        D(String name, int min, int max, String syntax) {
+            spec = new DirectiveSpec(name, min, max, SERVER, syntax);
         }
     }
 
@@ -118,5 +106,11 @@ final class RemoteIpDirectives {
             throw l.error(l.name() + ": '" + name + "' is not a header field name");
         }
         return name;
+    }
+
+    static void register(DirectiveTable t) {
+        for (D d : D.values()) {
+            t.register(d.spec, d);
+        }
     }
 }

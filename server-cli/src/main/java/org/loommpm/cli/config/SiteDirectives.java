@@ -35,20 +35,6 @@ final class SiteDirectives {
         REQUIRE("Require", 1, Integer.MAX_VALUE, LOCATION,
                 "[not] all granted|denied | [not] ip address[/bits] ... | [not] local | [not] method name ...");
 
-        final String directive;
-        final int min;
-        final int max;
-        final Set<DirectiveTable.Context> contexts;
-        final String syntax;
-
-        D(String directive, int min, int max, Set<DirectiveTable.Context> contexts, String syntax) {
-            this.directive = directive;
-            this.min = min;
-            this.max = max;
-            this.contexts = contexts;
-            this.syntax = syntax;
-        }
-
         @Override
         public void apply(ParseState s, ConfigLine l) throws ConfigException {
             switch (this) {
@@ -65,11 +51,11 @@ final class SiteDirectives {
                 case REQUIRE -> AuthzDirectives.require(s, l);
             }
         }
-    }
 
-    static void register(DirectiveTable t) {
-        for (D d : D.values()) {
-            t.register(d.directive, d.min, d.max, d.contexts, d.syntax, d);
+        final DirectiveSpec spec;
+
+        D(String name, int min, int max, Set<DirectiveTable.Context> contexts, String syntax) {
+            spec = new DirectiveSpec(name, min, max, contexts, syntax);
         }
     }
 
@@ -206,5 +192,11 @@ final class SiteDirectives {
                     + "; an application's name must be loaded with LoadApplication before it is used)");
         }
         s.location.handler = h;
+    }
+
+    static void register(DirectiveTable t) {
+        for (D d : D.values()) {
+            t.register(d.spec, d);
+        }
     }
 }

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.loommpm.cli.staticfiles.StaticFileSettings;
 
 /**
  * What the CLI serves, beyond the engine's settings: documents, types, options, locations.
@@ -23,7 +24,8 @@ import java.util.Map;
  */
 public record SiteSettings(String serverName, Path documentRoot, List<String> directoryIndex, boolean indexes,
                            boolean followSymLinks, boolean enableSendfile, Duration fileCacheValid,
-                           Map<String, String> types, boolean welcomePage, List<LocationSettings> locations) {
+                           Map<String, String> types, boolean welcomePage, List<LocationSettings> locations)
+        implements StaticFileSettings {
     /**
      * {@code FileCacheValid}'s default: a changed, added, removed or re-linked file is seen within
      * a second, as with lighttpd's stat cache, while a busy file costs one look at the disk per

@@ -22,14 +22,6 @@ final class StreamingDirectives {
         SUSPEND_TIMEOUT("SuspendTimeout", "seconds"),
         EVENT_STREAM_HEARTBEAT("EventStreamHeartbeat", "seconds");
 
-        final String directive;
-        final String syntax;
-
-        D(String directive, String syntax) {
-            this.directive = directive;
-            this.syntax = syntax;
-        }
-
         @Override
         public void apply(ParseState s, ConfigLine l) throws ConfigException {
             Current cur = s.extension("streaming", Current::new);
@@ -45,11 +37,17 @@ final class StreamingDirectives {
             }
             s.engine.streaming(cur.value);
         }
+
+        final DirectiveSpec spec;
+
+        D(String name, String syntax) {
+            spec = new DirectiveSpec(name, 1, 1, SERVER, syntax);
+        }
     }
 
     static void register(DirectiveTable t) {
         for (D d : D.values()) {
-            t.register(d.directive, 1, 1, SERVER, d.syntax, d);
+            t.register(d.spec, d);
         }
     }
 }

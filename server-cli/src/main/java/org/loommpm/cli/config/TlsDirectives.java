@@ -51,18 +51,6 @@ final class TlsDirectives {
         SSL_PROTOCOL("SSLProtocol", 1, Integer.MAX_VALUE, "[+|-]protocol ... (all, TLSv1.2, TLSv1.3)"),
         SSL_CIPHER_SUITE("SSLCipherSuite", 1, Integer.MAX_VALUE, "suite[:suite]... (JDK names)");
 
-        final String directive;
-        final int min;
-        final int max;
-        final String syntax;
-
-        D(String directive, int min, int max, String syntax) {
-            this.directive = directive;
-            this.min = min;
-            this.max = max;
-            this.syntax = syntax;
-        }
-
         @Override
         public void apply(ParseState s, ConfigLine l) throws ConfigException {
             Seen seen = seen(s);
@@ -107,11 +95,11 @@ final class TlsDirectives {
                 }
             }
         }
-    }
 
-    static void register(DirectiveTable t) {
-        for (D d : D.values()) {
-            t.register(d.directive, d.min, d.max, SERVER, d.syntax, d);
+        final DirectiveSpec spec;
+
+        D(String name, int min, int max, String syntax) {
+            spec = new DirectiveSpec(name, min, max, SERVER, syntax);
         }
     }
 
@@ -236,5 +224,11 @@ final class TlsDirectives {
             throw l.error("SSLCipherSuite names no suite");
         }
         return out;
+    }
+
+    static void register(DirectiveTable t) {
+        for (D d : D.values()) {
+            t.register(d.spec, d);
+        }
     }
 }

@@ -27,14 +27,6 @@ final class WebSocketDirectives {
         PING_INTERVAL("WebSocketPingInterval", "time"),
         DEFLATE("WebSocketDeflate", "On|Off");
 
-        final String directive;
-        final String syntax;
-
-        D(String directive, String syntax) {
-            this.directive = directive;
-            this.syntax = syntax;
-        }
-
         @Override
         public void apply(ParseState s, ConfigLine l) throws ConfigException {
             Current cur = s.extension("websocket", Current::new);
@@ -48,11 +40,17 @@ final class WebSocketDirectives {
             };
             s.engine.webSocket(cur.value);
         }
+
+        final DirectiveSpec spec;
+
+        D(String name, String syntax) {
+            spec = new DirectiveSpec(name, 1, 1, SERVER, syntax);
+        }
     }
 
     static void register(DirectiveTable t) {
         for (D d : D.values()) {
-            t.register(d.directive, 1, 1, SERVER, d.syntax, d);
+            t.register(d.spec, d);
         }
     }
 }

@@ -2,7 +2,7 @@ package org.loommpm.cli.headers;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.loommpm.cli.config.LocationScopes;
+import org.loommpm.cli.location.LocationScopes;
 
 /**
  * The {@code Header} and {@code RequestHeader} lines by scope: the server level and each

@@ -8,7 +8,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.loommpm.cli.config.LogSettings;
 
 /**
  * The open log files, by destination, shared by the error log and every {@code CustomLog}: two

@@ -19,7 +19,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.loommpm.api.Handler;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
-import org.loommpm.cli.config.SiteSettings;
 import org.loommpm.compress.AcceptEncoding;
 import org.loommpm.http.HttpDate;
 
@@ -55,7 +54,7 @@ public final class StaticFileHandler {
     private static final String ALLOW = "GET, HEAD, OPTIONS";
     private static final AtomicLong BOUNDARIES = new AtomicLong(System.nanoTime());
 
-    private final SiteSettings site;
+    private final StaticFileSettings site;
     /** DocumentRoot's, or null without one. */
     private final Tree documents;
     private final MimeTypes types;
@@ -69,7 +68,7 @@ public final class StaticFileHandler {
      * @param site DocumentRoot (may be null: then only the welcome page), options, index files
      * @param welcome what {@code /} shows when DocumentRoot has no index for it, or null
      */
-    public StaticFileHandler(SiteSettings site, Handler welcome) {
+    public StaticFileHandler(StaticFileSettings site, Handler welcome) {
         this.site = site;
         this.types = new MimeTypes(site.types());
         this.welcome = welcome;

@@ -39,9 +39,9 @@ class ChildDirectivesTest {
     @Test
     void childProcessesNeedFixedPorts() throws Exception {
         IOException e = assertThrows(IOException.class,
-                () -> ProcessSupervisor.check(parse("Listen 127.0.0.1:0\nChildProcesses On\n")));
+                () -> ProcessSupervisor.check(parse("Listen 127.0.0.1:0\nChildProcesses On\n").engine()));
         assertTrue(e.getMessage().contains("port 0"), e.getMessage());
-        ProcessSupervisor.check(parse("Listen 127.0.0.1:8080\nChildProcesses On\n"));
+        ProcessSupervisor.check(parse("Listen 127.0.0.1:8080\nChildProcesses On\n").engine());
     }
 
     @Test

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.loommpm.api.Application;
 import org.loommpm.api.Router;
+import org.loommpm.cli.apps.ApplicationSpec;
 import org.loommpm.cli.it.app.DemoApplication;
 import org.loommpm.config.WebSocketSettings;
 

@@ -9,8 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.loommpm.cli.config.LogSettings;
-import org.loommpm.cli.config.LogSettings.AccessLogSpec;
+import org.loommpm.cli.logging.LogSettings.AccessLogSpec;
 
 class LogTargetsTest {
     private static final String COMMON = "%h %l %u %t \"%r\" %>s %b";

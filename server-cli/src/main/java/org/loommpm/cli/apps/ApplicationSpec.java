@@ -1,5 +1,7 @@
-package org.loommpm.cli.config;
+package org.loommpm.cli.apps;
 
+import java.io.IOException;
+import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.ServiceLoader;
@@ -34,5 +36,16 @@ public record ApplicationSpec(String name, String className, Path jar, String ja
     /** {@return the context given to {@link Application#routes}} */
     public Application.Context context() {
         return new Application.Context(name, parameters);
+    }
+
+    /** Closes a jar's own loader (not the jar's class path, which the server runs from). */
+    public static void closeLoader(ClassLoader loader) {
+        if (loader instanceof URLClassLoader u && loader != ApplicationSpec.class.getClassLoader()) {
+            try {
+                u.close();
+            } catch (IOException e) {
+                // Nothing was loaded from it that is still needed; its file handle goes with the GC.
+            }
+        }
     }
 }

@@ -1,4 +1,4 @@
-package org.loommpm.cli.config;
+package org.loommpm.cli.location;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -23,8 +23,8 @@ public final class LocationScopes<S, R> {
     private final Function<List<S>, R> merge;
     private final S server;
     private final List<S> locations = new ArrayList<>();
-    /** Each of {@link #locations}' path as a matcher, built once (the match runs per request). */
-    private final List<LocationSettings> matches = new ArrayList<>();
+    /** Each of {@link #locations}' section path. */
+    private final List<String> paths = new ArrayList<>();
     /** The section each of {@link #locations} was read from: each opening is a scope of its own. */
     private final List<Object> sections = new ArrayList<>();
     private final Map<Long, R> merged = new ConcurrentHashMap<>();
@@ -57,7 +57,7 @@ public final class LocationScopes<S, R> {
         }
         S sc = newScope.get();
         locations.add(sc);
-        matches.add(new LocationSettings(path, null, null));
+        paths.add(path);
         sections.add(section);
         return sc;
     }
@@ -85,7 +85,7 @@ public final class LocationScopes<S, R> {
         if (locations.size() > 63) {
             List<S> in = new ArrayList<>();
             for (int i = 0; i < locations.size(); i++) {
-                if (matches.get(i).matches(normalizedPath)) {
+                if (LocationPath.matches(paths.get(i), normalizedPath)) {
                     in.add(locations.get(i));
                 }
             }
@@ -93,7 +93,7 @@ public final class LocationScopes<S, R> {
         }
         long mask = 0;
         for (int i = 0; i < locations.size(); i++) {
-            if (matches.get(i).matches(normalizedPath)) {
+            if (LocationPath.matches(paths.get(i), normalizedPath)) {
                 mask |= 1L << i;
             }
         }

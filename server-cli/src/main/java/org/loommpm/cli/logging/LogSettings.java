@@ -1,7 +1,6 @@
-package org.loommpm.cli.config;
+package org.loommpm.cli.logging;
 
 import java.util.List;
-import org.loommpm.cli.logging.LogLevels;
 
 /**
  * Where logs go.
