@@ -43,7 +43,8 @@ public final class PackageGraph {
     }
 
     /**
-     * Reads every {@code .java} file under {@code sourceRoot} (module-info excepted).
+     * Reads every {@code .java} file under {@code sourceRoot} whose package starts with
+     * {@code prefix} (module-info and other packages are not nodes).
      *
      * @param sourceRoot a {@code src/main/java} folder
      * @param prefix the packages' common prefix, left out of the names ({@code org.loommpm.})
@@ -58,7 +59,7 @@ public final class PackageGraph {
                 }
                 String text = Files.readString(f);
                 Matcher m = PACKAGE.matcher(text);
-                if (m.find()) {
+                if (m.find() && m.group(1).startsWith(prefix)) {
                     sources.computeIfAbsent(m.group(1), k -> new ArrayList<>()).add(text);
                 }
             }
@@ -117,8 +118,11 @@ public final class PackageGraph {
                 i = end < 0 ? s.length() : end + 2;
                 out.append(' ');
             } else if (s.startsWith("\"\"\"", i)) {
-                int end = s.indexOf("\"\"\"", i + 3);
-                i = end < 0 ? s.length() : end + 3;
+                i += 3;
+                while (i < s.length() && !s.startsWith("\"\"\"", i)) {
+                    i += s.charAt(i) == '\\' ? 2 : 1;
+                }
+                i += 3;
                 out.append("\"\"");
             } else if (c == '"' || c == '\'') {
                 i++;

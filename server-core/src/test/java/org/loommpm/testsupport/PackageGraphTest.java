@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,5 +65,48 @@ class PackageGraphTest {
         PackageGraph g = PackageGraph.of(Map.of("x.a", List.of(A), "x.b", List.of(B)), "x.");
         AssertionError e = assertThrows(AssertionError.class, () -> ArchitectureCheck.verify(g, docs, "m packages"));
         assertTrue(e.getMessage().contains("| `a` | `b` |"), e.getMessage());
+    }
+
+    /** What counts: imports of every kind and qualified names in code; not comments, strings or text blocks. */
+    @Test
+    void onlyNamesInCodeCount(@TempDir Path dir) throws Exception {
+        write(dir, "p/a/A.java", """
+                package p.a;
+                import p.b.B;
+                /** Not {@link p.c.C}. */
+                class A {
+                    String s = "p.d.D \\" p.d.D";
+                    char q = '"';
+                    p.e.E e;
+                }
+                """);
+        write(dir, "p/b/B.java", "package p.b;\nimport static p.c.C.X;\nclass B {\n}\n");
+        write(dir, "p/c/C.java", """
+                package p.c;
+                import p.d.*;
+                class C {
+                    static final int X = 1;
+                    String t = \"""
+                            p.a.A \\\""" p.a.A
+                            \""";
+                }
+                """);
+        write(dir, "p/d/D.java", "package p.d;\nclass D { // p.a.A\n}\n");
+        write(dir, "p/e/E.java", "package p.e;\n/* import p.a.A; */\nclass E {\n}\n");
+        write(dir, "q/Q.java", "package q;\nimport p.a.A;\nclass Q {\n}\n");
+        write(dir, "module-info.java", "module m {\n}\n");
+        PackageGraph graph = PackageGraph.of(dir, "p.");
+        assertEquals(new TreeMap<>(Map.of("a", Set.of("b", "e"), "b", Set.of("c"), "c", Set.of("d"),
+                "d", Set.of(), "e", Set.of())), graph.edges());
+        assertEquals(List.of(), graph.cycles());
+
+        write(dir, "p/d/D.java", "package p.d;\nclass D {\n    p.a.A a;\n}\n");
+        assertEquals(List.of(new TreeSet<>(Set.of("a", "b", "c", "d"))), PackageGraph.of(dir, "p.").cycles());
+    }
+
+    private static void write(Path root, String file, String text) throws Exception {
+        Path f = root.resolve(file);
+        Files.createDirectories(f.getParent());
+        Files.writeString(f, text);
     }
 }
