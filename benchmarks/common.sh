@@ -3,7 +3,8 @@
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT_DIR=$(dirname "$BENCH_DIR")
-JAR="$BENCH_DIR/target/loom-mpm-bench.jar"
+# BENCH_JAR: another build of the bench jar, for an A/B of two commits in interleaved runs.
+JAR=${BENCH_JAR:-"$BENCH_DIR/target/loom-mpm-bench.jar"}
 # The product jar (`java -jar loom-mpm.jar`), for the start-up rows loom-jar and loom-jar-aot.
 SERVER_JAR=${SERVER_JAR:-"$ROOT_DIR/server-cli/target/loom-mpm.jar"}
 # The start-up row's jdk: the JDK's own server in a jar of its own (BenchServer and JdkBench only),
