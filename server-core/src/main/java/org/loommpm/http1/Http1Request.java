@@ -98,6 +98,7 @@ final class Http1Request implements Request {
     @Override public String method() { return head.method(); }
     @Override public String rawTarget() { return head.rawTarget(); }
     @Override public String path() { return head.path(); }
+    @Override public String encodedPath() { return head.encodedPath(); }
     @Override public String query() { return head.query(); }
     @Override public String protocol() { return head.version().text(); }
     @Override public String rawProtocol() { return head.versionAsSent(); }
