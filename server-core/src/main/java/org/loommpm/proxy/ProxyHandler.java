@@ -1,6 +1,7 @@
 package org.loommpm.proxy;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.lang.System.Logger.Level;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -269,6 +270,9 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         }
         ProxyExchange.RequestBody body = bodyFraming(req);
         boolean expect = req.protocol().equals("HTTP/1.1") && req.headers().hasToken("Expect", "100-continue");
+        // A client waiting for a 100 has sent no chunk yet: its framing is checked as it is relayed.
+        InputStream clientBody = body == ProxyExchange.RequestBody.CHUNKED && !expect
+                && req.headers().contains("Transfer-Encoding") ? ProxyExchange.firstChunkRead(req.body()) : req.body();
         boolean idempotent = body == ProxyExchange.RequestBody.NONE && idempotent(req.method());
         ClientUpgrade upgradeTo = UpgradePolicy.requested(upgrade, req, res, body != ProxyExchange.RequestBody.NONE);
         String route = StickyRoute.of(req, balancer.stickySession());
@@ -306,7 +310,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
             try {
                 int timeout = m.timeout() != null ? (int) Math.min(Integer.MAX_VALUE, m.timeout().toMillis())
                         : timeoutMillis;
-                ProxyExchange ex = new ProxyExchange(req, res, lease, timeout, this).upgrading(upgradeTo);
+                ProxyExchange ex = new ProxyExchange(req, clientBody, res, lease, timeout, this).upgrading(upgradeTo);
                 head(lease.connection(), req, m, body, upgradeTo);
                 reusable = ex.run(body, expect);
                 if (ex.switched() != null) {

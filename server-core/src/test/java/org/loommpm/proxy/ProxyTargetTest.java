@@ -1,6 +1,7 @@
 package org.loommpm.proxy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -9,19 +10,23 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.loommpm.api.LoomServer;
 
 /**
  * What the backend is sent for a request target (issue 51): the normalised path the proxy's
- * prefix matched, encoded again with its path parameters, never the target as sent. Raw sockets both sides, so the
+ * prefix matched, encoded again with its path parameters, never the target as sent; and nothing
+ * at all for a request refused before it could be forwarded. Raw sockets both sides, so the
  * request line the backend reads is exactly what went out; the poller's path and the worker's.
  */
 class ProxyTargetTest {
     private ServerSocket backend;
+    private final AtomicInteger connections = new AtomicInteger();
 
     @BeforeEach
     void startBackend() throws IOException {
@@ -30,6 +35,7 @@ class ProxyTargetTest {
             while (!backend.isClosed()) {
                 try {
                     Socket s = backend.accept();
+                    connections.incrementAndGet();
                     Thread.ofVirtual().start(() -> answerWithTarget(s));
                 } catch (IOException e) {
                     return; // closed: the test ended
@@ -116,6 +122,22 @@ class ProxyTargetTest {
                 assertEquals(answer, send(front, "GET " + target + " HTTP/1.1\r\nHost: front.example\r\n"
                         + "Connection: close\r\n\r\n"), target + ", onPoller=" + onPoller);
             }
+        }
+    }
+
+    /** A chunk-size line that does not parse is refused before any backend hears of the request. */
+    @ParameterizedTest
+    @ValueSource(strings = {"1ffffffffffffffff", "zz", "-1", ""})
+    void aMalformedFirstChunkSizeIsRefusedBeforeTheBackendIsContacted(String sizeLine) throws Exception {
+        try (LoomServer front = front(true)) {
+            String got = send(front, "POST /b/upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + sizeLine + "\r\nhello\r\n0\r\n\r\n");
+            assertEquals("400", got, sizeLine);
+            assertEquals(0, connections.get(), "the backend was contacted for " + sizeLine);
+            // A well-formed chunked body still goes through.
+            got = send(front, "POST /b/upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
+                    + "Connection: close\r\n\r\n5\r\nhello\r\n0\r\n\r\n");
+            assertTrue(got.startsWith("200 /app/upload"), got);
         }
     }
 }
