@@ -125,8 +125,9 @@ class AliasRoutingTest {
         assertEquals("older page", older.body());
         assertEquals(404, get("/oldx").statusCode());
 
-        assertEquals("https://example.com/new/a%20b/c%3Bd;e+f%C3%A9", location(get("/old/a%20b/c%3Bd;e+f%C3%A9")),
-                "the rest as the client encoded it");
+        // An encoded ';' begins path parameters like a plain one (RequestPath), as httpd forwards it.
+        assertEquals("https://example.com/new/a%20b/c;d;e+f%C3%A9", location(get("/old/a%20b/c%3Bd;e+f%C3%A9")),
+                "the rest, with the client's path parameters");
         assertTrue(raw("/old/x/../y%20z/.//w").contains("\r\nLocation: https://example.com/new/y%20z/w\r\n"),
                 "a path the server normalized: the normalized rest, encoded again");
         assertTrue(raw("/old/%2e%2e/%2e%2e/etc").startsWith("HTTP/1.1 400"),

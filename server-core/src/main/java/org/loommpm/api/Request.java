@@ -19,8 +19,25 @@ public interface Request {
     /** {@return the request target exactly as sent (origin form, e.g. {@code /a%20b?x=1})} */
     String rawTarget();
 
-    /** {@return the path, percent-decoded (UTF-8), without the query} */
+    /**
+     * The path without the query, percent-decoded (UTF-8) and normalised, the same for every
+     * rule and handler that reads it: dot-segments resolved, empty segments dropped, each
+     * segment's path parameters ({@code ;name=value}) left out, as Servlet containers match
+     * paths. A target that cannot be read one way only (a {@code ..} above the root, a segment
+     * ending in a dot or a space) was answered 400 before any handler ran.
+     *
+     * @return the path, starting with {@code /} ({@code *} for {@code OPTIONS *}, empty for CONNECT)
+     */
     String path();
+
+    /**
+     * {@link #path()} percent-encoded again, with each segment's path parameters where the
+     * client put them: what a reverse proxy sends on, so the backend serves the resource the
+     * path named (and a Servlet container still finds {@code ;jsessionid=}).
+     *
+     * @return the encoded path, without the query
+     */
+    String encodedPath();
 
     /** {@return the raw query string without {@code ?}, or {@code null} when the target has none} */
     String query();

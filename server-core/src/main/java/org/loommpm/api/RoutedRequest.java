@@ -69,6 +69,11 @@ final class RoutedRequest implements Request, RouteAware {
     }
 
     @Override
+    public String encodedPath() {
+        return delegate.encodedPath();
+    }
+
+    @Override
     public String query() {
         return delegate.query();
     }

@@ -36,6 +36,7 @@ public final class RequestHead implements SlotBoard.RequestInfo {
     private final String method;
     private final String rawTarget;
     private final String path;
+    private final String encodedPath;
     private final String query;
     private final Version version;
     private final String versionAsSent;
@@ -49,16 +50,19 @@ public final class RequestHead implements SlotBoard.RequestInfo {
     /**
      * A head whose fields the parser has validated and whose framing it has decided.
      *
+     * @param path see {@link #path()}
+     * @param encodedPath see {@link #encodedPath()}
      * @param versionAsSent see {@link #versionAsSent()}
      * @param contentLength the declared length, or -1
      * @param host see {@link #host()}
      */
-    public RequestHead(String method, String rawTarget, String path, String query, Version version,
-            String versionAsSent, Headers headers, long contentLength, boolean chunked, boolean keepAlive,
-            boolean expectContinue, String host) {
+    public RequestHead(String method, String rawTarget, String path, String encodedPath, String query,
+            Version version, String versionAsSent, Headers headers, long contentLength, boolean chunked,
+            boolean keepAlive, boolean expectContinue, String host) {
         this.method = method;
         this.rawTarget = rawTarget;
         this.path = path;
+        this.encodedPath = encodedPath;
         this.query = query;
         this.version = version;
         this.versionAsSent = versionAsSent;
@@ -81,11 +85,17 @@ public final class RequestHead implements SlotBoard.RequestInfo {
     }
 
     /**
-     * The percent-decoded (UTF-8) path without the query: from origin- or absolute-form targets;
-     * {@code *} for {@code OPTIONS *}; empty for CONNECT's authority-form.
+     * The path without the query, percent-decoded (UTF-8) and normalised ({@link RequestPath#path}):
+     * from origin- or absolute-form targets; {@code *} for {@code OPTIONS *}; empty for CONNECT's
+     * authority-form.
      */
     public String path() {
         return path;
+    }
+
+    /** The normalised path encoded again, with its path parameters ({@link RequestPath#encoded}). */
+    public String encodedPath() {
+        return encodedPath;
     }
 
     /** The raw query after {@code ?}, or {@code null} when the target has no {@code ?}. */

@@ -1,8 +1,11 @@
 package org.loommpm.http1;
 
+import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Objects;
 import org.loommpm.api.Headers;
@@ -103,6 +106,30 @@ public final class ChunkedInputStream extends InputStream {
     @Override
     public int available() throws IOException {
         return remaining == 0 ? 0 : (int) Math.min(raw.available(), remaining);
+    }
+
+    /**
+     * Whether the rest of the body, from where this decoder stands, lies whole within
+     * {@code buffered} (the bytes received after those it has read): a copy of its state decodes
+     * them, so the answer is the decoder's own; a framing error there is {@code false} too.
+     * Nothing is consumed.
+     */
+    boolean endWithin(ByteBuffer buffered) {
+        if (done) {
+            return true;
+        }
+        ChunkedInputStream probe = new ChunkedInputStream(new ByteArrayInputStream(buffered.array(),
+                buffered.arrayOffset() + buffered.position(), buffered.remaining()), limitRequestBody,
+                limitTrailerFields, limitFieldSize);
+        probe.remaining = remaining;
+        probe.total = total;
+        probe.dataCrlfPending = dataCrlfPending;
+        try {
+            probe.transferTo(OutputStream.nullOutputStream());
+            return true;
+        } catch (IOException | HttpException e) {
+            return false;
+        }
     }
 
     /** The trailer fields; complete once a read has returned -1, empty when none were sent. */

@@ -33,6 +33,23 @@ final class ConnectionInputStream extends InputStream {
     private long received;
     /** Bytes handed to readers: the body as received, framing included ({@code %I}, metrics). */
     private long consumed;
+    /** Set by {@link #arrivedOnly}: a read that would wait throws {@link NotArrived} instead. */
+    private boolean arrivedOnly;
+
+    /** A read found no more bytes arrived, in {@link #arrivedOnly} mode. */
+    static final class NotArrived extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        NotArrived() {
+            super("no more bytes have arrived");
+        }
+
+        /** Control flow, never reported: no stack trace to fill. */
+        @Override
+        public synchronized Throwable fillInStackTrace() {
+            return this;
+        }
+    }
 
     /**
      * @param in the context's read buffer, in read mode
@@ -72,15 +89,37 @@ final class ConnectionInputStream extends InputStream {
         return consumed;
     }
 
+    /**
+     * From now on reads take only what has arrived (buffered, or in the socket's receive buffer)
+     * and throw {@link NotArrived} where they would wait: the server drops the rest of a body the
+     * handler left unread only if the client has sent it already.
+     */
+    void arrivedOnly() {
+        arrivedOnly = true;
+    }
+
     @Override
     public int available() {
         return in.remaining();
+    }
+
+    /** The bytes received and not read yet, as a view of the read buffer (not to be moved). */
+    ByteBuffer buffered() {
+        return in.slice();
     }
 
     /** Refills the empty buffer from the socket, parking until at least one byte or EOF. */
     private int fill() throws IOException {
         in.clear();
         int n;
+        if (arrivedOnly) {
+            n = connection.readNow(in);
+            in.flip();
+            if (n == 0) {
+                throw new NotArrived();
+            }
+            return n;
+        }
         if (!stage.enabled()) {
             n = connection.read(in);
         } else {

@@ -104,7 +104,10 @@ public final class Http1Protocol implements ConnectionProtocol {
      * more write, a virtual thread, and a context held while the worker runs).
      */
     static final int MAX_INLINE_REQUESTS = MAX_REQUESTS_PER_DISPATCH;
-    /** Unread request body we discard to keep a connection alive; more than that closes it. */
+    /**
+     * Unread request body, already arrived, we discard to keep a connection alive; more than
+     * that, or a body still arriving, closes it.
+     */
     private static final long MAX_DISCARD = 256 * 1024;
 
     private final ServerConfig config;

@@ -37,6 +37,10 @@ final class Http1Request implements Request {
     private final RequestHead head;
     private final ProtocolConnection connection;
     private final InputStream body;
+    /** The body's decoder when it has a Content-Length body, else {@code null}: how much is left of it. */
+    private final FixedLengthInputStream fixed;
+    /** The body's decoder when it is chunked, else {@code null}. */
+    private final ChunkedInputStream chunks;
     private final long limitRequestBody;
     private final int headBytes;
     private final ConnectionInputStream raw;
@@ -54,11 +58,14 @@ final class Http1Request implements Request {
         this.connection = connection;
         this.limitRequestBody = limitRequestBody;
         InputStream framed;
-        if (head.chunked()) {
-            framed = new FramingGuard(new ChunkedInputStream(raw, limitRequestBody, limitFields, limitFieldSize),
-                    response);
-        } else if (head.contentLength() > 0) {
-            framed = new FixedLengthInputStream(raw, head.contentLength());
+        this.chunks = head.chunked()
+                ? new ChunkedInputStream(raw, limitRequestBody, limitFields, limitFieldSize) : null;
+        this.fixed = !head.chunked() && head.contentLength() > 0
+                ? new FixedLengthInputStream(raw, head.contentLength()) : null;
+        if (chunks != null) {
+            framed = new FramingGuard(chunks, response);
+        } else if (fixed != null) {
+            framed = fixed;
         } else {
             framed = NO_BODY;
         }
@@ -66,6 +73,9 @@ final class Http1Request implements Request {
         boolean expect = hasBody && head.expectContinue() && head.version() == RequestHead.Version.HTTP_1_1;
         this.body = expect ? new ContinueInputStream(framed, response) : framed;
         response.awaitingContinue(expect);
+        if (hasBody) {
+            response.requestWithBody(this);
+        }
     }
 
     RequestHead head() {
@@ -73,9 +83,25 @@ final class Http1Request implements Request {
     }
 
     /**
-     * Reads and drops what is left of the body, up to {@code max} bytes as received; false if
-     * more remains. Counted on the wire, framing included, not as decoded data: chunk extensions
-     * around 1-byte chunks would otherwise have the server read thousands of times {@code max}.
+     * Whether some of the body has still to arrive: neither read to its end nor all in the read
+     * buffer. A response committed then says {@code Connection: close} (see
+     * {@link Http1Response#encodeHead}): the server will not wait for the rest to keep the
+     * connection.
+     */
+    boolean bodyStillArriving() {
+        if (fixed != null) {
+            return fixed.remaining() > raw.available();
+        }
+        return chunks != null && !chunks.endWithin(raw.buffered());
+    }
+
+    /**
+     * Drops what is left of the body if it has all arrived, up to {@code max} bytes as received;
+     * false if more remains or would have to be waited for (the connection then closes, with a
+     * lingering close that absorbs what the client still sends). Never waits: an answer the
+     * handler gave without reading the body goes out at once, not after the upload. Counted on
+     * the wire, framing included, not as decoded data: chunk extensions around 1-byte chunks would
+     * otherwise have the server read thousands of times {@code max}.
      */
     boolean discardBody(long max) throws IOException {
         if (!head.chunked() && head.contentLength() <= 0) {
@@ -85,12 +111,17 @@ final class Http1Request implements Request {
             // The client waits for our verdict; it has not sent the body, so close instead.
             return false;
         }
+        raw.arrivedOnly();
         byte[] skip = new byte[8192];
         long limit = raw.consumed() + max;
-        while (body.read(skip, 0, (int) Math.min(skip.length, Math.max(1, limit - raw.consumed()))) >= 0) {
-            if (raw.consumed() > limit) {
-                return false;
+        try {
+            while (body.read(skip, 0, (int) Math.min(skip.length, Math.max(1, limit - raw.consumed()))) >= 0) {
+                if (raw.consumed() > limit) {
+                    return false;
+                }
             }
+        } catch (ConnectionInputStream.NotArrived e) {
+            return false;
         }
         return true;
     }
@@ -98,6 +129,7 @@ final class Http1Request implements Request {
     @Override public String method() { return head.method(); }
     @Override public String rawTarget() { return head.rawTarget(); }
     @Override public String path() { return head.path(); }
+    @Override public String encodedPath() { return head.encodedPath(); }
     @Override public String query() { return head.query(); }
     @Override public String protocol() { return head.version().text(); }
     @Override public String rawProtocol() { return head.versionAsSent(); }

@@ -50,6 +50,11 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
     private CloseReason closeReason = CloseReason.NORMAL;
     /** The client sent Expect: 100-continue and is waiting for our verdict before sending the body. */
     private boolean awaitingContinue;
+    /**
+     * The request if it has a body, until the exchange suspends: asked at commit whether the body
+     * is still arriving (on the worker only, whose buffers it reads).
+     */
+    private Http1Request withBody;
     private Http1OutputStream stream;
     /** The connection's byte count when this exchange began ({@link #bytesSent()} is the delta). */
     private long writtenAtStart;
@@ -89,6 +94,11 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
         state = null;
         staging = null;
         pending = null;
+    }
+
+    /** The exchange's request, which has a body: see {@link #encodeHead}. */
+    void requestWithBody(Http1Request request) {
+        withBody = request;
     }
 
     /** Whether the connection closes after this response. */
@@ -319,6 +329,7 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
     public SuspendedResponse suspend(java.time.Duration timeout) {
         checkNotComplete();
         checkNotCommitted();
+        decideBodyBeforeHandOver();
         Http1Suspension s = new Http1Suspension(this, connection, System.nanoTime() + timeout.toNanos(), limits, false);
         handOver(s);
         return s;
@@ -328,6 +339,7 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
     public EventStream eventStream() throws IOException {
         checkNotComplete();
         checkNotCommitted();
+        decideBodyBeforeHandOver();
         Http1Suspension s = new Http1Suspension(this, connection, 0, limits, true);
         handOver(s);
         EventStreamResponse es = new EventStreamResponse(s, request.headers().first("Last-Event-ID"),
@@ -338,6 +350,18 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
             es.close();
         }
         return es;
+    }
+
+    /**
+     * The suspended answer is encoded on whichever thread sends it, which must not read the
+     * worker's buffers: whether the request's body is still arriving is decided now, as
+     * {@link #encodeHead} would (the worker then drops the body only if it has arrived).
+     */
+    private void decideBodyBeforeHandOver() {
+        if (withBody != null && withBody.bodyStillArriving()) {
+            closeAfter = true;
+        }
+        withBody = null;
     }
 
     /** A client gone mid-exchange ends the connection at once: counted only as an aborted one. */
@@ -428,6 +452,12 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
         // exchange ends with a lingering close). Say so now (RFC 9110 §10.1.1) rather than let
         // the client reuse the connection and lose its next request.
         if (awaitingContinue) {
+            closeAfter = true;
+        }
+        // An answer before the body arrived (a 401, 405 or 413 to an upload): it goes out now and
+        // the server will not wait for the rest to keep the connection (Http1Request.discardBody),
+        // so it says it closes, and a lingering close takes what the client still sends.
+        if (withBody != null && withBody.bodyStillArriving()) {
             closeAfter = true;
         }
         if (contentLength < 0 && !chunked && !bodyForbidden()) {

@@ -134,7 +134,7 @@ public final class RequestHeadParser {
             // RFC 9110 §10.1.1: a 100-continue expectation in HTTP/1.0 is ignored.
             expectContinue = http11;
         }
-        return new RequestHead(line.method(), line.rawTarget(), line.path(),
+        return new RequestHead(line.method(), line.rawTarget(), line.path(), line.encodedPath(),
                 line.query(), line.version(), line.versionAsSent(), headers, contentLength, chunked,
                 keepAlive, expectContinue, host);
     }

@@ -2,7 +2,7 @@ package org.loommpm.http1;
 
 import org.loommpm.api.HttpException;
 import org.loommpm.http.RequestHead;
-import org.loommpm.http.UriCodec;
+import org.loommpm.http.RequestPath;
 import org.loommpm.http.syntax.HttpChars;
 
 /**
@@ -12,7 +12,9 @@ import org.loommpm.http.syntax.HttpChars;
  *
  * @param method the method token
  * @param rawTarget the target as sent
- * @param path the decoded path ({@code *} for asterisk-form, empty for authority-form)
+ * @param path the normalised path ({@link RequestPath#path}; {@code *} for asterisk-form, empty
+ *             for authority-form)
+ * @param encodedPath its encoded form with path parameters ({@link RequestPath#encoded})
  * @param query the raw query, or {@code null}
  * @param authority the authority of an absolute- or authority-form target, else {@code null}
  * @param version the version the request is processed as: {@code HTTP/1.1} also for
@@ -21,8 +23,8 @@ import org.loommpm.http.syntax.HttpChars;
  *                      one of the {@code SENT_VERSIONS} constants ({@code version.text()} itself
  *                      for 1.0 and 1.1)
  */
-record RequestLine(String method, String rawTarget, String path, String query, String authority,
-        RequestHead.Version version, String versionAsSent) {
+record RequestLine(String method, String rawTarget, String path, String encodedPath, String query,
+        String authority, RequestHead.Version version, String versionAsSent) {
 
     /** Common methods returned as constants, saving an allocation per request. */
     private static final String[] KNOWN_METHODS =
@@ -110,7 +112,7 @@ record RequestLine(String method, String rawTarget, String path, String query, S
             if (!HttpChars.isAuthority(raw, true)) {
                 throw Http1Syntax.bad("CONNECT needs an authority-form target");
             }
-            return new RequestLine(method, raw, "", null, raw, version, sent);
+            return new RequestLine(method, raw, "", "", null, raw, version, sent);
         }
         if (raw.charAt(0) == '/') {
             return withPath(method, raw, raw, null, version, sent);
@@ -119,7 +121,7 @@ record RequestLine(String method, String rawTarget, String path, String query, S
             if (!method.equals("OPTIONS")) {
                 throw Http1Syntax.bad("asterisk-form target with " + method);
             }
-            return new RequestLine(method, raw, "*", null, null, version, sent);
+            return new RequestLine(method, raw, "*", "*", null, null, version, sent);
         }
         int authStart;
         if (raw.regionMatches(true, 0, "http://", 0, 7)) {
@@ -144,13 +146,14 @@ record RequestLine(String method, String rawTarget, String path, String query, S
         return withPath(method, raw, rest, authority, version, sent);
     }
 
-    /** Splits {@code pathAndQuery} (starting with '/') at the first '?' and decodes the path. */
+    /** Splits {@code pathAndQuery} (starting with '/') at the first '?' and normalises the path. */
     private static RequestLine withPath(String method, String raw, String pathAndQuery, String authority,
             RequestHead.Version version, String sent) {
         int q = pathAndQuery.indexOf('?');
         String rawPath = q < 0 ? pathAndQuery : pathAndQuery.substring(0, q);
         String query = q < 0 ? null : pathAndQuery.substring(q + 1);
-        return new RequestLine(method, raw, UriCodec.decodePath(rawPath), query, authority, version, sent);
+        RequestPath path = RequestPath.of(rawPath);
+        return new RequestLine(method, raw, path.path(), path.encoded(), query, authority, version, sent);
     }
 
     private static boolean isDigit(byte b) {

@@ -494,6 +494,7 @@ class RouterTest {
         @Override public String method() { return method; }
         @Override public String rawTarget() { return path + "?k=v"; }
         @Override public String path() { return path; }
+        @Override public String encodedPath() { return path; }
         @Override public String query() { return "k=v"; }
         @Override public String queryParam(String name) { return name.equals("k") ? "v" : null; }
         @Override public Map<String, List<String>> queryParams() { return Map.of("k", List.of("v")); }

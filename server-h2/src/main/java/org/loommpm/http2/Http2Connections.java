@@ -8,7 +8,7 @@ import org.loommpm.config.ServerConfig;
 import org.loommpm.http.ExchangeRunner;
 import org.loommpm.http.StreamingLimits;
 import org.loommpm.http.RequestHead;
-import org.loommpm.http.UriCodec;
+import org.loommpm.http.RequestPath;
 import org.loommpm.http2.frame.Http2Error;
 import org.loommpm.http2.hpack.FieldBlock;
 import org.loommpm.protocol.Http2Protocol;
@@ -109,8 +109,8 @@ public final class Http2Connections implements Http2Protocol {
 
     /**
      * What to call for a request whose route never blocks ({@link Handler#nonBlockingHandler}:
-     * the route found once, for the decision and the call), else {@code null}; its path decoded
-     * as {@link Http2Request} does (one that does not decode is a worker's 400).
+     * the route found once, for the decision and the call), else {@code null}; its path normalised
+     * as {@link Http2Request} does (one that does not normalise is a worker's 400).
      */
     Handler nonBlockingHandler(FieldBlock request) {
         if (appType == InvocationType.NON_BLOCKING) {
@@ -123,7 +123,7 @@ public final class Http2Connections implements Http2Protocol {
         int q = target.indexOf('?');
         String path;
         try {
-            path = UriCodec.decodePath(q < 0 ? target : target.substring(0, q));
+            path = RequestPath.of(q < 0 ? target : target.substring(0, q)).path();
         } catch (HttpException e) {
             return null;
         }

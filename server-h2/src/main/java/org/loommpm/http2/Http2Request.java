@@ -9,6 +9,7 @@ import org.loommpm.api.Headers;
 import org.loommpm.api.HttpException;
 import org.loommpm.api.Request;
 import org.loommpm.http.RequestBodies;
+import org.loommpm.http.RequestPath;
 import org.loommpm.http.UriCodec;
 import org.loommpm.http2.hpack.FieldBlock;
 import org.loommpm.spi.SlotBoard;
@@ -22,6 +23,7 @@ final class Http2Request implements Request, SlotBoard.RequestInfo {
     private final Stream stream;
     private final FieldBlock fields;
     private final String path;
+    private final String encodedPath;
     private final String query;
     private final String host;
     private final InetSocketAddress remote;
@@ -31,7 +33,7 @@ final class Http2Request implements Request, SlotBoard.RequestInfo {
     private final long headBytes;
     private Map<String, List<String>> queryParams;
 
-    /** @throws HttpException 400 when the path does not decode */
+    /** @throws HttpException 400 when the path does not decode or normalise ({@link RequestPath}) */
     Http2Request(Stream stream, InetSocketAddress remote, InetSocketAddress local, boolean secure,
                  long limitRequestBody) {
         this.secure = secure;
@@ -43,7 +45,9 @@ final class Http2Request implements Request, SlotBoard.RequestInfo {
         String target = fields.path() == null ? "" : fields.path();
         int q = target.indexOf('?');
         this.query = q < 0 ? null : target.substring(q + 1);
-        this.path = UriCodec.decodePath(q < 0 ? target : target.substring(0, q));
+        RequestPath normal = RequestPath.of(q < 0 ? target : target.substring(0, q));
+        this.path = normal.path();
+        this.encodedPath = normal.encoded();
         String h = fields.authority();
         if (h != null) {
             // RFC 9113 §8.3.1: :authority, not Host, names the host; handlers (and a proxy
@@ -64,6 +68,7 @@ final class Http2Request implements Request, SlotBoard.RequestInfo {
     @Override public String method() { return fields.method(); }
     @Override public String rawTarget() { return fields.path() == null ? fields.authority() : fields.path(); }
     @Override public String path() { return path; }
+    @Override public String encodedPath() { return encodedPath; }
     @Override public String query() { return query; }
     @Override public String host() { return host; }
     @Override public String protocol() { return "HTTP/2.0"; }

@@ -31,6 +31,7 @@ final class ObservedRequest implements Request, RouteAware {
     @Override public String method() { return delegate.method(); }
     @Override public String rawTarget() { return delegate.rawTarget(); }
     @Override public String path() { return delegate.path(); }
+    @Override public String encodedPath() { return delegate.encodedPath(); }
     @Override public String query() { return delegate.query(); }
     @Override public String queryParam(String name) { return delegate.queryParam(name); }
     @Override public Map<String, List<String>> queryParams() { return delegate.queryParams(); }

@@ -65,7 +65,11 @@ final class LoopExchange {
     private final EventLoop loop;
     private final SuspendedResponse response;
     private final String method;
+    /** The target as sent, for the log. */
     private final String target;
+    /** The path past the proxy's prefix and the query, as they go to the backend. */
+    private final String rest;
+    private final String query;
     private final String clientHost;
     private final boolean secure;
     /**
@@ -117,6 +121,8 @@ final class LoopExchange {
         this.response = response;
         this.method = req.method();
         this.target = req.rawTarget();
+        this.rest = proxy.pastPrefix(req);
+        this.query = req.query();
         this.clientHost = req.header("Host");
         this.secure = req.isSecure();
         this.repeatable = body == null && ProxyHandler.idempotent(method);
@@ -264,7 +270,7 @@ final class LoopExchange {
     /** Writes the request line, {@code Host}, the fields and the body, as far as the socket takes them. */
     private void send(long now) {
         HeadBytes line = new HeadBytes(128);
-        proxy.requestLine(line, method, target, clientHost, member);
+        proxy.requestLine(line, method, rest, query, clientHost, member);
         ByteBuffer head = ByteBuffer.wrap(line.array(), 0, line.length());
         ByteBuffer rest = ByteBuffer.wrap(fields.array(), 0, fields.length());
         outgoing = body == null ? new ByteBuffer[] {head, rest} : new ByteBuffer[] {head, rest, ByteBuffer.wrap(body)};

@@ -1,9 +1,11 @@
 package org.loommpm.proxy;
 
+import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.SequenceInputStream;
 import java.net.SocketTimeoutException;
 import org.loommpm.api.Headers;
 import org.loommpm.api.Request;
@@ -42,6 +44,8 @@ final class ProxyExchange {
     static final int SMALL_BODY = BUFFER;
 
     private final Request req;
+    /** The client's body as it is sent on ({@link #firstChunkRead} for a chunked one). */
+    private final InputStream clientBody;
     private final Response res;
     private final BackendConnection c;
     private final boolean reused;
@@ -58,9 +62,11 @@ final class ProxyExchange {
     /** The backend's 101 when it switched protocols, else {@code null}. */
     private ResponseHead switched;
 
-    ProxyExchange(Request req, Response res, MemberPool.Lease lease, int timeoutMillis, ProxyHandler proxy) {
+    ProxyExchange(Request req, InputStream clientBody, Response res, MemberPool.Lease lease, int timeoutMillis,
+                  ProxyHandler proxy) {
         this.proxy = proxy;
         this.req = req;
+        this.clientBody = clientBody;
         this.res = res;
         this.c = lease.connection();
         this.reused = lease.reused();
@@ -168,7 +174,7 @@ final class ProxyExchange {
      * @return null once the body is sent, or the head of an early final answer
      */
     private ResponseHead sendBody(RequestBody framing) throws AttemptFailed, IOException {
-        InputStream in = req.body();
+        InputStream in = clientBody;
         OutputStream out = framing == RequestBody.CHUNKED ? new BackendBodies.ChunkedOut(c.out()) : c.out();
         byte[] buf = new byte[BUFFER];
         for (;;) {
@@ -293,6 +299,20 @@ final class ProxyExchange {
         }
         copyBody(BackendBodies.responseBody(c, framing, length));
         return reusable;
+    }
+
+    /**
+     * The client's chunked body with its first chunk read already: that read makes the server
+     * parse the first chunk-size line, so a malformed one (a size past 2^64, say) is answered 400
+     * before a backend is chosen, connected to or sent the head, as nginx and httpd do. Reads on
+     * the worker, bounded by the body's read timeout; the bytes read are sent first.
+     *
+     * @throws org.loommpm.api.HttpException 400 when the first chunk-size line is malformed
+     */
+    static InputStream firstChunkRead(InputStream body) throws IOException {
+        byte[] first = new byte[BUFFER];
+        int n = body.read(first);
+        return n < 0 ? body : new SequenceInputStream(new ByteArrayInputStream(first, 0, n), body);
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.loommpm.proxy;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.lang.System.Logger.Level;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -14,13 +15,16 @@ import org.loommpm.api.HttpException;
 import org.loommpm.api.InvocationType;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
+import org.loommpm.http.RequestPath;
 import org.loommpm.http.ResponseState;
 import org.loommpm.spi.EventLoop;
 
 /**
- * A reverse proxy as a {@link Handler} (httpd's {@code ProxyPass}): requests whose target starts
- * with a path prefix go to a backend URL, or to a {@link Balancer}'s members, with the prefix
- * replaced by the backend's path.
+ * A reverse proxy as a {@link Handler} (httpd's {@code ProxyPass}): requests whose path starts
+ * with a prefix go to a backend URL, or to a {@link Balancer}'s members, with the prefix
+ * replaced by the backend's path. The path is the request's normalised one
+ * ({@link Request#path()}, what any rule before the proxy matched), sent on encoded again with
+ * its path parameters ({@link Request#encodedPath()}), and the query as sent.
  *
  * <pre>{@code
  * // everything to one backend
@@ -194,7 +198,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
                 ProxyHandler.this.handle(req, res);
                 return;
             }
-            if (!matches(req.rawTarget())) {
+            if (!matches(req.path())) {
                 throw new HttpException(404, "not under the proxy's prefix " + prefix);
             }
             LoopExchange.start(ProxyHandler.this, loop, req, res);
@@ -245,25 +249,29 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     }
 
     /**
-     * Whether a request target falls under this proxy's prefix: a plain string prefix, as httpd
-     * compares ({@code /app/} does not take {@code /app}). The prefix must appear literally in the
-     * target (not percent-encoded).
+     * Whether a request path falls under this proxy's prefix: a plain string prefix, as httpd
+     * compares ({@code /app/} does not take {@code /app}). The path is {@link Request#path()},
+     * decoded and normalised, whatever the target's form (absolute-form too): the backend gets
+     * that path, so what this prefix (and any rule before it) saw is what the backend serves.
      *
-     * @param rawTarget the request target as sent
+     * @param path the request's path ({@link Request#path()})
      * @return whether this proxy serves it
      */
-    public boolean matches(String rawTarget) {
-        return rawTarget.startsWith(prefix);
+    public boolean matches(String path) {
+        return path.startsWith(prefix);
     }
 
     @Override
     public void handle(Request req, Response res) throws Exception {
         String target = req.rawTarget();
-        if (!matches(target)) {
+        if (!matches(req.path())) {
             throw new HttpException(404, "not under the proxy's prefix " + prefix);
         }
         ProxyExchange.RequestBody body = bodyFraming(req);
         boolean expect = req.protocol().equals("HTTP/1.1") && req.headers().hasToken("Expect", "100-continue");
+        // A client waiting for a 100 has sent no chunk yet: its framing is checked as it is relayed.
+        InputStream clientBody = body == ProxyExchange.RequestBody.CHUNKED && !expect
+                && req.headers().contains("Transfer-Encoding") ? ProxyExchange.firstChunkRead(req.body()) : req.body();
         boolean idempotent = body == ProxyExchange.RequestBody.NONE && idempotent(req.method());
         ClientUpgrade upgradeTo = UpgradePolicy.requested(upgrade, req, res, body != ProxyExchange.RequestBody.NONE);
         String route = StickyRoute.of(req, balancer.stickySession());
@@ -301,7 +309,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
             try {
                 int timeout = m.timeout() != null ? (int) Math.min(Integer.MAX_VALUE, m.timeout().toMillis())
                         : timeoutMillis;
-                ProxyExchange ex = new ProxyExchange(req, res, lease, timeout, this).upgrading(upgradeTo);
+                ProxyExchange ex = new ProxyExchange(req, clientBody, res, lease, timeout, this).upgrading(upgradeTo);
                 head(lease.connection(), req, m, body, upgradeTo);
                 reusable = ex.run(body, expect);
                 if (ex.switched() != null) {
@@ -418,14 +426,24 @@ public final class ProxyHandler implements Handler, AutoCloseable {
      */
     private void head(BackendConnection c, Request req, Member m, ProxyExchange.RequestBody body,
                       ClientUpgrade upgradeTo) {
-        requestLine(c, upgradeTo == null ? req.method() : upgradeTo.method(req), req.rawTarget(), req.header("Host"), m);
+        requestLine(c, upgradeTo == null ? req.method() : upgradeTo.method(req), pastPrefix(req), req.query(),
+                req.header("Host"), m);
         fields(c, req, body, upgradeTo);
     }
 
-    /** Composes the request line and {@code Host} toward {@code m}: what differs from one member to another. */
-    void requestLine(HeadSink c, String method, String target, String clientHost, Member m) {
+    /**
+     * Composes the request line and {@code Host} toward {@code m}: what differs from one member
+     * to another.
+     *
+     * @param rest the request's path past this proxy's prefix ({@link #pastPrefix})
+     * @param query the raw query, or {@code null}
+     */
+    void requestLine(HeadSink c, String method, String rest, String query, String clientHost, Member m) {
         c.ascii(method).ascii(" ");
-        targetPath(c, m.url().path(), target);
+        targetPath(c, m.url().path(), rest);
+        if (query != null) {
+            c.ascii("?").ascii(query);
+        }
         c.ascii(" HTTP/1.1\r\n");
         c.ascii("Host: ").ascii(preserveHost && clientHost != null ? clientHost : m.authority()).ascii("\r\n");
     }
@@ -487,22 +505,31 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     }
 
     /**
-     * Writes the backend's path for {@code target}: the member's path, the balancer's path, then
-     * the target past this proxy's prefix, as {@link #join} would concatenate them.
+     * The request's path past this proxy's prefix, as it goes to the backend: the normalised
+     * path the prefix matched, encoded again with its path parameters
+     * ({@link RequestPath#encodedFrom}), never the target as sent, which may name another
+     * resource ({@code /app/x/../../admin}).
      */
-    private void targetPath(HeadSink c, String base, String target) {
-        int rest = prefix.length();
-        if (base.isEmpty() && extraPath.isEmpty() && rest == target.length()) {
+    String pastPrefix(Request req) {
+        return RequestPath.encodedFrom(req.path(), req.encodedPath(), prefix.length());
+    }
+
+    /**
+     * Writes the backend's path: the member's path, the balancer's path, then {@code rest}, the
+     * request's past this proxy's prefix, as {@link #join} would concatenate them.
+     */
+    private void targetPath(HeadSink c, String base, String rest) {
+        if (base.isEmpty() && extraPath.isEmpty() && rest.isEmpty()) {
             c.ascii("/");
             return;
         }
-        char first = !extraPath.isEmpty() ? extraPath.charAt(0) : rest < target.length() ? target.charAt(rest) : 0;
+        char first = !extraPath.isEmpty() ? extraPath.charAt(0) : !rest.isEmpty() ? rest.charAt(0) : 0;
         if (base.endsWith("/") && first == '/') {
             c.ascii(base, 0, base.length() - 1);
         } else {
             c.ascii(base);
         }
-        c.ascii(extraPath).ascii(target, rest);
+        c.ascii(extraPath).ascii(rest);
     }
 
     /** Writes each {@code name} field's value of {@code h} followed by {@code ", "} (a list to append to). */

@@ -82,6 +82,7 @@ public class AccessLogBench {
         public String method() { return "GET"; }
         public String rawTarget() { return "/hello.txt"; }
         public String path() { return "/hello.txt"; }
+        public String encodedPath() { return "/hello.txt"; }
         public String query() { return null; }
         public Map<String, List<String>> queryParams() { return Map.of(); }
         public String pathParam(String name) { return null; }

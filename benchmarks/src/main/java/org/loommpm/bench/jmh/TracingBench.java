@@ -101,6 +101,7 @@ public class TracingBench {
         @Override public String method() { return "GET"; }
         @Override public String rawTarget() { return "/users/42"; }
         @Override public String path() { return "/users/42"; }
+        @Override public String encodedPath() { return "/users/42"; }
         @Override public String query() { return null; }
         @Override public Map<String, List<String>> queryParams() { return Map.of(); }
         @Override public String pathParam(String name) { return null; }

@@ -11,6 +11,7 @@ import org.loommpm.api.Request;
 import org.loommpm.api.Response;
 import org.loommpm.cli.location.LocationPath;
 import org.loommpm.cli.staticfiles.DirectoryListing;
+import org.loommpm.http.RequestPath;
 import org.loommpm.http.StatusReasons;
 
 /**
@@ -325,34 +326,19 @@ public final class Redirect {
     }
 
     /**
-     * The part of the path after the URL-path: taken from the raw target when the normalized
-     * path is the decoded one (segment boundaries are the same slashes in both, since an encoded
-     * slash is refused), else encoded from the normalized path.
+     * The part of the path after the URL-path: from the request's encoded path when the
+     * normalized path is the request's (the same segments, with the client's path parameters),
+     * else encoded from the normalized path.
      */
     private static String rest(Request req, String path, String urlPath) {
         int from = urlPath.length();
         if (from == path.length()) {
             return "";
         }
-        String raw = req.rawTarget();
-        if (!raw.startsWith("/") || !path.equals(req.path())) {
+        if (!path.equals(req.path())) {
             return DirectoryListing.encode(path.substring(from));
         }
-        // The slash the rest starts at (URL-path without a trailing slash) or after (with one).
-        int slashes = 0;
-        for (int i = 0; i < from; i++) {
-            if (path.charAt(i) == '/') {
-                slashes++;
-            }
-        }
-        boolean atSlash = path.charAt(from) == '/';
-        int want = atSlash ? slashes + 1 : slashes;
-        int at = -1;
-        for (int n = 0; n < want; n++) {
-            at = raw.indexOf('/', at + 1);
-        }
-        int q = raw.indexOf('?');
-        return raw.substring(atSlash ? at : at + 1, q < 0 ? raw.length() : q);
+        return RequestPath.encodedFrom(path, req.encodedPath(), from);
     }
 
     /** The scheme and authority of this server as the client named it (httpd's {@code UseCanonicalName Off}). */

@@ -38,6 +38,7 @@ public final class RemoteIpRequest implements Request {
     @Override public String method() { return delegate.method(); }
     @Override public String rawTarget() { return delegate.rawTarget(); }
     @Override public String path() { return delegate.path(); }
+    @Override public String encodedPath() { return delegate.encodedPath(); }
     @Override public String query() { return delegate.query(); }
     @Override public Map<String, List<String>> queryParams() { return delegate.queryParams(); }
     @Override public String pathParam(String name) { return delegate.pathParam(name); }

@@ -6,9 +6,11 @@ import org.loommpm.api.Request;
 
 /**
  * The request path made safe to map onto files and to match {@code <Location>}s against. The
- * server has already percent-decoded it exactly once (and refused malformed escapes, invalid or
- * overlong UTF-8 and NUL); nothing here decodes again, so {@code %252e} stays the literal text
- * {@code %2e}. Then, in order:
+ * server has already percent-decoded it exactly once and normalised it
+ * ({@code org.loommpm.http.RequestPath}: malformed escapes, invalid or overlong UTF-8, NUL, a
+ * {@code ..} above the root and a segment ending in a dot refused; path parameters set apart);
+ * nothing here decodes again, so {@code %252e} stays the literal text {@code %2e}. Then, in order
+ * (the segment rules matter for paths from elsewhere, such as the configuration's):
  * <ul>
  *   <li>an encoded slash or backslash in the raw target ({@code %2f}, {@code %5c}) is refused
  *       with 404, as httpd does with {@code AllowEncodedSlashes Off};

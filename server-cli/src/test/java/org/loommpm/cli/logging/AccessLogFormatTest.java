@@ -110,6 +110,7 @@ class AccessLogFormatTest {
             public String method() { return "GET"; }
             public String rawTarget() { return "/a%20b?x=1"; }
             public String path() { return "/a b"; }
+            public String encodedPath() { return "/a%20b"; }
             public String query() { return "x=1"; }
             public String queryParam(String name) { return null; }
             public Map<String, List<String>> queryParams() { return Map.of(); }

@@ -45,6 +45,7 @@ final class FakeExchange {
         @Override public String method() { return "GET"; }
         @Override public String rawTarget() { return query == null ? path : path + "?" + query; }
         @Override public String path() { return path; }
+        @Override public String encodedPath() { return path; }
         @Override public String query() { return query; }
         @Override public Map<String, List<String>> queryParams() { return UriCodec.parseQuery(query); }
         @Override public String pathParam(String name) { return null; }

@@ -1,0 +1,205 @@
+package org.loommpm.cli.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The jar against httpd (Debian's {@code apache2}) with the same {@code ProxyPass} and
+ * {@code <Location> Require all denied}, over a list of tricky request targets (issue 51): each
+ * target goes to both as written, on a raw socket, and the status and the path the backend
+ * received (a raw-socket backend echoes its request line's target) must be the same, or be one
+ * of the deliberate differences below, which docs/operations.md lists with their reasons. Skipped
+ * when apache2 is not installed ({@code .ci/run} installs it). Everything on 127.0.0.1.
+ */
+class ProxyHttpdIT {
+    private static final Path APACHE2 = Path.of("/usr/sbin/apache2");
+    private static final Path MODULES = Path.of("/usr/lib/apache2/modules");
+
+    /** Targets with the same answer from both, or from loom-mpm as {@link #DELIBERATE} says. */
+    private static final List<String> TARGETS = List.of(
+            "/b/x", "/b/secret", "/b/secret/", "/b/secret/x", "/b/secretary",
+            "/b/secret;x=1", "/b/secret;x=1/admin", "/b/secret;", "/b/secret%3Bx", "/b/;x/secret",
+            "/b/x/..;/secret", "/b/x/..;y=1/secret", "/b/x;/../secret",
+            "/b/secret.", "/b/secret./x", "/b/secret..", "/b/secret%2e", "/b/secret%20",
+            "/b/secret/../ok", "/b/x/../../b/y", "/b/x/../../y", "/b/../secret", "/b/./secret", "/b//secret",
+            "/b/%2e%2e/secret", "/b/x/%2e%2e/secret", "/b/x/.%2e/secret", "/b/x/%2E/secret",
+            "/b/secret%2Fx", "/b/x%2F..%2Fsecret", "/b/sec%72et", "/b/SECRET",
+            "/b/caf%C3%A9", "/b/caf%c3%a9", "/b/%41b", "/b/%7euser", "/b/a%20b", "/b/a%25b", "/b/a+b", "/b/a@b:c", "/b/a!$&'()*,=b",
+            "/b/pub;jsessionid=abc.n1", "/b/pub;a=1;b=2/c", "/b/pub?q=/../secret", "/b/secret?x",
+            "/b/x/..", "/b/x/.", "/b/..", "/b", "/b/",
+            "http://localhost/b/secret", "http://localhost/b/x/../secret", "http://localhost/b/y",
+            "http://localhost/b/secret;x=1",
+            "/b/secret%00", "/b/secret\\x");
+
+    /**
+     * Where loom-mpm answers otherwise, on purpose, and what it answers (httpd's answer is in
+     * the report). Path parameters and dot-segments: httpd authorises {@code secret;x=1} as a
+     * name of its own and forwards it, and a Servlet container serves {@code /app/secret}.
+     * Trailing dots and spaces: a Windows backend serves {@code secret}. {@code %3B}: httpd
+     * forwards it decoded, where the container strips it. NUL and backslash: refused outright.
+     */
+    private static final Map<String, String> DELIBERATE = Map.ofEntries(
+            Map.entry("/b/secret;x=1", "403"),
+            Map.entry("/b/secret;x=1/admin", "403"),
+            Map.entry("/b/secret;", "403"),
+            Map.entry("/b/secret%3Bx", "403"),
+            Map.entry("/b/;x/secret", "403"),
+            Map.entry("/b/x/..;/secret", "403"),
+            Map.entry("/b/x/..;y=1/secret", "403"),
+            Map.entry("http://localhost/b/secret;x=1", "403"),
+            Map.entry("/b/secret.", "400"),
+            Map.entry("/b/secret./x", "400"),
+            Map.entry("/b/secret..", "400"),
+            Map.entry("/b/secret%2e", "400"),
+            Map.entry("/b/secret%20", "400"),
+            Map.entry("/b/secret%00", "400"),
+            Map.entry("/b/secret\\x", "400"));
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theJarAndHttpdAuthoriseAndForwardTrickyTargetsAlike() throws Exception {
+        assumeTrue(Files.isExecutable(APACHE2) && Files.exists(MODULES.resolve("mod_proxy_http.so")),
+                "apache2 with mod_proxy_http is not installed (apt-get install apache2): skipped");
+        try (ServerSocket backend = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread.ofVirtual().start(() -> echoTargets(backend));
+            String rules = """
+                    ProxyPass /b/ http://127.0.0.1:%d/app/
+                    <Location /b/secret>
+                        Require all denied
+                    </Location>
+                    """.formatted(backend.getLocalPort());
+            int httpdPort = JarProcess.freePort();
+            int loomPort = JarProcess.freePort();
+            Files.writeString(dir.resolve("loom.conf"), "Listen 127.0.0.1:" + loomPort
+                    + "\nCustomLog /dev/null common\n" + rules);
+            Process httpd = startHttpd(httpdPort, rules);
+            try (JarProcess loom = JarProcess.start(dir, "-f", "loom.conf")) {
+                Map<String, String[]> results = new LinkedHashMap<>();
+                for (String target : TARGETS) {
+                    results.put(target, new String[] {ask(httpdPort, target), ask(loomPort, target)});
+                }
+                StringBuilder report = new StringBuilder("target | httpd | loom-mpm\n");
+                List<String> wrong = new ArrayList<>();
+                results.forEach((target, r) -> {
+                    report.append(target).append(" | ").append(r[0]).append(" | ").append(r[1]).append('\n');
+                    String expected = DELIBERATE.getOrDefault(target, r[0]);
+                    if (!expected.equals(r[1])) {
+                        wrong.add(target + ": expected " + expected + " (httpd: " + r[0] + "), got " + r[1]);
+                    }
+                });
+                System.out.print(report);
+                assertEquals(List.of(), wrong, report.toString());
+            } finally {
+                httpd.destroy();
+                if (!httpd.waitFor(10, TimeUnit.SECONDS)) {
+                    httpd.destroyForcibly();
+                }
+            }
+        }
+    }
+
+    /** httpd in the foreground with a configuration of its own: mod_proxy_http and mod_authz_core only. */
+    private Process startHttpd(int port, String rules) throws Exception {
+        Path root = Files.createDirectories(dir.resolve("httpd"));
+        Files.writeString(root.resolve("httpd.conf"), """
+                ServerRoot %1$s
+                ServerName localhost
+                Listen 127.0.0.1:%2$d
+                PidFile %1$s/httpd.pid
+                ErrorLog %1$s/error.log
+                LoadModule mpm_event_module %3$s/mod_mpm_event.so
+                LoadModule authz_core_module %3$s/mod_authz_core.so
+                LoadModule proxy_module %3$s/mod_proxy.so
+                LoadModule proxy_http_module %3$s/mod_proxy_http.so
+                # Only used when started as root (CI): the children drop to nobody.
+                User #65534
+                Group #65534
+                %4$s
+                """.formatted(root, port, MODULES, rules));
+        Process p = new ProcessBuilder(APACHE2.toString(), "-f", root.resolve("httpd.conf").toString(), "-DFOREGROUND")
+                .redirectErrorStream(true).redirectOutput(root.resolve("stdout.txt").toFile()).start();
+        long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (true) {
+            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
+                return p;
+            } catch (IOException e) {
+                if (!p.isAlive() || System.nanoTime() > end) {
+                    p.destroyForcibly();
+                    Path log = root.resolve("error.log");
+                    throw new AssertionError("httpd did not start: " + Files.readString(root.resolve("stdout.txt"))
+                            + (Files.exists(log) ? Files.readString(log) : ""));
+                }
+                Thread.sleep(50);
+            }
+        }
+    }
+
+    /** The backend: answers every request with the target of its request line, and closes. */
+    private static void echoTargets(ServerSocket ss) {
+        while (!ss.isClosed()) {
+            Socket s;
+            try {
+                s = ss.accept();
+            } catch (IOException e) {
+                return; // closed: the test ended
+            }
+            Thread.ofVirtual().start(() -> {
+                try (s) {
+                    String head = readHead(s.getInputStream());
+                    byte[] body = head.split(" ", 3)[1].getBytes(StandardCharsets.ISO_8859_1);
+                    s.getOutputStream().write(("HTTP/1.1 200 OK\r\nContent-Length: " + body.length
+                            + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                    s.getOutputStream().write(body);
+                } catch (IOException | RuntimeException e) {
+                    // a proxy that gave up
+                }
+            });
+        }
+    }
+
+    private static String readHead(InputStream in) throws IOException {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        for (int c; (c = in.read()) >= 0; ) {
+            b.write(c);
+            if (b.size() >= 4 && b.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+                break;
+            }
+        }
+        return b.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    /** {@code GET target} sent as written: the status, and for a 200 the path the backend got ("200 /app/x"). */
+    private static String ask(int port, String target) throws IOException {
+        try (Socket c = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            c.setSoTimeout(10_000);
+            c.getOutputStream().write(("GET " + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            String answer = new String(c.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            if (answer.length() < 12) {
+                return "no answer";
+            }
+            String status = answer.substring(9, 12);
+            return status.equals("200") ? status + " " + answer.substring(answer.indexOf("\r\n\r\n") + 4) : status;
+        }
+    }
+}
