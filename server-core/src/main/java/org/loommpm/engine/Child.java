@@ -145,7 +145,7 @@ public final class Child implements ChildStats, ChildHandle {
         return handler;
     }
 
-    /** The server-wide TLS and HTTP/2 counts the protocol layers add to. */
+    /** The registry of the server-wide counts the protocol layers keep. */
     public ProtocolCounters protocolCounters() {
         return supervisor.protocols();
     }

@@ -44,7 +44,7 @@ public interface EngineStats extends ServerStats {
     /** The current generation (1 at start, +1 per graceful restart). */
     int generation();
 
-    /** TLS and HTTP/2 counts since start ({@link ProtocolCounters#NONE} where none are kept). */
+    /** The protocols' counts since start, by meter name ({@link ProtocolCounters#NONE} where none are kept). */
     default ProtocolCounters protocols() {
         return ProtocolCounters.NONE;
     }

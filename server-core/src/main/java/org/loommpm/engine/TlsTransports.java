@@ -18,7 +18,7 @@ public interface TlsTransports {
     /**
      * @param config the generation's settings ({@code config.tls()} active)
      * @param alpn the ALPN names the connections' protocols serve, in preference order
-     * @param counters where handshakes are counted
+     * @param counters the server's registry, where the handshakes are counted
      * @return the factory of the generation's TLS transports (certificates read now)
      * @throws IOException if the key material cannot be used
      */

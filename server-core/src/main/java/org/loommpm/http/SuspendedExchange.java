@@ -10,7 +10,6 @@ import java.util.function.Supplier;
 import org.loommpm.api.Headers;
 import org.loommpm.api.SuspendedResponse;
 import org.loommpm.spi.ChildServices;
-import org.loommpm.spi.ProtocolCounters;
 
 /**
  * A suspended exchange, the part HTTP/1.1 and HTTP/2 share: the phases of the answer, its
@@ -42,7 +41,7 @@ public abstract class SuspendedExchange implements SuspendedResponse {
     protected final ReentrantLock lock = new ReentrantLock();
     private final CompletableFuture<Void> ended = new CompletableFuture<>();
     private final ChildServices services;
-    private final ProtocolCounters counters;
+    private final ExchangeCounters counters;
     /** Absolute deadline ({@link System#nanoTime()}), 0 = none. */
     private final long deadlineNanos;
     /** How long after a graceful stop began a suspended exchange is answered 503. */
@@ -70,10 +69,10 @@ public abstract class SuspendedExchange implements SuspendedResponse {
         this.response = response;
         this.isEventStream = isEventStream;
         this.services = services;
-        this.counters = services.counters();
+        this.counters = ExchangeCounters.of(services.counters());
         this.deadlineNanos = deadlineNanos;
         this.stopGraceNanos = Math.max(0, gracefulShutdownNanos - Math.min(1_000_000_000L, gracefulShutdownNanos / 2));
-        counters.exchangeSuspended(isEventStream);
+        counters.started(isEventStream);
     }
 
     // ---- what each protocol provides; called under the lock, never blocking ----
@@ -264,7 +263,7 @@ public abstract class SuspendedExchange implements SuspendedResponse {
         }
         if (deadlineNanos != 0 && now - deadlineNanos >= 0 && !timedOut) {
             timedOut = true;
-            counters.suspendTimedOut();
+            counters.timedOut();
             Runnable action = onTimeout;
             LOG.log(Level.DEBUG, "LM1601 suspended exchange timed out{0}", action == null ? ": 503" : "");
             if (action == null) {
@@ -301,7 +300,7 @@ public abstract class SuspendedExchange implements SuspendedResponse {
 
     private void end(boolean sent) {
         answered = sent;
-        counters.suspendedEnded(isEventStream);
+        counters.ended(isEventStream);
         ended.complete(null);
         StreamingClock.INSTANCE.remove(this);
         afterEnd(sent);

@@ -55,6 +55,6 @@ public interface ChildServices {
     /** {@return whether the server is stopping: connections end as soon as they are idle} */
     boolean isStopping();
 
-    /** {@return server-wide counts the protocols keep (TLS handshakes, HTTP/2 streams and guards)} */
+    /** {@return the registry of the server-wide counts the protocols keep, each registering its own} */
     ProtocolCounters counters();
 }

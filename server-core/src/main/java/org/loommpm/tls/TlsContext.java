@@ -22,10 +22,9 @@ public final class TlsContext implements TransportFactory {
     /** The ALPN names offered, in the server's preference order. */
     private final List<String> alpn;
     private final long handshakeTimeoutNanos;
-    private final org.loommpm.spi.ProtocolCounters counters;
+    private final TlsCounters counters;
 
-    TlsContext(SSLContext ssl, SSLParameters params, long handshakeTimeoutNanos,
-               org.loommpm.spi.ProtocolCounters counters) {
+    TlsContext(SSLContext ssl, SSLParameters params, long handshakeTimeoutNanos, TlsCounters counters) {
         this.counters = counters;
         this.ssl = ssl;
         this.params = params;
@@ -80,7 +79,7 @@ public final class TlsContext implements TransportFactory {
     }
 
     /** Where handshake outcomes are counted (server-wide). */
-    org.loommpm.spi.ProtocolCounters counters() {
+    TlsCounters counters() {
         return counters;
     }
 }

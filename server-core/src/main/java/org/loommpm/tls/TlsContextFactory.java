@@ -23,6 +23,7 @@ public final class TlsContextFactory {
     /**
      * @param config the generation's settings ({@link ServerConfig#tls()} active)
      * @param alpn the ALPN names the connections' protocols serve, in preference order
+     * @param counters the server's registry, where the handshakes are counted
      * @throws KeyMaterialException naming the directive at fault
      */
     public static TlsContext create(ServerConfig config, List<String> alpn,
@@ -30,7 +31,8 @@ public final class TlsContextFactory {
         TlsSettings tls = config.tls();
         RenegotiationGuard.rejectInJdk();
         SSLContext ssl = sslContext(tls);
-        return new TlsContext(ssl, parameters(ssl, tls, alpn), config.tlsHandshakeTimeout().toNanos(), counters);
+        return new TlsContext(ssl, parameters(ssl, tls, alpn), config.tlsHandshakeTimeout().toNanos(),
+                TlsCounters.of(counters));
     }
 
     /**

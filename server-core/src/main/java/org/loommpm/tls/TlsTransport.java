@@ -280,7 +280,7 @@ public final class TlsTransport implements Transport {
         } catch (SSLException e) {
             if (state != State.FAILED) {
                 state = State.FAILED;
-                context.counters().tlsHandshakeFailed();
+                context.counters().handshakeFailed();
                 LOG.log(Level.INFO, "LM0601 TLS handshake with {0} failed: {1}", remote(), e.getMessage());
             }
             throw e;
@@ -337,7 +337,7 @@ public final class TlsTransport implements Transport {
         state = State.FAILED;
         outboundClosed = true; // no TLS alert after a cleartext answer
         cleartext = true;
-        context.counters().tlsPlaintextRejected();
+        context.counters().plaintextRejected();
         LOG.log(Level.INFO, "LM0602 plain HTTP request from {0} on a TLS port: answered 400, closing", remote());
         throw new PlaintextRequestException();
     }
@@ -346,7 +346,7 @@ public final class TlsTransport implements Transport {
         if (!established) {
             established = true;
             renegotiable = RenegotiationGuard.renegotiable(engine.getSession().getProtocol());
-            context.counters().tlsHandshakeCompleted();
+            context.counters().handshakeCompleted();
             String p = engine.getApplicationProtocol();
             alpn = p == null || p.isEmpty() ? null : p;
             LOG.log(Level.DEBUG, "LM0604 TLS with {0}: {1} {2}, ALPN {3}", remote(),

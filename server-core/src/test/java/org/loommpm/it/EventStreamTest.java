@@ -118,7 +118,7 @@ class EventStreamTest {
             }
             TestServers.waitFor("idle", 10, () -> child().activeWorkers() == 0 && child().contextsHeld() == 0
                     && child().detachedConnections() == 50);
-            assertEquals(50, EngineStats.of(server.stats()).protocols().eventStreamsNow());
+            assertEquals(50, EngineStats.of(server.stats()).protocols().value("loom.eventstreams.open"));
             // One thread broadcasts to every stream.
             for (EventStream es : streams) {
                 assertTrue(es.send("hello"));
@@ -131,7 +131,7 @@ class EventStreamTest {
                 raw.close();
             }
         }
-        TestServers.waitFor("closed", 10, () -> EngineStats.of(server.stats()).protocols().eventStreamsNow() == 0);
+        TestServers.waitFor("closed", 10, () -> EngineStats.of(server.stats()).protocols().value("loom.eventstreams.open") == 0);
     }
 
     /** curl -N prints events as they come; the stream's end ends curl. */
@@ -244,6 +244,7 @@ class EventStreamTest {
             assertThrows(IOException.class, () -> es.send("late"));
             assertEquals("pong", raw.send("GET /ping HTTP/1.1\r\nHost: x\r\n\r\n").read().text());
         }
-        TestServers.waitFor("counted out", 10, () -> EngineStats.of(server.stats()).protocols().eventStreamsNow() == 0);
+        TestServers.waitFor("counted out", 10,
+                () -> EngineStats.of(server.stats()).protocols().value("loom.eventstreams.open") == 0);
     }
 }

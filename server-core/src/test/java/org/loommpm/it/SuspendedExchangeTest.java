@@ -102,7 +102,7 @@ class SuspendedExchangeTest {
         // The hand-backs reach the pollers just after the workers let their slots go.
         TestServers.waitFor("no worker held, every connection detached", 10,
                 () -> child().activeWorkers() == 0 && child().detachedConnections() == polls);
-        assertEquals(polls, counters().suspendedNow());
+        assertEquals(polls, counters().value("loom.suspended.exchanges"));
         assertEquals(0, child().contextsHeld(), "a suspended exchange holds no buffer");
         for (int i = 0; i < 10; i++) {
             try (RawHttp raw = new RawHttp(port)) {
@@ -126,8 +126,8 @@ class SuspendedExchangeTest {
             assertEquals(200, r.statusCode());
             assertEquals("news", r.body());
         }
-        TestServers.waitFor("counted", 10, () -> counters().suspendedNow() == 0);
-        assertEquals(polls, counters().suspendedTotal());
+        TestServers.waitFor("counted", 10, () -> counters().value("loom.suspended.exchanges") == 0);
+        assertEquals(polls, counters().value("loom.suspended.total"));
         // The connections went back to keep-alive: the client reuses them.
         HttpResponse<String> again = client.send(HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:" + port + "/ping")).build(), HttpResponse.BodyHandlers.ofString());
@@ -189,7 +189,7 @@ class SuspendedExchangeTest {
             assertEquals(204, raw.send("GET /short204 HTTP/1.1\r\nHost: x\r\n\r\n").read().status());
             assertEquals("pong", raw.send("GET /ping HTTP/1.1\r\nHost: x\r\n\r\n").read().text());
         }
-        assertEquals(2, counters().suspendTimeouts());
+        assertEquals(2, counters().value("loom.suspended.timeouts"));
     }
 
     /** An onTimeout action that loses the race with an answer is no handler failure: the answer stands, logged at debug. */
@@ -323,7 +323,7 @@ class SuspendedExchangeTest {
             s.abort();
             assertTrue(raw.closedByServer(), "no answer, the connection closed");
         }
-        TestServers.waitFor("gone", 10, () -> counters().suspendedNow() == 0);
+        TestServers.waitFor("gone", 10, () -> counters().value("loom.suspended.exchanges") == 0);
         TestServers.waitFor("closed", 10, () -> child().openConnections() == 0);
     }
 
@@ -339,7 +339,7 @@ class SuspendedExchangeTest {
         s.ended().get(10, TimeUnit.SECONDS);
         assertTrue(s.isDone());
         assertThrows(IOException.class, () -> s.send("late"));
-        TestServers.waitFor("gone", 10, () -> counters().suspendedNow() == 0);
+        TestServers.waitFor("gone", 10, () -> counters().value("loom.suspended.exchanges") == 0);
         TestServers.waitFor("closed", 10, () -> child().openConnections() == 0);
     }
 

@@ -27,7 +27,6 @@ import org.loommpm.http2.hpack.HpackCodec;
 import org.loommpm.spi.CloseReason;
 import org.loommpm.spi.PeerIOException;
 import org.loommpm.spi.ProtocolConnection;
-import org.loommpm.spi.ProtocolCounters;
 import org.loommpm.spi.SlotBoard;
 import org.loommpm.spi.WorkerTask;
 
@@ -114,7 +113,7 @@ final class Session {
     private final InetSocketAddress local;
     private final boolean secure;
     /** Server-wide HTTP/2 counts (metrics, tests). */
-    final ProtocolCounters counters;
+    final Http2Counters counters;
 
     int lastClientStreamId;
     int peerInitialWindow = FrameType.DEFAULT_WINDOW;
@@ -166,7 +165,7 @@ final class Session {
         this.remote = c.remoteAddress();
         this.local = c.localAddress();
         this.secure = c.isSecure();
-        this.counters = c.services().counters();
+        this.counters = Http2Counters.of(c.services().counters());
         this.settingsDeadline = now + limits.settingsTimeout().toNanos();
         this.stallTimeoutNanos = limits.stallTimeout().toNanos();
         // The server's connection preface: SETTINGS first, then the larger connection window.
@@ -178,7 +177,7 @@ final class Session {
                 FrameType.SETTINGS_ENABLE_PUSH, 0,
                 FrameType.SETTINGS_ENABLE_CONNECT_PROTOCOL, limits.enableConnectProtocol() ? 1 : 0);
         batch.windowUpdate(0, CONNECTION_WINDOW - FrameType.DEFAULT_WINDOW);
-        counters.http2ConnectionOpened();
+        counters.connectionOpened();
     }
 
     ProtocolConnection connection() {

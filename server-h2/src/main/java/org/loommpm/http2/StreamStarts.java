@@ -115,7 +115,7 @@ final class StreamStarts {
     private boolean run(StreamTask task, int slot) {
         InlineRun inline = session.inline;
         session.tasksRunning.incrementAndGet();
-        session.counters.http2InlineStream();
+        session.counters.inlineStream();
         try {
             task.run(slot);
         } catch (RuntimeException | Error e) {

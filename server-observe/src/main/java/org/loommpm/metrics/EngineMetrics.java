@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +23,11 @@ import org.loommpm.spi.ProtocolCounters;
  * {@link ChildStats} and {@link PollerStats} when the registry is scraped. Nothing is counted
  * twice and nothing is added to the request path: every value is a counter the engine keeps.
  *
- * <p>Server-wide meters carry no tags except {@code reason} on closed connections, and they
+ * <p>The protocols' meters (TLS, HTTP/2, WebSocket, suspended exchanges, proxy tunnels, ...) are
+ * whatever they registered in {@link ProtocolCounters}, named, tagged and described there: this
+ * class knows none of them, and a protocol's meters appear when the server first uses it.
+ *
+ * <p>The engine's server-wide meters carry no tags except {@code reason} on closed connections, and they
  * cover every child the server has run. Per-child meters are tagged {@code child} (the child's
  * number) and {@code generation}; per-poller meters add {@code poller}. Children are few
  * (StartServers, plus one per replacement or restart while the old one drains), so these tags
@@ -37,8 +42,8 @@ public final class EngineMetrics implements ChildListener {
     private final Map<Integer, List<Meter>> childMeters = new ConcurrentHashMap<>();
 
     /**
-     * Registers the server-wide meters; add this as a child listener (before the server starts)
-     * for the per-child and per-poller ones.
+     * Registers the server-wide meters, and those of the protocols as they register their counts;
+     * add this as a child listener (before the server starts) for the per-child and per-poller ones.
      *
      * @param registry where to register
      * @param stats the server's counts
@@ -61,54 +66,20 @@ public final class EngineMetrics implements ChildListener {
                 s -> sumChildren(s, ChildStats::lingeringConnections), Tags.empty());
         gauge("loom.connections.detached", "Connections detached (no worker, thread or buffer): suspended exchanges, "
                 + "event streams", stats, s -> sumChildren(s, ChildStats::detachedConnections), Tags.empty());
-        protocolMeters(stats.protocols());
+        stats.protocols().onRegister(this::protocolMeter);
     }
 
-    /** TLS, HTTP/2 and WebSocket counters, server-wide (see {@link ProtocolCounters}). */
-    private void protocolMeters(ProtocolCounters p) {
-        String tls = "TLS handshakes by outcome (completed, failed, plaintext: an HTTP request on a TLS port)";
-        counter("loom.tls.handshakes", tls, p, ProtocolCounters::tlsHandshakes, Tags.of("outcome", "completed"));
-        counter("loom.tls.handshakes", tls, p, ProtocolCounters::tlsHandshakeFailures, Tags.of("outcome", "failed"));
-        counter("loom.tls.handshakes", tls, p, ProtocolCounters::tlsPlaintextRequests, Tags.of("outcome", "plaintext"));
-        counter("loom.http2.connections", "HTTP/2 connections started (prior knowledge, Upgrade, ALPN)", p,
-                ProtocolCounters::http2Connections, Tags.empty());
-        counter("loom.http2.streams.started", "HTTP/2 streams whose handler started", p,
-                ProtocolCounters::streamsStarted, Tags.empty());
-        counter("loom.http2.streams.completed", "HTTP/2 responses written to their last frame", p,
-                ProtocolCounters::responsesCompleted, Tags.empty());
-        counter("loom.http2.streams.reset", "HTTP/2 streams the client reset (RST_STREAM)", p,
-                ProtocolCounters::streamsReset, Tags.empty());
-        counter("loom.http2.streams.refused", "HTTP/2 streams refused by H2MaxConcurrentStreams", p,
-                ProtocolCounters::streamsRefused, Tags.empty());
-        counter("loom.http2.streams.stalled", "HTTP/2 streams reset after H2StallTimeout without flow-control window",
-                p, ProtocolCounters::streamsStalled, Tags.empty());
-        String goaway = "HTTP/2 GOAWAY frames by direction (sent: stop, idle timeout, error)";
-        counter("loom.http2.goaway", goaway, p, ProtocolCounters::goawaysSent, Tags.of("direction", "sent"));
-        counter("loom.http2.goaway", goaway, p, ProtocolCounters::goawaysReceived, Tags.of("direction", "received"));
-        counter("loom.http2.guards.tripped", "HTTP/2 connections ended by an abuse guard (ENHANCE_YOUR_CALM)", p,
-                ProtocolCounters::guardsTripped, Tags.empty());
-        gauge("loom.websocket.open", "WebSockets open (an idle one holds no worker, thread or buffer)", p,
-                ProtocolCounters::webSocketsOpen, Tags.empty());
-        counter("loom.websocket.opened", "WebSockets opened (handshakes accepted)", p,
-                ProtocolCounters::webSocketsOpened, Tags.empty());
-        String messages = "WebSocket messages by direction (received: whole messages from clients; sent: queued)";
-        counter("loom.websocket.messages", messages, p, ProtocolCounters::webSocketMessagesReceived,
-                Tags.of("direction", "received"));
-        counter("loom.websocket.messages", messages, p, ProtocolCounters::webSocketMessagesSent,
-                Tags.of("direction", "sent"));
-        gauge("loom.proxy.tunnels.open", "Proxied upgrades (WebSocket...) relayed now; an idle one holds no worker",
-                p, ProtocolCounters::proxyTunnelsOpen, Tags.empty());
-        counter("loom.proxy.tunnels.opened", "Proxied upgrades switched to a tunnel (the backend answered 101)", p,
-                ProtocolCounters::proxyTunnelsOpened, Tags.empty());
-        gauge("loom.suspended.exchanges", "Suspended exchanges waiting for their answer (HTTP/1.1 and HTTP/2)", p,
-                ProtocolCounters::suspendedNow, Tags.empty());
-        counter("loom.suspended.total", "Exchanges suspended", p, ProtocolCounters::suspendedTotal, Tags.empty());
-        counter("loom.suspended.timeouts", "Suspended exchanges that passed their deadline", p,
-                ProtocolCounters::suspendTimeouts, Tags.empty());
-        gauge("loom.eventstreams.open", "Server-Sent Events streams open", p, ProtocolCounters::eventStreamsNow,
-                Tags.empty());
-        counter("loom.eventstreams.total", "Server-Sent Events streams started", p, ProtocolCounters::eventStreamsTotal,
-                Tags.empty());
+    /**
+     * A protocol's count as a meter, with the name, tags and description it registered: those
+     * registered before this bound, and each one registered later (a protocol's first use).
+     */
+    private void protocolMeter(ProtocolCounters.Entry e) {
+        List<Tag> tags = new ArrayList<>();
+        e.tags().forEach((k, v) -> tags.add(Tag.of(k, v)));
+        switch (e.kind()) {
+            case COUNTER -> counter(e.name(), e.description(), e, ProtocolCounters.Entry::value, Tags.of(tags));
+            case GAUGE -> gauge(e.name(), e.description(), e, ProtocolCounters.Entry::value, Tags.of(tags));
+        }
     }
 
     @Override

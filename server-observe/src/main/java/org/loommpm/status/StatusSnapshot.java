@@ -14,6 +14,7 @@ import org.loommpm.engine.EngineStats;
 import org.loommpm.engine.PollerStats;
 import org.loommpm.engine.Scoreboard;
 import org.loommpm.spi.CloseReason;
+import org.loommpm.spi.ProtocolCounters;
 
 /**
  * What the status page shows, read once from the engine's counters so that the HTML, {@code ?auto}
@@ -111,14 +112,16 @@ record StatusSnapshot(String serverName, String version, Instant now, Instant st
         for (CloseReason r : CloseReason.values()) {
             closed.put(r, stats.connectionsClosed(r));
         }
+        // By the names their protocols registered them under (0 before a protocol's first use).
+        ProtocolCounters p = stats.protocols();
         // Totals last: a request counted in a child's row above is then also in the totals.
         return new StatusSnapshot(serverName, version, now, started, uptime, stats.generation(), stats.requests(),
                 stats.bytesSent(), stats.connectionsAccepted(), stats.connectionsOpen(), closed, keepAlive,
                 lingering, busy, idle, pending, graceful, List.copyOf(children), List.copyOf(current),
                 Math.max(0, stats.slotLimit() - servingSlots),
-                new Streaming(detached, stats.protocols().suspendedNow(), stats.protocols().eventStreamsNow(),
-                        stats.protocols().suspendTimeouts()),
-                stats.protocols().webSocketsOpen(), stats.protocols().proxyTunnelsOpen());
+                new Streaming(detached, p.value("loom.suspended.exchanges"), p.value("loom.eventstreams.open"),
+                        p.value("loom.suspended.timeouts")),
+                p.value("loom.websocket.open"), p.value("loom.proxy.tunnels.open"));
     }
 
     private static Child child(ChildStats c) {

@@ -102,10 +102,12 @@ final class TunnelRelay {
      * whoever closes it, which closes the backend and gives its lease back (LM2312). Once, on
      * the worker that answered the client.
      *
+     * @param registry the server's counts (the client connection's {@code ChildServices.counters()})
      * @param id the client connection's id, for the log
      */
-    void attach(OutboundQueue q, ProtocolCounters counters, long id, InetSocketAddress from) {
-        counters.proxyTunnelOpened();
+    void attach(OutboundQueue q, ProtocolCounters registry, long id, InetSocketAddress from) {
+        TunnelCounters counters = TunnelCounters.of(registry);
+        counters.opened();
         q.closed().whenComplete((reason, failure) -> ended(counters, id, reason));
         LOG.log(Level.DEBUG, "LM2311 {0} tunnel {1} from {2} to {3} open", protocol, id, from, member);
     }
@@ -230,13 +232,13 @@ final class TunnelRelay {
     }
 
     /** The client's half ended (any path, any thread): the backend closes and its lease goes back. */
-    private void ended(ProtocolCounters counters, long id, CloseReason reason) {
+    private void ended(TunnelCounters counters, long id, CloseReason reason) {
         if (!ended.compareAndSet(false, true)) {
             return;
         }
         close();
         pool.release(backend, false);
-        counters.proxyTunnelClosed();
+        counters.closed();
         LOG.log(Level.DEBUG, "LM2312 {0} tunnel {1} to {2} ended ({3}): {4} bytes to the backend, {5} to the client",
                 protocol, id, member, reason, toBackend.sum(), toClient.sum());
     }

@@ -137,7 +137,7 @@ class ProxyTunnelTest {
     }
 
     static long tunnelsOpen(LoomServer s) {
-        return EngineStats.of(s.stats()).protocols().proxyTunnelsOpen();
+        return EngineStats.of(s.stats()).protocols().value("loom.proxy.tunnels.open");
     }
 
     static void waitFor(String what, BooleanSupplier cond) throws InterruptedException {

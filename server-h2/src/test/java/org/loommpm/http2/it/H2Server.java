@@ -9,6 +9,7 @@ import org.loommpm.config.ServerConfig;
 import org.loommpm.engine.Supervisor;
 import org.loommpm.http1.Http1Protocol;
 import org.loommpm.http2.Http2Connections;
+import org.loommpm.http2.Http2Counters;
 import org.loommpm.protocol.Http2Lookup;
 import org.loommpm.protocol.Protocols;
 import org.loommpm.spi.ExchangeObserver;
@@ -55,8 +56,63 @@ final class H2Server implements AutoCloseable {
         return supervisor.boundAddresses().get(0).getPort();
     }
 
-    ProtocolCounters stats() {
-        return supervisor.protocols();
+    Counts stats() {
+        return new Counts(supervisor.protocols());
+    }
+
+    /** The server's protocol counts, read by the meter names their protocols registered them under. */
+    record Counts(ProtocolCounters registry) {
+        long streamsStarted() {
+            return registry.value("loom.http2.streams.started");
+        }
+
+        long streamsInline() {
+            return Http2Counters.of(registry).streamsInline();
+        }
+
+        long responsesCompleted() {
+            return registry.value("loom.http2.streams.completed");
+        }
+
+        long streamsRefused() {
+            return registry.value("loom.http2.streams.refused");
+        }
+
+        long streamsStalled() {
+            return registry.value("loom.http2.streams.stalled");
+        }
+
+        long guardsTripped() {
+            return registry.value("loom.http2.guards.tripped");
+        }
+
+        long suspendedNow() {
+            return registry.value("loom.suspended.exchanges");
+        }
+
+        long suspendTimeouts() {
+            return registry.value("loom.suspended.timeouts");
+        }
+
+        long eventStreamsNow() {
+            return registry.value("loom.eventstreams.open");
+        }
+
+        long webSocketsOpen() {
+            return registry.value("loom.websocket.open");
+        }
+
+        long webSocketsOpened() {
+            return registry.value("loom.websocket.opened");
+        }
+
+        long proxyTunnelsOpen() {
+            return registry.value("loom.proxy.tunnels.open");
+        }
+
+        long proxyTunnelsOpened() {
+            return registry.value("loom.proxy.tunnels.opened");
+        }
     }
 
     Supervisor supervisor() {

@@ -67,6 +67,8 @@ final class FrameSender {
     private final ProtocolConnection connection;
     /** Where frames go: the HTTP/1.1 connection, or the HTTP/2 stream. */
     private final Tunnel link;
+    /** Where the messages sent are counted. */
+    private final WebSocketCounters counters;
     /** Compresses outgoing messages when permessage-deflate was agreed, else {@code null}. */
     private final MessageDeflater deflater;
     /** Serialises compress-and-queue when the compressor keeps its context, else {@code null}. */
@@ -88,9 +90,10 @@ final class FrameSender {
     private int ownCount;
     private long ownBytes;
 
-    FrameSender(ProtocolConnection connection, Tunnel link, DeflateParams deflate) {
+    FrameSender(ProtocolConnection connection, Tunnel link, DeflateParams deflate, WebSocketCounters counters) {
         this.connection = connection;
         this.link = link;
+        this.counters = counters;
         this.deflater = deflate == null ? null : new MessageDeflater(deflate, ZlibPool.SHARED);
         this.contextLock = deflate != null && !deflate.serverNoContextTakeover() ? new ReentrantLock() : null;
     }
@@ -198,7 +201,7 @@ final class FrameSender {
             byte[] p = z ? deflater.compress(payload, 0, payload.length) : payload;
             keepOwn(FrameWriter.frame(opcode, z, p, 0, p.length));
             if (message) {
-                link.services().counters().webSocketMessageSent();
+                counters.messageSent();
             }
             return true;
         }
@@ -224,7 +227,7 @@ final class FrameSender {
             exitSend();
         }
         if (queued && message) {
-            link.services().counters().webSocketMessageSent();
+            counters.messageSent();
         }
         return queued;
     }

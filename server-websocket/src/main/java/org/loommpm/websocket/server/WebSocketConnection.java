@@ -77,6 +77,8 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     private final MessageInflater inflater;
     /** Every frame the socket sends, its state and its close decision. */
     private final FrameSender sender;
+    /** Server-wide WebSocket counts, looked up once per socket so each message increments a field. */
+    private final WebSocketCounters counters;
     /** Who runs onClose: after the end, and after the last worker in the reader or a callback left. */
     private final CallbackGate gate = new CallbackGate();
 
@@ -110,7 +112,8 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
         this.handshakeHeaders = origin.headers();
         this.inflater = deflate == null ? null : new MessageInflater(deflate, ZlibPool.SHARED);
         this.reader = new MessageReader(settings.maxFrameSize(), settings.maxMessageSize(), inflater);
-        this.sender = new FrameSender(c, link, deflate);
+        this.counters = WebSocketCounters.of(link.services().counters());
+        this.sender = new FrameSender(c, link, deflate, counters);
     }
 
     // ---- over an HTTP/2 stream: the stream's worker ----
@@ -138,7 +141,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     public void opened(int slot) {
         enter();
         try {
-            link.services().counters().webSocketOpened();
+            counters.opened();
             link.outbound().closed().whenComplete((reason, failure) -> ended());
             callOnOpen(link.services());
             endStreamIfClosing(CloseReason.NORMAL);
@@ -227,7 +230,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     void open(ProtocolConnection c, int slot) {
         enter();
         try {
-            c.services().counters().webSocketOpened();
+            counters.opened();
             // Every end of the connection completes this future, whoever ends it: onClose hangs off it.
             c.outbound().closed().whenComplete((reason, failure) -> ended());
             lastActivityNanos = System.nanoTime();
@@ -387,7 +390,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
 
     @Override
     public void onMessage(boolean text, byte[] data, int length) {
-        link.services().counters().webSocketMessageReceived();
+        counters.messageReceived();
         if (!sender.isOpen()) {
             return; // closing: what follows the close decision is dropped (RFC 6455 §1.4)
         }
@@ -445,7 +448,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     /** The connection ended (any path, any thread): onClose on a worker, once, when no worker is inside. */
     private void ended() {
         sender.ended();
-        link.services().counters().webSocketClosed();
+        counters.closed();
         if (!gate.end()) {
             return; // a worker is reading or in a callback: it runs onClose as it leaves
         }

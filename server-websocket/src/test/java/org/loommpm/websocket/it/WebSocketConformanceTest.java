@@ -313,7 +313,7 @@ class WebSocketConformanceTest {
             for (RawWebSocket c : clients) {
                 assertTrue(c.frame().text().startsWith("broadcast "));
             }
-            assertEquals(50, EngineStats.of(server.stats()).protocols().webSocketsOpen());
+            assertEquals(50, EngineStats.of(server.stats()).protocols().value("loom.websocket.open"));
             for (RawWebSocket c : clients) {
                 closeNormally(c);
             }
@@ -322,7 +322,7 @@ class WebSocketConformanceTest {
                 c.close();
             }
         }
-        TestServers.waitFor("all closed", 5, () -> EngineStats.of(server.stats()).protocols().webSocketsOpen() == 0);
+        TestServers.waitFor("all closed", 5, () -> EngineStats.of(server.stats()).protocols().value("loom.websocket.open") == 0);
     }
 
     private static List<ChildStats> children() {
@@ -418,7 +418,8 @@ class WebSocketConformanceTest {
         LoomServer restarting = TestServers.start(r);
         try (RawWebSocket ws = new RawWebSocket(restarting.port())) {
             assertEquals(101, ws.handshake("/ws", "").status());
-            TestServers.waitFor("idle", 5, () -> EngineStats.of(restarting.stats()).protocols().webSocketsOpen() == 1);
+            TestServers.waitFor("idle", 5,
+                    () -> EngineStats.of(restarting.stats()).protocols().value("loom.websocket.open") == 1);
             restarting.restart(restarting.config(), new Router().websocket("/ws", ECHO));
             RawWebSocket.Frame f = ws.frame();
             assertEquals(1001, f.closeCode(), "the retiring child closes its idle WebSocket");
