@@ -278,7 +278,15 @@ class DocSnippetsTest {
         this.server = server;
         assertTrue(get("/server-status?auto").body().contains("BusyWorkers"));
         get("/server-status?auto"); // a request counted before the scrape
-        assertTrue(get("/metrics").body().contains("loom_http_requests_seconds_bucket"), "the histogram is on");
+        // The request is counted as its exchange completes, which may follow the client's read of
+        // the answer: scrape until it shows (a few tries), not once.
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        String metrics = get("/metrics").body();
+        while (!metrics.contains("loom_http_requests_seconds_bucket") && System.nanoTime() - deadline < 0) {
+            Thread.onSpinWait();
+            metrics = get("/metrics").body();
+        }
+        assertTrue(metrics.contains("loom_http_requests_seconds_bucket"), "the histogram is on");
     }
 
     /** The observability.md form of the metrics example; compiled only (the port is the default). */
