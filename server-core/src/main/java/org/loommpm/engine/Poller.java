@@ -305,8 +305,10 @@ public final class Poller implements Runnable, PollerStats {
         try {
             loop();
         } catch (Throwable t) {
-            LOG.log(Level.ERROR, "LM0102 poller " + thread.getName() + " failed; closing its connections", t);
             exitReason = CloseReason.ERROR;
+            // First, before closing anything: the cleanup below allocates, and under memory
+            // exhaustion may fail itself.
+            child.failStop().pollerDied(t);
         } finally {
             shutdown.closeAll(exitReason);
             exited = true;
