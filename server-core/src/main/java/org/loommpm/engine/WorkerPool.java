@@ -240,7 +240,8 @@ public final class WorkerPool {
 
     /**
      * A task threw past its own handling: out of memory is fatal ({@link FailStop}); anything else
-     * is a bug of that task, logged, and the worker goes on.
+     * is a bug of that task, logged, and the worker goes on (a connection's task has closed the
+     * connection it still owned: {@link Connection#run}).
      */
     private void failed(Throwable t) {
         if (!failStop.taskFailed(t)) {
