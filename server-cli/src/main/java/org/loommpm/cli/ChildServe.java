@@ -64,7 +64,7 @@ final class ChildServe {
             return 1;
         }
         // The status page shows every child process, from the shared scoreboard.
-        ServerProcess process = new ServerProcess(loader, new ScoreboardStats(file));
+        ServerProcess process = new ServerProcess(loader, new ScoreboardStats(file)).onFatal(FatalExit.HOOK);
         if (!process.start(forChild(config), true)) {
             return 1;
         }
