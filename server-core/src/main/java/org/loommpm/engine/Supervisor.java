@@ -414,6 +414,8 @@ public final class Supervisor implements EngineStats {
 
     /** One maintenance pass (httpd's once-a-second parent loop). Supervisor thread. */
     private void maintenance(long now) {
+        // Here, not at start: the management classes cost some milliseconds to load.
+        GcPauseTime.SYSTEM.load();
         if (stopping) {
             return;
         }
