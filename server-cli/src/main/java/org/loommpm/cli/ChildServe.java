@@ -68,6 +68,7 @@ final class ChildServe {
         if (!process.start(forChild(config), true)) {
             return 1;
         }
+        HeapSize.log(HeapSize.ofThisJvm());
         BlockingQueue<Control> commands = new LinkedBlockingQueue<>();
         ScoreboardPublisher publisher = new ScoreboardPublisher(file, spec.record(), EngineStats.of(process.server().stats()),
                 config.engine().maxConnectionsPerChild());

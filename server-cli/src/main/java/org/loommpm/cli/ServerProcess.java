@@ -121,6 +121,7 @@ final class ServerProcess {
             }
         }
         banner(System.out);
+        HeapSize.log(HeapSize.ofThisJvm());
         for (;;) {
             if (signals.take() == SignalQueue.Event.STOP) {
                 stop(pid);
