@@ -16,6 +16,8 @@ module org.loommpm.cli {
     requires micrometer.registry.prometheus;
     requires java.logging;
     requires java.management;
+    // The heap reported at start (HeapSize): the JVM's options and where they came from.
+    requires jdk.management;
     requires jdk.unsupported;
 
     // LoadApplication: the applications the jar serves, from its class path or their own jars.

@@ -15,6 +15,8 @@
 @SuppressWarnings("module")
 module org.loommpm.core {
     requires io.helidon.common.buffers;
+    // GarbageCollectorMXBean: NonBlockingHandlerLimit tells a GC pause from a blocking handler.
+    requires java.management;
 
     exports org.loommpm.api;
     exports org.loommpm.config;

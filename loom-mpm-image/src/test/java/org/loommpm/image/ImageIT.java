@@ -36,6 +36,7 @@ class ImageIT {
         List<String> entrypoint = new ArrayList<>();
         config.get("Entrypoint").forEach(n -> entrypoint.add(n.asText()));
         assertEquals("/opt/java/bin/java", entrypoint.get(0));
+        assertTrue(entrypoint.contains("-XX:+ExitOnOutOfMemoryError"), "out of memory ends the process: " + entrypoint);
         int jar = entrypoint.indexOf("-jar");
         assertEquals("/app/loom-mpm.jar", entrypoint.get(jar + 1));
         int f = entrypoint.indexOf("-f");

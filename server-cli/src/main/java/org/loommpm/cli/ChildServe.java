@@ -64,10 +64,11 @@ final class ChildServe {
             return 1;
         }
         // The status page shows every child process, from the shared scoreboard.
-        ServerProcess process = new ServerProcess(loader, new ScoreboardStats(file));
+        ServerProcess process = new ServerProcess(loader, new ScoreboardStats(file)).onFatal(FatalExit.HOOK);
         if (!process.start(forChild(config), true)) {
             return 1;
         }
+        HeapSize.log(HeapSize.ofThisJvm());
         BlockingQueue<Control> commands = new LinkedBlockingQueue<>();
         ScoreboardPublisher publisher = new ScoreboardPublisher(file, spec.record(), EngineStats.of(process.server().stats()),
                 config.engine().maxConnectionsPerChild());

@@ -24,7 +24,8 @@ import org.loommpm.cli.signals.SignalQueue;
  * {@code SIGHUP}/{@code SIGUSR1} re-read it. {@code -k} signals the server a {@code PidFile} names
  * instead (see {@link ServerControl}).
  * Exit status: 0 after a graceful stop or a successful {@code -t}/{@code -v}/{@code -h}, 1 for
- * a configuration error or a failed start, 2 for a bad command line.
+ * a configuration error or a failed start, 2 for a bad command line; 3, 4, 5 after a fatal error
+ * (out of memory, a poller or the supervisor thread died: {@link FatalExit}).
  */
 public final class Main {
     private Main() {
@@ -128,6 +129,8 @@ public final class Main {
 
     /** @param args see {@link CommandLine#USAGE} */
     public static void main(String[] args) throws Exception {
+        // Out of memory in any thread ends the process (exit 3, LM2600): see FatalExit.
+        Thread.setDefaultUncaughtExceptionHandler(new FatalExit.Uncaught());
         // JUL, if anything ever loads it, reports to the error log; naming the class costs nothing now.
         if (System.getProperty("java.util.logging.config.class") == null) {
             System.setProperty("java.util.logging.config.class", JulBridge.class.getName());
@@ -196,6 +199,6 @@ public final class Main {
             System.exit(new ProcessSupervisor(new SupervisorSource(loader), new ChildCommand(cl.configArgs()),
                     Version.current()).run(SupervisorSource.supervised(config), signals, pid));
         }
-        System.exit(new ServerProcess(loader).run(config, signals, pid));
+        System.exit(new ServerProcess(loader).onFatal(FatalExit.HOOK).run(config, signals, pid));
     }
 }

@@ -90,6 +90,15 @@ final class ServerProcess {
     }
 
     /**
+     * What a fatal error of the server ends besides the server (the jar: the JVM, see
+     * {@link FatalExit}). Before {@link #start}.
+     */
+    ServerProcess onFatal(java.util.function.Consumer<? super org.loommpm.server.FatalServerException> hook) {
+        builder.onFatal(hook);
+        return this;
+    }
+
+    /**
      * Starts serving {@code initial} and handles signals until stopped. The pid file is written
      * once the listeners are bound (so an instance that fails to bind leaves a running one's file
      * alone) and removed after the stop; a server that cannot write it does not serve (LM1902),
@@ -112,6 +121,7 @@ final class ServerProcess {
             }
         }
         banner(System.out);
+        HeapSize.log(HeapSize.ofThisJvm());
         for (;;) {
             if (signals.take() == SignalQueue.Event.STOP) {
                 stop(pid);

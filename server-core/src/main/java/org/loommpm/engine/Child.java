@@ -87,7 +87,7 @@ public final class Child implements ChildStats, ChildHandle {
         int n = config.effectivePollersPerChild();
         this.pollers = new Poller[n];
         this.pollersLeft = new AtomicInteger(n);
-        this.pool = new WorkerPool(config.threadsPerChild(), new SlotFreed());
+        this.pool = new WorkerPool(config.threadsPerChild(), new SlotFreed(), supervisor.failStop());
         try {
             for (int i = 0; i < n; i++) {
                 pollers[i] = new Poller(this, i, probe);
@@ -143,6 +143,11 @@ public final class Child implements ChildStats, ChildHandle {
 
     ConnectionProtocol protocol() {
         return handler;
+    }
+
+    /** The server's fail-stop policy ({@link FailStop}). */
+    FailStop failStop() {
+        return supervisor.failStop();
     }
 
     /** The registry of the server-wide counts the protocol layers keep. */
@@ -358,8 +363,9 @@ public final class Child implements ChildStats, ChildHandle {
 
     void pollerExited(Poller p) {
         if (!exitRequested) {
-            // The failed poller closed its own connections; the others finish theirs while the
-            // supervisor starts a replacement. Poller 0 runs the exit check, so its failure ends all.
+            // The failed poller closed its own connections and called the fail-stop handler; until
+            // that ends the server, the others finish theirs and no new one comes to this child.
+            // Poller 0 runs the exit check, so its failure ends all.
             markSick("a poller ended unexpectedly");
             if (isListenerPoller(p)) {
                 requestExit();

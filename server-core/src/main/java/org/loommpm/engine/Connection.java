@@ -126,6 +126,7 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
     private static final VarHandle ENDED;
     private static final VarHandle SIGNALLED;
     private static final VarHandle POKE_QUEUED;
+    private static final VarHandle WORKER;
 
     static {
         try {
@@ -133,6 +134,7 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
             ENDED = lookup.findVarHandle(Connection.class, "ended", int.class);
             SIGNALLED = lookup.findVarHandle(Connection.class, "signalled", int.class);
             POKE_QUEUED = lookup.findVarHandle(Connection.class, "pokeQueued", int.class);
+            WORKER = lookup.findVarHandle(Connection.class, "worker", Thread.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -147,6 +149,14 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
     /** 1 while this connection sits in its poller's poke queue (so it is queued at most once). */
     @SuppressWarnings("unused") // accessed through POKE_QUEUED
     private volatile int pokeQueued;
+    /**
+     * The worker thread that owns this connection while its task runs ({@link #run}), null from
+     * its hand-back on, so that a task ending abnormally knows whether the connection is still
+     * its own to end. Written plainly by the owner (set at the start of its task, cleared before
+     * the push that hands the connection on); the two writes that may race are CASes: the failing
+     * owner's claim in {@link #run} and another thread's {@link #redispatchOwner}.
+     */
+    private Thread worker;
     /** The protocol serving it; owner only. */
     private ConnectionProtocol protocol;
     /** The protocol's connection-long state; owner only. */
@@ -401,12 +411,21 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
 
     @Override
     public void redispatch() {
+        worker = null;
         poller.services().dispatch(this);
     }
 
+    /**
+     * {@inheritDoc} The call may come from a thread other than the owner's (HTTP/2's watcher ends
+     * an inline run that takes too long) while the owner's task is failing: the CAS on
+     * {@link #worker} decides once whether a new owner runs or the failing one ends the connection.
+     */
     @Override
     public void redispatchOwner() {
-        poller.services().dispatchOwner(this);
+        Thread owner = (Thread) WORKER.getVolatile(this);
+        if (owner != null && WORKER.compareAndSet(this, owner, null)) {
+            poller.services().dispatchOwner(this);
+        }
     }
 
     /** What the protocol serving this connection may use of its child. */
@@ -569,6 +588,7 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
             return;
         }
         op = HandOff.KEEPALIVE;
+        worker = null;
         if (!inline) { // inline: the poller applies op when the protocol returns
             poller.handoffIdle(this, transport.hasBufferedInput());
         }
@@ -647,6 +667,7 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
 
     private void handBack(HandOff handOp) {
         op = handOp;
+        worker = null;
         if (!inline) {
             poller.handoff(this); // inline: the poller applies op when the protocol returns
         }
@@ -658,9 +679,28 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
      * Runs the protocol on the worker that was dispatched this connection, after writing what
      * other threads queued (so the protocol's own writes follow them); or, when the poller
      * dispatched it only for that ({@link #flushOnly}), {@link Outbound#flushDetached}.
+     *
+     * <p>The worker owns the connection until it hands it back. If its task ends on something no
+     * layer handled (an {@link Error} from deep in a handler, a protocol's bug) while it still
+     * owns it, nobody ever would end it: the client would wait forever and the connection would
+     * stay counted. So it is ended here, then the failure goes on to the pool (which logs it, and
+     * treats an out-of-memory error as fatal).
      */
     @Override
     public void run(int slot) {
+        Thread me = Thread.currentThread();
+        worker = me;
+        try {
+            serve(slot);
+        } catch (Throwable t) {
+            if (WORKER.compareAndSet(this, me, null)) {
+                abandon();
+            }
+            throw t;
+        }
+    }
+
+    private void serve(int slot) {
         if (flushOnly) {
             flushOnly = false;
             outbound.flushDetached();
@@ -676,6 +716,23 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
             }
         }
         protocol.serve(this, slot);
+    }
+
+    /**
+     * Ends the connection its failed worker still owned: closed first (the client sees it at
+     * once, whatever follows), counted under {@code error}, its context given back, then handed to
+     * its poller to finish its side (key, timer) as any closing hand-back is. Unless a hand-off is
+     * still pending (the worker failed after pushing one, before it was woken): applying that one,
+     * the poller finds the connection ended and finishes it all the same.
+     */
+    private void abandon() {
+        closeReason = CloseReason.ERROR;
+        end(CloseReason.ERROR);
+        releaseContext();
+        if (op == HandOff.NONE) {
+            op = HandOff.CLOSE;
+            poller.handoff(this);
+        }
     }
 
     /** Back to DETACHED with its deadline and interest, after {@link Outbound#flushDetached}. Owner only. */

@@ -9,8 +9,8 @@ import org.loommpm.spi.CloseReason;
  * worker, no virtual thread, no hand-off queue. The poller owns the connection throughout, as a
  * worker would ({@link Connection#inline} makes its writes queue instead of parking). If the
  * protocol declines, the poller dispatches the connection to a worker as usual. Also the
- * {@code NonBlockingHandlerLimit} check (LM2500) and the {@link InlineBoard} where these
- * requests are counted.
+ * {@code NonBlockingHandlerLimit} check (timed here, reported by {@link InlineStallReport}) and
+ * the {@link InlineBoard} where these requests are counted.
  *
  * <p><b>Threads.</b> Poller-confined: one per {@link Poller}, called on its thread only, for
  * connections it has just claimed (PROCESSING). The board is read by any thread.
@@ -20,15 +20,12 @@ final class InlineServing {
 
     private final Poller poller;
     private final InlineBoard board = new InlineBoard();
-    /** {@code NonBlockingHandlerLimit} in nanoseconds; 0: no check. */
-    private final long limitNanos;
-    /** When LM2500 was last logged (rate limit: once a minute), and how many were not logged since. */
-    private long lastSlowReport = Long.MIN_VALUE;
-    private long slowNotReported;
+    /** {@code NonBlockingHandlerLimit}: what took too long, and whether a GC pause explains it. */
+    private final InlineStallReport stalls;
 
-    InlineServing(Poller poller, long limitNanos) {
+    InlineServing(Poller poller, InlineStallReport stalls) {
         this.poller = poller;
-        this.limitNanos = limitNanos;
+        this.stalls = stalls;
     }
 
     /** Where requests served inline are counted; read by any thread. */
@@ -46,6 +43,7 @@ final class InlineServing {
             return false;
         }
         long start = System.nanoTime();
+        stalls.starting(start);
         board.serving(start);
         c.inline = true;
         boolean handedBack;
@@ -63,12 +61,8 @@ final class InlineServing {
             c.inline = false;
             board.serving(0);
         }
-        if (limitNanos != 0) {
-            long took = System.nanoTime() - start;
-            if (took > limitNanos) {
-                reportSlow(took);
-            }
-        }
+        var r = board.current();
+        stalls.served(start, System.nanoTime(), r != null ? r.method() : "?", r != null ? r.path() : "?");
         if (!handedBack || c.op == HandOff.NONE) {
             return false; // declined, or a response the socket did not take whole: a worker goes on
         }
@@ -85,26 +79,5 @@ final class InlineServing {
     private static boolean candidate(Connection c) {
         Outbound q = c.outboundIfAny();
         return !c.isSecure() && !c.flushOnly && !c.closeRequested && (q == null || !q.hasItems());
-    }
-
-    /**
-     * LM2500: a non-blocking handler held the poller longer than NonBlockingHandlerLimit (it
-     * blocked, or it is not as cheap as declared). Logged at most once a minute per poller, with
-     * the count of those not logged since.
-     */
-    private void reportSlow(long took) {
-        long now = System.nanoTime();
-        if (lastSlowReport != Long.MIN_VALUE && now - lastSlowReport < 60_000_000_000L) {
-            slowNotReported++;
-            return;
-        }
-        lastSlowReport = now;
-        var r = board.current();
-        LOG.log(Level.WARNING, "LM2500 a non-blocking handler held poller {0} for {1} ms (NonBlockingHandlerLimit"
-                + " {2} ms) serving {3} {4}; it must not block (see api.InvocationType){5}",
-                poller.thread().getName(), took / 1_000_000, limitNanos / 1_000_000,
-                r != null ? r.method() : "?", r != null ? r.path() : "?",
-                slowNotReported > 0 ? "; " + slowNotReported + " more since the last report" : "");
-        slowNotReported = 0;
     }
 }

@@ -146,7 +146,8 @@ public final class Poller implements Runnable, PollerStats {
         this.keepAliveNanos = cfg.keepAliveTimeout().toNanos();
         this.firstByteNanos = cfg.firstByteWait().toNanos();
         this.timeoutNanos = cfg.timeout().toNanos();
-        this.inline = new InlineServing(this, cfg.nonBlockingHandlerLimit().toNanos());
+        this.inline = new InlineServing(this, new InlineStallReport(threadName(),
+                cfg.nonBlockingHandlerLimit().toNanos(), GcPauseTime.SYSTEM));
         this.lingeringClose = new LingeringClose(this, cfg.lingerTimeout().toNanos());
         this.detachedService = new DetachedService(this, child, timers, lingeringClose);
         this.proxyHeaders = new ProxyHeaderService(this, child, timers);
@@ -161,7 +162,11 @@ public final class Poller implements Runnable, PollerStats {
 
     void start() {
         startedNanos = System.nanoTime();
-        thread = Thread.ofPlatform().name("loom-c" + child.id() + "-poller-" + index).daemon(false).start(this);
+        thread = Thread.ofPlatform().name(threadName()).daemon(false).start(this);
+    }
+
+    private String threadName() {
+        return "loom-c" + child.id() + "-poller-" + index;
     }
 
     ChildServicesView services() {
@@ -305,8 +310,10 @@ public final class Poller implements Runnable, PollerStats {
         try {
             loop();
         } catch (Throwable t) {
-            LOG.log(Level.ERROR, "LM0102 poller " + thread.getName() + " failed; closing its connections", t);
             exitReason = CloseReason.ERROR;
+            // First, before closing anything: the cleanup below allocates, and under memory
+            // exhaustion may fail itself.
+            child.failStop().pollerDied(t);
         } finally {
             shutdown.closeAll(exitReason);
             exited = true;

@@ -122,6 +122,8 @@ public final class Supervisor implements EngineStats {
     private Thread thread;
     /** Set before start, read by the starting thread and by restarts (published by start's thread start). */
     private volatile TlsTransports tlsTransports = TlsTransports.NONE;
+    /** What a poller's, this thread's or a worker's fatal error ends ({@link #fatalHandler}). */
+    private final FailStop failStop = new FailStop();
 
     /**
      * @param config the settings
@@ -176,6 +178,24 @@ public final class Supervisor implements EngineStats {
             throw new IllegalStateException("set tlsTransports before start()");
         }
         tlsTransports = Objects.requireNonNull(transports);
+    }
+
+    /**
+     * What ends after a fatal error: out of memory in an engine thread, a poller or this
+     * supervisor's thread dying (see {@link FailStop}). Without one the error is only logged.
+     *
+     * @throws IllegalStateException after {@link #start()}
+     */
+    public void fatalHandler(FailStop.Handler handler) {
+        if (startTime != null) {
+            throw new IllegalStateException("set the fatal handler before start()");
+        }
+        failStop.handler(Objects.requireNonNull(handler));
+    }
+
+    /** The server's fail-stop policy, for its children's pollers and workers. */
+    FailStop failStop() {
+        return failStop;
     }
 
     /**
@@ -357,7 +377,13 @@ public final class Supervisor implements EngineStats {
     private final class Maintainer implements Runnable {
         @Override
         public void run() {
-            maintain();
+            try {
+                maintain();
+            } catch (Throwable t) {
+                // Its own failures are caught per pass (LM0809); what gets here ends the thread:
+                // no replacement, retry or watchdog would ever run again.
+                failStop.supervisorDied(t);
+            }
         }
     }
 
@@ -388,6 +414,8 @@ public final class Supervisor implements EngineStats {
 
     /** One maintenance pass (httpd's once-a-second parent loop). Supervisor thread. */
     private void maintenance(long now) {
+        // Here, not at start: the management classes cost some milliseconds to load.
+        GcPauseTime.SYSTEM.load();
         if (stopping) {
             return;
         }

@@ -44,13 +44,17 @@ public final class WorkerPool {
     private final ConcurrentLinkedQueue<Thread> reclaimers = new ConcurrentLinkedQueue<>();
     private final Thread.Builder threads = Thread.ofVirtual();
     private final Runnable onSlotFreed;
+    /** Where a task's out-of-memory error goes (it is fatal; other failures are LM0301). */
+    private final FailStop failStop;
 
     /**
      * @param size ThreadsPerChild
      * @param onSlotFreed called after a slot is released (wakes admission control when it is off)
+     * @param failStop the server's fail-stop policy
      */
-    WorkerPool(int size, Runnable onSlotFreed) {
+    WorkerPool(int size, Runnable onSlotFreed, FailStop failStop) {
         this.size = size;
+        this.failStop = failStop;
         this.free = new SlotStack(size);
         this.scoreboard = new Scoreboard(size);
         this.onSlotFreed = onSlotFreed;
@@ -109,7 +113,7 @@ public final class WorkerPool {
             try {
                 task.run(WorkerTask.NO_SLOT);
             } catch (Throwable t) {
-                LOG.log(Level.ERROR, "LM0301 worker task failed", t);
+                failed(t);
             }
         });
     }
@@ -230,7 +234,17 @@ public final class WorkerPool {
         try {
             task.run(slot);
         } catch (Throwable t) {
-            // Protocol code ends its connection on every path; reaching here is a bug, never fatal.
+            failed(t);
+        }
+    }
+
+    /**
+     * A task threw past its own handling: out of memory is fatal ({@link FailStop}); anything else
+     * is a bug of that task, logged, and the worker goes on (a connection's task has closed the
+     * connection it still owned: {@link Connection#run}).
+     */
+    private void failed(Throwable t) {
+        if (!failStop.taskFailed(t)) {
             LOG.log(Level.ERROR, "LM0301 worker task failed", t);
         }
     }

@@ -17,6 +17,7 @@ import org.loommpm.api.ServerStats;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.config.TlsSettings;
 import org.loommpm.engine.ChildListener;
+import org.loommpm.engine.FailStop;
 import org.loommpm.engine.Supervisor;
 import org.loommpm.engine.TlsTransports;
 import org.loommpm.engine.TransportFactory;
@@ -45,6 +46,14 @@ import org.loommpm.tls.TlsContextFactory;
  * {@link Builder#start()} returns once every listener is bound and the children run;
  * {@link #close()} stops gracefully (in-flight requests finish, within GracefulShutdownTimeout).
  *
+ * <p><b>Fail-stop.</b> An {@link OutOfMemoryError} in one of the server's threads, or a poller
+ * or the supervisor thread that dies, ends the server rather than leaving it up serving less or
+ * nothing: the error is logged (LM2600, LM2601, LM2602), the {@link Builder#onFatal} hook runs,
+ * the server stops gracefully, and {@link #awaitStop()} throws a {@link FatalServerException}.
+ * The JVM is not ended by default: an application whose main thread waits in
+ * {@code awaitStop()} ends with that exception (exit status 1) once its other threads are done; the
+ * hook may end it at once instead, as the jar does (exit status 3, 4 or 5).
+ *
  * <p><b>Features.</b> {@link #stats()} reads the engine's own counters at any time (module
  * server-observe's {@code StatusHandler} renders them in detail). Everything else around the
  * application is a {@link ServerFeature} given to {@link Builder#feature}: server-observe's
@@ -62,14 +71,20 @@ public final class LoomServer implements AutoCloseable {
     /** The builder's view of this server's counts (bound once the supervisor runs). */
     private final ServerStats stats;
     private final CountDownLatch stopped = new CountDownLatch(1);
+    /** The builder's {@link Builder#onFatal} hook, or null. */
+    private final Consumer<? super FatalServerException> onFatal;
+    /** The fatal error that ended this server, once there was one. */
+    private volatile FatalServerException fatal;
 
     private LoomServer(ServerConfig config, Handler handler, boolean reusePort, List<ServerFeature> features,
-                       ServerStats stats) throws IOException {
+                       ServerStats stats, Consumer<? super FatalServerException> onFatal) throws IOException {
         this.config = config;
         this.features = features;
         this.stats = stats;
+        this.onFatal = onFatal;
         this.observer = observer(features);
         this.supervisor = new Supervisor(config, Protocols.initial(config, compose(handler), observer));
+        supervisor.fatalHandler(new Fatal());
         supervisor.reusePort(reusePort);
         supervisor.tlsTransports(new JdkTls());
         for (ServerFeature f : features) {
@@ -173,9 +188,53 @@ public final class LoomServer implements AutoCloseable {
      * Blocks until the server has stopped.
      *
      * @throws InterruptedException if the calling thread is interrupted while it waits
+     * @throws FatalServerException if the server stopped because of a fatal error (fail-stop)
      */
     public void awaitStop() throws InterruptedException {
         stopped.await();
+        FatalServerException f = fatal;
+        if (f != null) {
+            throw f;
+        }
+    }
+
+    /**
+     * The engine's fail-stop handler: the hook, then the stop. A class rather than a lambda
+     * (start-up cost, as for the engine's own).
+     */
+    private final class Fatal implements FailStop.Handler {
+        @Override
+        public void fatal(FailStop.Kind kind, String thread, Throwable error) {
+            FatalServerException e = new FatalServerException(switch (kind) {
+                case OUT_OF_MEMORY -> FatalServerException.Kind.OUT_OF_MEMORY;
+                case POLLER_DIED -> FatalServerException.Kind.POLLER_DIED;
+                case SUPERVISOR_DIED -> FatalServerException.Kind.SUPERVISOR_DIED;
+            }, thread, error);
+            fatal = e;
+            if (onFatal != null) {
+                try {
+                    onFatal.accept(e);
+                } catch (RuntimeException hookFailed) {
+                    e.addSuppressed(hookFailed); // the stop below still runs
+                }
+            }
+            // On a thread of its own: the caller may be a poller the stop waits for. If none can
+            // be started (out of memory), here: that stop then waits for this thread's child until
+            // GracefulShutdownTimeout and ends it by force.
+            try {
+                Thread.ofPlatform().name("loom-fail-stop").start(new FatalStop());
+            } catch (OutOfMemoryError | RuntimeException noThread) {
+                close();
+            }
+        }
+    }
+
+    /** The stop after a fatal error ({@link Fatal}). */
+    private final class FatalStop implements Runnable {
+        @Override
+        public void run() {
+            close();
+        }
     }
 
     /** Stops gracefully within GracefulShutdownTimeout. */
@@ -191,8 +250,27 @@ public final class LoomServer implements AutoCloseable {
         private boolean reusePort;
         private final List<ServerFeature> features = new ArrayList<>();
         private final DeferredStats stats = new DeferredStats();
+        private Consumer<? super FatalServerException> onFatal;
 
         private Builder() {
+        }
+
+        /**
+         * What to do, besides stopping, when a fatal error ends the server (fail-stop: out of
+         * memory in one of its threads, a poller or the supervisor thread that died). The hook
+         * is called once, on the thread that saw the error, after the error is logged and before
+         * the server's graceful stop begins; {@link LoomServer#awaitStop()} then throws the same
+         * exception. It must not wait for the server (the calling thread may be one the stop
+         * waits for); it may end the JVM, as the jar does ({@code Runtime.halt} with status 3,
+         * 4 or 5 by kind), or tell the application's supervisor. Without one the server stops
+         * and nothing else happens.
+         *
+         * @param hook called with the error
+         * @return this builder
+         */
+        public Builder onFatal(Consumer<? super FatalServerException> hook) {
+            onFatal = Objects.requireNonNull(hook);
+            return this;
         }
 
         /**
@@ -343,7 +421,7 @@ public final class LoomServer implements AutoCloseable {
             List<ServerFeature> ordered = new ArrayList<>(features);
             ordered.sort(new ByOrder());
             LoomServer server = new LoomServer(config.build(), handler != null ? handler : new Router(), reusePort,
-                    List.copyOf(ordered), stats);
+                    List.copyOf(ordered), stats, onFatal);
             stats.bind(server.supervisor);
             return server;
         }

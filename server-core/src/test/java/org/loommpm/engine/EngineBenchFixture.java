@@ -19,12 +19,13 @@ public final class EngineBenchFixture {
      * for code that encodes into buffers and asks the child whether it is draining, never for I/O.
      */
     public static Connection unconnectedConnection(ServerConfig config) throws IOException {
-        Child child = new Child(0, 0, config, (connection, slot) -> { }, null, List.of(), null);
+        org.loommpm.spi.ConnectionProtocol none = (connection, slot) -> { };
+        Child child = new Child(0, 0, config, none, new Supervisor(config, none), List.of(), null);
         return new Connection(1, null, new Poller(child, 0, null), null, false);
     }
 
     /** A child's worker pool of {@code size} slots, on its own (no child, no poller). */
     public static WorkerPool workerPool(int size, Runnable onSlotFreed) {
-        return new WorkerPool(size, onSlotFreed);
+        return new WorkerPool(size, onSlotFreed, new FailStop());
     }
 }

@@ -14,7 +14,7 @@ import org.loommpm.spi.WorkerTask;
 class WorkerPoolTest {
     @Test
     void countsIdlePendingActiveAndRunsEverything() throws Exception {
-        WorkerPool pool = new WorkerPool(4, () -> { });
+        WorkerPool pool = new WorkerPool(4, () -> { }, new FailStop());
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch done = new CountDownLatch(10);
         for (int i = 0; i < 10; i++) {
@@ -42,7 +42,7 @@ class WorkerPoolTest {
     /** A multiplexed connection's owner runs even when its own waiting tasks hold every slot. */
     @Test
     void ownerTaskRunsWhenEverySlotIsTaken() throws Exception {
-        WorkerPool pool = new WorkerPool(2, () -> { });
+        WorkerPool pool = new WorkerPool(2, () -> { }, new FailStop());
         CountDownLatch ownerRan = new CountDownLatch(1);
         CountDownLatch tasksDone = new CountDownLatch(3);
         for (int i = 0; i < 3; i++) {
@@ -79,7 +79,7 @@ class WorkerPoolTest {
     @RepeatedTest(3)
     void neverMoreThanSizeRunningAndNoTaskLost() throws Exception {
         int size = 8;
-        WorkerPool pool = new WorkerPool(size, () -> { });
+        WorkerPool pool = new WorkerPool(size, () -> { }, new FailStop());
         AtomicInteger running = new AtomicInteger();
         AtomicInteger maxRunning = new AtomicInteger();
         AtomicInteger ran = new AtomicInteger();
@@ -161,7 +161,7 @@ class WorkerPoolTest {
     /** A task waiting on its peer lends its slot: others run on it, and it reclaims one after. */
     @Test
     void aLentSlotRunsOtherTasksAndIsReclaimed() throws Exception {
-        WorkerPool pool = new WorkerPool(1, () -> { });
+        WorkerPool pool = new WorkerPool(1, () -> { }, new FailStop());
         CountDownLatch resume = new CountDownLatch(1);
         Lender lender = new Lender(pool, resume);
         pool.dispatch(lender);
@@ -193,7 +193,7 @@ class WorkerPoolTest {
     /** Many lenders and ordinary tasks on few slots: every task ends, no slot is lost or doubled. */
     @RepeatedTest(5)
     void lendingUnderContentionLosesNoSlot() throws Exception {
-        WorkerPool pool = new WorkerPool(3, () -> { });
+        WorkerPool pool = new WorkerPool(3, () -> { }, new FailStop());
         CountDownLatch all = new CountDownLatch(400);
         AtomicInteger running = new AtomicInteger();
         AtomicInteger most = new AtomicInteger();

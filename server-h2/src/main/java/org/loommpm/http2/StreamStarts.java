@@ -121,9 +121,11 @@ final class StreamStarts {
         } catch (RuntimeException | Error e) {
             // Not the handler's own failure (the exchange runner answers those): a bug, or a
             // VirtualMachineError. The loop still owning the connection ends it (serve's last
-            // resort); an escaped one is only the stream's task now and must not touch it.
+            // resort); an escaped one is only the stream's task now and must not touch it. Out of
+            // memory goes up as it is, ending the server (fail-stop): the worker's own frame then
+            // ends the connection it still owns (engine.Connection#run).
             boolean owner = inline.end();
-            if (owner && e instanceof Error) {
+            if (owner && e instanceof Error && !(e instanceof OutOfMemoryError)) {
                 throw new IllegalStateException("handler failed inline", e); // serve's catch ends the connection
             }
             if (owner || e instanceof Error) {

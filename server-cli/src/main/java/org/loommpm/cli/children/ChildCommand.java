@@ -8,12 +8,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The command line of a child process: the supervisor's own java launcher and JVM options, the
+ * The command line of a child process: the supervisor's own java launcher and JVM options (with
+ * {@code -XX:+ExitOnOutOfMemoryError} unless they say otherwise), the
  * jar (looked up again for every child, so a newer jar put at the same path runs in the next
  * generation: a zero-downtime upgrade), {@code --child SPEC}, then the supervisor's own
  * {@code -f}/{@code -C}/{@code -c} options.
  */
 public final class ChildCommand {
+    /** The JVM option that ends the JVM (status 3) at its first out-of-memory error. */
+    static final String EXIT_ON_OOM = "-XX:+ExitOnOutOfMemoryError";
+
     private final String java;
     private final List<String> jvmOptions;
     private final List<String> launch;
@@ -25,7 +29,7 @@ public final class ChildCommand {
     public ChildCommand(List<String> serverArgs) {
         this.java = ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin",
                 "java").toString());
-        this.jvmOptions = inheritable(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        this.jvmOptions = exitOnOutOfMemory(inheritable(ManagementFactory.getRuntimeMXBean().getInputArguments()));
         this.launch = launch();
         this.serverArgs = List.copyOf(serverArgs);
     }
@@ -48,6 +52,25 @@ public final class ChildCommand {
                 out.add(o);
             }
         }
+        return List.copyOf(out);
+    }
+
+    /**
+     * {@code options} with {@value #EXIT_ON_OOM} added, unless they already say what an
+     * out-of-memory error does ({@code ExitOnOutOfMemoryError} either way,
+     * {@code CrashOnOutOfMemoryError}, {@code OnOutOfMemoryError=}). The child's own fail-stop
+     * sees what its threads let through; the JVM's flag also ends it when code catches and
+     * swallows the error, and needs no memory to do so. The supervisor replaces the child
+     * (LM1502, exit status 3).
+     */
+    static List<String> exitOnOutOfMemory(List<String> options) {
+        for (String o : options) {
+            if (o.contains("OutOfMemoryError")) {
+                return options;
+            }
+        }
+        List<String> out = new ArrayList<>(options);
+        out.add(EXIT_ON_OOM);
         return List.copyOf(out);
     }
 

@@ -41,6 +41,17 @@ public final class ErrorLog {
         state = new State(state.levels(), null);
     }
 
+    /**
+     * Waits (up to {@code millis}) until every line logged before is written: the last thing
+     * before the process ends without its usual close (a fatal error's halt).
+     */
+    public static void flush(long millis) {
+        AsyncLogWriter w = state.writer();
+        if (w != null) {
+            w.flush(millis);
+        }
+    }
+
     /** Whether a message of {@code level} from {@code logger} would be written. */
     public static boolean isLoggable(String logger, LogLevel level) {
         return level.ordinal() <= state.levels().levelFor(logger).ordinal();

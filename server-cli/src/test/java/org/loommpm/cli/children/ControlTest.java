@@ -36,6 +36,16 @@ class ControlTest {
     }
 
     @Test
+    void childrenExitOnOutOfMemoryUnlessTheOptionsSayOtherwise() {
+        assertEquals(java.util.List.of("-Xmx64m", "-XX:+ExitOnOutOfMemoryError"),
+                ChildCommand.exitOnOutOfMemory(java.util.List.of("-Xmx64m")));
+        for (String own : new String[] {"-XX:+ExitOnOutOfMemoryError", "-XX:-ExitOnOutOfMemoryError",
+                "-XX:+CrashOnOutOfMemoryError", "-XX:OnOutOfMemoryError=kill -9 %p"}) {
+            assertEquals(java.util.List.of("-Xmx64m", own), ChildCommand.exitOnOutOfMemory(java.util.List.of("-Xmx64m", own)));
+        }
+    }
+
+    @Test
     void aStartupCacheIsReadButNotWrittenByChildren() {
         assertEquals(java.util.List.of("-XX:AOTCache=/c/loom.aot", "-XX:SharedArchiveFile=/c/loom.jsa", "-Xmx64m"),
                 ChildCommand.inheritable(java.util.List.of("-XX:AOTCacheOutput=/c/loom.aot", "-XX:AOTMode=record",

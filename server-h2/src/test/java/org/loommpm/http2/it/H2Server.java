@@ -6,6 +6,7 @@ import java.util.function.UnaryOperator;
 import org.loommpm.api.Handler;
 import org.loommpm.config.Http2Settings;
 import org.loommpm.config.ServerConfig;
+import org.loommpm.engine.FailStop;
 import org.loommpm.engine.Supervisor;
 import org.loommpm.http1.Http1Protocol;
 import org.loommpm.http2.Http2Connections;
@@ -40,6 +41,12 @@ final class H2Server implements AutoCloseable {
 
     static H2Server start(Handler app, UnaryOperator<Http2Settings> limits,
                           UnaryOperator<ServerConfig.Builder> engine, ExchangeObserver observer) throws IOException {
+        return start(app, limits, engine, observer, null);
+    }
+
+    /** @param fatal the engine's fail-stop handler, or null (then a fatal error is only logged) */
+    static H2Server start(Handler app, UnaryOperator<Http2Settings> limits, UnaryOperator<ServerConfig.Builder> engine,
+                          ExchangeObserver observer, FailStop.Handler fatal) throws IOException {
         ServerConfig config = engine.apply(ServerConfig.builder()
                 .listen(new java.net.InetSocketAddress("127.0.0.1", 0))
                 .threadsPerChild(64)
@@ -48,6 +55,9 @@ final class H2Server implements AutoCloseable {
         Http2Connections h2 = new Http2Connections(config, app, observer);
         Supervisor s = new Supervisor(config, new Http1Protocol(config, app, observer,
                 Protocols.selector(config, Http2Lookup.of(h2))));
+        if (fatal != null) {
+            s.fatalHandler(fatal);
+        }
         s.start();
         return new H2Server(s, h2);
     }

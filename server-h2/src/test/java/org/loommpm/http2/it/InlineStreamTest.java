@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.loommpm.api.Handler;
 import org.loommpm.engine.ChildStats;
+import org.loommpm.engine.FailStop;
 import org.loommpm.http2.frame.TestFrames;
 
 /**
@@ -46,6 +47,27 @@ class InlineStreamTest {
             }
             assertEquals(5, server.stats().streamsStarted());
             assertEquals(5, server.stats().streamsInline(), "each lone request ran inline");
+        }
+    }
+
+    /**
+     * Out of memory in a handler the frame loop runs itself is not answered as a handler's
+     * failure: it ends the server (fail-stop), and the loop's worker, which still owns the
+     * connection, closes it on its way out.
+     */
+    @Test
+    void outOfMemoryInAnInlineHandlerClosesTheConnectionAndIsFatal() throws Exception {
+        java.util.concurrent.CompletableFuture<FailStop.Kind> fatal = new java.util.concurrent.CompletableFuture<>();
+        Handler oom = (req, res) -> {
+            throw new OutOfMemoryError("test: thrown by the handler");
+        };
+        try (H2Server server = H2Server.start(oom, s -> s, b -> b, null, (kind, thread, error) -> fatal.complete(kind));
+             FrameClient c = FrameClient.open(server.port())) {
+            c.headers(1, true, FrameClient.get("/oom"));
+            assertTrue(c.closedByServer(), "the connection is closed, not left open");
+            assertEquals(FailStop.Kind.OUT_OF_MEMORY, fatal.get(10, TimeUnit.SECONDS));
+            assertEquals(1, server.stats().streamsInline(), "the handler ran on the frame loop");
+            TestWait.until("no connection left open", 10, () -> server.supervisor().connectionsOpen() == 0);
         }
     }
 
