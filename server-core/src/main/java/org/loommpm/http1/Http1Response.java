@@ -17,6 +17,7 @@ import org.loommpm.http.ExchangeRunner;
 import org.loommpm.http.HttpDate;
 import org.loommpm.http.RequestHead;
 import org.loommpm.http.ResponseState;
+import org.loommpm.http.StackTraceLimiter;
 import org.loommpm.spi.CloseReason;
 import org.loommpm.spi.PeerIOException;
 import org.loommpm.spi.ProtocolConnection;
@@ -358,8 +359,7 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
     public boolean fail(ExchangeRunner.Failure failure, int status, Throwable cause) throws IOException {
         if (suspension() != null) {
             // The handler failed after suspending: the handle answers (or ends the streamed body).
-            LOG.log(Level.ERROR, "LM0401 handler failed after suspending " + request.method() + " "
-                    + request.rawTarget(), cause);
+            logFailure("LM0401 handler failed after suspending ", cause);
             suspension().fail(status);
             return true;
         }
@@ -368,8 +368,7 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
                     request.rawTarget(), status, cause.getMessage());
             case TIMEOUT -> LOG.log(Level.DEBUG, "LM0407 {0} {1}: client too slow: {2}", request.method(),
                     request.rawTarget(), cause.toString());
-            case ERROR -> LOG.log(Level.ERROR, "LM0401 handler failed for " + request.method() + " "
-                    + request.rawTarget(), cause);
+            case ERROR -> logFailure("LM0401 handler failed for ", cause);
         }
         requireClose(failure == ExchangeRunner.Failure.TIMEOUT ? CloseReason.TIMEOUT : CloseReason.ERROR);
         if (isCommitted()) {
@@ -377,6 +376,13 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
         }
         sendStatusText(status);
         return true;
+    }
+
+    /** One line per failure; its stack trace once a minute per throw site, or every time at debug. */
+    private void logFailure(String what, Throwable cause) {
+        Throwable trace = StackTraceLimiter.HANDLERS.traceOrNull(cause, LOG.isLoggable(Level.DEBUG));
+        LOG.log(Level.ERROR, what + request.method() + " " + request.rawTarget() + ": " + cause
+                + (trace == null ? StackTraceLimiter.NOT_REPEATED : ""), trace);
     }
 
     /** Marks the response complete (the stream calls this when it closes). */
