@@ -548,6 +548,8 @@ public final class Http1Protocol implements ConnectionProtocol {
         boolean reusable = false;
         try {
             reusable = completed && !res.closeAfter() && req.discardBody(MAX_DISCARD);
+        } catch (HttpException e) {
+            res.unreadBodyFailed(e); // a client's error, not the server's: answered, and closed below
         } finally {
             // Recorded before any hand-back: the context (and st) goes back to the recycle list
             // with it, and the connection is not ours to read afterwards.

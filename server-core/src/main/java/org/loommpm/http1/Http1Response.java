@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import org.loommpm.api.EventStream;
 import org.loommpm.api.Headers;
+import org.loommpm.api.HttpException;
 import org.loommpm.api.SuspendedResponse;
 import org.loommpm.http.EventStreamResponse;
 import org.loommpm.http.StreamingLimits;
@@ -376,6 +377,26 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
         }
         sendStatusText(status);
         return true;
+    }
+
+    /**
+     * The body the handler left unread failed when the server read past it (a malformed chunk, a
+     * chunk past LimitRequestBody): where it ends is unknown, so the connection closes, and the
+     * answer becomes that failure's status if none of it went out. It usually has not: the body's
+     * bytes, buffered behind the head, looked like a pipelined request, so the answer waited in
+     * the batch (this response's bytes are its last: the handler has returned).
+     */
+    void unreadBodyFailed(HttpException e) throws IOException {
+        LOG.log(Level.DEBUG, "LM0406 {0} {1} answered {2}: {3}", request.method(), request.rawTarget(), e.status(),
+                e.getMessage());
+        requireClose(CloseReason.ERROR);
+        if (batched == 0 || state.batchedBytes() < batched) {
+            return; // it went out: the close alone tells the client
+        }
+        state.unbatch((int) batched);
+        batched = 0;
+        status = e.status();
+        writeComplete(ByteBuffer.wrap(ErrorResponses.bytes(e.status(), serverHeader, true, !isHeadRequest())), null);
     }
 
     /** One line per failure; its stack trace once a minute per throw site, or every time at debug. */

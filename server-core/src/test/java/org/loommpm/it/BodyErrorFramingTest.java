@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.logging.Level;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -16,6 +18,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.loommpm.api.HttpException;
 import org.loommpm.server.LoomServer;
+import org.loommpm.testsupport.LogCapture;
 import org.loommpm.testsupport.RawHttp;
 import org.loommpm.testsupport.TestServers;
 
@@ -85,6 +88,29 @@ class BodyErrorFramingTest {
             assertTrue(c.closedByServer(), name + ": no further request may be read from the connection");
         }
         assertFalse(seen.contains("GET /smuggled"), name + ": a request inside the body was served");
+    }
+
+    /**
+     * A handler that never read a malformed body (a static file's 405 to a POST): the server finds
+     * the error when it skips the body to keep the connection, answers 400 instead of the
+     * handler's answer, which had not gone out (the body's bytes looked like a pipelined request,
+     * so it waited in the batch), and closes. It once dropped that answer, logged LM0405 (ERROR,
+     * "a bug") and closed without a word; an answer to an earlier pipelined request still goes
+     * out first.
+     */
+    @Test
+    void aMalformedBodyTheHandlerLeftUnreadIsAnswered400() throws Exception {
+        try (LogCapture logs = new LogCapture(); RawHttp c = new RawHttp(server.port(), 3000)) {
+            c.send("GET /ignore HTTP/1.1\r\n" + HOST + "\r\n"
+                    + "POST /ignore HTTP/1.1\r\n" + HOST + "Transfer-Encoding: chunked\r\n\r\nzz\r\n");
+            assertEquals("ignored", c.read().text(), "the pipelined request before it");
+            RawHttp.Response r = c.read();
+            assertEquals(400, r.status());
+            assertEquals("close", r.header("Connection"));
+            assertTrue(c.closedByServer());
+            assertEquals(List.of(), logs.errors(), "a client's error, not the server's");
+            assertEquals(1, logs.find(Level.FINE, "LM0406").size());
+        }
     }
 
     /**
