@@ -57,4 +57,10 @@ public interface ChildServices {
 
     /** {@return server-wide counts the protocols keep (TLS handshakes, HTTP/2 streams and guards)} */
     ProtocolCounters counters();
+
+    /**
+     * {@return where per-connection lines that come in floods under attack (timeouts) are logged:
+     * the server's, one line per id per interval with a count}
+     */
+    IntervalLog intervalLog();
 }
