@@ -17,6 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.loommpm.api.HttpException;
+import org.loommpm.api.SuspendedResponse;
 import org.loommpm.server.LoomServer;
 import org.loommpm.testsupport.LogCapture;
 import org.loommpm.testsupport.RawHttp;
@@ -43,6 +44,17 @@ class BodyErrorFramingTest {
             seen.add(req.method() + " " + req.path());
             if (req.path().equals("/ignore")) {
                 res.send("ignored"); // never reads the body: the server skips it
+                return;
+            }
+            if (req.path().equals("/later")) {
+                SuspendedResponse later = res.suspend(); // nor does this one, answered from another thread
+                Thread.ofVirtual().start(() -> {
+                    try {
+                        later.send("answered later");
+                    } catch (java.io.IOException e) {
+                        later.abort();
+                    }
+                });
                 return;
             }
             try {
@@ -110,6 +122,20 @@ class BodyErrorFramingTest {
             assertTrue(c.closedByServer());
             assertEquals(List.of(), logs.errors(), "a client's error, not the server's");
             assertEquals(1, logs.find(Level.FINE, "LM0406").size());
+        }
+    }
+
+    /**
+     * The same body behind a suspended exchange: the answer stays the handler's (another thread
+     * gives it), and the connection closes after it. It was LM0405 (ERROR) and no answer.
+     */
+    @Test
+    void aMalformedBodyASuspendedExchangeLeftUnreadClosesAfterItsAnswer() throws Exception {
+        try (LogCapture logs = new LogCapture(); RawHttp c = new RawHttp(server.port(), 3000)) {
+            c.send("POST /later HTTP/1.1\r\n" + HOST + "Transfer-Encoding: chunked\r\n\r\nzz\r\n");
+            assertEquals("answered later", c.read().text());
+            assertTrue(c.closedByServer());
+            assertEquals(List.of(), logs.errors(), "a client's error, not the server's");
         }
     }
 
