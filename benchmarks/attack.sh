@@ -64,6 +64,8 @@ start_target() {
   fi
   [ "$attack" = fd-exhaustion ] && limit="ulimit -n $FD_LIMIT;"
   if [ "$target" = bench ]; then
+    # BENCH_HOST: how a BENCH_SERVER_JAR built before -Dbench.host (bench apps bind 127.0.0.1
+    # by default since) is kept on loopback.
     # shellcheck disable=SC2086
     BENCH_HOST=127.0.0.1 "${PIN_SERVER[@]}" bash -c "$limit exec \"\$0\" \"\$@\"" "$JAVA" $JVM_FLAGS \
       -jar "$BENCH_SERVER_JAR" "$port" loom >"$log" 2>&1 &

@@ -14,7 +14,7 @@
 # ping-flood, empty-data, continuation, upload (100 MB POSTs; use :bench). TARGET is jar (default:
 # server-cli/target/loom-mpm.jar with a generated config: a docroot with /big.bin of 10 MB and
 # /small.txt, /server-status; the normal client GETs /small.txt) or bench (the bench jar's loom
-# app, BENCH_HOST=127.0.0.1, whose /slow answers after 20 ms; the normal client GETs /plaintext).
+# app, bound to 127.0.0.1 as every bench app is by default, whose /slow answers after 20 ms; the normal client GETs /plaintext).
 # Environment: CONNS (10), DURATION (20), RATE (50 req/s), TIMEOUT (5 s), DELAY (3 s of attack
 # before the normal client measures; it measures DURATION - DELAY - 2 s), WARM (20000 h2load
 # requests before each run, 0 = none), UPDATES (4000 table size updates per hpack-size block;
@@ -69,7 +69,7 @@ start_target() {
   fi
   if [ "$target" = bench ]; then
     # shellcheck disable=SC2086
-    BENCH_HOST=127.0.0.1 "${PIN_SERVER[@]}" "$JAVA" $JVM_FLAGS -jar "$JAR" "$port" loom >"$log" 2>&1 &
+    "${PIN_SERVER[@]}" "$JAVA" $JVM_FLAGS -jar "$JAR" "$port" loom >"$log" 2>&1 &
   else
     cat >"$TMP/loom-$port.conf" <<EOF
 Listen 127.0.0.1:$port

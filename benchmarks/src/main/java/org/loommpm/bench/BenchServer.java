@@ -14,7 +14,8 @@ import java.util.Locale;
  * {@code /ws} with a WebSocket echo of text and binary messages, each written the way its server's
  * documentation shows, and {@code GET /slow} with the same answer after a {@link #SLOW} pause (the overload test's
  * handler: a blocking sleep on the virtual-thread servers, a scheduled reply on Netty),
- * listens on {@code 0.0.0.0:PORT}, has TCP_NODELAY on, no access log, unlimited requests per
+ * listens on {@link #bindAddress()}{@code :PORT} (loopback unless {@code -Dbench.host} says
+ * otherwise), has TCP_NODELAY on, no access log, unlimited requests per
  * connection and an idle (keep-alive) timeout of {@link #IDLE_TIMEOUT}. Once bound it prints a
  * line {@code READY} and runs until the process is killed.
  */
@@ -33,6 +34,23 @@ public final class BenchServer {
     static final String WS_PATH = "/ws";
 
     private BenchServer() {
+    }
+
+    /** The address every implementation binds unless {@code -Dbench.host} names another. */
+    static final String DEFAULT_BIND_ADDRESS = "127.0.0.1";
+
+    /**
+     * The address to bind: {@code -Dbench.host=ADDRESS} (e.g. {@code 0.0.0.0} for a client on
+     * another machine), else loopback, so a benchmark run does not open an unauthenticated
+     * server (with {@code /server-status}) to the network by default.
+     */
+    static String bindAddress() {
+        return bindAddress(System.getProperty("bench.host"));
+    }
+
+    /** {@link #bindAddress()} for the property's value, {@code null} when unset. */
+    static String bindAddress(String property) {
+        return property == null || property.isBlank() ? DEFAULT_BIND_ADDRESS : property.strip();
     }
 
     /** The two paths every implementation serves. */
@@ -79,7 +97,7 @@ public final class BenchServer {
                 yield null;
             }
         };
-        System.out.println("server " + impl + " on 0.0.0.0:" + port + " (" + detail + "), java "
+        System.out.println("server " + impl + " on " + bindAddress() + ":" + port + " (" + detail + "), java "
                 + Runtime.version() + ", " + Runtime.getRuntime().availableProcessors() + " CPU(s)");
         System.out.println("READY");
         System.out.flush();

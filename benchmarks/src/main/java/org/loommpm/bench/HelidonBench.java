@@ -39,7 +39,7 @@ final class HelidonBench {
             hello.handle(req, res);
         };
         WebServer server = WebServer.builder()
-                .host("0.0.0.0")
+                .host(BenchServer.bindAddress())
                 .port(port)
                 .connectionOptions(o -> o.tcpNoDelay(true))
                 .idleConnectionTimeout(BenchServer.IDLE_TIMEOUT)

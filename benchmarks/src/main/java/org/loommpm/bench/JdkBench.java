@@ -22,7 +22,7 @@ final class JdkBench {
         System.setProperty("sun.net.httpserver.nodelay", "true");
         System.setProperty("sun.net.httpserver.idleInterval", Long.toString(BenchServer.IDLE_TIMEOUT.toSeconds()));
         System.setProperty("sun.net.httpserver.maxIdleConnections", Integer.toString(Integer.MAX_VALUE));
-        HttpServer server = HttpServer.create(new InetSocketAddress("0.0.0.0", port), 1024);
+        HttpServer server = HttpServer.create(new InetSocketAddress(BenchServer.bindAddress(), port), 1024);
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         server.createContext("/", JdkBench::handle);
         server.start();

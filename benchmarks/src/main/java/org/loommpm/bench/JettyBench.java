@@ -43,7 +43,7 @@ final class JettyBench {
 
         Server server = new Server(threadPool);
         ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(new HttpConfiguration()));
-        connector.setHost("0.0.0.0");
+        connector.setHost(BenchServer.bindAddress());
         connector.setPort(port);
         connector.setIdleTimeout(BenchServer.IDLE_TIMEOUT.toMillis());
         connector.setAcceptedTcpNoDelay(true);

@@ -15,8 +15,7 @@ import org.loommpm.websocket.WebSocketSession;
  * loom-mpm through its public API: defaults, except unlimited keep-alive requests and a long
  * KeepAliveTimeout and WebSocketIdleTimeout; speaks HTTP/1.1 and h2c (server-h2 is on the class path) and serves the
  * status page at {@code /server-status}. The environment variable {@code LOOM_ADMISSION=off}
- * turns admission control off ({@code AdmissionControl Off}), for the overload comparison;
- * {@code BENCH_HOST=127.0.0.1} binds loopback only (h2attack.sh: attack traffic stays local).
+ * turns admission control off ({@code AdmissionControl Off}), for the overload comparison.
  * Also {@code /events} and {@code /poll} ({@link BenchEvents}, streaming.sh); {@code LOOM_THREADS}
  * sets ThreadsPerChild.
  *
@@ -81,7 +80,7 @@ final class LoomBench {
         Router router = routes(new Router()
                 .get("/server-status", (req, res) -> status.get().handle(req, res)));
         LoomServer server = LoomServer.builder()
-                .listen(System.getenv().getOrDefault("BENCH_HOST", "0.0.0.0"), port)
+                .listen(BenchServer.bindAddress(), port)
                 .configure(c -> c
                         .maxKeepAliveRequests(0)                        // unlimited, like the others
                         .keepAliveTimeout(BenchServer.IDLE_TIMEOUT)

@@ -31,7 +31,7 @@ public final class MetricsCostServer {
         int threads = args.length > 2 ? Integer.parseInt(args[2]) : 256;
         int children = args.length > 3 ? Integer.parseInt(args[3]) : 1;
         byte[] hello = "Hello, World!".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-        LoomServer.Builder builder = LoomServer.builder().listen("0.0.0.0", port)
+        LoomServer.Builder builder = LoomServer.builder().listen(BenchServer.bindAddress(), port)
                 .configure(c -> c.maxKeepAliveRequests(0).keepAliveTimeout(Duration.ofSeconds(300))
                         .threadsPerChild(threads).startServers(children));
         Router router = new Router()

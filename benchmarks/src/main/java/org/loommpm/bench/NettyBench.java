@@ -103,7 +103,7 @@ final class NettyBench {
                         }
                     }
                 })
-                .bind("0.0.0.0", port)
+                .bind(BenchServer.bindAddress(), port)
                 .sync();
         return loops + " event loop(s), " + (epoll ? "epoll transport" : "NIO transport (epoll unavailable: " + Epoll.unavailabilityCause() + ")")
                 + (ssl != null ? ", TLS (JDK SSLEngine)" : "");

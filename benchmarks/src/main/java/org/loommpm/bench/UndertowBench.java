@@ -53,9 +53,9 @@ final class UndertowBench {
                 .setHandler(UndertowBench::handle);
         BenchTls tls = BenchTls.fromEnv();
         if (tls != null) {
-            builder.addHttpsListener(port, "0.0.0.0", sslContext(tls));
+            builder.addHttpsListener(port, BenchServer.bindAddress(), sslContext(tls));
         } else {
-            builder.addHttpListener(port, "0.0.0.0");
+            builder.addHttpListener(port, BenchServer.bindAddress());
         }
         builder.build().start();
         return "Undertow " + io.undertow.Version.getVersionString() + ", ioThreads=" + ioThreads

@@ -30,6 +30,7 @@ import org.loommpm.compress.CompressionSettings;
 import org.loommpm.cli.remoteip.RemoteIpFilter;
 import org.loommpm.cli.remoteip.RemoteIpSettings;
 import org.loommpm.cli.logging.AsyncLogWriter;
+import org.loommpm.cli.logging.LogIdCounts;
 import org.loommpm.cli.logging.LogTargets;
 import org.loommpm.cli.signals.PidFile;
 import org.loommpm.cli.signals.SignalQueue;
@@ -86,7 +87,7 @@ final class ServerProcess {
      */
     ServerProcess(Loader loader, EngineStats statusStats) {
         this.loader = loader;
-        this.status = new StatusHandler(statusStats != null ? statusStats : builder.stats());
+        this.status = new StatusHandler(statusStats != null ? statusStats : builder.stats(), LogIdCounts.PROCESS);
     }
 
     /**

@@ -75,7 +75,8 @@ public final class ServerConfig {
     /**
      * {@code Protocols}: what connections may speak, in order of preference for ALPN.
      * {@code h2} = HTTP/2 over TLS (ALPN), {@code h2c} = HTTP/2 in cleartext (prior knowledge or
-     * {@code Upgrade: h2c}), {@code http/1.1} (always served). HTTP/2 needs the server-h2 module.
+     * {@code Upgrade: h2c}), {@code http/1.1} (always served, except on cleartext connections when
+     * {@code h2c} is listed without it: those are HTTP/2 only). HTTP/2 needs the server-h2 module.
      */
     public static final List<String> DEFAULT_PROTOCOLS = List.of("h2", "h2c", "http/1.1");
     /** {@code ChildPolicy}: a fixed number of children by default (see {@link ChildPolicy}). */
@@ -717,7 +718,8 @@ public final class ServerConfig {
          */
         public Builder admissionControl(boolean on) { admissionControl = on; return this; }
         /**
-         * {@code Protocols}: any of {@code h2}, {@code h2c}, {@code http/1.1}; HTTP/1.1 is always served.
+         * {@code Protocols}: any of {@code h2}, {@code h2c}, {@code http/1.1}; HTTP/1.1 is always served,
+         * except on cleartext connections when {@code h2c} is listed without it.
          *
          * @param names the value
          * @return this builder

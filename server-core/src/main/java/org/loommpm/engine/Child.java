@@ -11,6 +11,7 @@ import java.util.function.ToLongFunction;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.spi.CloseReason;
 import org.loommpm.spi.ConnectionProtocol;
+import org.loommpm.spi.IntervalLog;
 import org.loommpm.spi.ProtocolCounters;
 
 /**
@@ -153,6 +154,11 @@ public final class Child implements ChildStats, ChildHandle {
     /** The registry of the server-wide counts the protocol layers keep. */
     public ProtocolCounters protocolCounters() {
         return supervisor.protocols();
+    }
+
+    /** Where per-connection lines that come in floods (timeouts) are logged: the server's. */
+    IntervalLog intervalLog() {
+        return supervisor.intervalLog();
     }
 
     /** The child's workers. */

@@ -1,6 +1,7 @@
 package org.loommpm.engine;
 
 import org.loommpm.spi.ChildServices;
+import org.loommpm.spi.IntervalLog;
 import org.loommpm.spi.ProtocolCounters;
 import org.loommpm.spi.SlotBoard;
 import org.loommpm.spi.WorkerTask;
@@ -65,5 +66,10 @@ final class ChildServicesView implements ChildServices {
     @Override
     public ProtocolCounters counters() {
         return child.protocolCounters();
+    }
+
+    @Override
+    public IntervalLog intervalLog() {
+        return child.intervalLog();
     }
 }

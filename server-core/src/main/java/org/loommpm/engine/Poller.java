@@ -625,8 +625,8 @@ public final class Poller implements Runnable, PollerStats {
                 case KEEPALIVE -> {
                     if (!c.dispatchedOnce) {
                         // Silent since the accept: nothing to answer, no worker ever held.
-                        LOG.log(Level.INFO, "LM2002 connection {0} from {1} closed: nothing received within"
-                                + " FirstByteTimeout", c.id(), c.remoteAddress());
+                        child.intervalLog().log(LOG, Level.INFO, "LM2002 connection {0} from {1} closed: nothing"
+                                + " received within FirstByteTimeout", c.id(), c.remoteAddress());
                         close(c, CloseReason.TIMEOUT);
                     } else if (c.protocol().closesGracefully()) {
                         c.closeReason = CloseReason.TIMEOUT;
@@ -661,8 +661,9 @@ public final class Poller implements Runnable, PollerStats {
         c.closeReason = CloseReason.TIMEOUT;
         byte[] answer = c.isSecure() ? null : child.protocol().headTimeoutResponse();
         // INFO, as httpd's mod_reqtimeout: a client's slowness, not a server fault.
-        LOG.log(Level.INFO, "LM2001 connection {0} from {1}: {2} not received within RequestReadTimeout, closed{3}",
-                c.id(), c.remoteAddress(), c.transport().handshaking() ? "TLS handshake" : "request head",
+        child.intervalLog().log(LOG, Level.INFO,
+                "LM2001 connection {0} from {1}: {2} not received within RequestReadTimeout, closed{3}", c.id(),
+                c.remoteAddress(), c.transport().handshaking() ? "TLS handshake" : "request head",
                 answer != null ? " with 408" : "");
         if (answer != null) {
             try {

@@ -79,7 +79,7 @@ final class ProxyHeaderService {
 
     /** The header's deadline passed. */
     void timedOut(Connection c) {
-        LOG.log(Level.INFO, "LM2203 no complete PROXY protocol header from {0} within {1} ms "
+        child.intervalLog().log(LOG, Level.INFO, "LM2203 no complete PROXY protocol header from {0} within {1} ms "
                 + "({2} bytes received): closing", c.remoteAddress(), headerNanos / 1_000_000,
                 c.proxyHeader.received());
         poller.close(c, CloseReason.TIMEOUT);

@@ -22,6 +22,7 @@ import org.loommpm.config.ChildPolicy;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.spi.CloseReason;
 import org.loommpm.spi.ConnectionProtocol;
+import org.loommpm.spi.IntervalLog;
 import org.loommpm.spi.ProtocolCounters;
 
 /**
@@ -78,6 +79,8 @@ public final class Supervisor implements EngineStats {
     private final AtomicInteger childIds = new AtomicInteger();
     private final LongAdder acceptedTotal = new LongAdder();
     private final ProtocolCounters protocolCounters = new ProtocolCounters();
+    /** Per-connection timeout lines, one per id per 10 s under a flood; flushed by maintenance. */
+    private final IntervalLog intervalLog = new IntervalLog(Duration.ofSeconds(10));
     private final LongAdder[] closedTotal = new LongAdder[CloseReason.values().length];
     private final List<ChildListener> childListeners = new CopyOnWriteArrayList<>();
     private final ChildStarts starts = new ChildStarts(new Starter());
@@ -416,6 +419,7 @@ public final class Supervisor implements EngineStats {
     private void maintenance(long now) {
         // Here, not at start: the management classes cost some milliseconds to load.
         GcPauseTime.SYSTEM.load();
+        intervalLog.flush();
         if (stopping) {
             return;
         }
@@ -655,6 +659,7 @@ public final class Supervisor implements EngineStats {
         if (thread != null) {
             thread.interrupt();
         }
+        intervalLog.flushAll();
         LOG.log(Level.INFO, "LM0009 loom-mpm stopped");
     }
 
@@ -756,6 +761,11 @@ public final class Supervisor implements EngineStats {
     @Override
     public ProtocolCounters protocols() {
         return protocolCounters;
+    }
+
+    /** Where the engine and the protocols log per-connection lines that come in floods (timeouts). */
+    IntervalLog intervalLog() {
+        return intervalLog;
     }
 
     @Override

@@ -138,7 +138,8 @@ final class ConnectionInputStream extends InputStream {
             } catch (SocketTimeoutException e) {
                 in.flip();
                 if (System.nanoTime() - deadline >= 0) {
-                    LOG.log(Level.INFO, "LM2003 connection {0} from {1}: request body not received within"
+                    connection.services().intervalLog().log(LOG, Level.INFO,
+                            "LM2003 connection {0} from {1}: request body not received within"
                             + " RequestReadTimeout body={2} ({3} bytes in {4} ms)", connection.id(),
                             connection.remoteAddress(), stage, received, (System.nanoTime() - stageStart) / 1_000_000);
                     throw new SocketTimeoutException("request body not received within RequestReadTimeout body=" + stage);

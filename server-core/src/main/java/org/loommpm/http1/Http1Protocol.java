@@ -551,6 +551,8 @@ public final class Http1Protocol implements ConnectionProtocol {
         boolean reusable = false;
         try {
             reusable = completed && !res.closeAfter() && req.discardBody(MAX_DISCARD);
+        } catch (HttpException e) {
+            res.unreadBodyFailed(e); // a client's error, not the server's: answered, and closed below
         } finally {
             // Recorded before any hand-back: the context (and st) goes back to the recycle list
             // with it, and the connection is not ours to read afterwards.
@@ -604,7 +606,15 @@ public final class Http1Protocol implements ConnectionProtocol {
         if (c.outbound().isClosed()) {
             s.clientGone(); // ended before the holder was looked at: nothing will tell it again
         }
-        s.reusable = req.discardBody(MAX_DISCARD);
+        try {
+            s.reusable = req.discardBody(MAX_DISCARD);
+        } catch (HttpException e) {
+            // The unread body is malformed: the answer stays the handler's, which another thread
+            // may be giving already, and the connection closes after it (where the body ends is unknown).
+            LOG.log(Level.DEBUG, "LM0406 {0} {1}: its unread body answered {2} ({3}); closing after the answer",
+                    head.method(), head.rawTarget(), e.status(), e.getMessage());
+            s.reusable = false;
+        }
         s.version = head.version().text();
         s.method = head.method();
         s.bytesReceived = req.bytesReceived();

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import org.loommpm.api.EventStream;
 import org.loommpm.api.Headers;
+import org.loommpm.api.HttpException;
 import org.loommpm.api.SuspendedResponse;
 import org.loommpm.http.EventStreamResponse;
 import org.loommpm.http.StreamingLimits;
@@ -17,6 +18,7 @@ import org.loommpm.http.ExchangeRunner;
 import org.loommpm.http.HttpDate;
 import org.loommpm.http.RequestHead;
 import org.loommpm.http.ResponseState;
+import org.loommpm.http.StackTraceLimiter;
 import org.loommpm.spi.CloseReason;
 import org.loommpm.spi.PeerIOException;
 import org.loommpm.spi.ProtocolConnection;
@@ -382,8 +384,7 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
     public boolean fail(ExchangeRunner.Failure failure, int status, Throwable cause) throws IOException {
         if (suspension() != null) {
             // The handler failed after suspending: the handle answers (or ends the streamed body).
-            LOG.log(Level.ERROR, "LM0401 handler failed after suspending " + request.method() + " "
-                    + request.rawTarget(), cause);
+            logFailure("LM0401 handler failed after suspending ", cause);
             suspension().fail(status);
             return true;
         }
@@ -392,8 +393,7 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
                     request.rawTarget(), status, cause.getMessage());
             case TIMEOUT -> LOG.log(Level.DEBUG, "LM0407 {0} {1}: client too slow: {2}", request.method(),
                     request.rawTarget(), cause.toString());
-            case ERROR -> LOG.log(Level.ERROR, "LM0401 handler failed for " + request.method() + " "
-                    + request.rawTarget(), cause);
+            case ERROR -> logFailure("LM0401 handler failed for ", cause);
         }
         requireClose(failure == ExchangeRunner.Failure.TIMEOUT ? CloseReason.TIMEOUT : CloseReason.ERROR);
         if (isCommitted()) {
@@ -401,6 +401,33 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
         }
         sendStatusText(status);
         return true;
+    }
+
+    /**
+     * The body the handler left unread failed when the server read past it (a malformed chunk, a
+     * chunk past LimitRequestBody): where it ends is unknown, so the connection closes, and the
+     * answer becomes that failure's status if none of it went out. It usually has not: the body's
+     * bytes, buffered behind the head, looked like a pipelined request, so the answer waited in
+     * the batch (this response's bytes are its last: the handler has returned).
+     */
+    void unreadBodyFailed(HttpException e) throws IOException {
+        LOG.log(Level.DEBUG, "LM0406 {0} {1} answered {2}: {3}", request.method(), request.rawTarget(), e.status(),
+                e.getMessage());
+        requireClose(CloseReason.ERROR);
+        if (batched == 0 || state.batchedBytes() < batched) {
+            return; // it went out: the close alone tells the client
+        }
+        state.unbatch((int) batched);
+        batched = 0;
+        status = e.status();
+        writeComplete(ByteBuffer.wrap(ErrorResponses.bytes(e.status(), serverHeader, true, !isHeadRequest())), null);
+    }
+
+    /** One line per failure; its stack trace once a minute per throw site, or every time at debug. */
+    private void logFailure(String what, Throwable cause) {
+        Throwable trace = StackTraceLimiter.HANDLERS.traceOrNull(cause, LOG.isLoggable(Level.DEBUG));
+        LOG.log(Level.ERROR, what + request.method() + " " + request.rawTarget() + ": " + cause
+                + (trace == null ? StackTraceLimiter.NOT_REPEATED : ""), trace);
     }
 
     /** Marks the response complete (the stream calls this when it closes). */

@@ -74,6 +74,16 @@ final class Http1State {
         return n;
     }
 
+    /** The bytes waiting in the batch. */
+    int batchedBytes() {
+        return batch == null ? 0 : batch.position();
+    }
+
+    /** Takes the last {@code n} bytes back out of the batch (a response replaced before it went out). */
+    void unbatch(int n) {
+        batch.position(batch.position() - n);
+    }
+
     /** Drops a batch that can no longer be sent (the connection is being closed on an error). */
     void discardBatch() {
         if (batch != null) {

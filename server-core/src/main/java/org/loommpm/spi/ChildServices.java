@@ -57,4 +57,10 @@ public interface ChildServices {
 
     /** {@return the registry of the server-wide counts the protocols keep, each registering its own} */
     ProtocolCounters counters();
+
+    /**
+     * {@return where per-connection lines that come in floods under attack (timeouts) are logged:
+     * the server's, one line per id per interval with a count}
+     */
+    IntervalLog intervalLog();
 }

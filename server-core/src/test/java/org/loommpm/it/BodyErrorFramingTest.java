@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.logging.Level;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -15,7 +17,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.loommpm.api.HttpException;
+import org.loommpm.api.SuspendedResponse;
 import org.loommpm.server.LoomServer;
+import org.loommpm.testsupport.LogCapture;
 import org.loommpm.testsupport.RawHttp;
 import org.loommpm.testsupport.TestServers;
 
@@ -40,6 +44,17 @@ class BodyErrorFramingTest {
             seen.add(req.method() + " " + req.path());
             if (req.path().equals("/ignore")) {
                 res.send("ignored"); // never reads the body: the server skips it
+                return;
+            }
+            if (req.path().equals("/later")) {
+                SuspendedResponse later = res.suspend(); // nor does this one, answered from another thread
+                Thread.ofVirtual().start(() -> {
+                    try {
+                        later.send("answered later");
+                    } catch (java.io.IOException e) {
+                        later.abort();
+                    }
+                });
                 return;
             }
             try {
@@ -85,6 +100,42 @@ class BodyErrorFramingTest {
             assertTrue(c.closedByServer(), name + ": no further request may be read from the connection");
         }
         assertFalse(seen.contains("GET /smuggled"), name + ": a request inside the body was served");
+    }
+
+    /**
+     * A handler that never read a malformed body (a static file's answer to a POST): the body is
+     * still arriving when the answer commits (its end is unknown), so the answer goes out at once
+     * with {@code Connection: close} (an early answer, as nginx gives it) and the connection
+     * closes without the server reading the body. It once dropped the answer, logged LM0405
+     * (ERROR, "a bug") and closed without a word; an answer to an earlier pipelined request still
+     * goes out first.
+     */
+    @Test
+    void aMalformedBodyTheHandlerLeftUnreadGetsTheAnswerAndACloseNotAnError() throws Exception {
+        try (LogCapture logs = new LogCapture(); RawHttp c = new RawHttp(server.port(), 3000)) {
+            c.send("GET /ignore HTTP/1.1\r\n" + HOST + "\r\n"
+                    + "POST /ignore HTTP/1.1\r\n" + HOST + "Transfer-Encoding: chunked\r\n\r\nzz\r\n");
+            assertEquals("ignored", c.read().text(), "the pipelined request before it");
+            RawHttp.Response r = c.read();
+            assertEquals("ignored", r.text(), "the handler's answer");
+            assertEquals("close", r.header("Connection"));
+            assertTrue(c.closedByServer());
+            assertEquals(List.of(), logs.errors(), "a client's error, not the server's");
+        }
+    }
+
+    /**
+     * The same body behind a suspended exchange: the answer stays the handler's (another thread
+     * gives it), and the connection closes after it. It was LM0405 (ERROR) and no answer.
+     */
+    @Test
+    void aMalformedBodyASuspendedExchangeLeftUnreadClosesAfterItsAnswer() throws Exception {
+        try (LogCapture logs = new LogCapture(); RawHttp c = new RawHttp(server.port(), 3000)) {
+            c.send("POST /later HTTP/1.1\r\n" + HOST + "Transfer-Encoding: chunked\r\n\r\nzz\r\n");
+            assertEquals("answered later", c.read().text());
+            assertTrue(c.closedByServer());
+            assertEquals(List.of(), logs.errors(), "a client's error, not the server's");
+        }
     }
 
     /**

@@ -11,14 +11,18 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.logging.Level;
+import java.util.logging.LogRecord;
 import org.junit.jupiter.api.Test;
 import org.loommpm.server.LoomServer;
 import org.loommpm.config.RequestReadTimeout;
 import org.loommpm.config.RequestReadTimeout.Stage;
 import org.loommpm.config.ServerConfig;
+import org.loommpm.engine.EngineStats;
+import org.loommpm.spi.CloseReason;
 import org.loommpm.testsupport.LogCapture;
 import org.loommpm.testsupport.TestServers;
 
@@ -108,6 +112,33 @@ class ReadTimeoutsTest {
             // LM2002 is logged only for a connection no worker was ever dispatched for.
             TestServers.waitFor("LM2002 at INFO", 5, () -> !logs.find(Level.INFO, "LM2002").isEmpty());
             assertEquals(0, server.stats().requests());
+        }
+    }
+
+    /**
+     * A flood of timeouts is one line and a count per id (per 10 s), not a line per connection:
+     * 5,000 slowloris connections logged 5,003 lines (issue 51). The count comes with the
+     * interval's end, or at stop.
+     */
+    @Test
+    void manySilentConnectionsAreOneLineAndThenACount() throws Exception {
+        try (LogCapture logs = new LogCapture()) {
+            LoomServer server = start(c -> c.firstByteTimeout(Duration.ofMillis(300)));
+            Socket[] silent = new Socket[5];
+            for (int i = 0; i < silent.length; i++) {
+                silent[i] = connect(server);
+            }
+            for (Socket s : silent) {
+                assertEquals("", readAll(s));
+                s.close();
+            }
+            EngineStats stats = EngineStats.of(server.stats());
+            TestServers.waitFor("five timeouts", 5, () -> stats.connectionsClosed(CloseReason.TIMEOUT) == 5);
+            assertEquals(1, logs.find(Level.INFO, "LM2002").size(), "one line for the first");
+            server.close();
+            List<LogRecord> lines = logs.find(Level.INFO, "LM2002");
+            assertEquals(2, lines.size());
+            assertTrue(lines.get(1).getMessage().startsWith("LM2002 4 more in "), lines.get(1).getMessage());
         }
     }
 

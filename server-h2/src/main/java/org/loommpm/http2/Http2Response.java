@@ -16,6 +16,7 @@ import org.loommpm.http.ExchangeRunner;
 import org.loommpm.http.Tunnel;
 import org.loommpm.http.HttpDate;
 import org.loommpm.http.ResponseState;
+import org.loommpm.http.StackTraceLimiter;
 import org.loommpm.http2.frame.ErrorCode;
 
 /**
@@ -263,8 +264,7 @@ final class Http2Response extends ResponseState implements ExchangeRunner.Exchan
         Session session = stream.session();
         if (suspension() != null) {
             // The handler failed after suspending: the handle answers (or ends the streamed body).
-            LOG.log(Level.ERROR, "LM0710 handler failed after suspending " + stream.request.method() + " "
-                    + stream.request.path() + " on " + session + " stream " + stream.id(), cause);
+            logFailure("LM0710 handler failed after suspending ", session, cause);
             suspension().fail(status);
             return true;
         }
@@ -273,8 +273,7 @@ final class Http2Response extends ResponseState implements ExchangeRunner.Exchan
                     status, cause.getMessage());
             case TIMEOUT -> LOG.log(Level.DEBUG, "LM0709 {0} stream {1}: {2}", session, stream.id(),
                     cause.getMessage());
-            case ERROR -> LOG.log(Level.ERROR, "LM0710 handler failed for " + stream.request.method() + " "
-                    + stream.request.path() + " on " + session + " stream " + stream.id(), cause);
+            case ERROR -> logFailure("LM0710 handler failed for ", session, cause);
         }
         if (!committed) {
             sendStatusText(status);
@@ -284,6 +283,14 @@ final class Http2Response extends ResponseState implements ExchangeRunner.Exchan
             stream.enqueue(Out.rst(stream, ErrorCode.INTERNAL_ERROR.code()));
         }
         return false;
+    }
+
+    /** One line per failure; its stack trace once a minute per throw site, or every time at debug. */
+    private void logFailure(String what, Session session, Throwable cause) {
+        Throwable trace = StackTraceLimiter.HANDLERS.traceOrNull(cause, LOG.isLoggable(Level.DEBUG));
+        LOG.log(Level.ERROR, what + stream.request.method() + " " + stream.request.path() + " on " + session
+                + " stream " + stream.id() + ": " + cause + (trace == null ? StackTraceLimiter.NOT_REPEATED : ""),
+                trace);
     }
 
     @Override

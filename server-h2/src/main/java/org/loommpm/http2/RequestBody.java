@@ -154,8 +154,8 @@ final class RequestBody extends InputStream {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     if (stageDeadline != 0 && deadline == stageDeadline) {
-                        LOG.log(Level.INFO, "LM2003 {0} stream {1}: request body not received within RequestReadTimeout"
-                                + " body={2} ({3} bytes in {4} ms)", stream.session(), stream.id(), stage,
+                        stream.session().c.services().intervalLog().log(LOG, Level.INFO, "LM2003 {0} stream {1}:"
+                                + " request body not received within RequestReadTimeout body={2} ({3} bytes in {4} ms)", stream.session(), stream.id(), stage,
                                 consumed - stageBase, (System.nanoTime() - stageStart) / 1_000_000);
                         throw new SocketTimeoutException("stream " + stream.id()
                                 + ": request body not received within RequestReadTimeout body=" + stage);

@@ -642,7 +642,8 @@ final class Session {
 
     /** The preface or a header block missed RequestReadTimeout header=: closed, as HTTP/1.1 would (no stream to answer). */
     private void headTimedOut() {
-        LOG.log(Level.INFO, "LM2004 {0}: {1} not received within RequestReadTimeout header=, closed", this,
+        c.services().intervalLog().log(LOG, Level.INFO,
+                "LM2004 {0}: {1} not received within RequestReadTimeout header=, closed", this,
                 inbound.prefaceDone() ? "a header block's CONTINUATION frames" : "the connection preface");
         abort(CloseReason.TIMEOUT);
     }

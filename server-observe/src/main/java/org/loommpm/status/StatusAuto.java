@@ -1,5 +1,6 @@
 package org.loommpm.status;
 
+import java.util.Map;
 import org.loommpm.spi.CloseReason;
 
 /**
@@ -52,6 +53,13 @@ final class StatusAuto {
         }
         field(b, "LoomAdmissionOff", s.admissionOff());
         field(b, "LoomAdmissionTransitions", s.admissionTransitions());
+        if (s.logLines() != null) {
+            StringBuilder ids = new StringBuilder();
+            for (Map.Entry<String, Long> e : s.logLines().entrySet()) {
+                ids.append(ids.isEmpty() ? "" : " ").append(e.getKey()).append('=').append(e.getValue());
+            }
+            field(b, "LoomLogLines", ids);
+        }
         for (StatusSnapshot.Child c : s.children()) {
             b.append("LoomChild: id=").append(c.id())
                     .append(" generation=").append(c.generation())

@@ -39,6 +39,8 @@ public final class StatusHandler implements Handler {
 
     private final EngineStats stats;
     private final String version;
+    /** Null when the page has none to show. */
+    private final LogLineCounts logLines;
 
     /**
      * A status page for a server.
@@ -49,6 +51,17 @@ public final class StatusHandler implements Handler {
      *         {@link ServerStats} of the application's own has no per-child detail to show)
      */
     public StatusHandler(ServerStats stats) {
+        this(stats, null);
+    }
+
+    /**
+     * A status page for a server that also shows its error log's lines per log id.
+     *
+     * @param stats as for {@link #StatusHandler(ServerStats)}
+     * @param logLines the error log's counts, or {@code null} for none
+     */
+    public StatusHandler(ServerStats stats, LogLineCounts logLines) {
+        this.logLines = logLines;
         this.stats = EngineStats.of(Objects.requireNonNull(stats));
         String v = LoomServer.class.getPackage().getImplementationVersion();
         this.version = "loom-mpm/" + (v != null ? v : "dev");
@@ -61,7 +74,8 @@ public final class StatusHandler implements Handler {
             return;
         }
         Map<String, List<String>> query = req.queryParams();
-        StatusSnapshot snapshot = StatusSnapshot.take(stats, serverName(req), version);
+        StatusSnapshot snapshot = StatusSnapshot.take(stats, serverName(req), version,
+                logLines == null ? null : logLines.byId());
         res.header("Cache-Control", "no-store");
         if (query.containsKey("auto")) {
             res.header("Content-Type", "text/plain; charset=UTF-8").send(StatusAuto.render(snapshot));

@@ -2,6 +2,7 @@ package org.loommpm.status;
 
 import static org.loommpm.status.Formats.html;
 
+import java.util.Map;
 import org.loommpm.spi.CloseReason;
 
 /**
@@ -64,6 +65,7 @@ final class StatusHtml {
             child(b, c);
         }
         current(b, s);
+        logLines(b, s);
         b.append("</body></html>\n");
         return b.toString();
     }
@@ -194,6 +196,20 @@ final class StatusHtml {
             b.append("</tr>\n");
         }
         b.append("</table>\n");
+    }
+
+    private static void logLines(StringBuilder b, StatusSnapshot s) {
+        if (s.logLines() == null) {
+            return;
+        }
+        b.append("<h2>Error log lines by id</h2>\n<table><tr><th class=\"l\">id</th><th>lines</th></tr>\n");
+        for (Map.Entry<String, Long> e : s.logLines().entrySet()) {
+            b.append("<tr><td class=\"l\">").append(html(e.getKey())).append("</td>");
+            td(b, e.getValue());
+            b.append("</tr>\n");
+        }
+        b.append("</table>\n<p class=\"key\">Since this process started; ids in docs/operations.md, \"Log messages\"."
+                + "</p>\n");
     }
 
     private static void td(StringBuilder b, long n) {

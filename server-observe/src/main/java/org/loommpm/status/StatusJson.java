@@ -1,5 +1,6 @@
 package org.loommpm.status;
 
+import java.util.Map;
 import org.loommpm.spi.CloseReason;
 
 /** {@code ?json}: everything the status page shows, as one JSON object (field list in docs/observability.md). */
@@ -70,6 +71,13 @@ final class StatusJson {
                     .endObject();
         }
         j.endArray();
+        if (s.logLines() != null) {
+            j.name("logLines").beginObject();
+            for (Map.Entry<String, Long> e : s.logLines().entrySet()) {
+                j.field(e.getKey(), e.getValue().longValue());
+            }
+            j.endObject();
+        }
         return j.endObject().toString();
     }
 

@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 import org.loommpm.engine.ChildState;
 import org.loommpm.engine.ChildStats;
 import org.loommpm.engine.EngineStats;
@@ -32,7 +33,7 @@ record StatusSnapshot(String serverName, String version, Instant now, Instant st
                       int generation, long requests, long bytesSent, long accepted, long open,
                       Map<CloseReason, Long> closed, int keepAlive, int lingering, int busy, int idle, int pending,
                       int graceful, List<Child> children, List<Current> current, int openSlots,
-                      Streaming streaming, long webSockets, long proxyTunnels) {
+                      Streaming streaming, long webSockets, long proxyTunnels, SortedMap<String, Long> logLines) {
 
     /**
      * Long-lived exchanges: connections DETACHED (no thread, no slot: suspended exchanges, event
@@ -76,7 +77,8 @@ record StatusSnapshot(String serverName, String version, Instant now, Instant st
 
     static final String MPM = "loom";
 
-    static StatusSnapshot take(EngineStats stats, String serverName, String version) {
+    /** @param logLines the error log's lines per id, or {@code null} when the page has none */
+    static StatusSnapshot take(EngineStats stats, String serverName, String version, SortedMap<String, Long> logLines) {
         Instant now = Instant.now();
         long nowNanos = System.nanoTime();
         Instant started = stats.startTime();
@@ -121,7 +123,7 @@ record StatusSnapshot(String serverName, String version, Instant now, Instant st
                 Math.max(0, stats.slotLimit() - servingSlots),
                 new Streaming(detached, p.value("loom.suspended.exchanges"), p.value("loom.eventstreams.open"),
                         p.value("loom.suspended.timeouts")),
-                p.value("loom.websocket.open"), p.value("loom.proxy.tunnels.open"));
+                p.value("loom.websocket.open"), p.value("loom.proxy.tunnels.open"), logLines);
     }
 
     private static Child child(ChildStats c) {

@@ -164,7 +164,7 @@ public final class ScoreboardStats implements EngineStats {
                 case FINISHING -> "pid " + c.pid() + ": told to drain by the supervisor";
                 case IDLE_KILLED -> "pid " + c.pid() + ": more free slots than MaxSpareThreads";
                 case STOPPING -> "pid " + c.pid() + ": graceful stop";
-                default -> null;
+                default -> "";
             };
         }
 

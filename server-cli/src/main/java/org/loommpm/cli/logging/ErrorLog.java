@@ -57,12 +57,16 @@ public final class ErrorLog {
         return level.ordinal() <= state.levels().levelFor(logger).ordinal();
     }
 
-    /** Writes a message if its level passes; {@code thrown} adds its stack trace. */
+    /**
+     * Writes a message if its level passes, counted under its id ({@link LogIdCounts#PROCESS});
+     * {@code thrown} adds its stack trace.
+     */
     public static void log(String logger, LogLevel level, String message, Throwable thrown) {
         State s = state;
         if (level.ordinal() > s.levels().levelFor(logger).ordinal()) {
             return;
         }
+        LogIdCounts.PROCESS.count(message);
         StringBuilder sb = new StringBuilder(128);
         timestamp(sb, System.currentTimeMillis());
         sb.append(" [").append(LogLevels.module(logger)).append(':').append(level.label()).append("] [pid ")

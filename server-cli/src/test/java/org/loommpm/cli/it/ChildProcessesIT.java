@@ -173,6 +173,11 @@ class ChildProcessesIT {
             // (child 4) ready beside the two survivors.
             awaitStatus(s -> s.lines().filter(l -> l.startsWith("LoomChild: ") && l.contains(" state=ready ")).count()
                     == CHILDREN && s.contains("LoomChild: id=4 generation=1 state=ready"));
+            // The HTML page too, which reads every child's drain reason (a ready child process
+            // had none, and the page answered 500).
+            Curl.Response html = Curl.exchange("http://127.0.0.1:" + port + "/server-status");
+            assertEquals(200, html.status(), html.body());
+            assertTrue(html.body().contains("<h2>Child 4 &middot; generation 1 &middot; ready</h2>"), html.body());
             assertTrue(failedAfter.isEmpty(), "requests started after the child died failed: " + failedAfter);
             assertTrue(okAfter.get() > 0, "requests served after the kill");
             // At most one request per client thread was in flight on the killed child.

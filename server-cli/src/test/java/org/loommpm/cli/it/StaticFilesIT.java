@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.loommpm.testsupport.Curl;
+import org.loommpm.testsupport.RawHttp;
 
 /**
  * Serving a tree with curl against the jar: types, validators and conditional requests, ranges,
@@ -261,6 +262,18 @@ class StaticFilesIT {
         assertEquals(405, post.status());
         assertEquals("GET, HEAD, OPTIONS", post.header("Allow"));
         assertEquals(204, get("/hello.txt", "-X", "OPTIONS").status());
+    }
+
+    /** A malformed chunked body the 405 never read is a 400 and a close (it was no answer at all). */
+    @Test
+    void postWithAMalformedChunkSizeIsA400() throws Exception {
+        try (RawHttp c = new RawHttp(Integer.parseInt(base.substring(base.lastIndexOf(':') + 1)), 5000)) {
+            c.send("POST /index.html HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n");
+            RawHttp.Response r = c.read();
+            assertEquals(400, r.status());
+            assertEquals("close", r.header("Connection"));
+            assertTrue(c.closedByServer());
+        }
     }
 
     @Test

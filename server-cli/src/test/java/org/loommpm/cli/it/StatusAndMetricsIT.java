@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.loommpm.testsupport.Curl;
@@ -46,8 +47,12 @@ class StatusAndMetricsIT {
             assertEquals(200, auto.status());
             assertTrue(auto.body().contains("Total Accesses: "), auto.body());
             assertTrue(auto.body().contains("Scoreboard: "), auto.body());
+            // The error log's lines per id: the start line, once.
+            assertTrue(auto.body().lines().anyMatch(l -> l.startsWith("LoomLogLines: ")
+                    && List.of(l.substring(14).split(" ")).contains("LM0001=1")), auto.body());
             Curl.Response html = Curl.exchange(base + "/server-status");
             assertTrue(html.header("Content-Type").startsWith("text/html"), html.header("Content-Type"));
+            assertTrue(html.body().contains("<tr><td class=\"l\">LM0001</td><td>1</td></tr>"), html.body());
             Curl.Response prom = Curl.exchange(base + "/metrics");
             assertEquals(200, prom.status());
             assertTrue(prom.header("Content-Type").startsWith("text/plain"), prom.header("Content-Type"));

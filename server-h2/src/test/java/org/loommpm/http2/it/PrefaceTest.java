@@ -11,6 +11,7 @@ import java.io.InputStream;
 import java.net.Socket;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -21,12 +22,15 @@ import org.junit.jupiter.api.Test;
  * checks the rest. Whatever follows, an invalid preface ends the connection: a connection error
  * PROTOCOL_ERROR (GOAWAY, then close) once HTTP/2 has it; HTTP/1.1's 400 or 505 and a close for
  * bytes that never looked like the preface (h2spec's "3.5/2 Sends invalid connection preface"
- * sends {@code INVALID CONNECTION PREFACE} and checks only that the connection closes).
- * {@code ConnectionErrorTest} has the other two cases (a wrong preface, a first frame other than
- * SETTINGS).
+ * sends {@code INVALID CONNECTION PREFACE} and checks only that the connection closes). On a
+ * port that speaks h2c alone ({@code Protocols h2c}) every connection is HTTP/2's, so the same
+ * bytes are a connection error there. {@code ConnectionErrorTest} has the other two cases (a
+ * wrong preface, a first frame other than SETTINGS).
  */
 class PrefaceTest {
     private static final int PROTOCOL_ERROR = 1;
+    /** What h2spec's "3.5/2 Sends invalid connection preface" sends, exactly. */
+    private static final String H2SPEC_INVALID_PREFACE = "INVALID CONNECTION PREFACE\r\n\r\n";
     static H2Server server;
 
     @BeforeAll
@@ -52,11 +56,34 @@ class PrefaceTest {
     }
 
     @Test
-    void h2specInvalidPrefaceClosesTheConnection() throws Exception {
+    void h2specInvalidPrefaceOnASharedPortIsAnHttp1BadRequest() throws Exception {
         try (Socket s = new Socket("127.0.0.1", server.port())) {
             s.setSoTimeout(5_000);
-            s.getOutputStream().write(ascii("INVALID CONNECTION PREFACE\r\n\r\n"));
+            s.getOutputStream().write(ascii(H2SPEC_INVALID_PREFACE));
+            byte[] start = s.getInputStream().readNBytes(12);
+            assertEquals("HTTP/1.1 400", new String(start, StandardCharsets.US_ASCII));
             assertTrue(closesAfterAnswer(s.getInputStream()), "the server must terminate the connection");
+        }
+    }
+
+    @Test
+    void h2specInvalidPrefaceOnAnH2cOnlyPortIsAGoAwayProtocolError() throws Exception {
+        try (H2Server h2cOnly = H2Server.start((req, res) -> res.send("ok"), s -> s,
+                b -> b.protocols(List.of("h2c")));
+             FrameClient c = new FrameClient(h2cOnly.port())) {
+            c.raw(ascii(H2SPEC_INVALID_PREFACE));
+            assertEquals(PROTOCOL_ERROR, c.expectGoAway());
+            assertTrue(c.closedByServer(), "closed after GOAWAY");
+        }
+    }
+
+    @Test
+    void anH2cOnlyPortServesThePreface() throws Exception {
+        try (H2Server h2cOnly = H2Server.start((req, res) -> res.send("ok"), s -> s,
+                b -> b.protocols(List.of("h2c")));
+             FrameClient c = FrameClient.open(h2cOnly.port())) {
+            c.headers(1, true, FrameClient.get("/"));
+            assertEquals("ok", new String(c.response(1).body(), StandardCharsets.UTF_8));
         }
     }
 

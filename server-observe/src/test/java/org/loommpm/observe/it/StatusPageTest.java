@@ -11,6 +11,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -24,6 +25,7 @@ import org.loommpm.engine.ChildState;
 import org.loommpm.engine.ChildStats;
 import org.loommpm.engine.EngineStats;
 import org.loommpm.metrics.MetricsHandler;
+import org.loommpm.status.LogLineCounts;
 import org.loommpm.status.StatusHandler;
 import org.loommpm.testsupport.TestServers;
 
@@ -96,6 +98,28 @@ class StatusPageTest {
             assertEquals("a&b'c", cur.at("/vhost").asText());
             release.countDown();
             assertEquals("released", evil.read().body());
+        }
+    }
+
+    /** Given the error log's lines per id, every rendering shows them; without, none mentions them. */
+    @Test
+    void logLinesPerIdAreShownWhenGiven() throws Exception {
+        LoomServer.Builder b = LoomServer.builder().listen("127.0.0.1", 0)
+                .configure(c -> c.threadsPerChild(4).pollersPerChild(1).gracefulShutdownTimeout(Duration.ofSeconds(5)));
+        LogLineCounts counts = () -> new TreeMap<>(Map.of("LM0401", 12L, "LM2001", 3L));
+        server = b.handler(router(new StatusHandler(b.stats(), counts))
+                .get("/plain-status", new StatusHandler(b.stats()))).start();
+        try (CountingClient c = new CountingClient(server.port())) {
+            assertTrue(c.get("/server-status?auto").body().contains("\nLoomLogLines: LM0401=12 LM2001=3\n"));
+            JsonNode json = new ObjectMapper().readTree(c.get("/server-status?json").body());
+            assertEquals(12, json.at("/logLines/LM0401").asLong());
+            assertEquals(3, json.at("/logLines/LM2001").asLong());
+            String html = c.get("/server-status").body();
+            assertTrue(html.contains("<tr><td class=\"l\">LM0401</td><td>12</td></tr>"), html);
+
+            assertFalse(c.get("/plain-status?auto").body().contains("LoomLogLines"));
+            assertTrue(new ObjectMapper().readTree(c.get("/plain-status?json").body()).at("/logLines").isMissingNode());
+            assertFalse(c.get("/plain-status").body().contains("Error log lines"));
         }
     }
 

@@ -22,6 +22,7 @@ import org.loommpm.config.ServerConfig;
 import org.loommpm.http.Tunnel;
 import org.loommpm.spi.ChildServices;
 import org.loommpm.spi.CloseReason;
+import org.loommpm.spi.IntervalLog;
 import org.loommpm.spi.OutboundQueue;
 import org.loommpm.spi.ProtocolCounters;
 import org.loommpm.spi.SlotBoard;
@@ -191,6 +192,11 @@ class CloseOrderStressTest {
                 @Override
                 public ProtocolCounters counters() {
                     return COUNTERS;
+                }
+
+                @Override
+                public IntervalLog intervalLog() {
+                    throw new UnsupportedOperationException("not used by sends");
                 }
             };
         }
