@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -106,18 +107,17 @@ class SuspendedExchangeTest {
                 assertEquals("pong", raw.send("GET /ping HTTP/1.1\r\nHost: x\r\n\r\n").read().text());
             }
         }
-        Thread answerer = Thread.ofPlatform().start(() -> {
+        // A FutureTask, not a bare thread: get() rethrows what fails there.
+        FutureTask<Void> answerer = new FutureTask<>(() -> {
             SuspendedResponse s;
             int i = 0;
             while ((s = waiting.poll()) != null) {
-                try {
-                    s.header("X-N", Integer.toString(i++)).send("news");
-                } catch (IOException e) {
-                    throw new RuntimeException(e);
-                }
+                s.header("X-N", Integer.toString(i++)).send("news");
             }
+            return null;
         });
-        answerer.join(10_000);
+        Thread.ofPlatform().start(answerer);
+        answerer.get(10, TimeUnit.SECONDS);
         for (CompletableFuture<HttpResponse<String>> f : answers) {
             HttpResponse<String> r = f.get(20, TimeUnit.SECONDS);
             assertEquals(200, r.statusCode());
@@ -240,7 +240,8 @@ class SuspendedExchangeTest {
             clients.add(new RawHttp(port).send("GET /poll HTTP/1.1\r\nHost: x\r\n\r\n"));
         }
         TestServers.waitFor("suspended", 10, () -> waiting.size() == 5);
-        Thread stopper = Thread.ofPlatform().start(() -> server.stop(Duration.ofSeconds(2)));
+        FutureTask<Void> stopper = new FutureTask<>(() -> server.stop(Duration.ofSeconds(2)), null);
+        Thread.ofPlatform().start(stopper);
         for (RawHttp raw : clients) {
             RawHttp.Response r = raw.read();
             assertEquals(503, r.status());
@@ -248,7 +249,7 @@ class SuspendedExchangeTest {
             assertTrue(raw.closedByServer());
             raw.close();
         }
-        stopper.join(10_000);
+        stopper.get(10, TimeUnit.SECONDS);
         server = null;
     }
 
