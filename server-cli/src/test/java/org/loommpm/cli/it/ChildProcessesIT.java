@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.loommpm.cli.children.ScoreboardFile;
@@ -45,6 +46,15 @@ class ChildProcessesIT {
     Path dir;
 
     private int port;
+    /** Holds {@link #port} for the child processes, which bind it with SO_REUSEPORT ({@link JarProcess#reservePort}). */
+    private Socket reserved;
+
+    @AfterEach
+    void releasePort() throws IOException {
+        if (reserved != null) {
+            reserved.close();
+        }
+    }
 
     private Path setUp(String extra) throws Exception {
         return setUp(CHILDREN, extra);
@@ -54,7 +64,8 @@ class ChildProcessesIT {
         Path root = Files.createDirectories(dir.resolve("htdocs"));
         Files.writeString(root.resolve("a.html"), "A");
         Files.writeString(root.resolve("b.html"), "B");
-        port = JarProcess.freePort();
+        reserved = JarProcess.reservePort();
+        port = reserved.getLocalPort();
         Path conf = dir.resolve("loom.conf");
         write(conf, "Listen 127.0.0.1:" + port + "\nChildProcesses On\nStartServers " + startServers
                 + "\nThreadsPerChild 8\nDocumentRoot htdocs\nDirectoryIndex a.html\nKeepAliveTimeout 2\n"
