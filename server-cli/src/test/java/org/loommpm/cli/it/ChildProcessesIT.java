@@ -81,6 +81,17 @@ class ChildProcessesIT {
                 java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
 
+    /** Waits (at most 20 s) until {@code count} reaches {@code n}: a load shown to run, not assumed to after a sleep. */
+    private static void awaitCount(String what, AtomicInteger count, int n) throws InterruptedException {
+        long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (count.get() < n) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("timed out waiting for " + what + ": " + count.get() + " of " + n);
+            }
+            Thread.sleep(10);
+        }
+    }
+
     /** The supervisor's child processes (their PIDs), directly under it. */
     private static Set<Long> children(JarProcess server) {
         return ProcessHandle.of(server.pid()).orElseThrow().children().filter(ProcessHandle::isAlive)
@@ -140,6 +151,7 @@ class ChildProcessesIT {
             AtomicBoolean running = new AtomicBoolean(true);
             AtomicLong killedAt = new AtomicLong(Long.MAX_VALUE);
             AtomicLong diedAt = new AtomicLong(Long.MAX_VALUE);
+            AtomicInteger ok = new AtomicInteger();
             AtomicInteger okAfter = new AtomicInteger();
             // Three windows: started before the SIGKILL (at most one per client thread can be in
             // flight on the victim), started while it was dying (connections the kernel queued on
@@ -156,6 +168,7 @@ class ChildProcessesIT {
                         long started = System.nanoTime();
                         try {
                             assertEquals("A", fetchOnNewConnection("/"));
+                            ok.incrementAndGet();
                             if (started > diedAt.get()) {
                                 okAfter.incrementAndGet();
                             }
@@ -166,7 +179,7 @@ class ChildProcessesIT {
                     }
                 }));
             }
-            Thread.sleep(500);
+            awaitCount("requests served before the kill", ok, 20);
             long victim = before.iterator().next();
             ProcessHandle handle = ProcessHandle.of(victim).orElseThrow();
             killedAt.set(System.nanoTime());
@@ -175,7 +188,7 @@ class ChildProcessesIT {
             diedAt.set(System.nanoTime());
             // Replaced: a new PID beside the two survivors.
             awaitChildren(server, c -> c.size() == CHILDREN && !c.contains(victim), Duration.ofSeconds(20));
-            Thread.sleep(500);
+            awaitCount("requests served after the kill", okAfter, 20);
             running.set(false);
             for (Thread t : load) {
                 t.join();
@@ -235,7 +248,7 @@ class ChildProcessesIT {
                     }
                 }));
             }
-            Thread.sleep(1000);
+            awaitCount("requests served before the reload", ok, 20);
             write(conf, Files.readString(conf).replace("DirectoryIndex a.html", "DirectoryIndex b.html"));
             server.signal("HUP");
             // The old generation's processes have all exited, the new one's serve.

@@ -37,6 +37,17 @@ class SignalsIT {
                 java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
 
+    /** Waits (at most 20 s) until {@code count} reaches {@code n}: a load shown to run, not assumed to after a sleep. */
+    private static void awaitCount(String what, AtomicInteger count, int n) throws InterruptedException {
+        long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (count.get() < n) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("timed out waiting for " + what + ": " + count.get() + " of " + n);
+            }
+            Thread.sleep(10);
+        }
+    }
+
     private static String base(int port) {
         return "http://127.0.0.1:" + port;
     }
@@ -79,7 +90,7 @@ class SignalsIT {
                     }
                 }));
             }
-            Thread.sleep(1000);
+            awaitCount("requests served before the reload", ok, 20);
             int before = ok.get();
             // p1 as bound, kept across the reload; the new address on a port of its own, read from LM1303.
             config(conf, "Listen 127.0.0.1:" + p1 + "\nListen 127.0.0.1:0\nDirectoryIndex b.html\n" + common);
@@ -93,7 +104,7 @@ class SignalsIT {
             while (sawB.get() == 0 && System.nanoTime() < until) {
                 Thread.sleep(20);
             }
-            Thread.sleep(1000);
+            awaitCount("requests served after the reload", ok, ok.get() + 20);
             running.set(false);
             for (Thread t : load) {
                 t.join();
