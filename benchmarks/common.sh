@@ -11,9 +11,6 @@ SERVER_JAR=${SERVER_JAR:-"$ROOT_DIR/server-cli/target/loom-mpm.jar"}
 # as its users ship it; loom-mpm-bench.jar's 10,000 entries would slow its start, not ours.
 JDK_JAR="$BENCH_DIR/target/jdk-httpserver-bench.jar"
 
-# The same JVM flags for every server. --sun-misc-unsafe-memory-access=allow: Netty 4.2 turns its
-# sun.misc.Unsafe paths off by default on JDK 24+ unless this is given (the others ignore it).
-JVM_FLAGS=${JVM_FLAGS:-"-Xms1g -Xmx1g -XX:+UseParallelGC --sun-misc-unsafe-memory-access=allow"}
 SERVER_CPU=${SERVER_CPU:-0}
 CLIENT_CPU=${CLIENT_CPU:-1}
 # SERVER_CPU_QUOTA: empty (the default) or the percentage of one core the server's process may use
@@ -32,6 +29,17 @@ fi
 JAVA="$BENCH_JAVA_HOME/bin/java"
 JCMD="$BENCH_JAVA_HOME/bin/jcmd"
 [ -x "$JAVA" ] || { echo "no JDK 21+ found (../loom java)" >&2; exit 1; }
+JAVA_MAJOR=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = \([0-9]*\).*/\1/p')
+
+# The same JVM flags for every server. --sun-misc-unsafe-memory-access=allow: Netty 4.2 turns its
+# sun.misc.Unsafe paths off by default on JDK 24+ unless this is given (the others ignore it). Only
+# on JDK 23+, which know the option: 21 and 22 refuse to start with it.
+if [ -z "${JVM_FLAGS:-}" ]; then
+  JVM_FLAGS="-Xms1g -Xmx1g -XX:+UseParallelGC"
+  if [ "${JAVA_MAJOR:-0}" -ge 23 ]; then
+    JVM_FLAGS="$JVM_FLAGS --sun-misc-unsafe-memory-access=allow"
+  fi
+fi
 
 build_jar() {
   if [ ! -f "$JAR" ] || [ ! -f "$JDK_JAR" ] || [ ! -f "$SERVER_JAR" ] || [ "${BUILD:-0}" = 1 ]; then

@@ -3,8 +3,6 @@ package org.loommpm.image;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,6 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -57,24 +57,20 @@ class JlinkedRuntimeIT {
     void servesFilesAndTheStatusPage() throws Exception {
         Path docroot = Files.createDirectories(dir.resolve("htdocs"));
         Files.writeString(docroot.resolve("index.html"), "from the jlinked runtime");
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
         Path conf = dir.resolve("loom-mpm.conf");
         Files.writeString(conf, """
-                Listen 127.0.0.1:%d
+                Listen 127.0.0.1:0
                 DocumentRoot %s
                 ErrorLog /dev/stderr
                 <Location /server-status>
                     SetHandler server-status
                 </Location>
-                """.formatted(port, docroot));
+                """.formatted(docroot));
         Process p = new ProcessBuilder(JAVA.toString(), "-jar", JAR, "-f", conf.toString())
                 .redirectErrorStream(true).redirectOutput(dir.resolve("out.log").toFile()).start();
         try (HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()) {
-            URI base = URI.create("http://127.0.0.1:" + port + "/");
-            HttpResponse<String> index = get(client, base, p);
+            URI base = URI.create("http://127.0.0.1:" + listeningPort(p, dir.resolve("out.log")) + "/");
+            HttpResponse<String> index = client.send(HttpRequest.newBuilder(base).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(200, index.statusCode());
             assertEquals("from the jlinked runtime", index.body());
             HttpResponse<String> status = client.send(HttpRequest.newBuilder(base.resolve("/server-status?auto")).build(),
@@ -86,18 +82,20 @@ class JlinkedRuntimeIT {
         }
     }
 
-    /** The first GET, retried while the server is still starting (bounded: 30 s). */
-    private static HttpResponse<String> get(HttpClient client, URI uri, Process p) throws Exception {
+    /** The port the server says it listens on (bounded: 30 s to start). */
+    private static int listeningPort(Process p, Path out) throws Exception {
+        Pattern listening = Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)/");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (true) {
-            try {
-                return client.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
-            } catch (IOException e) {
-                if (!p.isAlive() || System.nanoTime() > deadline) {
-                    throw e;
-                }
-                Thread.sleep(100);
+            String said = Files.readString(out, StandardCharsets.UTF_8);
+            Matcher m = listening.matcher(said);
+            if (m.find()) {
+                return Integer.parseInt(m.group(1));
             }
+            if (!p.isAlive() || System.nanoTime() > deadline) {
+                throw new AssertionError("the server did not say it listens; it said:\n" + said);
+            }
+            Thread.sleep(100);
         }
     }
 }

@@ -12,6 +12,15 @@ package org.loommpm.api;
  * its request, which saves the hand-off to a virtual thread: HTTP/1.1 over cleartext, when the
  * whole request is already read, and a lone complete HTTP/2 request on an idle cleartext (h2c)
  * connection.
+ *
+ * <p><b>Monitors on JDK 21 to 23.</b> Do not hold a monitor ({@code synchronized}) across
+ * response I/O there, or across any other blocking call: a virtual thread that parks inside
+ * {@code synchronized} pins its carrier thread until it leaves the block. An HTTP/2 connection's
+ * frame loop, which reads the WINDOW_UPDATE frames a large response waits for, is itself a virtual
+ * thread and needs a free carrier; once the handlers waiting for it have pinned every carrier,
+ * those streams and the connection stall. Use a {@link java.util.concurrent.locks.ReentrantLock}
+ * instead. JDK 24 and later release the carrier there too (JEP 491); the tests ran on JDK 25,
+ * where such a handler completes even with a single carrier.
  */
 @FunctionalInterface
 public interface Handler {

@@ -90,6 +90,11 @@ public final class Supervisor implements EngineStats {
     private long nextPingNanos;
     /** Creates the children ({@link ChildFactory#CHILDREN} but in tests). */
     private final ChildFactory factory;
+    /**
+     * Whether maintenance passes come once per interval (always but in tests that run each pass
+     * themselves with {@link #maintenancePass}, to know what every pass saw and did).
+     */
+    private final boolean timedMaintenance;
     /** While start()/restart() start a generation, maintenance leaves the pool size alone. */
     private volatile boolean generationStarting;
     /** {@link #drain} was called: children are retired and never replaced or added. */
@@ -138,7 +143,16 @@ public final class Supervisor implements EngineStats {
 
     /** A supervisor whose children {@code factory} creates (tests: children that fail to start). */
     Supervisor(ServerConfig config, ConnectionProtocol handler, ChildFactory factory) {
+        this(config, handler, factory, true);
+    }
+
+    /**
+     * A supervisor whose children {@code factory} creates; with {@code timedMaintenance} false it
+     * runs no maintenance pass but those {@link #maintenancePass} asks for (tests).
+     */
+    Supervisor(ServerConfig config, ConnectionProtocol handler, ChildFactory factory, boolean timedMaintenance) {
         this.factory = factory;
+        this.timedMaintenance = timedMaintenance;
         this.current = Generation.unbound(config, handler);
         for (int i = 0; i < closedTotal.length; i++) {
             closedTotal[i] = new LongAdder();
@@ -395,7 +409,7 @@ public final class Supervisor implements EngineStats {
         long next = System.nanoTime() + current.config().maintenanceInterval().toNanos();
         try {
             while (!stopped.isDone()) {
-                long wait = next - System.nanoTime();
+                long wait = timedMaintenance ? next - System.nanoTime() : Long.MAX_VALUE;
                 if (wait <= 0) {
                     try {
                         maintenance(System.nanoTime());
@@ -413,6 +427,24 @@ public final class Supervisor implements EngineStats {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * Runs one maintenance pass on the supervisor thread, after the events queued before it
+     * (tests, with passes not timed: see the constructor). Completes once the pass has run;
+     * what it started is in {@link #children()} by then.
+     */
+    CompletableFuture<Void> maintenancePass() {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        events.add(() -> {
+            try {
+                maintenance(System.nanoTime());
+                done.complete(null);
+            } catch (RuntimeException e) {
+                done.completeExceptionally(e);
+            }
+        });
+        return done;
     }
 
     /** One maintenance pass (httpd's once-a-second parent loop). Supervisor thread. */

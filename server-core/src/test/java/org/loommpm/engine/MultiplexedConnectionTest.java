@@ -13,7 +13,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
@@ -208,10 +210,12 @@ class MultiplexedConnectionTest {
             s.getOutputStream().write('J');
             assertEquals('S', s.getInputStream().read());
             // Now idle (KEEPALIVE): a graceful stop must let the protocol say goodbye.
-            Thread stopper = Thread.ofPlatform().start(() -> server.stop(Duration.ofSeconds(5)));
+            // A FutureTask: get() rethrows a failed stop.
+            FutureTask<Void> stopper = new FutureTask<>(() -> server.stop(Duration.ofSeconds(5)), null);
+            Thread.ofPlatform().start(stopper);
             assertEquals('G', s.getInputStream().read());
             assertEquals(-1, s.getInputStream().read());
-            stopper.join(10_000);
+            stopper.get(10, TimeUnit.SECONDS);
         }
         server = null;
         assertEquals(1, protocol.closeRequests.get());

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -311,21 +312,20 @@ class OutboundQueueTest {
             OutboundQueue q = c.outbound();
             int dispatchesBefore = protocol.dispatches.get(); // the handshake took one or two
             int total = 1 << 20;
-            Thread producer = Thread.ofPlatform().start(() -> {
-                try {
-                    for (int sent = 0; sent < total; sent += 1000) {
-                        ByteBuffer rec = record(0, sent / 1000, 1000);
-                        while (!q.offer(rec)) {
-                            q.whenWritable().get(10, TimeUnit.SECONDS);
-                        }
+            // A FutureTask, not a bare thread: get() rethrows what fails there.
+            FutureTask<Void> producer = new FutureTask<>(() -> {
+                for (int sent = 0; sent < total; sent += 1000) {
+                    ByteBuffer rec = record(0, sent / 1000, 1000);
+                    while (!q.offer(rec)) {
+                        q.whenWritable().get(10, TimeUnit.SECONDS);
                     }
-                    q.close(CloseReason.NORMAL, true);
-                } catch (Exception e) {
-                    throw new RuntimeException(e);
                 }
+                q.close(CloseReason.NORMAL, true);
+                return null;
             });
+            Thread.ofPlatform().start(producer);
             byte[] all = s.getInputStream().readAllBytes(); // to close_notify
-            producer.join(10_000);
+            producer.get(10, TimeUnit.SECONDS);
             assertEquals(1_049_000, all.length, "every record, then the TLS close");
             assertEquals(CloseReason.NORMAL, q.closed().get(10, TimeUnit.SECONDS));
             assertEquals(dispatchesBefore, protocol.dispatches.get(), "the flush tasks are the engine's, not the protocol's");

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
@@ -33,14 +34,25 @@ final class SupervisorHarness implements AutoCloseable {
 
     SupervisorHarness(org.loommpm.api.Handler app, Consumer<ServerConfig.Builder> directives,
                       Consumer<SupervisorHarness> beforeStart) throws IOException {
+        this(app, directives, beforeStart, true);
+    }
+
+    /** With {@code timedMaintenance} false, maintenance passes run only on {@link #pass()}. */
+    SupervisorHarness(org.loommpm.api.Handler app, Consumer<ServerConfig.Builder> directives,
+                      Consumer<SupervisorHarness> beforeStart, boolean timedMaintenance) throws IOException {
         ServerConfig.Builder b = ServerConfig.builder().listen(new InetSocketAddress("127.0.0.1", 0))
                 .gracefulShutdownTimeout(Duration.ofSeconds(5));
         directives.accept(b);
         ServerConfig config = b.build();
-        supervisor = new Supervisor(config, Protocols.initial(config, app, null), starts);
+        supervisor = new Supervisor(config, Protocols.initial(config, app, null), starts, timedMaintenance);
         beforeStart.accept(this);
         supervisor.start();
         port = supervisor.boundAddresses().get(0).getPort();
+    }
+
+    /** Runs one maintenance pass and returns once it has run. */
+    void pass() throws Exception {
+        supervisor.maintenancePass().get(10, TimeUnit.SECONDS);
     }
 
     /** Children of the current generation that are not draining. */

@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -73,15 +74,15 @@ class EventStreamTest {
             assertEquals("chunked", head.header("Transfer-Encoding"));
             EventStream es = streams.poll(10, TimeUnit.SECONDS);
             assertEquals("41", es.lastEventId());
-            Thread.ofPlatform().start(() -> {
-                try {
-                    assertTrue(es.send(ServerSentEvent.data("a\nb\r\nc\rd").id("42").name("tick").retry(Duration.ofSeconds(3))));
-                    assertTrue(es.send("plain"));
-                    assertTrue(es.comment("keep\nalive"));
-                } catch (IOException e) {
-                    throw new RuntimeException(e);
-                }
-            }).join();
+            // Sent from another thread, as a FutureTask: get() rethrows what fails there.
+            FutureTask<Void> sender = new FutureTask<>(() -> {
+                assertTrue(es.send(ServerSentEvent.data("a\nb\r\nc\rd").id("42").name("tick").retry(Duration.ofSeconds(3))));
+                assertTrue(es.send("plain"));
+                assertTrue(es.comment("keep\nalive"));
+                return null;
+            });
+            Thread.ofPlatform().start(sender);
+            sender.get(10, TimeUnit.SECONDS);
             assertEquals("event: tick\nid: 42\nretry: 3000\ndata: a\ndata: b\ndata: c\ndata: d\n\n", raw.readChunk());
             assertEquals("data: plain\n\n", raw.readChunk());
             assertEquals(": keep\n: alive\n\n", raw.readChunk());
@@ -139,19 +140,17 @@ class EventStreamTest {
     void curlNoBuffer() throws Exception {
         assumeTrue(Curl.available(), "curl is not installed");
         int port = start(c -> { });
-        Thread sender = Thread.ofPlatform().start(() -> {
-            try {
-                EventStream es = streams.poll(10, TimeUnit.SECONDS);
-                for (int i = 1; i <= 3; i++) {
-                    es.send(ServerSentEvent.data("n=" + i).id(Integer.toString(i)));
-                }
-                es.close();
-            } catch (Exception e) {
-                throw new RuntimeException(e);
+        FutureTask<Void> sender = new FutureTask<>(() -> {
+            EventStream es = streams.poll(10, TimeUnit.SECONDS);
+            for (int i = 1; i <= 3; i++) {
+                assertTrue(es.send(ServerSentEvent.data("n=" + i).id(Integer.toString(i))));
             }
+            es.close();
+            return null;
         });
+        Thread.ofPlatform().start(sender);
         Curl.Result r = Curl.run("-N", "--max-time", "20", "http://127.0.0.1:" + port + "/events");
-        sender.join(10_000);
+        sender.get(10, TimeUnit.SECONDS);
         assertEquals(0, r.exitCode(), r.stderr());
         assertEquals("id: 1\ndata: n=1\n\nid: 2\ndata: n=2\n\nid: 3\ndata: n=3\n\n", r.text());
     }
@@ -189,22 +188,21 @@ class EventStreamTest {
         try (RawHttp raw = new RawHttp(tls.getSocketFactory().createSocket("127.0.0.1", port), 10_000)) {
             assertEquals(200, raw.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n").readHead().status());
             EventStream es = streams.poll(10, TimeUnit.SECONDS);
-            Thread.ofPlatform().start(() -> {
-                try {
-                    for (int i = 0; i < 100; i++) {
-                        while (!es.send(ServerSentEvent.data("n" + i).id(Integer.toString(i)))) {
-                            es.whenWritable().get(10, TimeUnit.SECONDS);
-                        }
+            FutureTask<Void> sender = new FutureTask<>(() -> {
+                for (int i = 0; i < 100; i++) {
+                    while (!es.send(ServerSentEvent.data("n" + i).id(Integer.toString(i)))) {
+                        es.whenWritable().get(10, TimeUnit.SECONDS);
                     }
-                    es.close();
-                } catch (Exception e) {
-                    throw new RuntimeException(e);
                 }
+                es.close();
+                return null;
             });
+            Thread.ofPlatform().start(sender);
             for (int i = 0; i < 100; i++) {
                 assertEquals("id: " + i + "\ndata: n" + i + "\n\n", raw.readChunk());
             }
             assertNull(raw.readChunk());
+            sender.get(10, TimeUnit.SECONDS);
             assertEquals("pong", raw.send("GET /ping HTTP/1.1\r\nHost: x\r\n\r\n").read().text());
         }
     }

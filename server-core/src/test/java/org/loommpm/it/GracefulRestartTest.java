@@ -77,7 +77,10 @@ class GracefulRestartTest {
                 server.restart(base.toBuilder().clearListen().listen(new InetSocketAddress("127.0.0.1", port))
                         .build(), answer("gen" + gen));
                 assertEquals(gen, server.stats().generation());
-                Thread.sleep(400);
+                // A count, not a sleep: the load goes on across each restart and reaches the new generation.
+                int before = ok.get();
+                String now = "gen" + gen;
+                TestServers.waitFor("load served by " + now, 20, () -> seen.containsKey(now) && ok.get() >= before + 30);
             }
             TestServers.waitFor("a fresh connection sees generation 4", 10, () -> {
                 try (RawHttp c = new RawHttp(port)) {

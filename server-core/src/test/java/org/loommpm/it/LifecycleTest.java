@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -24,12 +25,18 @@ import org.loommpm.testsupport.TestServers;
 
 /** Graceful stop and child replacement lose no request. */
 class LifecycleTest {
+    /**
+     * The handlers answer only once the stop has begun (every child draining), so each response
+     * is one the stop found in flight; a handler that slept instead could answer before the stop
+     * on a busy machine, without {@code Connection: close}.
+     */
     @Test
     void gracefulStopLetsInFlightRequestsComplete() throws Exception {
         CountDownLatch inHandler = new CountDownLatch(20);
+        CountDownLatch release = new CountDownLatch(1);
         LoomServer server = TestServers.start((req, res) -> {
             inHandler.countDown();
-            Thread.sleep(500);
+            release.await();
             res.send("done");
         }, c -> c.gracefulShutdownTimeout(Duration.ofSeconds(20)));
         List<CompletableFuture<RawHttp.Response>> calls = new ArrayList<>();
@@ -45,9 +52,19 @@ class LifecycleTest {
         }
         assertTrue(inHandler.await(20, TimeUnit.SECONDS));
         int port = server.port();
-        long t0 = System.nanoTime();
-        server.close();
-        long stopMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        FutureTask<Long> stop = new FutureTask<>(() -> {
+            long t0 = System.nanoTime();
+            server.close();
+            return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        });
+        try {
+            Thread.ofPlatform().start(stop);
+            TestServers.waitFor("the stop began", 10,
+                    () -> EngineStats.of(server.stats()).children().stream().allMatch(ChildStats::draining));
+        } finally {
+            release.countDown();
+        }
+        long stopMs = stop.get(20, TimeUnit.SECONDS);
         for (CompletableFuture<RawHttp.Response> f : calls) {
             RawHttp.Response r = f.get(20, TimeUnit.SECONDS);
             assertEquals(200, r.status());

@@ -71,6 +71,11 @@ class NonBlockingHandlerTest {
         });
     }
 
+    /** Connections handed to a worker so far (a request the poller declined counts here). */
+    private static long dispatches() {
+        return EngineStats.of(server.stats()).children().stream().mapToLong(ChildStats::dispatches).sum();
+    }
+
     private static String where() {
         Thread t = Thread.currentThread();
         return (t.isVirtual() ? "virtual" : "platform") + ":" + t.getName();
@@ -195,8 +200,10 @@ class NonBlockingHandlerTest {
     void aHeadStillComingGoesToAWorkerWhichReadsItsRest() throws Exception {
         try (RawHttp c = new RawHttp(server.port())) {
             get(c, "/nb");
+            long before = dispatches();
             c.send("GET /nb HTTP/1.1\r\nHo");
-            Thread.sleep(100); // the poller sees part of the head and declines
+            TestServers.waitFor("the poller saw part of the head and handed it to a worker", 10,
+                    () -> dispatches() > before);
             RawHttp.Response res = c.send("st: x\r\n\r\n").read();
             assertEquals(200, res.status(), res.text());
             assertTrue(get(c, "/nb").contains("-poller-"), "then back to the poller");
@@ -209,8 +216,10 @@ class NonBlockingHandlerTest {
             get(c, "/nb");
             String whole = c.send("POST /nb HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello").read().text();
             assertTrue(whole.contains("-poller-") && whole.endsWith(" hello"), whole);
+            long before = dispatches();
             c.send("POST /nb HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhe");
-            Thread.sleep(100); // the head and part of the body arrive first
+            TestServers.waitFor("the poller saw the head and part of the body and handed them to a worker", 10,
+                    () -> dispatches() > before);
             String split = c.send("llo").read().text();
             assertTrue(split.startsWith("virtual:") && split.endsWith(" hello"), split);
             String chunked = c.send("POST /nb HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"

@@ -55,13 +55,13 @@ class ReusePortDrainTest {
 
     @Test
     void twoServersShareAPortAndADrainedOneHandsOverWithoutAFailure() throws Exception {
-        CountDownLatch inHandler = new CountDownLatch(1);
+        CompletableFuture<Void> inHandler = new CompletableFuture<>();
         CountDownLatch release = new CountDownLatch(1);
         LoomServer a = LoomServer.builder().listen("127.0.0.1", 0).reusePort(true)
                 .configure(c -> c.pollersPerChild(1))
                 .handler((req, res) -> {
                     if (req.path().equals("/slow")) {
-                        inHandler.countDown();
+                        inHandler.complete(null);
                         release.await(10, TimeUnit.SECONDS);
                     }
                     res.send("a!");
@@ -77,8 +77,9 @@ class ReusePortDrainTest {
             assertEquals(Set.of("a!", "b!"), seen, "the kernel spreads connections over both sockets");
 
             // A request in flight on a (retry until one lands there: the kernel picks by hash).
+            // Each try ends when a's handler has it or b has answered it, whichever it was.
             CompletableFuture<String> slow = null;
-            for (int i = 0; i < 200 && inHandler.getCount() > 0; i++) {
+            for (int i = 0; i < 200 && !inHandler.isDone(); i++) {
                 CompletableFuture<String> f = CompletableFuture.supplyAsync(() -> {
                     try {
                         return get(port, "/slow");
@@ -86,10 +87,11 @@ class ReusePortDrainTest {
                         throw new java.io.UncheckedIOException(e);
                     }
                 });
-                if (inHandler.await(200, TimeUnit.MILLISECONDS)) {
+                CompletableFuture.anyOf(f, inHandler).get(10, TimeUnit.SECONDS);
+                if (inHandler.isDone()) {
                     slow = f;
                 } else {
-                    f.get(10, TimeUnit.SECONDS);
+                    assertTrue(f.get().endsWith("b!"), f.get());
                 }
             }
             assertTrue(slow != null, "a request reached server a");
@@ -126,15 +128,23 @@ class ReusePortDrainTest {
      */
     @Test
     void connectionsArrivingDuringADrainAreServedNotReset() throws Exception {
+        AtomicInteger servedByB = new AtomicInteger();
         LoomServer b = LoomServer.builder().listen("127.0.0.1", 0).reusePort(true)
-                .configure(c -> c.pollersPerChild(1)).handler((req, res) -> res.send("b!")).start();
+                .configure(c -> c.pollersPerChild(1)).handler((req, res) -> {
+                    servedByB.incrementAndGet();
+                    res.send("b!");
+                }).start();
         int port = b.port();
         Queue<String> failures = new ConcurrentLinkedQueue<>();
         AtomicInteger served = new AtomicInteger();
         try {
             for (int round = 0; round < 10; round++) {
+                AtomicInteger servedByA = new AtomicInteger();
                 LoomServer a = LoomServer.builder().listen("127.0.0.1", port).reusePort(true)
-                        .configure(c -> c.pollersPerChild(1)).handler((req, res) -> res.send("a!")).start();
+                        .configure(c -> c.pollersPerChild(1)).handler((req, res) -> {
+                            servedByA.incrementAndGet();
+                            res.send("a!");
+                        }).start();
                 AtomicBoolean running = new AtomicBoolean(true);
                 List<Thread> clients = new ArrayList<>();
                 for (int t = 0; t < 2; t++) {
@@ -153,9 +163,11 @@ class ReusePortDrainTest {
                         }
                     }));
                 }
-                Thread.sleep(100);
+                // Counts, not sleeps: the clients reach a before its drain, and go on to b after it.
+                TestServers.waitFor("a serves", 10, () -> servedByA.get() >= 20);
                 a.drain("round " + round).get(10, TimeUnit.SECONDS);
-                Thread.sleep(50);
+                int before = servedByB.get();
+                TestServers.waitFor("b serves after the drain", 10, () -> servedByB.get() >= before + 20);
                 running.set(false);
                 for (Thread t : clients) {
                     t.join();
@@ -163,7 +175,6 @@ class ReusePortDrainTest {
                 a.close();
             }
             assertTrue(failures.size() <= 2, failures.size() + " failed of " + served.get() + ": " + failures);
-            assertTrue(served.get() > 100, "served " + served.get());
         } finally {
             b.close();
         }

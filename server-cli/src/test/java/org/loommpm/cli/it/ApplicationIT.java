@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -107,8 +108,8 @@ class ApplicationIT {
     @Test
     void servesTheApplicationsRoutesUnderRequire() throws Exception {
         appJar();
-        int port = JarProcess.freePort();
-        try (JarProcess server = JarProcess.start(dir, "-f", conf(port, "").toString())) {
+        try (JarProcess server = JarProcess.start(dir, "-f", conf(0, "").toString())) {
+            int port = server.port();
             HttpResponse<String> hello = get(port, "/app/hello");
             assertEquals(200, hello.statusCode());
             assertTrue(hello.body().startsWith("bonjour from demo"), hello.body());
@@ -146,9 +147,11 @@ class ApplicationIT {
     @Test
     void gracefulRestartKeepsAnUnchangedApplication() throws Exception {
         appJar();
-        int port = JarProcess.freePort();
-        Path conf = conf(port, "GracefulShutdownTimeout 1\nKeepAliveTimeout 1\n");
+        String extra = "GracefulShutdownTimeout 1\nKeepAliveTimeout 1\n";
+        Path conf = conf(0, extra);
         try (JarProcess server = JarProcess.start(dir, "-f", conf.toString())) {
+            int port = server.port();
+            conf(port, extra); // the restarts below keep the bound port (a Listen of port 0 would bind another)
             java.util.concurrent.BlockingQueue<String> replies = new java.util.concurrent.LinkedBlockingQueue<>();
             CompletableFuture<Integer> closed = new CompletableFuture<>();
             WebSocket ws = client.newWebSocketBuilder().buildAsync(URI.create("ws://127.0.0.1:" + port + "/app/ws"),
@@ -196,8 +199,7 @@ class ApplicationIT {
     @Test
     void anApplicationThatCannotStartStopsTheStart() throws Exception {
         appJar();
-        int port = JarProcess.freePort();
-        Path conf = conf(port, "ApplicationParam demo fail yes\n");
+        Path conf = conf(0, "ApplicationParam demo fail yes\n");
         Process p = new ProcessBuilder(JarProcess.java(), "-jar", JarProcess.jar().toString(), "-f", conf.toString())
                 .directory(dir.toFile()).redirectErrorStream(true).redirectOutput(dir.resolve("out.txt").toFile()).start();
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
@@ -214,9 +216,10 @@ class ApplicationIT {
     @Test
     void everyChildProcessLoadsTheApplication() throws Exception {
         appJar();
-        int port = JarProcess.freePort();
-        Path conf = conf(port, "ChildProcesses On\nStartServers 2\nThreadsPerChild 8\n");
-        try (JarProcess server = JarProcess.start(dir, "-f", conf.toString())) {
+        try (Socket reserved = JarProcess.reservePort();
+             JarProcess server = JarProcess.start(dir, "-f",
+                     conf(reserved.getLocalPort(), "ChildProcesses On\nStartServers 2\nThreadsPerChild 8\n").toString())) {
+            int port = reserved.getLocalPort();
             Set<String> pids = new HashSet<>();
             for (int i = 0; i < 40 && pids.size() < 2; i++) {
                 // A new connection each time (no keep-alive pooling), so SO_REUSEPORT spreads them.
@@ -240,7 +243,7 @@ class ApplicationIT {
     @Test
     void checkReportsAClassThatIsNotThere() throws Exception {
         appJar();
-        Files.writeString(dir.resolve("bad.conf"), "Listen 127.0.0.1:" + JarProcess.freePort() + "\n"
+        Files.writeString(dir.resolve("bad.conf"), "Listen 127.0.0.1:0\n"
                 + "LoadApplication demo org.example.NoSuchApp demo-app.jar\n");
         JarProcess.Result r = JarProcess.run(dir, "-t", "-f", dir.resolve("bad.conf").toString());
         assertEquals(1, r.exit());
@@ -254,7 +257,7 @@ class ApplicationIT {
         assertEquals(1, noJar.exit());
         assertTrue(noJar.err().contains("LM2400 LoadApplication demo: cannot read the jar"), noJar.err());
 
-        Files.writeString(dir.resolve("ok.conf"), "Listen 127.0.0.1:" + JarProcess.freePort() + "\n"
+        Files.writeString(dir.resolve("ok.conf"), "Listen 127.0.0.1:0\n"
                 + "LoadApplication demo " + DemoApplication.class.getName() + " demo-app.jar\n"
                 + "<Location /app>\nSetHandler demo\n</Location>\n");
         JarProcess.Result ok = JarProcess.run(dir, "-t", "-f", dir.resolve("ok.conf").toString());

@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.loommpm.cli.children.ScoreboardFile;
@@ -45,6 +46,15 @@ class ChildProcessesIT {
     Path dir;
 
     private int port;
+    /** Holds {@link #port} for the child processes, which bind it with SO_REUSEPORT ({@link JarProcess#reservePort}). */
+    private Socket reserved;
+
+    @AfterEach
+    void releasePort() throws IOException {
+        if (reserved != null) {
+            reserved.close();
+        }
+    }
 
     private Path setUp(String extra) throws Exception {
         return setUp(CHILDREN, extra);
@@ -54,7 +64,8 @@ class ChildProcessesIT {
         Path root = Files.createDirectories(dir.resolve("htdocs"));
         Files.writeString(root.resolve("a.html"), "A");
         Files.writeString(root.resolve("b.html"), "B");
-        port = JarProcess.freePort();
+        reserved = JarProcess.reservePort();
+        port = reserved.getLocalPort();
         Path conf = dir.resolve("loom.conf");
         write(conf, "Listen 127.0.0.1:" + port + "\nChildProcesses On\nStartServers " + startServers
                 + "\nThreadsPerChild 8\nDocumentRoot htdocs\nDirectoryIndex a.html\nKeepAliveTimeout 2\n"
@@ -68,6 +79,17 @@ class ChildProcessesIT {
         Files.writeString(tmp, text);
         Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                 java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** Waits (at most 20 s) until {@code count} reaches {@code n}: a load shown to run, not assumed to after a sleep. */
+    private static void awaitCount(String what, AtomicInteger count, int n) throws InterruptedException {
+        long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (count.get() < n) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("timed out waiting for " + what + ": " + count.get() + " of " + n);
+            }
+            Thread.sleep(10);
+        }
     }
 
     /** The supervisor's child processes (their PIDs), directly under it. */
@@ -129,6 +151,7 @@ class ChildProcessesIT {
             AtomicBoolean running = new AtomicBoolean(true);
             AtomicLong killedAt = new AtomicLong(Long.MAX_VALUE);
             AtomicLong diedAt = new AtomicLong(Long.MAX_VALUE);
+            AtomicInteger ok = new AtomicInteger();
             AtomicInteger okAfter = new AtomicInteger();
             // Three windows: started before the SIGKILL (at most one per client thread can be in
             // flight on the victim), started while it was dying (connections the kernel queued on
@@ -145,6 +168,7 @@ class ChildProcessesIT {
                         long started = System.nanoTime();
                         try {
                             assertEquals("A", fetchOnNewConnection("/"));
+                            ok.incrementAndGet();
                             if (started > diedAt.get()) {
                                 okAfter.incrementAndGet();
                             }
@@ -155,7 +179,7 @@ class ChildProcessesIT {
                     }
                 }));
             }
-            Thread.sleep(500);
+            awaitCount("requests served before the kill", ok, 20);
             long victim = before.iterator().next();
             ProcessHandle handle = ProcessHandle.of(victim).orElseThrow();
             killedAt.set(System.nanoTime());
@@ -164,7 +188,7 @@ class ChildProcessesIT {
             diedAt.set(System.nanoTime());
             // Replaced: a new PID beside the two survivors.
             awaitChildren(server, c -> c.size() == CHILDREN && !c.contains(victim), Duration.ofSeconds(20));
-            Thread.sleep(500);
+            awaitCount("requests served after the kill", okAfter, 20);
             running.set(false);
             for (Thread t : load) {
                 t.join();
@@ -229,7 +253,7 @@ class ChildProcessesIT {
                     }
                 }));
             }
-            Thread.sleep(1000);
+            awaitCount("requests served before the reload", ok, 20);
             write(conf, Files.readString(conf).replace("DirectoryIndex a.html", "DirectoryIndex b.html"));
             server.signal("HUP");
             // The old generation's processes have all exited, the new one's serve.

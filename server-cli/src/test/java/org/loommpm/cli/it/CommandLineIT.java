@@ -139,10 +139,9 @@ class CommandLineIT {
                 """);
         for (boolean staging : new boolean[] {false, true}) {
             String expected = staging ? "staging" : "live";
-            int port = JarProcess.freePort();
             String[] args = staging ? new String[] {"-f", "site.conf", "-D", "Staging"} : new String[] {"-f", "site.conf"};
-            try (JarProcess p = JarProcess.start(dir, Map.of("LOOM_IT_PORT", Integer.toString(port)), args)) {
-                Curl.Response res = Curl.exchange("http://127.0.0.1:" + port + "/page.txt");
+            try (JarProcess p = JarProcess.start(dir, Map.of("LOOM_IT_PORT", "0"), args)) {
+                Curl.Response res = Curl.exchange("http://127.0.0.1:" + p.port() + "/page.txt");
                 assertEquals(200, res.status(), res.toString());
                 assertEquals(expected + " page", res.body());
                 assertEquals(expected, res.header("X-Site"));
@@ -189,8 +188,8 @@ class CommandLineIT {
     void embeddedDefaultServesTheWelcomePageAndHtdocs() throws Exception {
         Files.createDirectories(dir.resolve("htdocs"));
         Files.writeString(dir.resolve("htdocs/hello.txt"), "Hello, World!");
-        int port = JarProcess.freePort();
-        try (JarProcess p = JarProcess.start(dir, "-c", "Listen 127.0.0.1:" + port)) {
+        try (JarProcess p = JarProcess.start(dir, "-c", "Listen 127.0.0.1:0")) {
+            int port = p.port();
             String out = p.stdout();
             assertTrue(out.contains("listening on http://127.0.0.1:" + port + "/"), out);
             assertTrue(out.contains("config: embedded default"), out);
@@ -211,9 +210,9 @@ class CommandLineIT {
     void customLogToDevNullTurnsTheAccessLogOff() throws Exception {
         Files.createDirectories(dir.resolve("htdocs"));
         Files.writeString(dir.resolve("htdocs/hello.txt"), "Hello, World!");
-        int port = JarProcess.freePort();
-        try (JarProcess p = JarProcess.start(dir, "-c", "Listen 127.0.0.1:" + port,
+        try (JarProcess p = JarProcess.start(dir, "-c", "Listen 127.0.0.1:0",
                 "-c", "CustomLog /dev/null common")) {
+            int port = p.port();
             assertEquals("Hello, World!", Curl.exchange("http://127.0.0.1:" + port + "/hello.txt").body());
             p.signal("TERM");
             assertEquals(0, p.waitExit(Duration.ofSeconds(20)));

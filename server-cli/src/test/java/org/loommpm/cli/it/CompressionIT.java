@@ -54,9 +54,8 @@ class CompressionIT {
         Files.writeString(root.resolve("css/small.html"), "<p>hi</p>");
         Files.writeString(root.resolve("css/sub/a.css"), css);
         Files.writeString(root.resolve("nocompress/page.html"), page);
-        int port = JarProcess.freePort();
         Files.writeString(dir.resolve("loom.conf"), """
-                Listen 127.0.0.1:%d
+                Listen 127.0.0.1:0
                 DocumentRoot htdocs
                 AddOutputFilterByType BROTLI_COMPRESS;DEFLATE text/html text/plain
                 DeflateCompressionLevel 6
@@ -73,9 +72,9 @@ class CompressionIT {
                 <Location /nocompress>
                     SetOutputFilter none
                 </Location>
-                """.formatted(port));
+                """.formatted());
         server = JarProcess.start(dir, "-f", "loom.conf");
-        base = "http://127.0.0.1:" + port;
+        base = "http://127.0.0.1:" + server.port();
     }
 
     @AfterAll

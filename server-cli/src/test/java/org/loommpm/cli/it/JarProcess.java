@@ -2,7 +2,9 @@ package org.loommpm.cli.it;
 
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.ServerSocket;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.StandardSocketOptions;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,10 +45,22 @@ final class JarProcess implements AutoCloseable {
         return ProcessHandle.current().info().command().orElse("java");
     }
 
-    /** A port that was free a moment ago on 127.0.0.1. */
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
+    /**
+     * A port on 127.0.0.1 held for a jar whose listeners bind with SO_REUSEPORT ({@code ChildProcesses
+     * On}: each child binds the configured port itself, so {@code Listen 127.0.0.1:0} cannot do).
+     * The returned socket is bound to it with SO_REUSEPORT and never listens: the children bind
+     * beside it, any other bind is refused until it is closed, and it takes no connection. (A port
+     * found free and then closed could be taken by another process before the jar binds it.)
+     */
+    static Socket reservePort() throws IOException {
+        Socket held = new Socket();
+        try {
+            held.setOption(StandardSocketOptions.SO_REUSEPORT, true);
+            held.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            return held;
+        } catch (IOException | RuntimeException e) {
+            held.close();
+            throw e;
         }
     }
 
@@ -132,6 +146,25 @@ final class JarProcess implements AutoCloseable {
     /** The port this process said it listens on (a {@code Listen 127.0.0.1:0} start). */
     int port() throws IOException {
         return listeningPort(stdout());
+    }
+
+    /** The port this process said it listens on at {@code host} (a {@code Listen HOST:0} start). */
+    int port(String host) throws IOException {
+        Matcher m = Pattern.compile("listening on http://" + Pattern.quote(host) + ":(\\d+)/").matcher(stdout());
+        if (!m.find()) {
+            throw new AssertionError("no port for " + host + " in: " + stdout());
+        }
+        return Integer.parseInt(m.group(1));
+    }
+
+    /** Every port this process said it listens on at 127.0.0.1, in its {@code listening on} lines' order (plain listeners first). */
+    List<Integer> ports() throws IOException {
+        List<Integer> ports = new ArrayList<>();
+        Matcher m = LISTENING.matcher(stdout());
+        while (m.find()) {
+            ports.add(Integer.parseInt(m.group(1)));
+        }
+        return ports;
     }
 
     String stdout() throws IOException {

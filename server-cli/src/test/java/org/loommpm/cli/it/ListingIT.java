@@ -30,17 +30,16 @@ class ListingIT {
         byte[] big = new byte[100_000];
         java.util.Arrays.fill(big, (byte) 'z');
         Files.write(root.resolve("big.bin"), big);
-        int port = JarProcess.freePort();
         Files.writeString(dir.resolve("loom.conf"), """
-                Listen 127.0.0.1:%d
+                Listen 127.0.0.1:0
                 DocumentRoot htdocs
                 DirectoryIndex index.html default.htm
                 Options Indexes FollowSymLinks
                 EnableSendfile Off
                 CustomLog /dev/null common
-                """.formatted(port));
+                """);
         try (JarProcess server = JarProcess.start(dir, "-f", "loom.conf")) {
-            String base = "http://127.0.0.1:" + port;
+            String base = "http://127.0.0.1:" + server.port();
             Curl.Response listing = Curl.exchange(base + "/files/");
             assertEquals(200, listing.status());
             assertEquals("text/html; charset=UTF-8", listing.header("Content-Type"));

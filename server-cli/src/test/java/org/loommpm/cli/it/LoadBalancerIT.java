@@ -26,6 +26,12 @@ class LoadBalancerIT {
     @TempDir
     static Path dir;
     static JarProcess server;
+    /**
+     * The proxy-protocol listener's address. Both listeners bind port 0, and proxy-protocol goes
+     * with the configured address, so they need different ones; the client still connects from
+     * 127.0.0.1 (loopback's whole 127.0.0.0/8 is local on Linux).
+     */
+    static final String PROXIED_HOST = "127.0.0.2";
     static int proxied;
     static int plain;
 
@@ -34,11 +40,9 @@ class LoadBalancerIT {
         Path root = Files.createDirectories(dir.resolve("htdocs/private"));
         Files.writeString(root.getParent().resolve("hello.txt"), "hello");
         Files.writeString(root.resolve("x.txt"), "secret");
-        proxied = JarProcess.freePort();
-        plain = JarProcess.freePort();
         Files.writeString(dir.resolve("loom.conf"), """
-                Listen 127.0.0.1:%d proxy-protocol
-                Listen 127.0.0.1:%d
+                Listen 127.0.0.2:0 proxy-protocol
+                Listen 127.0.0.1:0
                 DocumentRoot htdocs
                 RemoteIPHeader X-Forwarded-For
                 RemoteIPInternalProxy 127.0.0.1
@@ -48,8 +52,10 @@ class LoadBalancerIT {
                 <Location /private>
                     Require ip 203.0.113.0/24
                 </Location>
-                """.formatted(proxied, plain));
+                """.formatted());
         server = JarProcess.start(dir, "-f", "loom.conf");
+        proxied = server.port(PROXIED_HOST);
+        plain = server.port("127.0.0.1");
     }
 
     @AfterAll
@@ -61,8 +67,8 @@ class LoadBalancerIT {
         }
     }
 
-    private static String raw(int port, String bytes) throws IOException {
-        try (Socket s = new Socket("127.0.0.1", port)) {
+    private static String raw(String host, int port, String bytes) throws IOException {
+        try (Socket s = new Socket(host, port)) {
             s.setSoTimeout(10_000);
             s.getOutputStream().write(bytes.getBytes(StandardCharsets.ISO_8859_1));
             return new String(s.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
@@ -75,7 +81,7 @@ class LoadBalancerIT {
 
     @Test
     void curlWithTheHeaderOverHttp1AndH2c() throws Exception {
-        String url = "http://127.0.0.1:" + proxied + "/hello.txt";
+        String url = "http://" + PROXIED_HOST + ":" + proxied + "/hello.txt";
         Curl.Response r = Curl.exchange("--haproxy-protocol", url);
         assertEquals(200, r.status());
         assertEquals("hello", r.body());
@@ -89,10 +95,10 @@ class LoadBalancerIT {
 
     @Test
     void requireIpSeesTheClientTheHeaderNames() throws Exception {
-        String in = raw(proxied, "PROXY TCP4 203.0.113.7 192.0.2.1 5555 443\r\n" + get("/private/x.txt"));
+        String in = raw(PROXIED_HOST, proxied, "PROXY TCP4 203.0.113.7 192.0.2.1 5555 443\r\n" + get("/private/x.txt"));
         assertTrue(in.startsWith("HTTP/1.1 200"), in);
         assertTrue(in.endsWith("secret"), in);
-        String out = raw(proxied, "PROXY TCP4 198.51.100.1 192.0.2.1 5555 443\r\n" + get("/private/x.txt"));
+        String out = raw(PROXIED_HOST, proxied, "PROXY TCP4 198.51.100.1 192.0.2.1 5555 443\r\n" + get("/private/x.txt"));
         assertTrue(out.startsWith("HTTP/1.1 403"), out);
         server.awaitFile(dir.resolve("access.log"),
                 s -> s.contains("203.0.113.7|203.0.113.7|203.0.113.7|203.0.113.7|/private/x.txt|200"), Duration.ofSeconds(10));
@@ -100,10 +106,10 @@ class LoadBalancerIT {
 
     @Test
     void remoteIpHeaderFromAnInternalProxy() throws Exception {
-        String in = raw(plain, "GET /private/x.txt HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 198.51.100.77, 203.0.113.9\r\n"
+        String in = raw("127.0.0.1", plain, "GET /private/x.txt HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 198.51.100.77, 203.0.113.9\r\n"
                 + "Connection: close\r\n\r\n");
         assertTrue(in.startsWith("HTTP/1.1 200"), in);
-        assertTrue(raw(plain, get("/private/x.txt")).startsWith("HTTP/1.1 403"), "no header: the socket's peer");
+        assertTrue(raw("127.0.0.1", plain, get("/private/x.txt")).startsWith("HTTP/1.1 403"), "no header: the socket's peer");
         // %h and %a are the client the internal proxy vouched for (httpd 2.4.19+); %{c}a and %{c}h
         // the connection's peer.
         server.awaitFile(dir.resolve("access.log"),
@@ -113,7 +119,7 @@ class LoadBalancerIT {
     @Test
     void aPeerThatIsNotAListedProxyCannotSetTheClient() throws Exception {
         // The PROXY header names 198.51.100.3: not a listed proxy, so its X-Forwarded-For is ignored.
-        String r = raw(proxied, "PROXY TCP4 198.51.100.3 192.0.2.1 1 443\r\nGET /private/x.txt HTTP/1.1\r\nHost: x\r\n"
+        String r = raw(PROXIED_HOST, proxied, "PROXY TCP4 198.51.100.3 192.0.2.1 1 443\r\nGET /private/x.txt HTTP/1.1\r\nHost: x\r\n"
                 + "X-Forwarded-For: 203.0.113.9\r\nConnection: close\r\n\r\n");
         assertTrue(r.startsWith("HTTP/1.1 403"), r);
     }

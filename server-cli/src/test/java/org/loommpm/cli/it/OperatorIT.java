@@ -63,9 +63,10 @@ class OperatorIT {
 
     @Test
     void dashKDrivesTheServerThroughItsPidFile() throws Exception {
-        int port = JarProcess.freePort();
-        config(port, "");
+        config(0, "");
         try (JarProcess server = JarProcess.start(dir, "-f", "loom.conf")) {
+            int port = server.port();
+            config(port, ""); // the restarts below keep the bound port (a Listen of port 0 would bind another)
             assertEquals(server.pid(), pidInFile());
             assertEquals(200, get(port, "/health/live").statusCode());
             assertEquals(200, get(port, "/health/ready").statusCode());
@@ -99,8 +100,7 @@ class OperatorIT {
         Process gone = new ProcessBuilder("true").start();
         assertTrue(gone.waitFor(10, TimeUnit.SECONDS));
         Files.writeString(dir.resolve("run.pid"), gone.pid() + "\n");
-        int port = JarProcess.freePort();
-        config(port, "");
+        config(0, "");
         try (JarProcess server = JarProcess.start(dir, "-f", "loom.conf")) {
             assertEquals(server.pid(), pidInFile());
             awaitLog(server, "LM1901");
@@ -115,8 +115,7 @@ class OperatorIT {
 
     @Test
     void kStartServesWhenNoneRunsAndUsr1RestartsGracefully() throws Exception {
-        int port = JarProcess.freePort();
-        config(port, "");
+        config(0, "");
         try (JarProcess server = JarProcess.start(dir, "-f", "loom.conf", "-k", "start")) {
             assertEquals(server.pid(), pidInFile());
             server.signal("USR1");
@@ -129,9 +128,10 @@ class OperatorIT {
 
     @Test
     void readinessTurnsOffBeforeTheListenerCloses() throws Exception {
-        int port = JarProcess.freePort();
-        config(port, "GracefulStopDelay 4\n");
+        config(0, "GracefulStopDelay 4\n");
+        int port;
         try (JarProcess server = JarProcess.start(dir, "-f", "loom.conf")) {
+            port = server.port();
             assertEquals(200, get(port, "/health/ready").statusCode());
             server.signal("TERM");
             long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();

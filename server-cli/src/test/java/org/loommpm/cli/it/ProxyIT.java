@@ -77,11 +77,10 @@ class ProxyIT {
 
     @Test
     void dashCProxyPassesGibibyteBodiesBothWaysInBoundedMemory() throws Exception {
-        int port = JarProcess.freePort();
         try (LoomServer backend = backend();
-             JarProcess proxy = proxyJar("-C", "Listen 127.0.0.1:" + port, "-C",
+             JarProcess proxy = proxyJar("-C", "Listen 127.0.0.1:0", "-C",
                      "ProxyPass /app/ http://127.0.0.1:" + backend.port() + "/", "-C", "CustomLog /dev/null common")) {
-            String base = "http://127.0.0.1:" + port + "/app/";
+            String base = "http://127.0.0.1:" + proxy.port() + "/app/";
             HttpResponse<String> small = CLIENT.send(HttpRequest.newBuilder(URI.create(base + "x?y=1")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals("backend " + backend.port() + " /x?y=1", small.body());
@@ -125,11 +124,10 @@ class ProxyIT {
 
     @Test
     void aClientThatStopsReadingHoldsTheBackendBack() throws Exception {
-        int port = JarProcess.freePort();
         try (LoomServer backend = backend();
-             JarProcess proxy = proxyJar("-C", "Listen 127.0.0.1:" + port, "-C",
+             JarProcess proxy = proxyJar("-C", "Listen 127.0.0.1:0", "-C",
                      "ProxyPass / http://127.0.0.1:" + backend.port() + "/", "-C", "CustomLog /dev/null common");
-             java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+             java.net.Socket s = new java.net.Socket("127.0.0.1", proxy.port())) {
             s.setReceiveBufferSize(64 * 1024);
             s.getOutputStream().write("GET /big HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
             s.getInputStream().readNBytes(1024 * 1024);
@@ -144,12 +142,11 @@ class ProxyIT {
 
     @Test
     void balancerFromAFileWithExclusionsAndALocation() throws Exception {
-        int port = JarProcess.freePort();
         Files.createDirectories(dir.resolve("htdocs/app/static"));
         Files.writeString(dir.resolve("htdocs/app/static/s.txt"), "static");
         try (LoomServer a = backend(); LoomServer b = backend(); LoomServer c = backend()) {
             Files.writeString(dir.resolve("loom.conf"), """
-                    Listen 127.0.0.1:%d
+                    Listen 127.0.0.1:0
                     DocumentRoot htdocs
                     CustomLog /dev/null common
                     ProxyVia On
@@ -164,9 +161,9 @@ class ProxyIT {
                     <Location /other/>
                         ProxyPass http://127.0.0.1:%d/o/
                     </Location>
-                    """.formatted(port, a.port(), b.port(), c.port()));
+                    """.formatted(a.port(), b.port(), c.port()));
             try (JarProcess proxy = JarProcess.start(dir, "-f", "loom.conf")) {
-                String base = "http://127.0.0.1:" + port;
+                String base = "http://127.0.0.1:" + proxy.port();
                 Set<String> seen = new HashSet<>();
                 for (int i = 0; i < 6; i++) {
                     seen.add(get(base + "/app/p").split(" ")[1]);
@@ -181,7 +178,6 @@ class ProxyIT {
 
     @Test
     void webSocketsTunnelThroughTheJarWithCompressionOnAndCountInServerStatus() throws Exception {
-        int port = JarProcess.freePort();
         org.loommpm.websocket.WebSocketHandler echo = new org.loommpm.websocket.WebSocketHandler() {
             @Override
             public void onText(org.loommpm.websocket.WebSocketSession s, String text) {
@@ -191,7 +187,7 @@ class ProxyIT {
         try (LoomServer backend = LoomServer.builder().listen("127.0.0.1", 0)
                 .handler(new org.loommpm.api.Router().websocket("/chat", echo)).start()) {
             Files.writeString(dir.resolve("loom.conf"), """
-                    Listen 127.0.0.1:%d
+                    Listen 127.0.0.1:0
                     CustomLog /dev/null common
                     AddOutputFilterByType DEFLATE text/plain text/html
                     ProxyPass /ws/ ws://127.0.0.1:%d/
@@ -199,8 +195,9 @@ class ProxyIT {
                     <Location /server-status>
                         SetHandler server-status
                     </Location>
-                    """.formatted(port, backend.port(), backend.port()));
+                    """.formatted(backend.port(), backend.port()));
             try (JarProcess proxy = JarProcess.start(dir, "-f", "loom.conf")) {
+                int port = proxy.port();
                 java.util.concurrent.BlockingQueue<String> got = new java.util.concurrent.LinkedBlockingQueue<>();
                 java.net.http.WebSocket ws = HttpClient.newHttpClient().newWebSocketBuilder()
                         .buildAsync(URI.create("ws://127.0.0.1:" + port + "/ws/chat"), new java.net.http.WebSocket.Listener() {
@@ -231,11 +228,10 @@ class ProxyIT {
     @Test
     void http2ClientsAreProxiedAndACutOffBackendResetsTheStream() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(org.loommpm.testsupport.Curl.available(), "curl absent");
-        int port = JarProcess.freePort();
         try (LoomServer backend = backend();
-             JarProcess proxy = proxyJar("-C", "Listen 127.0.0.1:" + port, "-C",
+             JarProcess proxy = proxyJar("-C", "Listen 127.0.0.1:0", "-C",
                      "ProxyPass / http://127.0.0.1:" + backend.port() + "/", "-C", "CustomLog /dev/null common")) {
-            String base = "http://127.0.0.1:" + port;
+            String base = "http://127.0.0.1:" + proxy.port();
             var get = org.loommpm.testsupport.Curl.run("--http2-prior-knowledge", "-w", " %{http_version}", base + "/x");
             assertEquals("backend " + backend.port() + " /x 2", get.text());
             var post = org.loommpm.testsupport.Curl.run("--http2-prior-knowledge", "--data-binary", "hello", base + "/echo");
@@ -250,19 +246,18 @@ class ProxyIT {
 
     @Test
     void requestsProxiedOnThePollerAreLoggedWithTheirStatusAndSize() throws Exception {
-        int port = JarProcess.freePort();
         Path log = dir.resolve("access.log");
         try (LoomServer backend = backend()) {
             Files.writeString(dir.resolve("loom.conf"), """
-                    Listen 127.0.0.1:%d
+                    Listen 127.0.0.1:0
                     CustomLog %s "%%>s %%b %%m %%U"
                     ProxyPass /app/ http://127.0.0.1:%d/
                     <Location /app/private/>
                         Require ip 10.0.0.0/8
                     </Location>
-                    """.formatted(port, log, backend.port()));
+                    """.formatted(log, backend.port()));
             try (JarProcess proxy = JarProcess.start(dir, "-f", "loom.conf")) {
-                String base = "http://127.0.0.1:" + port;
+                String base = "http://127.0.0.1:" + proxy.port();
                 String body = get(base + "/app/x");
                 assertEquals("backend " + backend.port() + " /x", body);
                 HttpResponse<String> denied = CLIENT.send(HttpRequest.newBuilder(URI.create(base + "/app/private/y"))

@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.loommpm.testsupport.Curl;
@@ -35,6 +37,17 @@ class SignalsIT {
                 java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
 
+    /** Waits (at most 20 s) until {@code count} reaches {@code n}: a load shown to run, not assumed to after a sleep. */
+    private static void awaitCount(String what, AtomicInteger count, int n) throws InterruptedException {
+        long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (count.get() < n) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("timed out waiting for " + what + ": " + count.get() + " of " + n);
+            }
+            Thread.sleep(10);
+        }
+    }
+
     private static String base(int port) {
         return "http://127.0.0.1:" + port;
     }
@@ -44,13 +57,12 @@ class SignalsIT {
         Path root = Files.createDirectories(dir.resolve("htdocs"));
         Files.writeString(root.resolve("a.html"), "A");
         Files.writeString(root.resolve("b.html"), "B");
-        int p1 = JarProcess.freePort();
-        int p2 = JarProcess.freePort();
         Path conf = dir.resolve("loom.conf");
         String common = "DocumentRoot htdocs\nKeepAliveTimeout 2\nCustomLog access.log common\nErrorLog error.log\n"
                 + "<Location /server-status>\nSetHandler server-status\nRequire ip 127.0.0.1\n</Location>\n";
-        config(conf, "Listen 127.0.0.1:" + p1 + "\nDirectoryIndex a.html\n" + common);
+        config(conf, "Listen 127.0.0.1:0\nDirectoryIndex a.html\n" + common);
         try (JarProcess server = JarProcess.start(dir, "-f", "loom.conf")) {
+            int p1 = server.port();
             HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                     .connectTimeout(Duration.ofSeconds(5)).build();
             AtomicBoolean running = new AtomicBoolean(true);
@@ -78,16 +90,21 @@ class SignalsIT {
                     }
                 }));
             }
-            Thread.sleep(1000);
+            awaitCount("requests served before the reload", ok, 20);
             int before = ok.get();
-            config(conf, "Listen 127.0.0.1:" + p1 + "\nListen 127.0.0.1:" + p2 + "\nDirectoryIndex b.html\n" + common);
+            // p1 as bound, kept across the reload; the new address on a port of its own, read from LM1303.
+            config(conf, "Listen 127.0.0.1:" + p1 + "\nListen 127.0.0.1:0\nDirectoryIndex b.html\n" + common);
             server.signal("HUP");
             server.awaitFile(dir.resolve("error.log"), s -> s.contains("LM1303"), Duration.ofSeconds(15));
+            Matcher reloaded = Pattern.compile("LM1303 .* serving on \\[/127\\.0\\.0\\.1:" + p1
+                    + ", /127\\.0\\.0\\.1:(\\d+)\\]").matcher(Files.readString(dir.resolve("error.log")));
+            assertTrue(reloaded.find(), "LM1303 names both addresses");
+            int p2 = Integer.parseInt(reloaded.group(1));
             long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
             while (sawB.get() == 0 && System.nanoTime() < until) {
                 Thread.sleep(20);
             }
-            Thread.sleep(1000);
+            awaitCount("requests served after the reload", ok, ok.get() + 20);
             running.set(false);
             for (Thread t : load) {
                 t.join();
@@ -108,12 +125,12 @@ class SignalsIT {
     void sighupWithABrokenConfigKeepsServingAndSaysWhy() throws Exception {
         Path root = Files.createDirectories(dir.resolve("htdocs"));
         Files.writeString(root.resolve("index.html"), "still here");
-        int port = JarProcess.freePort();
         Path conf = dir.resolve("loom.conf");
-        String good = "Listen 127.0.0.1:" + port + "\nDocumentRoot htdocs\nCustomLog /dev/null common\n"
+        String good = "Listen 127.0.0.1:0\nDocumentRoot htdocs\nCustomLog /dev/null common\n"
                 + "<Location /server-status>\nSetHandler server-status\nRequire ip 127.0.0.1\n</Location>\n";
         config(conf, good);
         try (JarProcess server = JarProcess.start(dir, "-f", "loom.conf")) {
+            int port = server.port();
             config(conf, good + "ThreadsPerChild 0\n");
             server.signal("HUP");
             server.awaitErrors(s -> s.contains("LM1301"), Duration.ofSeconds(15));
@@ -136,10 +153,10 @@ class SignalsIT {
         byte[] big = new byte[3 * 1024 * 1024];
         java.util.Arrays.fill(big, (byte) 'x');
         Files.write(root.resolve("big.bin"), big);
-        int port = JarProcess.freePort();
-        Files.writeString(dir.resolve("loom.conf"), "Listen 127.0.0.1:" + port
+        Files.writeString(dir.resolve("loom.conf"), "Listen 127.0.0.1:0"
                 + "\nDocumentRoot htdocs\nGracefulShutdownTimeout 30\nCustomLog access.log common\n");
         try (JarProcess server = JarProcess.start(dir, "-f", "loom.conf")) {
+            int port = server.port();
             List<Process> clients = new ArrayList<>();
             for (int i = 0; i < 4; i++) {
                 // About 2 s per download: still running when the signal arrives.
@@ -180,12 +197,14 @@ class SignalsIT {
     void anIgnoredSighupIsReportedAndSigusr1StillRestarts() throws Exception {
         Path root = Files.createDirectories(dir.resolve("htdocs"));
         Files.writeString(root.resolve("index.html"), "hello");
-        int port = JarProcess.freePort();
-        config(dir.resolve("loom.conf"), "Listen 127.0.0.1:" + port + "\nDocumentRoot htdocs\nCustomLog /dev/null common\n"
-                + "ErrorLog error.log\n");
+        String rest = "\nDocumentRoot htdocs\nCustomLog /dev/null common\nErrorLog error.log\n";
+        config(dir.resolve("loom.conf"), "Listen 127.0.0.1:0" + rest);
         List<String> cmd = new ArrayList<>(List.of("nohup", JarProcess.java(), "-Xss1m", "-jar",
                 JarProcess.jar().toString(), "-f", "loom.conf"));
         try (JarProcess server = JarProcess.launch(dir, cmd)) {
+            int port = server.port();
+            // The restart below keeps the bound port (a Listen of port 0 would bind another).
+            config(dir.resolve("loom.conf"), "Listen 127.0.0.1:" + port + rest);
             server.awaitErrors(s -> s.contains("LM1402 SIGHUP was ignored"), Duration.ofSeconds(15));
             server.signal("USR1");
             server.awaitFile(dir.resolve("error.log"), s -> s.contains("LM0012 graceful restart: generation 2"),

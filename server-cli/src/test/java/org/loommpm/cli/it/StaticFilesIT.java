@@ -68,9 +68,8 @@ class StaticFilesIT {
         Files.createSymbolicLink(root.resolve("link-out.txt"), dir.resolve("canary.txt"));
         Files.createSymbolicLink(root.resolve("link-in.txt"), root.resolve("hello.txt"));
         Files.createSymbolicLink(root.resolve("dir-out"), dir);
-        int port = JarProcess.freePort();
         Files.writeString(dir.resolve("loom.conf"), """
-                Listen 127.0.0.1:%d
+                Listen 127.0.0.1:0
                 DocumentRoot htdocs
                 AddType application/x-foo foo
                 CustomLog access.log combined
@@ -82,9 +81,9 @@ class StaticFilesIT {
                 <Location /sub>
                     Require ip 10.0.0.0/8
                 </Location>
-                """.formatted(port));
+                """);
         server = JarProcess.start(dir, "-f", "loom.conf");
-        base = "http://127.0.0.1:" + port;
+        base = "http://127.0.0.1:" + server.port();
     }
 
     @AfterAll

@@ -20,9 +20,8 @@ class StatusAndMetricsIT {
     void statusPageAndPrometheusMetricsAreServedWhereConfigured() throws Exception {
         Path root = Files.createDirectories(dir.resolve("htdocs"));
         Files.writeString(root.resolve("a.txt"), "a");
-        int port = JarProcess.freePort();
         Files.writeString(dir.resolve("loom.conf"), """
-                Listen 127.0.0.1:%d
+                Listen 127.0.0.1:0
                 DocumentRoot htdocs
                 CustomLog /dev/null common
                 <Location /server-status>
@@ -37,9 +36,9 @@ class StatusAndMetricsIT {
                     SetHandler metrics
                     Require all denied
                 </Location>
-                """.formatted(port));
+                """);
         try (JarProcess server = JarProcess.start(dir, "-f", "loom.conf")) {
-            String base = "http://127.0.0.1:" + port;
+            String base = "http://127.0.0.1:" + server.port();
             for (int i = 0; i < 5; i++) {
                 assertEquals("a", Curl.exchange(base + "/a.txt").body());
             }

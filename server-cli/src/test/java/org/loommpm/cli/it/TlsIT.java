@@ -53,18 +53,18 @@ class TlsIT {
 
     @Test
     void servesHttpAndHttpsFromOneServer() throws Exception {
-        int plain = JarProcess.freePort();
-        int tls = JarProcess.freePort();
         Files.writeString(dir.resolve("both.conf"), """
-                Listen 127.0.0.1:%d
-                Listen 127.0.0.1:%d https
+                Listen 127.0.0.1:0
+                Listen 127.0.0.1:0 https
                 DocumentRoot htdocs
                 SSLCertificateFile chain.pem
                 SSLCertificateKeyFile key-pkcs8.pem
                 ErrorLog error.log
                 CustomLog access.log common
-                """.formatted(plain, tls));
+                """);
         try (JarProcess server = JarProcess.start(dir, "-f", "both.conf")) {
+            int plain = server.ports().get(0);
+            int tls = server.ports().get(1);
             Curl.Response http = Curl.exchange("http://127.0.0.1:" + plain + "/hello.txt");
             assertEquals(200, http.status());
             assertEquals("Hello, TLS!", http.body());

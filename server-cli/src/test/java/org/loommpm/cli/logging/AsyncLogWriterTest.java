@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -92,7 +94,8 @@ class AsyncLogWriterTest {
         try (AsyncLogWriter w = new AsyncLogWriter(f.toString(), 1 << 24, m -> { })) {
             AtomicInteger done = new AtomicInteger(-1);
             AtomicBoolean stop = new AtomicBoolean();
-            Thread producer = Thread.ofPlatform().start(() -> {
+            // A FutureTask, not a bare thread: get() rethrows what fails there.
+            FutureTask<Void> producer = new FutureTask<>(() -> {
                 for (int n = 0; !stop.get(); n++) {
                     if (w.offer(7, LogLine::number, (long) n)) { // (false only when every buffer is full)
                         done.set(n);
@@ -101,7 +104,9 @@ class AsyncLogWriterTest {
                         LockSupport.parkNanos(10_000);
                     }
                 }
+                return null;
             });
+            Thread.ofPlatform().start(producer);
             try {
                 for (int round = 0; round < 20; round++) {
                     Thread.sleep(2);
@@ -114,7 +119,7 @@ class AsyncLogWriterTest {
                 }
             } finally {
                 stop.set(true);
-                producer.join();
+                producer.get(10, TimeUnit.SECONDS);
             }
         }
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -31,7 +32,9 @@ class GracefulCloseTest {
             c.headers(1, true, FrameClient.get("/block"));
             c.headers(3, true, FrameClient.get("/block"));
             TestWait.until("both handlers running", 5, () -> started.get() == 2);
-            Thread stopper = Thread.ofPlatform().start(server::stop);
+            // A FutureTask: get() rethrows a failed stop.
+            FutureTask<Void> stopper = new FutureTask<>(server::stop, null);
+            Thread.ofPlatform().start(stopper);
             FrameClient.Frame goAway = c.expect(FrameClient.GOAWAY);
             assertEquals(0, goAway.errorCode());
             assertEquals(3, goAway.int32(0), "last stream id");
@@ -40,7 +43,7 @@ class GracefulCloseTest {
             assertEquals("released", c.response(1).text());
             assertEquals("released", c.response(3).text());
             assertTrue(c.closedByServer(), "closed once both streams were answered");
-            stopper.join(15_000);
+            stopper.get(15, TimeUnit.SECONDS);
             assertEquals(2, server.stats().streamsStarted());
             assertEquals(2, server.stats().responsesCompleted());
         }

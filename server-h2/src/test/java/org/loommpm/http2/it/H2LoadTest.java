@@ -6,7 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
@@ -105,21 +106,16 @@ class H2LoadTest {
     @Test
     void gracefulStopUnderLoadLosesNoStartedStream() throws Exception {
         H2Server server = H2Server.start(APP);
-        AtomicReference<Counts> result = new AtomicReference<>();
-        Thread load = Thread.ofPlatform().start(() -> {
-            try {
-                result.set(h2load(server.port(), "/", "-n", "200000", "-c", "10", "-m", "20"));
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        // A FutureTask, not a bare thread: get() rethrows what fails there.
+        FutureTask<Counts> load = new FutureTask<>(() -> h2load(server.port(), "/", "-n", "200000", "-c", "10", "-m", "20"));
+        Thread.ofPlatform().start(load);
         TestWait.until("streams under way", 30, () -> server.stats().streamsStarted() > 2000);
         server.stop();
-        load.join(120_000);
+        Counts result = load.get(120, TimeUnit.SECONDS);
         long started = server.stats().streamsStarted();
         long completed = server.stats().responsesCompleted();
         assertEquals(started, completed, "every stream the server started was answered");
         assertTrue(started > 0);
-        assertEquals(completed, result.get().succeeded(), "every completed response reached h2load: " + result.get());
+        assertEquals(completed, result.succeeded(), "every completed response reached h2load: " + result);
     }
 }

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -95,16 +96,16 @@ class Http2SuspendTest {
         assertEquals(polls, server.stats().suspendedNow());
         assertEquals("pong", client.send(HttpRequest.newBuilder(URI.create(base + "/ping")).build(),
                 HttpResponse.BodyHandlers.ofString()).body(), "other streams are served meanwhile");
-        Thread.ofPlatform().start(() -> {
+        // A FutureTask, not a bare thread: get() rethrows what fails there.
+        FutureTask<Void> answerer = new FutureTask<>(() -> {
             SuspendedResponse s;
             while ((s = waiting.poll()) != null) {
-                try {
-                    s.send("news");
-                } catch (IOException e) {
-                    throw new RuntimeException(e);
-                }
+                s.send("news");
             }
-        }).join(10_000);
+            return null;
+        });
+        Thread.ofPlatform().start(answerer);
+        answerer.get(10, TimeUnit.SECONDS);
         for (CompletableFuture<HttpResponse<String>> f : answers) {
             HttpResponse<String> r = f.get(20, TimeUnit.SECONDS);
             assertEquals(200, r.statusCode());
@@ -129,13 +130,10 @@ class Http2SuspendTest {
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(res.body(), StandardCharsets.UTF_8))) {
             for (int i = 10; i < 15; i++) {
                 int id = i;
-                Thread.ofPlatform().start(() -> {
-                    try {
-                        es.send(org.loommpm.api.ServerSentEvent.data("x\ny").id(Integer.toString(id)));
-                    } catch (IOException e) {
-                        throw new RuntimeException(e);
-                    }
-                }).join();
+                FutureTask<Boolean> sent = new FutureTask<>(
+                        () -> es.send(org.loommpm.api.ServerSentEvent.data("x\ny").id(Integer.toString(id))));
+                Thread.ofPlatform().start(sent);
+                assertTrue(sent.get(10, TimeUnit.SECONDS));
                 assertEquals("id: " + i, lines.readLine());
                 assertEquals("data: x", lines.readLine());
                 assertEquals("data: y", lines.readLine());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -59,7 +60,9 @@ class StreamIdEdgeTest {
         try (FrameClient c = FrameClient.open(server.port())) {
             c.headers(1, true, FrameClient.get("/block"));
             TestWait.until("handler running", 5, () -> blocked.get() == 1);
-            Thread stopper = Thread.ofPlatform().start(server::stop);
+            // A FutureTask: get() rethrows a failed stop.
+            FutureTask<Void> stopper = new FutureTask<>(server::stop, null);
+            Thread.ofPlatform().start(stopper);
             FrameClient.Frame goAway = c.expect(FrameClient.GOAWAY);
             assertEquals(0, goAway.errorCode());
             assertEquals(1, goAway.int32(0), "last stream id");
@@ -70,7 +73,7 @@ class StreamIdEdgeTest {
             release.countDown();
             assertEquals("released", c.response(1).text());
             assertTrue(c.closedByServer(), "closed once stream 1 was answered");
-            stopper.join(15_000);
+            stopper.get(15, TimeUnit.SECONDS);
             assertEquals(1, server.stats().streamsStarted());
         } finally {
             release.countDown();
@@ -84,7 +87,9 @@ class StreamIdEdgeTest {
         try (FrameClient c = FrameClient.open(server.port())) {
             c.headers(1, true, FrameClient.get("/block"));
             TestWait.until("handler running", 5, () -> blocked.get() == 1);
-            Thread stopper = Thread.ofPlatform().start(server::stop);
+            // A FutureTask: get() rethrows a failed stop.
+            FutureTask<Void> stopper = new FutureTask<>(server::stop, null);
+            Thread.ofPlatform().start(stopper);
             assertEquals(1, c.expect(FrameClient.GOAWAY).int32(0));
             c.headers(3, false, FrameClient.get("/"));
             c.frame(FrameClient.PING, 0, 0, new byte[7]); // FRAME_SIZE_ERROR: a connection error
@@ -92,7 +97,7 @@ class StreamIdEdgeTest {
             assertEquals(FRAME_SIZE_ERROR, error.errorCode());
             assertEquals(1, error.int32(0), "a later GOAWAY never names a higher last stream");
             release.countDown();
-            stopper.join(15_000);
+            stopper.get(15, TimeUnit.SECONDS);
         } finally {
             release.countDown();
             server.stop();
