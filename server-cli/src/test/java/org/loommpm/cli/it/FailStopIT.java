@@ -43,9 +43,8 @@ class FailStopIT {
 
     private JarProcess start() throws Exception {
         appJar();
-        int port = JarProcess.freePort();
         Path conf = dir.resolve("loom.conf");
-        Files.writeString(conf, "Listen 127.0.0.1:" + port + "\n"
+        Files.writeString(conf, "Listen 127.0.0.1:0\n"
                 + "LoadApplication fatal " + FatalApplication.class.getName() + " fatal-app.jar\n"
                 + "<Location /fatal>\n    SetHandler fatal\n</Location>\n");
         return JarProcess.start(dir, "-f", conf.toString());

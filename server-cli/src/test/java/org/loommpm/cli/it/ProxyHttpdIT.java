@@ -88,12 +88,12 @@ class ProxyHttpdIT {
                         Require all denied
                     </Location>
                     """.formatted(backend.getLocalPort());
-            int httpdPort = JarProcess.freePort();
-            int loomPort = JarProcess.freePort();
-            Files.writeString(dir.resolve("loom.conf"), "Listen 127.0.0.1:" + loomPort
-                    + "\nCustomLog /dev/null common\n" + rules);
-            Process httpd = startHttpd(httpdPort, rules);
+            Files.writeString(dir.resolve("loom.conf"), "Listen 127.0.0.1:0\nCustomLog /dev/null common\n" + rules);
+            Httpd started = startHttpd(rules);
+            Process httpd = started.process();
+            int httpdPort = started.port();
             try (JarProcess loom = JarProcess.start(dir, "-f", "loom.conf")) {
+                int loomPort = loom.port();
                 Map<String, String[]> results = new LinkedHashMap<>();
                 for (String target : TARGETS) {
                     results.put(target, new String[] {ask(httpdPort, target), ask(loomPort, target)});
@@ -113,6 +113,29 @@ class ProxyHttpdIT {
                 httpd.destroy();
                 if (!httpd.waitFor(10, TimeUnit.SECONDS)) {
                     httpd.destroyForcibly();
+                }
+            }
+        }
+    }
+
+    private record Httpd(Process process, int port) {
+    }
+
+    /**
+     * httpd on a port found free just before: it cannot bind port 0 and tell which it got, so a
+     * port another process took in between makes it exit, and it is tried again on another.
+     */
+    private Httpd startHttpd(String rules) throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            int port;
+            try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                port = probe.getLocalPort();
+            }
+            try {
+                return new Httpd(startHttpd(port, rules), port);
+            } catch (AssertionError e) {
+                if (attempt == 3) {
+                    throw e;
                 }
             }
         }
