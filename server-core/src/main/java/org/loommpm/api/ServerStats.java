@@ -3,11 +3,11 @@ package org.loommpm.api;
 import java.time.Instant;
 
 /**
- * A running server's totals, read-only: what {@link LoomServer#stats()} and
- * {@link LoomServer.Builder#stats()} return. Every figure is read from counters the engine keeps
+ * A running server's totals, read-only: what {@code LoomServer.stats()} and
+ * {@code LoomServer.Builder.stats()} return. Every figure is read from counters the engine keeps
  * anyway, so reading costs the request path nothing; totals cover every child the server has
  * run, including those that have exited, so they only grow. The per-child, per-poller and
- * scoreboard detail is rendered by {@link org.loommpm.status.StatusHandler} (give it this object)
+ * scoreboard detail is rendered by server-observe's {@code StatusHandler} (give it this object)
  * and exported as meters when the builder has a registry.
  */
 public interface ServerStats {

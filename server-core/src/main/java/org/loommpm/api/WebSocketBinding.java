@@ -21,6 +21,8 @@ public interface WebSocketBinding {
     Handler handler(WebSocketEndpoint endpoint);
 
     /**
+     * Finds the binding.
+     *
      * @return the binding on the class path or module path
      * @throws IllegalStateException when server-websocket is not there
      */

@@ -111,8 +111,9 @@ public final class ChunkedInputStream extends InputStream {
     /**
      * Whether the rest of the body, from where this decoder stands, lies whole within
      * {@code buffered} (the bytes received after those it has read): a copy of its state decodes
-     * them, so the answer is the decoder's own; a framing error there is {@code false} too.
-     * Nothing is consumed.
+     * them, so the answer is the decoder's own. A framing error (or a size past the limits) there
+     * is {@code true} as well: how the body ends is known, and skipping it answers that error's
+     * status in place of an answer not yet sent. Nothing is consumed.
      */
     boolean endWithin(ByteBuffer buffered) {
         if (done) {
@@ -127,7 +128,9 @@ public final class ChunkedInputStream extends InputStream {
         try {
             probe.transferTo(OutputStream.nullOutputStream());
             return true;
-        } catch (IOException | HttpException e) {
+        } catch (HttpException malformed) {
+            return true;
+        } catch (IOException endOfWhatArrived) {
             return false;
         }
     }

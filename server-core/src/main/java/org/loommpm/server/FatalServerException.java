@@ -20,7 +20,9 @@ public final class FatalServerException extends RuntimeException {
         SUPERVISOR_DIED
     }
 
+    /** What was fatal. */
     private final Kind kind;
+    /** The name of the thread that saw it. */
     private final String thread;
 
     FatalServerException(Kind kind, String thread, Throwable cause) {

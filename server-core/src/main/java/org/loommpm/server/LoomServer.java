@@ -401,7 +401,7 @@ public final class LoomServer implements AutoCloseable {
 
         /**
          * The counts of the server this builder starts, usable before it starts: what a
-         * {@link org.loommpm.status.StatusHandler} in the server's own handler needs. Until
+         * {@code StatusHandler} (server-observe) in the server's own handler needs. Until
          * {@link #start()} returns it reports an empty server (no children, all counts 0).
          *
          * @return the counts of the server to be started

@@ -42,6 +42,8 @@ public interface ServerFeature {
     }
 
     /**
+     * The observer of every exchange, if this feature has one.
+     *
      * @return what sees every exchange (request metrics), or {@code null}; one per server
      */
     default ExchangeObserver observer() {

@@ -24,12 +24,18 @@ public final class IntervalLog {
     private final LongSupplier nanoClock;
     private final ConcurrentHashMap<String, Window> windows = new ConcurrentHashMap<>();
 
-    /** @param interval how long the lines after an id's first are only counted */
+    /**
+     * A log on the system's clock.
+     *
+     * @param interval how long the lines after an id's first are only counted
+     */
     public IntervalLog(Duration interval) {
         this(interval, new NanoTime());
     }
 
     /**
+     * A log on a given clock (tests).
+     *
      * @param interval how long the lines after an id's first are only counted
      * @param nanoClock the time in nanoseconds
      */
@@ -38,7 +44,14 @@ public final class IntervalLog {
         this.nanoClock = nanoClock;
     }
 
-    /** Logs {@code format} (which starts with its id) as {@code logger.log} would, or counts it. */
+    /**
+     * Logs {@code format} (which starts with its id) as {@code logger.log} would, or counts it.
+     *
+     * @param logger where the line goes
+     * @param level its level
+     * @param format the line, its id first, with {@code {0}}-style parameters
+     * @param params the parameters
+     */
     public void log(System.Logger logger, Level level, String format, Object... params) {
         if (!logger.isLoggable(level)) {
             return;

@@ -21,6 +21,8 @@ public final class HealthFeature implements ServerFeature {
     private final String prefix;
 
     /**
+     * Probes under {@code prefix}.
+     *
      * @param prefix a path starting with {@code /} and not ending with one, like {@code /health}
      * @throws IllegalArgumentException for a prefix not of that form
      */

@@ -18,7 +18,11 @@ public final class MetricsFeature implements ServerFeature {
     private final MeterRegistry registry;
     private final RequestMetrics requests;
 
-    /** @param registry where the meters are registered */
+    /**
+     * Meters in {@code registry}.
+     *
+     * @param registry where the meters are registered
+     */
     public MetricsFeature(MeterRegistry registry) {
         this.registry = Objects.requireNonNull(registry);
         this.requests = new RequestMetrics(registry);

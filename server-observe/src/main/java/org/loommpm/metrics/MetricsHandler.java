@@ -13,18 +13,17 @@ import org.loommpm.api.Response;
  * for {@code application/openmetrics-text}. {@code GET} and {@code HEAD} only.
  *
  * <p>Needs {@code io.micrometer:micrometer-registry-prometheus} on the class path (an optional
- * dependency of server-core). Give the same registry to
- * {@link org.loommpm.server.LoomServer.Builder#meterRegistry} so the engine and request meters are
- * in it:
+ * dependency of server-observe). Give the same registry to a {@link MetricsFeature} so the
+ * engine and request meters are in it:
  * <pre>{@code
  * PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
  * Router router = new Router().get("/metrics", new MetricsHandler(prometheus));
- * LoomServer.builder().meterRegistry(prometheus).handler(router).start();
+ * LoomServer.builder().feature(new MetricsFeature(prometheus)).handler(router).start();
  * }</pre>
  * The exposition is public information about the server: restrict who may read it (the shipped
  * configuration allows only loopback clients).
  */
-// "exports": org.loommpm.core requires the Prometheus registry statically (only this class needs
+// "exports": org.loommpm.observe requires the Prometheus registry statically (only this class needs
 // it), so an application that builds a MetricsHandler requires micrometer.registry.prometheus.
 @SuppressWarnings("exports")
 public final class MetricsHandler implements Handler {

@@ -18,7 +18,11 @@ import org.loommpm.server.ServerFeature;
 public final class TracingFeature implements ServerFeature {
     private final ObservationRegistry registry;
 
-    /** @param registry where requests are observed */
+    /**
+     * Observations in {@code registry}.
+     *
+     * @param registry where requests are observed
+     */
     public TracingFeature(ObservationRegistry registry) {
         this.registry = Objects.requireNonNull(registry);
     }
