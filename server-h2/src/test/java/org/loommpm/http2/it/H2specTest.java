@@ -83,7 +83,9 @@ class H2specTest {
                         + " ENTRYPOINT [\"/h2spec\"], built where the binary is at hand)";
             }
         } catch (RuntimeException | LinkageError e) {
-            return "Docker is not available (" + where + "): " + e.getMessage();
+            return "Docker is not available (" + where + "): " + String.valueOf(e.getMessage()).replace(
+                    "Could not find a valid Docker environment. Please see logs and check configuration",
+                    "Testcontainers found no daemon to talk to");
         }
     }
 }
