@@ -190,14 +190,15 @@ final class ServerProcess {
         CompressionScopes scopes = CompressionScopes.of(cfg);
         if (scopes != null && scopes.scoped()) {
             // <Location> sections set compression: the settings follow the request's path.
-            site = new CompressionFilter(req -> scopes.settingsFor(normalizedOrNull(req))).around(site);
+            boolean slashes = cfg.site().allowEncodedSlashes();
+            site = new CompressionFilter(req -> scopes.settingsFor(normalizedOrNull(req, slashes))).around(site);
         } else if (cfg.extensions().get(CompressionDirectives.KEY) instanceof CompressionSettings.Builder compression) {
             // Inside the access log, so that its %b and %O count the compressed bytes.
             site = new CompressionFilter(compression.build()).around(site);
         }
         if (cfg.extensions().get(HeaderScopes.KEY) instanceof HeaderScopes headers) {
             // Outside compression, which wraps the response: the rules reach the server's own.
-            site = new HeadersFilter(headers).around(site);
+            site = new HeadersFilter(headers, cfg.site().allowEncodedSlashes()).around(site);
         }
         Handler logged = sinks.isEmpty() ? site : new AccessLogFilter(sinks, cfg.site().serverName()).around(site);
         RemoteIpFilter remoteIp = RemoteIpFilter.of((RemoteIpSettings) cfg.extensions().get(RemoteIpSettings.KEY));
@@ -205,9 +206,9 @@ final class ServerProcess {
     }
 
     /** The path as the site matches {@code <Location>} sections, or null for one it refuses (answered by the site). */
-    private static String normalizedOrNull(Request req) {
+    private static String normalizedOrNull(Request req, boolean allowEncodedSlashes) {
         try {
-            return UrlPath.normalize(req);
+            return UrlPath.normalize(req, allowEncodedSlashes);
         } catch (UrlPath.Rejected e) {
             return null;
         }

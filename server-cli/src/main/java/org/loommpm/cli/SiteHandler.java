@@ -47,6 +47,8 @@ final class SiteHandler implements Handler {
     private static final System.Logger LOG = System.getLogger("org.loommpm.cli");
 
     private final LocationSettings[] locations;
+    /** {@code AllowEncodedSlashes On}. */
+    private final boolean allowEncodedSlashes;
     private final StaticFileHandler files;
     private final Handler status;
     private final Handler metrics;
@@ -67,6 +69,7 @@ final class SiteHandler implements Handler {
                 UrlMapping mapping) {
         this.applications = java.util.Map.copyOf(applications);
         this.locations = site.locations().toArray(new LocationSettings[0]);
+        this.allowEncodedSlashes = site.allowEncodedSlashes();
         this.routes = routes.toArray(new ProxySettings.Route[0]);
         this.files = files;
         this.status = status;
@@ -123,7 +126,7 @@ final class SiteHandler implements Handler {
     public void handle(Request req, Response res) throws Exception {
         String path;
         try {
-            path = UrlPath.normalize(req);
+            path = UrlPath.normalize(req, allowEncodedSlashes);
         } catch (UrlPath.Rejected e) {
             LOG.log(Level.DEBUG, "LM1101 {0} refused with {1}: {2}", req.rawTarget(), e.status(), e.getMessage());
             plain(res, e.status(), e.status() == 404 ? "Not Found" : "Bad Request");

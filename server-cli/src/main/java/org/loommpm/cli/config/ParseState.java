@@ -37,6 +37,7 @@ public final class ParseState {
     boolean indexes;
     boolean followSymLinks;
     boolean enableSendfile = true;
+    boolean allowEncodedSlashes;
     Duration fileCacheValid = SiteSettings.DEFAULT_FILE_CACHE_VALID;
     boolean welcomePage;
     final Map<String, String> typesConfig = new HashMap<>();
@@ -151,7 +152,8 @@ public final class ParseState {
         Map<String, String> types = new HashMap<>(typesConfig);
         types.putAll(addTypes);
         SiteSettings site = new SiteSettings(serverName, documentRoot, directoryIndex, indexes, followSymLinks,
-                enableSendfile, fileCacheValid, Map.copyOf(types), welcomePage, List.copyOf(locations));
+                enableSendfile, fileCacheValid, Map.copyOf(types), welcomePage, List.copyOf(locations),
+                allowEncodedSlashes);
         List<LogSettings.AccessLogSpec> logs = accessLogs.isEmpty()
                 ? List.of(new LogSettings.AccessLogSpec("/dev/stdout", formats.get("common")))
                 : List.copyOf(accessLogs);

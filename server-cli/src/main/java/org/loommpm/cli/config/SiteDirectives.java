@@ -31,6 +31,7 @@ final class SiteDirectives {
         OPTIONS("Options", 1, Integer.MAX_VALUE, SERVER, "[+|-]Indexes [+|-]FollowSymLinks | None | All"),
         ENABLE_SENDFILE("EnableSendfile", 1, 1, SERVER, "On|Off"),
         FILE_CACHE_VALID("FileCacheValid", 1, 1, SERVER, "duration"),
+        ALLOW_ENCODED_SLASHES("AllowEncodedSlashes", 1, 1, SERVER, "On|Off"),
         SET_HANDLER("SetHandler", 1, 1, LOCATION, "server-status|metrics|health|none|application-name"),
         REQUIRE("Require", 1, Integer.MAX_VALUE, LOCATION,
                 "[not] all granted|denied | [not] ip address[/bits] ... | [not] local | [not] method name ...");
@@ -47,6 +48,7 @@ final class SiteDirectives {
                 case OPTIONS -> options(s, l);
                 case ENABLE_SENDFILE -> s.enableSendfile = Args.onOff(l);
                 case FILE_CACHE_VALID -> s.fileCacheValid = Args.duration(l, l.args().get(0), true);
+                case ALLOW_ENCODED_SLASHES -> allowEncodedSlashes(s, l);
                 case SET_HANDLER -> setHandler(s, l);
                 case REQUIRE -> AuthzDirectives.require(s, l);
             }
@@ -57,6 +59,20 @@ final class SiteDirectives {
         D(String name, int min, int max, Set<DirectiveTable.Context> contexts, String syntax) {
             spec = new DirectiveSpec(name, min, max, contexts, syntax);
         }
+    }
+
+    /**
+     * httpd's {@code On} and {@code Off}. Its {@code NoDecode} (a {@code %2F} kept encoded in the
+     * path a rule sees) is refused: every rule, the static files and the proxy read the one path
+     * decoded once, and a slash that is a separator for one of them and not for another is what
+     * lets a request be authorised as one resource and served as another.
+     */
+    private static void allowEncodedSlashes(ParseState s, ConfigLine l) throws ConfigException {
+        if (l.args().get(0).equalsIgnoreCase("NoDecode")) {
+            throw l.error("AllowEncodedSlashes NoDecode is not supported: the path is decoded once for every rule "
+                    + "(On: %2F is a /, Off: a %2F is refused with 404)");
+        }
+        s.allowEncodedSlashes = Args.onOff(l);
     }
 
     private static void serverRoot(ParseState s, ConfigLine l) throws ConfigException {

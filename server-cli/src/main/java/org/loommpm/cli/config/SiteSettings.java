@@ -21,10 +21,13 @@ import org.loommpm.cli.staticfiles.StaticFileSettings;
  *     {@code AddType}; consulted before the built-in table
  * @param welcomePage whether {@code /} falls back to the built-in welcome page (the embedded default)
  * @param locations the {@code <Location>} sections, in file order
+ * @param allowEncodedSlashes {@code AllowEncodedSlashes On}: a {@code %2F} in the target is a
+ *     {@code /} of the path (decoded once, for every rule and for the proxy alike) instead of a 404
  */
 public record SiteSettings(String serverName, Path documentRoot, List<String> directoryIndex, boolean indexes,
                            boolean followSymLinks, boolean enableSendfile, Duration fileCacheValid,
-                           Map<String, String> types, boolean welcomePage, List<LocationSettings> locations)
+                           Map<String, String> types, boolean welcomePage, List<LocationSettings> locations,
+                           boolean allowEncodedSlashes)
         implements StaticFileSettings {
     /**
      * {@code FileCacheValid}'s default: a changed, added, removed or re-linked file is seen within

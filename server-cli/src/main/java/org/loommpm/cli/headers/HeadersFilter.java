@@ -20,10 +20,16 @@ import org.loommpm.http.ResponseState;
  */
 public final class HeadersFilter implements Filter {
     private final HeaderScopes scopes;
+    /** {@code AllowEncodedSlashes On}: the path a {@code <Location>} sees, as the site's. */
+    private final boolean allowEncodedSlashes;
 
-    /** @param scopes the rules read from the configuration */
-    public HeadersFilter(HeaderScopes scopes) {
+    /**
+     * @param scopes the rules read from the configuration
+     * @param allowEncodedSlashes {@code AllowEncodedSlashes On}
+     */
+    public HeadersFilter(HeaderScopes scopes, boolean allowEncodedSlashes) {
         this.scopes = scopes;
+        this.allowEncodedSlashes = allowEncodedSlashes;
     }
 
     /** It only edits field lists: it may run on the poller, with a proxy that does. */
@@ -37,7 +43,7 @@ public final class HeadersFilter implements Filter {
         String path = null; // the server level's rules only: no <Location> has any, or the site refuses the path
         if (scopes.scoped()) {
             try {
-                path = UrlPath.normalize(request);
+                path = UrlPath.normalize(request, allowEncodedSlashes);
             } catch (UrlPath.Rejected e) {
                 // the site refuses it: the server level's rules, as the comment above says
             }

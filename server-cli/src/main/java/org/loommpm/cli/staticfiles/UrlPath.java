@@ -12,8 +12,8 @@ import org.loommpm.api.Request;
  * nothing here decodes again, so {@code %252e} stays the literal text {@code %2e}. Then, in order
  * (the segment rules matter for paths from elsewhere, such as the configuration's):
  * <ul>
- *   <li>an encoded slash or backslash in the raw target ({@code %2f}, {@code %5c}) is refused
- *       with 404, as httpd does with {@code AllowEncodedSlashes Off};
+ *   <li>an encoded backslash in the raw target ({@code %5c}) is refused with 404, and so is an
+ *       encoded slash ({@code %2f}) unless {@code AllowEncodedSlashes On} (httpd's default Off);
  *   <li>a backslash, NUL or other control character in the decoded path is refused with 400;
  *   <li>empty and {@code .} segments are dropped, {@code ..} removes the previous segment, and a
  *       {@code ..} that would climb above the root is refused with 400.
@@ -42,18 +42,21 @@ public final class UrlPath {
     }
 
     /**
+     * @param request the request
+     * @param allowEncodedSlashes {@code AllowEncodedSlashes On}: a {@code %2f} is not refused
+     *     (the server decoded it to a {@code /} like any other)
      * @return the normalized path, starting with {@code /}; it ends with {@code /} when the
      *     request's did (a directory request)
      * @throws Rejected when the path is refused
      */
-    public static String normalize(Request request) throws Rejected {
+    public static String normalize(Request request, boolean allowEncodedSlashes) throws Rejected {
         String raw = request.rawTarget();
         int q = raw.indexOf('?');
         int end = q < 0 ? raw.length() : q;
         for (int i = raw.indexOf('%'); i >= 0 && i + 2 < end; i = raw.indexOf('%', i + 1)) {
             char h = raw.charAt(i + 1);
             char l = Character.toLowerCase(raw.charAt(i + 2));
-            if ((h == '2' && l == 'f') || (h == '5' && l == 'c')) {
+            if ((h == '2' && l == 'f' && !allowEncodedSlashes) || (h == '5' && l == 'c')) {
                 throw new Rejected(404, "encoded slash or backslash");
             }
         }

@@ -37,10 +37,10 @@ class StaticFileHandlerTest {
     private void start(Duration valid) throws Exception {
         root = Files.createDirectories(dir.resolve("root")).toRealPath();
         SiteSettings site = new SiteSettings(null, root, List.of("index.html"), true, false, true, valid, Map.of(),
-                false, List.of());
+                false, List.of(), false);
         StaticFileHandler files = new StaticFileHandler(site, null);
         server = LoomServer.builder().listen("127.0.0.1", 0)
-                .handler((req, res) -> files.serve(req, res, UrlPath.normalize(req))).start();
+                .handler((req, res) -> files.serve(req, res, UrlPath.normalize(req, false))).start();
     }
 
     @AfterEach
