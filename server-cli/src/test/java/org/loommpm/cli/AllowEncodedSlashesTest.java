@@ -5,14 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.loommpm.cli.config.ConfigException;
 import org.loommpm.server.LoomServer;
+import org.loommpm.testsupport.TargetEcho;
 
 /**
  * {@code AllowEncodedSlashes}: Off (the default, as httpd's) refuses a {@code %2F} with 404; On
@@ -33,8 +32,8 @@ class AllowEncodedSlashesTest {
     @Test
     void offRefusesAnEncodedSlashWith404() throws Exception {
         try (LoomServer backend = echo(); SiteServer site = SiteServer.start(dir, RULES.formatted(backend.port()))) {
-            assertEquals("404", get(site.port(), "/b/pub%2Fx"));
-            assertEquals("404", get(site.port(), "/b/secret%2Fx"));
+            assertEquals("404", TargetEcho.get(site.port(), "/b/pub%2Fx"));
+            assertEquals("404", TargetEcho.get(site.port(), "/b/secret%2Fx"));
         }
     }
 
@@ -42,10 +41,10 @@ class AllowEncodedSlashesTest {
     void onDecodesItForEveryRuleAndTheBackendAlike() throws Exception {
         try (LoomServer backend = echo();
              SiteServer site = SiteServer.start(dir, "AllowEncodedSlashes On\n" + RULES.formatted(backend.port()))) {
-            assertEquals("200 /app/pub/x", get(site.port(), "/b/pub%2Fx"));
-            assertEquals("403", get(site.port(), "/b/secret%2Fx"), "the deny sees /b/secret/x");
-            assertEquals("403", get(site.port(), "/b%2Fsecret"), "the deny sees /b/secret");
-            assertEquals("404", get(site.port(), "/b/x%5Cy"), "an encoded backslash stays refused");
+            assertEquals("200 /app/pub/x", TargetEcho.get(site.port(), "/b/pub%2Fx"));
+            assertEquals("403", TargetEcho.get(site.port(), "/b/secret%2Fx"), "the deny sees /b/secret/x");
+            assertEquals("403", TargetEcho.get(site.port(), "/b%2Fsecret"), "the deny sees /b/secret");
+            assertEquals("404", TargetEcho.get(site.port(), "/b/x%5Cy"), "an encoded backslash stays refused");
         }
     }
 
@@ -62,17 +61,5 @@ class AllowEncodedSlashesTest {
 
     private static LoomServer echo() throws IOException {
         return LoomServer.builder().listen("127.0.0.1", 0).handler((req, res) -> res.send(req.rawTarget())).start();
-    }
-
-    /** The status and, for a 200, the body: "200 /app/x". */
-    private static String get(int port, String target) throws IOException {
-        try (Socket c = new Socket("127.0.0.1", port)) {
-            c.setSoTimeout(10_000);
-            c.getOutputStream().write(("GET " + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-                    .getBytes(StandardCharsets.ISO_8859_1));
-            String answer = new String(c.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
-            String status = answer.substring(9, 12);
-            return status.equals("200") ? status + " " + answer.substring(answer.indexOf("\r\n\r\n") + 4) : status;
-        }
     }
 }

@@ -2,9 +2,6 @@ package org.loommpm.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.io.IOException;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -12,6 +9,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.loommpm.server.LoomServer;
+import org.loommpm.testsupport.TargetEcho;
 
 /**
  * Issue 51: a {@code <Location>}'s {@code Require} and the {@code ProxyPass} beside it see one
@@ -71,18 +69,6 @@ class ProxyLocationTest {
         "http://localhost/b/secret;x=1     | 403",
     })
     void theDenyCoversEveryTargetThatReachesTheDeniedResource(String target, String answer) throws Exception {
-        assertEquals(answer, send("GET " + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"),
-                target);
-    }
-
-    /** The status and, for a 200, the body: "200 /app/x". */
-    private static String send(String request) throws IOException {
-        try (Socket c = new Socket("127.0.0.1", site.port())) {
-            c.setSoTimeout(10_000);
-            c.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
-            String answer = new String(c.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
-            String status = answer.substring(9, 12);
-            return status.equals("200") ? status + " " + answer.substring(answer.indexOf("\r\n\r\n") + 4) : status;
-        }
+        assertEquals(answer, TargetEcho.get(site.port(), target), target);
     }
 }

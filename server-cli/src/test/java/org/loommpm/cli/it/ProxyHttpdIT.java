@@ -3,13 +3,10 @@ package org.loommpm.cli.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.loommpm.testsupport.TargetEcho;
 
 /**
  * The jar against httpd (Debian's {@code apache2}) with the same {@code ProxyPass} and
@@ -80,14 +78,13 @@ class ProxyHttpdIT {
     void theJarAndHttpdAuthoriseAndForwardTrickyTargetsAlike() throws Exception {
         assumeTrue(Files.isExecutable(APACHE2) && Files.exists(MODULES.resolve("mod_proxy_http.so")),
                 "apache2 with mod_proxy_http is not installed (apt-get install apache2): skipped");
-        try (ServerSocket backend = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            Thread.ofVirtual().start(() -> echoTargets(backend));
+        try (TargetEcho backend = TargetEcho.start()) {
             String rules = """
                     ProxyPass /b/ http://127.0.0.1:%d/app/
                     <Location /b/secret>
                         Require all denied
                     </Location>
-                    """.formatted(backend.getLocalPort());
+                    """.formatted(backend.port());
             Files.writeString(dir.resolve("loom.conf"), "Listen 127.0.0.1:0\nCustomLog /dev/null common\n" + rules);
             Httpd started = startHttpd(rules);
             Process httpd = started.process();
@@ -96,7 +93,7 @@ class ProxyHttpdIT {
                 int loomPort = loom.port();
                 Map<String, String[]> results = new LinkedHashMap<>();
                 for (String target : TARGETS) {
-                    results.put(target, new String[] {ask(httpdPort, target), ask(loomPort, target)});
+                    results.put(target, new String[] {TargetEcho.get(httpdPort, target), TargetEcho.get(loomPort, target)});
                 }
                 StringBuilder report = new StringBuilder("target | httpd | loom-mpm\n");
                 List<String> wrong = new ArrayList<>();
@@ -174,55 +171,6 @@ class ProxyHttpdIT {
                 }
                 Thread.sleep(50);
             }
-        }
-    }
-
-    /** The backend: answers every request with the target of its request line, and closes. */
-    private static void echoTargets(ServerSocket ss) {
-        while (!ss.isClosed()) {
-            Socket s;
-            try {
-                s = ss.accept();
-            } catch (IOException e) {
-                return; // closed: the test ended
-            }
-            Thread.ofVirtual().start(() -> {
-                try (s) {
-                    String head = readHead(s.getInputStream());
-                    byte[] body = head.split(" ", 3)[1].getBytes(StandardCharsets.ISO_8859_1);
-                    s.getOutputStream().write(("HTTP/1.1 200 OK\r\nContent-Length: " + body.length
-                            + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
-                    s.getOutputStream().write(body);
-                } catch (IOException | RuntimeException e) {
-                    // a proxy that gave up
-                }
-            });
-        }
-    }
-
-    private static String readHead(InputStream in) throws IOException {
-        ByteArrayOutputStream b = new ByteArrayOutputStream();
-        for (int c; (c = in.read()) >= 0; ) {
-            b.write(c);
-            if (b.size() >= 4 && b.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
-                break;
-            }
-        }
-        return b.toString(StandardCharsets.ISO_8859_1);
-    }
-
-    /** {@code GET target} sent as written: the status, and for a 200 the path the backend got ("200 /app/x"). */
-    private static String ask(int port, String target) throws IOException {
-        try (Socket c = new Socket(InetAddress.getLoopbackAddress(), port)) {
-            c.setSoTimeout(10_000);
-            c.getOutputStream().write(("GET " + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-                    .getBytes(StandardCharsets.ISO_8859_1));
-            String answer = new String(c.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
-            if (answer.length() < 12) {
-                return "no answer";
-            }
-            String status = answer.substring(9, 12);
-            return status.equals("200") ? status + " " + answer.substring(answer.indexOf("\r\n\r\n") + 4) : status;
         }
     }
 }
