@@ -238,9 +238,13 @@ class ContainerIT {
         }
 
         @Override
-        public void close() throws InterruptedException {
+        public void close() {
             stop = true;
-            thread.join(TimeUnit.SECONDS.toMillis(20));
+            try {
+                thread.join(TimeUnit.SECONDS.toMillis(20));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }
