@@ -4,14 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.WebSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -133,24 +130,10 @@ class MeterCatalogueTest {
                         URI.create("https://127.0.0.1:" + tls + path)).build(), HttpResponse.BodyHandlers.ofString());
                 assertEquals(HttpClient.Version.HTTP_2, r.version());
             }
-            // h2c by prior knowledge, ended by the client's GOAWAY.
-            try (FrameClient f = FrameClient.open(plain)) {
-                f.headers(1, true, FrameClient.get("/hello"));
-                f.expect(FrameClient.DATA);
-                f.frame(FrameClient.GOAWAY, 0, 0, new byte[8]);
-                f.closedByServer();
-            }
-            // A plaintext request and a garbage ClientHello on the TLS port.
-            try (Socket s = new Socket("127.0.0.1", tls)) {
-                s.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-                s.getInputStream().readAllBytes();
-            }
-            try (Socket s = new Socket("127.0.0.1", tls)) {
-                OutputStream out = s.getOutputStream();
-                out.write(new byte[] {0x16, 0x03, 0x01, 0x00, 0x08, 1, 0, 0, 4, 9, 9, 9, 9});
-                out.flush();
-                s.getInputStream().readAllBytes();
-            }
+            // h2c by prior knowledge, ended by the client's GOAWAY; a plaintext request and a
+            // garbage ClientHello on the TLS port.
+            ProtocolTraffic.h2cStreamThenGoaway(plain);
+            ProtocolTraffic.plaintextAndGarbageHelloOnTls(tls);
             // A WebSocket served here, and one proxied to the backend through a tunnel.
             echo(plain, "/ws");
             echo(plain, "/tunnel");

@@ -2,13 +2,10 @@ package org.loommpm.http2.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.io.OutputStream;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -52,25 +49,8 @@ class ProtocolMetricsTest {
                         URI.create("https://127.0.0.1:" + tls + "/hello")).build(), HttpResponse.BodyHandlers.ofString());
                 assertEquals(HttpClient.Version.HTTP_2, r.version());
             }
-            // One h2c connection by prior knowledge, one stream, then the client's GOAWAY.
-            try (FrameClient f = FrameClient.open(plain)) {
-                f.headers(1, true, FrameClient.get("/hello"));
-                f.expect(FrameClient.DATA);
-                byte[] goaway = new byte[8]; // last stream 0, NO_ERROR
-                f.frame(FrameClient.GOAWAY, 0, 0, goaway);
-                f.closedByServer();
-            }
-            // A plaintext request and a garbage ClientHello on the TLS port.
-            try (Socket s = new Socket("127.0.0.1", tls)) {
-                s.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-                s.getInputStream().readAllBytes();
-            }
-            try (Socket s = new Socket("127.0.0.1", tls)) {
-                OutputStream out = s.getOutputStream();
-                out.write(new byte[] {0x16, 0x03, 0x01, 0x00, 0x08, 1, 0, 0, 4, 9, 9, 9, 9});
-                out.flush();
-                s.getInputStream().readAllBytes();
-            }
+            ProtocolTraffic.h2cStreamThenGoaway(plain);
+            ProtocolTraffic.plaintextAndGarbageHelloOnTls(tls);
             // A graceful stop sends GOAWAY on the client's idle TLS connection.
             server.stop(Duration.ofSeconds(10));
         } finally {
