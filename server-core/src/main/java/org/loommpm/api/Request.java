@@ -108,6 +108,23 @@ public interface Request {
     long contentLength();
 
     /**
+     * The request's trailer fields (RFC 9110 §6.5): what a chunked HTTP/1.1 body, or an HTTP/2
+     * request's trailing HEADERS frame, carried after the body (a checksum, a status). Empty until
+     * the {@link #body()} has been read to its end (a read returned -1, as {@link #bodyBytes()}
+     * does), and when the client sent none. They count against the limits of the head's fields
+     * ({@code LimitRequestFields} and {@code LimitRequestFieldSize} on HTTP/1.1, 431 past them;
+     * {@code H2MaxHeaderListSize} on HTTP/2). Fields no trailer section may carry (framing,
+     * routing, authentication, request modifiers, {@code Content-Type} and the like: RFC 9110
+     * §6.5.1; the list is in docs/api.md) are dropped as they arrive, logged at DEBUG (LM2780),
+     * so a trailer can never change how the request was framed or routed.
+     *
+     * @return the trailer fields, names case-insensitive (not to be modified)
+     */
+    default Headers trailers() {
+        return new Headers(1);
+    }
+
+    /**
      * The body as a stream; empty when the request has none. Reading past LimitRequestBody
      * fails with an {@link HttpException} 413; malformed chunked framing with a 400.
      *

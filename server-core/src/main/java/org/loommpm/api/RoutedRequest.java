@@ -129,6 +129,11 @@ final class RoutedRequest implements Request, RouteAware {
     }
 
     @Override
+    public Headers trailers() {
+        return delegate.trailers();
+    }
+
+    @Override
     public boolean isSecure() {
         return delegate.isSecure();
     }

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.loommpm.api.Headers;
 import org.loommpm.api.Response;
 import org.loommpm.spi.SlotBoard;
@@ -58,6 +59,8 @@ public abstract class ResponseState implements Response {
      * handler returned.
      */
     private SuspendedExchange suspension;
+    /** What {@link #trailers(Supplier)} set, or {@code null}: the trailer fields, once the body ends. */
+    private Supplier<Headers> trailers;
     /** What {@link #beforeHead} set, or {@code null}. */
     private Consumer<Response> beforeHead;
 
@@ -156,6 +159,49 @@ public abstract class ResponseState implements Response {
     }
 
     @Override
+    public final Response trailers(Supplier<Headers> fields) {
+        checkNotComplete();
+        checkNotCommitted();
+        trailers = fields;
+        return this;
+    }
+
+    /**
+     * Whether trailer fields were asked for; the protocol decides whether it can send them
+     * ({@link Response#trailers(Supplier)}: not to HEAD, nor with a 204 or 304, nor to HTTP/1.0).
+     *
+     * @return whether {@link #trailers(Supplier)} set a supplier
+     */
+    protected final boolean trailersSet() {
+        return trailers != null;
+    }
+
+    /**
+     * The trailer fields, from the handler's supplier called now, once (the body has ended).
+     *
+     * @return the fields, checked, in a copy of their own; empty when the supplier gave none
+     * @throws IllegalArgumentException for a field that is invalid or not allowed in trailers
+     */
+    protected final Headers takeTrailers() {
+        Supplier<Headers> s = trailers;
+        // Cleared only once they passed: a failure here repeats if the response is ended again.
+        Headers fields = HeaderValidation.trailers(s == null ? null : s.get());
+        trailers = null;
+        return fields;
+    }
+
+    /**
+     * Streams {@code count} bytes of a file from {@code position} through {@link #outputStream()}
+     * (the interface's default): a body with trailers, which a zero-copy transfer cannot end
+     * with them.
+     *
+     * @throws IOException if the file cannot be read or the connection fails
+     */
+    protected final void streamFile(Path file, long position, long count) throws IOException {
+        Response.super.sendFile(file, position, count);
+    }
+
+    @Override
     public final boolean isCommitted() {
         return committed;
     }
@@ -207,6 +253,7 @@ public abstract class ResponseState implements Response {
      */
     protected final void sendStatusText(int status) throws IOException {
         headers.clear();
+        trailers = null; // an error answer carries no trailers of the failed one
         status(status);
         header("Content-Type", "text/plain; charset=UTF-8");
         send((StatusReasons.reason(status) + "\n").getBytes(StandardCharsets.UTF_8));
@@ -268,6 +315,11 @@ public abstract class ResponseState implements Response {
     protected final void handOver(SuspendedExchange s) {
         checkNotComplete();
         checkNotCommitted();
+        if (trailers != null) {
+            // A suspended exchange's answer is written by its handle, which sends no trailers:
+            // refused rather than silently sent without them.
+            throw new IllegalStateException("a response with trailers cannot be suspended");
+        }
         suspension = s;
         complete = true;
     }

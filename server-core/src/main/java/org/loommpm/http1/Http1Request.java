@@ -136,6 +136,7 @@ final class Http1Request implements Request {
     @Override public Headers headers() { return head.headers(); }
     @Override public long contentLength() { return head.contentLength(); }
     @Override public InputStream body() { return body; }
+    @Override public Headers trailers() { return chunks != null ? chunks.trailers() : new Headers(1); }
     @Override public InetSocketAddress remoteAddress() { return connection.remoteAddress(); }
     @Override public boolean isSecure() { return connection.isSecure(); }
     @Override public InetSocketAddress localAddress() { return connection.localAddress(); }

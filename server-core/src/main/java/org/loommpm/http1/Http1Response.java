@@ -39,6 +39,7 @@ import org.loommpm.spi.ProtocolConnection;
  */
 final class Http1Response extends ResponseState implements ExchangeRunner.Exchange {
     private static final System.Logger LOG = System.getLogger("org.loommpm.http1");
+    private static final byte[] LAST_CHUNK = {'0', '\r', '\n', '\r', '\n'};
     private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     private final ProtocolConnection connection;
@@ -153,6 +154,13 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
     public void send(byte[] body) throws IOException {
         checkNotComplete();
         checkNotCommitted();
+        if (trailing()) {
+            // Chunked, whatever the length: the stream frames it and ends it with the trailers.
+            OutputStream out = outputStream();
+            out.write(body);
+            out.close();
+            return;
+        }
         boolean noBody = bodyForbidden();
         long length = body.length;
         if (body.length == 0 && isHeadRequest() && headers.first("Content-Length") != null) {
@@ -233,7 +241,14 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
     private void sendRange(Path file, long position, long count) throws IOException {
         checkNotComplete();
         checkNotCommitted();
-        sendableSize(file); // refuses a directory, which opens here but fails at the first read
+        long fileSize = sendableSize(file); // refuses a directory, which opens here but fails at the first read
+        if (trailing()) {
+            // transferTo cannot frame chunks: the file goes through the stream, which ends it with the trailers.
+            long length = count < 0 ? fileSize : count;
+            checkRange(file, position, length, fileSize);
+            streamFile(file, position, length);
+            return;
+        }
         try (FileChannel fc = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = fc.size();
             long length = count < 0 ? size : count;
@@ -428,6 +443,38 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
         Throwable trace = StackTraceLimiter.HANDLERS.traceOrNull(cause, LOG.isLoggable(Level.DEBUG));
         LOG.log(Level.ERROR, what + request.method() + " " + request.rawTarget() + ": " + cause
                 + (trace == null ? StackTraceLimiter.NOT_REPEATED : ""), trace);
+    }
+
+    /**
+     * Whether this response ends with trailer fields: the handler set them, and its body can carry
+     * them (not HEAD, 204 or 304; and HTTP/1.1, since HTTP/1.0 has no chunked coding). Decided when
+     * the head is encoded, from the status set by then.
+     */
+    boolean trailing() {
+        return trailersSet() && !isHttp10() && !isHeadRequest() && !bodyForbidden();
+    }
+
+    /**
+     * The end of a chunked body: the last chunk, then the trailer fields the handler's supplier
+     * gives now (when it set one), then the empty line (RFC 9112 §7.1.2).
+     *
+     * @throws IllegalArgumentException for a trailer field that is invalid or not allowed there
+     */
+    ByteBuffer lastChunk() {
+        if (!trailersSet()) {
+            return ByteBuffer.wrap(LAST_CHUNK);
+        }
+        Headers fields = takeTrailers();
+        int n = 5;
+        for (int i = 0; i < fields.size(); i++) {
+            n += fields.name(i).length() + fields.value(i).length() + 4;
+        }
+        ByteBuffer b = ByteBuffer.allocate(n);
+        b.put((byte) '0').put((byte) '\r').put((byte) '\n');
+        for (int i = 0; i < fields.size(); i++) {
+            putHeader(b, fields.name(i), fields.value(i));
+        }
+        return b.put((byte) '\r').put((byte) '\n').flip();
     }
 
     /** Marks the response complete (the stream calls this when it closes). */

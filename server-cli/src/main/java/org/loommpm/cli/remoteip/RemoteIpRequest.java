@@ -47,6 +47,7 @@ public final class RemoteIpRequest implements Request {
     @Override public Headers headers() { return delegate.headers(); }
     @Override public long contentLength() { return delegate.contentLength(); }
     @Override public InputStream body() { return delegate.body(); }
+    @Override public Headers trailers() { return delegate.trailers(); }
     @Override public byte[] bodyBytes() throws IOException { return delegate.bodyBytes(); }
     @Override public String bodyString() throws IOException { return delegate.bodyString(); }
     @Override public InetSocketAddress localAddress() { return delegate.localAddress(); }
