@@ -177,17 +177,14 @@ public abstract class ResponseState implements Response {
     }
 
     /**
-     * The trailer fields, from the handler's supplier called now, once (the body has ended).
+     * The trailer fields, from the handler's supplier called now: the protocol calls it once,
+     * when the body is complete.
      *
      * @return the fields, checked, in a copy of their own; empty when the supplier gave none
      * @throws IllegalArgumentException for a field that is invalid or not allowed in trailers
      */
     protected final Headers takeTrailers() {
-        Supplier<Headers> s = trailers;
-        // Cleared only once they passed: a failure here repeats if the response is ended again.
-        Headers fields = HeaderValidation.trailers(s == null ? null : s.get());
-        trailers = null;
-        return fields;
+        return HeaderValidation.trailers(trailers == null ? null : trailers.get());
     }
 
     /**

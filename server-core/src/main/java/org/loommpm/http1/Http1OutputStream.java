@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import org.loommpm.api.Headers;
 import org.loommpm.spi.CloseReason;
 import org.loommpm.spi.ProtocolConnection;
 
@@ -28,6 +29,8 @@ final class Http1OutputStream extends OutputStream {
     private long declared = -1;
     private long written;
     private boolean closed;
+    /** The trailer fields, once asked for ({@link #endFields()}). */
+    private Headers endFields;
 
     Http1OutputStream(Http1Response response, ProtocolConnection connection, ByteBuffer staging) {
         this.response = response;
@@ -125,7 +128,7 @@ final class Http1OutputStream extends OutputStream {
             throw new IOException("body shorter than the Content-Length set: " + written + " < " + declared);
         } else if (mode == Mode.CHUNKED && !discard) {
             // The trailers' supplier runs now, after the last data went out: the whole body is known.
-            connection.write(response.lastChunk());
+            connection.write(Http1Response.lastChunk(endFields()));
         } else if (mode == Mode.FIXED && !discard && written != declared) {
             response.requireClose(CloseReason.ERROR);
             throw new IOException("body shorter than the Content-Length set: " + written + " < " + declared);
@@ -138,7 +141,7 @@ final class Http1OutputStream extends OutputStream {
      * committed, so a bad field can still be answered with a 500.
      */
     private void closeWithTrailers() throws IOException {
-        ByteBuffer end = response.lastChunk();
+        ByteBuffer end = Http1Response.lastChunk(endFields());
         ByteBuffer head = response.encodeHead(-1, true, 0);
         closed = true;
         response.markComplete();
@@ -152,6 +155,29 @@ final class Http1OutputStream extends OutputStream {
         }
         body.put(end).flip();
         response.writeComplete(head.flip(), body);
+    }
+
+    /**
+     * The trailer fields to end the body with, already asked for ({@code send} knows the whole
+     * body first), else asked for now; {@code null} when the response has none.
+     */
+    private Headers endFields() {
+        if (endFields == null && response.trailing()) {
+            try {
+                endFields = response.trailerFields();
+            } catch (RuntimeException e) {
+                // Once chunks are out the body cannot end well: the connection closes after the
+                // exchange (an incomplete body), even if the handler catches this and returns.
+                response.requireClose(CloseReason.ERROR);
+                throw e;
+            }
+        }
+        return endFields;
+    }
+
+    /** The trailer fields the body ends with, asked for before it was written. */
+    void endWith(Headers fields) {
+        endFields = fields;
     }
 
     /** Body bytes accepted for sending: 0 when the body is discarded (HEAD, 204, 304). */

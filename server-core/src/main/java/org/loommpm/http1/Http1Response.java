@@ -155,10 +155,13 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
         checkNotComplete();
         checkNotCommitted();
         if (trailing()) {
-            // Chunked, whatever the length: the stream frames it and ends it with the trailers.
-            OutputStream out = outputStream();
-            out.write(body);
-            out.close();
+            // Chunked, whatever the length: the stream frames it and ends it with the trailers,
+            // asked for first (the whole body is known), so a bad field is still a 500.
+            Headers fields = takeTrailers();
+            outputStream();
+            stream.endWith(fields);
+            stream.write(body);
+            stream.close();
             return;
         }
         boolean noBody = bodyForbidden();
@@ -455,16 +458,22 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
     }
 
     /**
-     * The end of a chunked body: the last chunk, then the trailer fields the handler's supplier
-     * gives now (when it set one), then the empty line (RFC 9112 §7.1.2).
+     * The handler's trailer fields, from its supplier called now (the body is complete).
      *
      * @throws IllegalArgumentException for a trailer field that is invalid or not allowed there
      */
-    ByteBuffer lastChunk() {
-        if (!trailersSet()) {
+    Headers trailerFields() {
+        return takeTrailers();
+    }
+
+    /**
+     * The end of a chunked body: the last chunk, the trailer fields ({@code null} for none), the
+     * empty line (RFC 9112 §7.1.2).
+     */
+    static ByteBuffer lastChunk(Headers fields) {
+        if (fields == null || fields.size() == 0) {
             return ByteBuffer.wrap(LAST_CHUNK);
         }
-        Headers fields = takeTrailers();
         int n = 5;
         for (int i = 0; i < fields.size(); i++) {
             n += fields.name(i).length() + fields.value(i).length() + 4;

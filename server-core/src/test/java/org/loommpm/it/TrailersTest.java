@@ -89,8 +89,14 @@ class TrailersTest {
                 .get("/bad-small", (req, res) -> {
                     res.trailers(() -> new Headers().add("Content-Length", "1")).send("small");
                 })
+                .get("/bad-send", (req, res) -> {
+                    res.trailers(() -> new Headers().add("Host", "x")).send(LARGE_BODY);
+                })
                 .get("/bad-large", (req, res) -> {
-                    res.trailers(() -> new Headers().add("X-Bad", "a\r\nInjected: 1")).send(LARGE_BODY);
+                    res.trailers(() -> new Headers().add("X-Bad", "a\r\nInjected: 1"));
+                    try (OutputStream out = res.outputStream()) {
+                        out.write(LARGE_BODY);
+                    }
                 })
                 .get("/suspend", (req, res) -> {
                     res.trailers(() -> new Headers());
@@ -220,6 +226,11 @@ class TrailersTest {
             RawHttp.Response r = c.send("GET /bad-small HTTP/1.1\r\nHost: x\r\n\r\n").read();
             assertEquals(500, r.status());
             assertTrue(c.trailers().isEmpty());
+        }
+        try (RawHttp c = new RawHttp(server.port())) {
+            // send(byte[]) knows the whole body: the fields are asked for before any of it goes out.
+            RawHttp.Response r = c.send("GET /bad-send HTTP/1.1\r\nHost: x\r\n\r\n").read();
+            assertEquals(500, r.status());
         }
     }
 

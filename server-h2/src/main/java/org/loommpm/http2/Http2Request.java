@@ -75,6 +75,7 @@ final class Http2Request implements Request, SlotBoard.RequestInfo {
     @Override public Headers headers() { return fields.headers(); }
     @Override public long contentLength() { return fields.contentLength(); }
     @Override public InputStream body() { return stream.body; }
+    @Override public Headers trailers() { return stream.body.trailers(); }
     @Override public InetSocketAddress remoteAddress() { return remote; }
     @Override public boolean isSecure() { return secure; }
     @Override public InetSocketAddress localAddress() { return local; }
