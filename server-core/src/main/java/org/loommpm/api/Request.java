@@ -161,6 +161,18 @@ public interface Request {
     boolean isSecure();
 
     /**
+     * What the TLS connection this request came over negotiated: protocol version, cipher suite,
+     * the SNI host name, the ALPN protocol, and the client's certificate chain when the server
+     * asked for one ({@code SSLVerifyClient}, see {@code TlsSettings.verifyClient}) and the client
+     * sent one that verified. HTTP/1.1 and HTTP/2 alike.
+     *
+     * @return the connection's TLS details, or empty when it is not TLS ({@link #isSecure()} false)
+     */
+    default java.util.Optional<TlsInfo> tls() {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * Bytes of this request read from the connection so far: its head as received plus the body
      * bytes consumed, framing included (httpd's {@code %I}). -1 when the implementation does not
      * count.

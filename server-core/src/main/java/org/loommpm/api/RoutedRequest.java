@@ -139,6 +139,11 @@ final class RoutedRequest implements Request, RouteAware {
     }
 
     @Override
+    public java.util.Optional<TlsInfo> tls() {
+        return delegate.tls();
+    }
+
+    @Override
     public InetSocketAddress remoteAddress() {
         return delegate.remoteAddress();
     }

@@ -48,5 +48,6 @@ final class ObservedRequest implements Request, RouteAware {
     @Override public InetSocketAddress remoteAddress() { return delegate.remoteAddress(); }
     @Override public InetSocketAddress localAddress() { return delegate.localAddress(); }
     @Override public boolean isSecure() { return delegate.isSecure(); }
+    @Override public java.util.Optional<org.loommpm.api.TlsInfo> tls() { return delegate.tls(); }
     @Override public long bytesReceived() { return delegate.bytesReceived(); }
 }

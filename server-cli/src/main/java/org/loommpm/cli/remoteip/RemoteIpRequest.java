@@ -52,5 +52,6 @@ public final class RemoteIpRequest implements Request {
     @Override public String bodyString() throws IOException { return delegate.bodyString(); }
     @Override public InetSocketAddress localAddress() { return delegate.localAddress(); }
     @Override public boolean isSecure() { return delegate.isSecure(); }
+    @Override public java.util.Optional<org.loommpm.api.TlsInfo> tls() { return delegate.tls(); }
     @Override public long bytesReceived() { return delegate.bytesReceived(); }
 }
