@@ -312,13 +312,22 @@ public abstract class ResponseState implements Response {
     protected final void handOver(SuspendedExchange s) {
         checkNotComplete();
         checkNotCommitted();
-        if (trailers != null) {
-            // A suspended exchange's answer is written by its handle, which sends no trailers:
-            // refused rather than silently sent without them.
-            throw new IllegalStateException("a response with trailers cannot be suspended");
-        }
+        checkNoTrailers();
         suspension = s;
         complete = true;
+    }
+
+    /**
+     * A suspended exchange's answer is written by its handle, which sends no trailers: a response
+     * with trailers is refused rather than sent without them. Checked before the suspended
+     * exchange is made (it counts itself as started).
+     *
+     * @throws IllegalStateException when trailers were set
+     */
+    protected final void checkNoTrailers() {
+        if (trailers != null) {
+            throw new IllegalStateException("a response with trailers cannot be suspended");
+        }
     }
 
     /** The suspended exchange this response was handed over to, or {@code null}. */

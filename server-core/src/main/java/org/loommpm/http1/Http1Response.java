@@ -349,6 +349,7 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
     public SuspendedResponse suspend(java.time.Duration timeout) {
         checkNotComplete();
         checkNotCommitted();
+        checkNoTrailers();
         decideBodyBeforeHandOver();
         Http1Suspension s = new Http1Suspension(this, connection, System.nanoTime() + timeout.toNanos(), limits, false);
         handOver(s);
@@ -359,6 +360,7 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
     public EventStream eventStream() throws IOException {
         checkNotComplete();
         checkNotCommitted();
+        checkNoTrailers();
         decideBodyBeforeHandOver();
         Http1Suspension s = new Http1Suspension(this, connection, 0, limits, true);
         handOver(s);

@@ -248,6 +248,7 @@ final class Http2Response extends ResponseState implements ExchangeRunner.Exchan
     public SuspendedResponse suspend(java.time.Duration timeout) {
         checkNotComplete();
         checkNotCommitted();
+        checkNoTrailers();
         Http2Suspension s = new Http2Suspension(this, stream, System.nanoTime() + timeout.toNanos(), limits,
                 queueLimit, false);
         handOver(s);
@@ -258,6 +259,7 @@ final class Http2Response extends ResponseState implements ExchangeRunner.Exchan
     public EventStream eventStream() throws IOException {
         checkNotComplete();
         checkNotCommitted();
+        checkNoTrailers();
         Http2Suspension s = new Http2Suspension(this, stream, 0, limits, queueLimit, true);
         handOver(s);
         EventStreamResponse es = new EventStreamResponse(s, stream.request.headers().first("last-event-id"),

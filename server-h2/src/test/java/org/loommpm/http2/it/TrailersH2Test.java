@@ -84,6 +84,15 @@ class TrailersH2Test {
                         out.write(LARGE_BODY, 0, 40_000); // past the buffer, within the stream's window
                     }
                 }
+                case "/suspend" -> {
+                    res.trailers(() -> new Headers().add("x-t", "1"));
+                    try {
+                        res.eventStream();
+                        res.send("streamed");
+                    } catch (IllegalStateException e) {
+                        res.send("refused: " + e.getMessage());
+                    }
+                }
                 default -> res.send("ok");
             }
         }, s -> s.withMaxHeaderListSize(4096));
@@ -191,6 +200,16 @@ class TrailersH2Test {
             assertEquals(Map.of(), r.trailers());
         }
         assertEquals(before, supplierCalls.get());
+    }
+
+    @Test
+    void aResponseWithTrailersCannotBeSuspended() throws Exception {
+        try (FrameClient c = FrameClient.open(server.port())) {
+            c.headers(1, true, FrameClient.get("/suspend"));
+            FrameClient.Response r = c.response(1);
+            assertEquals("refused: a response with trailers cannot be suspended", r.text());
+            assertEquals(Map.of("x-t", "1"), r.trailers());
+        }
     }
 
     @Test
