@@ -108,6 +108,23 @@ public interface Request {
     long contentLength();
 
     /**
+     * The request's trailer fields (RFC 9110 §6.5): what a chunked HTTP/1.1 body, or an HTTP/2
+     * request's trailing HEADERS frame, carried after the body (a checksum, a status). Empty until
+     * the {@link #body()} has been read to its end (a read returned -1, as {@link #bodyBytes()}
+     * does), and when the client sent none. They count against the limits of the head's fields
+     * ({@code LimitRequestFields} and {@code LimitRequestFieldSize} on HTTP/1.1, 431 past them;
+     * {@code H2MaxHeaderListSize} on HTTP/2). Fields no trailer section may carry (framing,
+     * routing, authentication, request modifiers, {@code Content-Type} and the like: RFC 9110
+     * §6.5.1; the list is in docs/api.md) are dropped as they arrive, logged at DEBUG (LM2780),
+     * so a trailer can never change how the request was framed or routed.
+     *
+     * @return the trailer fields, names case-insensitive (not to be modified)
+     */
+    default Headers trailers() {
+        return new Headers(1);
+    }
+
+    /**
      * The body as a stream; empty when the request has none. Reading past LimitRequestBody
      * fails with an {@link HttpException} 413; malformed chunked framing with a 400.
      *
@@ -142,6 +159,18 @@ public interface Request {
      * @return whether the request came over TLS
      */
     boolean isSecure();
+
+    /**
+     * What the TLS connection this request came over negotiated: protocol version, cipher suite,
+     * the SNI host name, the ALPN protocol, and the client's certificate chain when the server
+     * asked for one ({@code SSLVerifyClient}, see {@code TlsSettings.verifyClient}) and the client
+     * sent one that verified. HTTP/1.1 and HTTP/2 alike.
+     *
+     * @return the connection's TLS details, or empty when it is not TLS ({@link #isSecure()} false)
+     */
+    default java.util.Optional<TlsInfo> tls() {
+        return java.util.Optional.empty();
+    }
 
     /**
      * Bytes of this request read from the connection so far: its head as received plus the body

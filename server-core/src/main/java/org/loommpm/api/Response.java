@@ -128,6 +128,41 @@ public interface Response {
     }
 
     /**
+     * Sends trailer fields after the body (RFC 9110 §6.5), such as a checksum or gRPC's
+     * {@code grpc-status}. {@code fields} is called once, on the thread that ends the body, when
+     * the body's last byte has been handed over: in {@link #send(byte[])}, when the
+     * {@link #outputStream()} is closed, in {@link #sendFile(Path)}, or when the handler returns
+     * with the body unfinished; so the fields can tell what only the whole body tells.
+     *
+     * <p>On HTTP/1.1 the body then goes out with chunked transfer coding whatever its length (a
+     * {@code Content-Length} set is still checked against the bytes written, but not sent), and
+     * the fields follow the last chunk. On HTTP/2 they are a HEADERS frame with END_STREAM after
+     * the last DATA frame. They are not sent, and {@code fields} is not called, where there is no
+     * body to follow: a {@code HEAD} request, a 204 or 304, or an HTTP/1.0 client (no chunked
+     * coding: the body is sent without them). {@link #sendFile(Path)} streams the file through the
+     * response's stream (no zero-copy) when trailers are set. The server adds no {@code Trailer}
+     * field: set one ({@code header("Trailer", "grpc-status, grpc-message")}) where the client
+     * wants the names announced.
+     *
+     * <p>The fields are checked as head fields are, and none may be one that a trailer section must
+     * not carry (RFC 9110 §6.5.1: the list of {@link Request#trailers()}). A bad field, or a
+     * {@code fields} that throws, fails the exchange: the body is out by then, so the connection
+     * is closed (HTTP/1.1) or the stream reset (HTTP/2) before the end of the body is signalled,
+     * and the client sees an incomplete response rather than a complete one without trailers.
+     * {@code fields} returning {@code null} or no field ends the body without trailers. A
+     * response with trailers cannot be suspended: {@link #suspend()} and {@link #eventStream()}
+     * then throw {@link IllegalStateException}.
+     *
+     * @param fields what gives the trailer fields once the body is complete; {@code null} to send none
+     * @return this response
+     * @throws IllegalStateException once the head is committed (its framing depends on this)
+     * @throws UnsupportedOperationException where the implementation cannot send trailers
+     */
+    default Response trailers(java.util.function.Supplier<Headers> fields) {
+        throw new UnsupportedOperationException("this response cannot send trailers");
+    }
+
+    /**
      * Sends an informational (1xx) response now, ahead of the final one: {@code 103 Early Hints}
      * (RFC 8297) with {@code Link} fields the client may preload while the handler still works,
      * or {@code 102 Processing}. Several may be sent; the final response follows as usual. An

@@ -129,8 +129,18 @@ final class RoutedRequest implements Request, RouteAware {
     }
 
     @Override
+    public Headers trailers() {
+        return delegate.trailers();
+    }
+
+    @Override
     public boolean isSecure() {
         return delegate.isSecure();
+    }
+
+    @Override
+    public java.util.Optional<TlsInfo> tls() {
+        return delegate.tls();
     }
 
     @Override

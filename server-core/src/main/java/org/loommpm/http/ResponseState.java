@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.loommpm.api.Headers;
 import org.loommpm.api.Response;
 import org.loommpm.spi.SlotBoard;
@@ -58,6 +59,8 @@ public abstract class ResponseState implements Response {
      * handler returned.
      */
     private SuspendedExchange suspension;
+    /** What {@link #trailers(Supplier)} set, or {@code null}: the trailer fields, once the body ends. */
+    private Supplier<Headers> trailers;
     /** What {@link #beforeHead} set, or {@code null}. */
     private Consumer<Response> beforeHead;
 
@@ -156,6 +159,46 @@ public abstract class ResponseState implements Response {
     }
 
     @Override
+    public final Response trailers(Supplier<Headers> fields) {
+        checkNotComplete();
+        checkNotCommitted();
+        trailers = fields;
+        return this;
+    }
+
+    /**
+     * Whether trailer fields were asked for; the protocol decides whether it can send them
+     * ({@link Response#trailers(Supplier)}: not to HEAD, nor with a 204 or 304, nor to HTTP/1.0).
+     *
+     * @return whether {@link #trailers(Supplier)} set a supplier
+     */
+    protected final boolean trailersSet() {
+        return trailers != null;
+    }
+
+    /**
+     * The trailer fields, from the handler's supplier called now: the protocol calls it once,
+     * when the body is complete.
+     *
+     * @return the fields, checked, in a copy of their own; empty when the supplier gave none
+     * @throws IllegalArgumentException for a field that is invalid or not allowed in trailers
+     */
+    protected final Headers takeTrailers() {
+        return HeaderValidation.trailers(trailers == null ? null : trailers.get());
+    }
+
+    /**
+     * Streams {@code count} bytes of a file from {@code position} through {@link #outputStream()}
+     * (the interface's default): a body with trailers, which a zero-copy transfer cannot end
+     * with them.
+     *
+     * @throws IOException if the file cannot be read or the connection fails
+     */
+    protected final void streamFile(Path file, long position, long count) throws IOException {
+        Response.super.sendFile(file, position, count);
+    }
+
+    @Override
     public final boolean isCommitted() {
         return committed;
     }
@@ -207,6 +250,7 @@ public abstract class ResponseState implements Response {
      */
     protected final void sendStatusText(int status) throws IOException {
         headers.clear();
+        trailers = null; // an error answer carries no trailers of the failed one
         status(status);
         header("Content-Type", "text/plain; charset=UTF-8");
         send((StatusReasons.reason(status) + "\n").getBytes(StandardCharsets.UTF_8));
@@ -268,8 +312,22 @@ public abstract class ResponseState implements Response {
     protected final void handOver(SuspendedExchange s) {
         checkNotComplete();
         checkNotCommitted();
+        checkNoTrailers();
         suspension = s;
         complete = true;
+    }
+
+    /**
+     * A suspended exchange's answer is written by its handle, which sends no trailers: a response
+     * with trailers is refused rather than sent without them. Checked before the suspended
+     * exchange is made (it counts itself as started).
+     *
+     * @throws IllegalStateException when trailers were set
+     */
+    protected final void checkNoTrailers() {
+        if (trailers != null) {
+            throw new IllegalStateException("a response with trailers cannot be suspended");
+        }
     }
 
     /** The suspended exchange this response was handed over to, or {@code null}. */

@@ -5,9 +5,11 @@ import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.loommpm.api.Headers;
 import org.loommpm.api.HttpException;
 import org.loommpm.api.Request;
+import org.loommpm.api.TlsInfo;
 import org.loommpm.http.RequestBodies;
 import org.loommpm.http.RequestPath;
 import org.loommpm.http.UriCodec;
@@ -75,8 +77,10 @@ final class Http2Request implements Request, SlotBoard.RequestInfo {
     @Override public Headers headers() { return fields.headers(); }
     @Override public long contentLength() { return fields.contentLength(); }
     @Override public InputStream body() { return stream.body; }
+    @Override public Headers trailers() { return stream.body.trailers(); }
     @Override public InetSocketAddress remoteAddress() { return remote; }
     @Override public boolean isSecure() { return secure; }
+    @Override public Optional<TlsInfo> tls() { return stream.session().tls(); }
     @Override public InetSocketAddress localAddress() { return local; }
     @Override public String pathParam(String name) { return null; }
 

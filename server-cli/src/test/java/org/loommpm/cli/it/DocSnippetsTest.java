@@ -20,9 +20,12 @@ import io.micrometer.tracing.otel.bridge.OtelTracer;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.propagation.ContextPropagators;
 import java.io.BufferedReader;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -31,9 +34,12 @@ import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -56,13 +62,16 @@ import org.loommpm.api.HttpException;
 import org.loommpm.api.Router;
 import org.loommpm.api.ServerSentEvent;
 import org.loommpm.api.SuspendedResponse;
+import org.loommpm.api.TlsInfo;
 import org.loommpm.compress.CompressionFilter;
 import org.loommpm.compress.CompressionSettings;
 import org.loommpm.compress.ContentCoding;
+import org.loommpm.config.TlsSettings;
 import org.loommpm.metrics.MetricsFeature;
 import org.loommpm.metrics.MetricsHandler;
 import org.loommpm.server.LoomServer;
 import org.loommpm.status.StatusHandler;
+import org.loommpm.testsupport.RawHttp;
 import org.loommpm.tracing.TracingFeature;
 import org.loommpm.websocket.WebSocketHandler;
 import org.loommpm.websocket.WebSocketSession;
@@ -430,6 +439,83 @@ class DocSnippetsTest {
                 });
         start(router);
         assertEquals("found x", webSocketAnswer("/chat/lobby", "x"));
+    }
+
+    // docs/api.md, "Trailers", "gRPC" and "TLS details"
+
+    static Router trailersRouter() {
+        Router router = new Router()
+                .post("/upload", (req, res) -> {
+                    byte[] body = req.bodyBytes();                          // read to its end: the trailers are in
+                    String checksum = req.trailers().first("X-Checksum");   // null when the client sent none
+                    res.send(body.length + " bytes, checksum " + checksum);
+                })
+                .get("/report", (req, res) -> {
+                    MessageDigest sha = MessageDigest.getInstance("SHA-256");
+                    res.header("Trailer", "X-Sha256")                       // announced: optional, the handler's choice
+                            .trailers(() -> new Headers().add("X-Sha256", HexFormat.of().formatHex(sha.digest())));
+                    try (OutputStream out = res.outputStream()) {
+                        for (String line : List.of("first\n", "second\n")) {
+                            byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+                            sha.update(bytes);
+                            out.write(bytes);
+                        }
+                    }                                                       // closed: the supplier runs, the trailers follow
+                });
+        return router;
+    }
+
+    @Test
+    void trailersExampleSendsAndReadsTrailers() throws Exception {
+        start(trailersRouter());
+        try (RawHttp c = new RawHttp(server.port())) {
+            RawHttp.Response r = c.send("GET /report HTTP/1.1\r\nHost: x\r\n\r\n").read();
+            assertEquals("first\nsecond\n", r.text());
+            assertEquals(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                    .digest("first\nsecond\n".getBytes(StandardCharsets.UTF_8))), c.trailers().get("x-sha256"));
+            r = c.send("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "3\r\nabc\r\n0\r\nX-Checksum: 42\r\n\r\n").read();
+            assertEquals("3 bytes, checksum 42", r.text());
+        }
+    }
+
+    /** Compiled only here; GrpcOverH2cTest (server-h2) calls such a handler with grpc-java's client. */
+    static Router grpcRouter() {
+        Router router = new Router()
+                .post("/helloworld.Greeter/SayHello", (req, res) -> {
+                    DataInputStream in = new DataInputStream(req.body());
+                    in.readUnsignedByte();                                  // compressed flag: 0
+                    byte[] request = in.readNBytes(in.readInt());           // one length-prefixed message
+                    byte[] reply = greeter.sayHello(request);               // protobuf bytes in, protobuf bytes out
+                    res.header("content-type", "application/grpc")
+                            .trailers(() -> new Headers().add("grpc-status", "0"));
+                    try (DataOutputStream out = new DataOutputStream(res.outputStream())) {
+                        out.writeByte(0);
+                        out.writeInt(reply.length);
+                        out.write(reply);
+                    }
+                });
+        return router;
+    }
+
+    /** The gRPC example's service, as the application would have it. */
+    interface Greeter {
+        byte[] sayHello(byte[] request);
+    }
+
+    private static final Greeter greeter = request -> request;
+
+    /** Compiled only: it binds 8443 and needs key files. */
+    static LoomServer clientCertificates() throws IOException {
+        return LoomServer.builder().https("0.0.0.0", 8443)
+                .tls(t -> t.certificateFile(Path.of("server.p12")).password("changeit")
+                        .verifyClient(TlsSettings.VerifyClient.REQUIRE).caCertificateFile(Path.of("clients-ca.pem")))
+                .handler((req, res) -> {
+                    TlsInfo tls = req.tls().orElseThrow();
+                    X509Certificate client = tls.peerCertificate();         // verified against clients-ca.pem
+                    res.send("hello " + client.getSubjectX500Principal().getName() + " over " + tls.protocol());
+                })
+                .start();
     }
 
     private void start(Router router) throws IOException {
