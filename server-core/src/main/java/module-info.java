@@ -20,6 +20,7 @@ module org.loommpm.core {
 
     exports org.loommpm.api;
     exports org.loommpm.config;
+    exports org.loommpm.cors;
     exports org.loommpm.negotiation;
     exports org.loommpm.server;
     exports org.loommpm.spi;
