@@ -491,7 +491,7 @@ public final class Router implements Handler {
             if (request instanceof RouteAware aware) {
                 aware.routeMatched(route.template);
             }
-            // Only routes with named parameters pay for the wrapper and the captured values.
+            // Only routes with variables ({name}, {name...}, *) pay for the wrapper and the captured values.
             Request bound = route.names.length == 0
                     ? request
                     : new RoutedRequest(request, route.names, route.values(request.path()));
