@@ -54,7 +54,9 @@ import org.loommpm.api.Response;
  *       origin without credentials), {@code Access-Control-Allow-Credentials: true} when
  *       configured, {@code Access-Control-Expose-Headers}, and {@code Vary: Origin}. The fields
  *       are set before the handler runs, so a streamed response has them too, and they stay on
- *       an error the server answers for the handler (a thrown {@code HttpException}).
+ *       an error the server answers for the handler (a thrown {@code HttpException}). A handler
+ *       that varies by more adds to {@code Vary} ({@code response.headers().add("Vary", ...)}):
+ *       {@code response.header("Vary", ...)} would replace the filter's {@code Origin}.
  *   <li>Any other request with an origin not allowed: the handler runs and the response gets no
  *       CORS field (only {@code Vary: Origin}): the browser keeps a cross-origin page from
  *       reading it. It is not refused here, since browsers send {@code Origin} on same-origin
