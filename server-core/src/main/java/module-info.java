@@ -20,8 +20,11 @@ module org.loommpm.core {
 
     exports org.loommpm.api;
     exports org.loommpm.config;
+    exports org.loommpm.cors;
+    exports org.loommpm.negotiation;
     exports org.loommpm.server;
     exports org.loommpm.spi;
+    exports org.loommpm.staticfiles;
     exports org.loommpm.websocket;
 
     exports org.loommpm.engine to org.loommpm.observe, org.loommpm.cli;
@@ -29,6 +32,7 @@ module org.loommpm.core {
             org.loommpm.cli;
     exports org.loommpm.http.syntax to org.loommpm.h2, org.loommpm.proxy;
     exports org.loommpm.protocol to org.loommpm.h2;
+    exports org.loommpm.staticfiles.internal to org.loommpm.cli;
     exports org.loommpm.tls to org.loommpm.cli;
 
     // HTTP/2 is found on first need (protocol.Http2Lookup); server-h2 provides it.

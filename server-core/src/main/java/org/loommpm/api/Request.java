@@ -70,6 +70,106 @@ public interface Request {
     }
 
     /**
+     * A path template variable converted to {@code type}: {@code req.pathParam("id", int.class)}.
+     * Takes {@code String}, {@code int}, {@code long}, {@code double}, {@code boolean} (or their
+     * wrappers), {@link java.util.UUID} (the canonical 36 characters) and enums (by constant
+     * name; without regard to case when that names one constant only). Numbers are ASCII decimal
+     * digits, a boolean is {@code true} or {@code false} (any case).
+     *
+     * @param <T> the type asked for
+     * @param name the variable's name in the template
+     * @param type the class to convert to, e.g. {@code int.class} or {@code Color.class}
+     * @return the converted value, never null
+     * @throws HttpException 400 (log id LM2760) if the value is not of the type: the client's error
+     * @throws IllegalArgumentException if the matched route has no such variable (a mistake in the
+     *     code: answered 500), or the type is not one of those above
+     */
+    default <T> T pathParam(String name, Class<T> type) {
+        TypedParams.check(type);
+        String v = pathParam(name);
+        if (v == null) {
+            throw new IllegalArgumentException("no path parameter '" + name + "' in the matched route; it has "
+                    + pathParams().keySet());
+        }
+        return TypedParams.convert(v, type, "LM2760", "path", name);
+    }
+
+    /**
+     * The first value of a query parameter converted to {@code type}, as
+     * {@link #pathParam(String, Class)} converts. An absent parameter is {@code null} for a class
+     * type ({@code Integer.class}: optional) and a 400 for a primitive one ({@code int.class}:
+     * required, since {@code null} cannot be one). A parameter given without a value
+     * ({@code ?n} or {@code ?n=}) has the value {@code ""}, which only {@code String} takes.
+     *
+     * @param <T> the type asked for
+     * @param name the parameter's name (decoded)
+     * @param type the class to convert to
+     * @return the converted value, or null when the parameter is absent and {@code type} is not primitive
+     * @throws HttpException 400 if the value is not of the type (log id LM2761), or a primitive
+     *     type's parameter is absent (LM2762)
+     * @throws IllegalArgumentException if the type is not one {@link #pathParam(String, Class)} takes
+     */
+    default <T> T queryParam(String name, Class<T> type) {
+        TypedParams.check(type);
+        String v = queryParam(name);
+        if (v == null) {
+            if (type.isPrimitive()) {
+                throw new HttpException(400, "LM2762 query parameter '" + name + "' is required ("
+                        + type.getName() + ") but absent");
+            }
+            return null;
+        }
+        return TypedParams.convert(v, type, "LM2761", "query", name);
+    }
+
+    /**
+     * The media type to answer with, from this request's {@code Accept} fields (RFC 9110
+     * §12.5.1): the offer with the highest q-value, a more specific range winning a tie, then the
+     * order given; the first offer when the request has no {@code Accept}. See
+     * {@link org.loommpm.negotiation.Negotiation#preferredType(String, String...)}.
+     *
+     * @param offered the media types the handler can send, in its order of preference
+     * @return one of {@code offered}, or null when the client accepts none of them (see
+     *     {@link #negotiateType(String...)} for a 406)
+     * @throws IllegalArgumentException if an offer is not a media type
+     */
+    default String preferredType(String... offered) {
+        return org.loommpm.negotiation.Negotiation.preferredType(TypedParams.joined(headers(), "Accept"), offered);
+    }
+
+    /**
+     * As {@link #preferredType(String...)}, for a handler that cannot answer otherwise.
+     *
+     * @param offered the media types the handler can send, in its order of preference
+     * @return one of {@code offered}
+     * @throws HttpException 406 Not Acceptable (log id LM2763) when the client accepts none
+     * @throws IllegalArgumentException if an offer is not a media type
+     */
+    default String negotiateType(String... offered) {
+        String t = preferredType(offered);
+        if (t == null) {
+            throw new HttpException(406, "LM2763 no offered type (" + String.join(", ", offered)
+                    + ") is acceptable to Accept: " + TypedParams.joined(headers(), "Accept"));
+        }
+        return t;
+    }
+
+    /**
+     * The locale to answer in, from this request's {@code Accept-Language} fields (RFC 9110
+     * §12.5.4, RFC 4647 basic filtering, then lookup's truncation so that {@code de} answers a
+     * client asking only {@code de-CH}); the first offer when the request has none. See
+     * {@link org.loommpm.negotiation.Negotiation#preferredLocale(String, java.util.Locale...)}.
+     *
+     * @param offered the locales the handler can answer in, in its order of preference
+     * @return one of {@code offered}, or null when the client accepts none (then answer in a
+     *     default: a language mismatch is rarely worth a 406)
+     */
+    default java.util.Locale preferredLocale(java.util.Locale... offered) {
+        return org.loommpm.negotiation.Negotiation.preferredLocale(
+                TypedParams.joined(headers(), "Accept-Language"), offered);
+    }
+
+    /**
      * The protocol version the request is processed and answered as. A request line of a higher
      * HTTP/1 minor version than 1 ({@code HTTP/1.2} to {@code HTTP/1.9}) is served as HTTP/1.1
      * (RFC 9110 §2.5), so this says {@code HTTP/1.1} for it; {@link #rawProtocol()} says what

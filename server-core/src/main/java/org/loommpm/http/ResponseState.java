@@ -246,11 +246,29 @@ public abstract class ResponseState implements Response {
     /**
      * Answers with {@code status} and its reason phrase as a short text body, replacing whatever
      * header fields the handler set: how either protocol answers a failed handler while the head
-     * is not committed.
+     * is not committed. The CORS fields ({@code Access-Control-*}) and {@code Vary} stay (valid
+     * ones only): without them a browser hides a cross-origin error's status from the page,
+     * which then sees a network failure instead of, say, its 400 (a {@code cors.Cors} filter
+     * sets them before the handler runs, as a Servlet container keeps them on {@code sendError}).
      */
     protected final void sendStatusText(int status) throws IOException {
+        Headers kept = null;
+        for (int i = 0; i < headers.size(); i++) {
+            String name = headers.name(i);
+            if (name.regionMatches(true, 0, "Access-Control-", 0, 15) || Headers.equalsIgnoreCase(name, "Vary")) {
+                try {
+                    HeaderValidation.check(name, headers.value(i));
+                } catch (IllegalArgumentException e) {
+                    continue;
+                }
+                (kept == null ? kept = new Headers(4) : kept).add(name, headers.value(i));
+            }
+        }
         headers.clear();
         trailers = null; // an error answer carries no trailers of the failed one
+        if (kept != null) {
+            kept.forEach(headers::add);
+        }
         status(status);
         header("Content-Type", "text/plain; charset=UTF-8");
         send((StatusReasons.reason(status) + "\n").getBytes(StandardCharsets.UTF_8));

@@ -67,9 +67,11 @@ import org.loommpm.compress.CompressionFilter;
 import org.loommpm.compress.CompressionSettings;
 import org.loommpm.compress.ContentCoding;
 import org.loommpm.config.TlsSettings;
+import org.loommpm.cors.Cors;
 import org.loommpm.metrics.MetricsFeature;
 import org.loommpm.metrics.MetricsHandler;
 import org.loommpm.server.LoomServer;
+import org.loommpm.staticfiles.StaticFiles;
 import org.loommpm.status.StatusHandler;
 import org.loommpm.testsupport.RawHttp;
 import org.loommpm.tracing.TracingFeature;
@@ -516,6 +518,56 @@ class DocSnippetsTest {
                     res.send("hello " + client.getSubjectX500Principal().getName() + " over " + tls.protocol());
                 })
                 .start();
+    }
+
+    // docs/api.md, "Typed parameters and content negotiation", "CORS", "Static files"
+
+    /** The example's application object. */
+    private final Orders orders = (id, limit, type) -> type + " " + id + " " + limit;
+
+    interface Orders {
+        String render(long id, Integer limit, String type);
+    }
+
+    static Router apiToolkit(Router router, Orders orders) {
+        router.get("/orders/{id}", (req, res) -> {
+            long id = req.pathParam("id", long.class);                  // /orders/abc: 400 (LM2760)
+            Integer limit = req.queryParam("limit", Integer.class);     // null when absent
+            String type = req.negotiateType("application/json", "text/csv");   // 406 when neither is accepted
+            res.header("Content-Type", type).send(orders.render(id, limit, type));
+        });
+        Cors cors = Cors.builder()
+                .allowOrigins("https://app.example.com", "https://*.example.com")
+                .allowMethods("GET", "POST", "PUT", "DELETE")
+                .allowHeaders("Content-Type", "Authorization")
+                .exposeHeaders("Location")
+                .allowCredentials(true)
+                .maxAge(Duration.ofMinutes(10))
+                .build();
+        router.filter(cors);
+        return router;
+    }
+
+    /** Compiled only: it needs the directories. */
+    static Router apiStaticFiles(Router router) {
+        router.get("/assets/*", StaticFiles.from(Path.of("web/assets")))
+                .get("/*", StaticFiles.builder(Path.of("web/public"))
+                        .cacheControl("no-cache")                     // revalidate by ETag every time
+                        .mimeType("webmanifest", "application/manifest+json")
+                        .build());
+        return router;
+    }
+
+    @Test
+    void apiToolkitAnswers() throws Exception {
+        start(apiToolkit(new Router(), orders));
+        assertEquals("application/json 7 null", get("/orders/7").body());
+        HttpResponse<String> csv = client.send(HttpRequest.newBuilder(uri("/orders/7?limit=2"))
+                .header("Accept", "text/csv").header("Origin", "https://shop.example.com").build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals("text/csv 7 2", csv.body());
+        assertEquals("https://shop.example.com", csv.headers().firstValue("Access-Control-Allow-Origin").orElseThrow());
+        assertEquals(400, get("/orders/abc").statusCode());
     }
 
     private void start(Router router) throws IOException {

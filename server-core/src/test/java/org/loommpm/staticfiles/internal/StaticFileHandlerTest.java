@@ -1,4 +1,4 @@
-package org.loommpm.cli.staticfiles;
+package org.loommpm.staticfiles.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -23,7 +23,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.loommpm.server.LoomServer;
-import org.loommpm.cli.config.SiteSettings;
 import org.loommpm.http.HttpDate;
 
 /** Static files through a real server and client: the HTTP semantics httpd and RFC 9110 give. */
@@ -36,8 +35,7 @@ class StaticFileHandlerTest {
 
     private void start(Duration valid) throws Exception {
         root = Files.createDirectories(dir.resolve("root")).toRealPath();
-        SiteSettings site = new SiteSettings(null, root, List.of("index.html"), true, false, true, valid, Map.of(),
-                false, List.of(), false);
+        TestSite site = new TestSite(root, List.of("index.html"), true, false, true, valid, Map.of());
         StaticFileHandler files = new StaticFileHandler(site, null);
         server = LoomServer.builder().listen("127.0.0.1", 0)
                 .handler((req, res) -> files.serve(req, res, UrlPath.normalize(req, false))).start();

@@ -1,4 +1,4 @@
-package org.loommpm.cli.staticfiles;
+package org.loommpm.staticfiles.internal;
 
 import org.loommpm.api.Request;
 import org.loommpm.http.HttpDate;

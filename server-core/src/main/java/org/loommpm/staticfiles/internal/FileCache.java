@@ -1,8 +1,8 @@
-package org.loommpm.cli.staticfiles;
+package org.loommpm.staticfiles.internal;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import org.loommpm.compress.AcceptEncoding;
+import org.loommpm.negotiation.QualityList;
 
 /**
  * What a URL path resolved to when it was last looked up on disk, for small files: the
@@ -30,13 +30,14 @@ final class FileCache {
     record Entry(long validUntil, Representation plain, Representation br, Representation gzip) {
         /** The variant to send for a request's {@code Accept-Encoding} (null: the plain file). */
         Representation choose(String acceptEncoding) {
-            if (acceptEncoding == null) {
+            if (acceptEncoding == null || br == null && gzip == null) {
                 return plain;
             }
-            if (br != null && AcceptEncoding.quality(acceptEncoding, "br") > 0) {
+            QualityList accepted = QualityList.parse(acceptEncoding);
+            if (br != null && accepted.quality("br") > 0) {
                 return br;
             }
-            if (gzip != null && AcceptEncoding.quality(acceptEncoding, "gzip") > 0) {
+            if (gzip != null && accepted.quality("gzip") > 0) {
                 return gzip;
             }
             return plain;

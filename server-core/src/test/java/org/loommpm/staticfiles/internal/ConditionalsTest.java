@@ -1,4 +1,4 @@
-package org.loommpm.cli.staticfiles;
+package org.loommpm.staticfiles.internal;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

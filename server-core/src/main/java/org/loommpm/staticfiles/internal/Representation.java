@@ -1,4 +1,4 @@
-package org.loommpm.cli.staticfiles;
+package org.loommpm.staticfiles.internal;
 
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;

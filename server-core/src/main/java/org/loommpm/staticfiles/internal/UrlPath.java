@@ -1,4 +1,4 @@
-package org.loommpm.cli.staticfiles;
+package org.loommpm.staticfiles.internal;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -50,6 +50,21 @@ public final class UrlPath {
      * @throws Rejected when the path is refused
      */
     public static String normalize(Request request, boolean allowEncodedSlashes) throws Rejected {
+        return normalize(request, allowEncodedSlashes, request.path());
+    }
+
+    /**
+     * The same for a part of the request's path (what a router's rest wildcard matched, with a
+     * leading {@code /}): the raw target's encoded slashes and backslashes are refused as above,
+     * then {@code path} is normalized.
+     *
+     * @param request the request, whose raw target is checked
+     * @param allowEncodedSlashes {@code AllowEncodedSlashes On}
+     * @param path the decoded path to normalize, starting with {@code /}
+     * @return the normalized path
+     * @throws Rejected when the path is refused
+     */
+    public static String normalize(Request request, boolean allowEncodedSlashes, String path) throws Rejected {
         String raw = request.rawTarget();
         int q = raw.indexOf('?');
         int end = q < 0 ? raw.length() : q;
@@ -60,7 +75,7 @@ public final class UrlPath {
                 throw new Rejected(404, "encoded slash or backslash");
             }
         }
-        return normalize(request.path());
+        return normalize(path);
     }
 
     /** The same rules on an already decoded path. */

@@ -1,4 +1,4 @@
-package org.loommpm.cli.staticfiles;
+package org.loommpm.staticfiles.internal;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -24,7 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * barrier against a hostile local user.
  */
 final class RootGuard {
-    private static final System.Logger LOG = System.getLogger("org.loommpm.cli.staticfiles");
+    private static final System.Logger LOG = System.getLogger("org.loommpm.staticfiles");
     private static final int MAX_DIRS = 10_000;
 
     private final Path root;

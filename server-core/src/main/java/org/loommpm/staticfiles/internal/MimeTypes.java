@@ -1,4 +1,4 @@
-package org.loommpm.cli.staticfiles;
+package org.loommpm.staticfiles.internal;
 
 import java.util.Locale;
 import java.util.Map;
@@ -8,19 +8,19 @@ import java.util.Map;
  * first, then a built-in table of the common web types. The built-in table is a {@code switch},
  * compiled to a hash jump: nothing to build at start-up.
  */
-public final class MimeTypes {
+final class MimeTypes {
     /** What a file of unknown type is sent as. */
-    public static final String DEFAULT = "application/octet-stream";
+    static final String DEFAULT = "application/octet-stream";
 
     private final Map<String, String> configured;
 
     /** @param configured extension (lowercase, no dot) to type, taking precedence over the built-ins */
-    public MimeTypes(Map<String, String> configured) {
+    MimeTypes(Map<String, String> configured) {
         this.configured = configured;
     }
 
     /** The type for a file name, from its last extension; {@link #DEFAULT} when unknown. */
-    public String forName(String fileName) {
+    String forName(String fileName) {
         int dot = fileName.lastIndexOf('.');
         if (dot < 0 || dot == fileName.length() - 1) {
             return DEFAULT;

@@ -1,4 +1,4 @@
-package org.loommpm.cli.staticfiles;
+package org.loommpm.staticfiles.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -18,7 +18,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.loommpm.server.LoomServer;
-import org.loommpm.cli.config.SiteSettings;
 
 /**
  * What {@code FileCacheValid} promises, through a real server and client: within the window a
@@ -38,8 +37,7 @@ class FileCacheTest {
 
     private void start(Duration valid) throws Exception {
         root = Files.createDirectories(dir.resolve("root")).toRealPath();
-        SiteSettings site = new SiteSettings(null, root, List.of("index.html"), false, false, true, valid, Map.of(),
-                false, List.of(), false);
+        TestSite site = new TestSite(root, List.of("index.html"), false, false, true, valid, Map.of());
         StaticFileHandler files = new StaticFileHandler(site, null);
         server = LoomServer.builder().listen("127.0.0.1", 0)
                 .handler((req, res) -> files.serve(req, res, UrlPath.normalize(req, false))).start();

@@ -1,4 +1,4 @@
-package org.loommpm.cli.staticfiles;
+package org.loommpm.staticfiles.internal;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -19,11 +19,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.loommpm.api.Handler;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
-import org.loommpm.compress.AcceptEncoding;
 import org.loommpm.http.HttpDate;
+import org.loommpm.negotiation.QualityList;
 
 /**
- * Serves files under DocumentRoot for GET and HEAD: media types, {@code ETag} and
+ * Serves files under DocumentRoot (the jar's) or a {@code staticfiles.StaticFiles} directory
+ * (embedded) for GET and HEAD: media types, {@code ETag} and
  * {@code Last-Modified} with conditional requests, byte ranges (one range, or several as
  * {@code multipart/byteranges}), {@code DirectoryIndex}, listings with {@code Options Indexes},
  * and precompressed {@code .br}/{@code .gz} siblings.
@@ -63,6 +64,10 @@ public final class StaticFileHandler {
     private final long ttlNanos;
     /** Null when {@code FileCacheValid 0}. */
     private final FileCache cache;
+    /** Whether {@code .br}/{@code .gz} siblings are looked for. */
+    private final boolean precompressed;
+    /** The {@code Cache-Control} of a file's answer (200, 206, 304), or null for none. */
+    private final String cacheControl;
 
     /**
      * @param site DocumentRoot (may be null: then only the welcome page), options, index files
@@ -75,6 +80,8 @@ public final class StaticFileHandler {
         this.ttlNanos = site.fileCacheValid().toNanos();
         this.documents = site.documentRoot() != null ? tree(site.documentRoot()) : null;
         this.cache = ttlNanos > 0 ? new FileCache(CACHE_ENTRIES, CACHE_BYTES) : null;
+        this.precompressed = site.precompressed();
+        this.cacheControl = site.cacheControl();
     }
 
     /**
@@ -106,7 +113,19 @@ public final class StaticFileHandler {
      * Answers a request for {@code urlPath}, a path normalized by {@link UrlPath}, from DocumentRoot.
      */
     public void serve(Request req, Response res, String urlPath) throws Exception {
-        serve(req, res, urlPath, documents, null);
+        serve(req, res, "", urlPath, documents, null);
+    }
+
+    /**
+     * Answers a request for {@code urlPath} under DocumentRoot, where the handler is mounted at
+     * {@code mount}: the request's path is {@code mount + urlPath} (a router's {@code /assets/*}
+     * route: mount {@code /assets}), which the trailing-slash redirect of a directory names.
+     *
+     * @param mount the request path's part before {@code urlPath}, empty or without a trailing slash
+     * @param urlPath the rest of the path, normalized by {@link UrlPath}
+     */
+    public void serveMounted(Request req, Response res, String mount, String urlPath) throws Exception {
+        serve(req, res, mount, urlPath, documents, null);
     }
 
     /**
@@ -119,6 +138,11 @@ public final class StaticFileHandler {
      *     DocumentRoot maps it (resolved only when the file cache does not answer)
      */
     public void serve(Request req, Response res, String urlPath, Tree tree, Path file) throws Exception {
+        serve(req, res, "", urlPath, tree, file);
+    }
+
+    private void serve(Request req, Response res, String mount, String urlPath, Tree tree, Path file)
+            throws Exception {
         String method = req.method();
         if (!method.equals("GET") && !method.equals("HEAD")) {
             res.header("Allow", ALLOW);
@@ -136,11 +160,11 @@ public final class StaticFileHandler {
         long now = System.nanoTime(); // before any check: an entry's window starts no later
         FileCache.Entry cached = cache != null ? cache.get(urlPath) : null;
         if (cached != null && cached.fresh(now)) {
-            String accept = req.header("Accept-Encoding");
+            String accept = acceptEncoding(req);
             send(req, res, cached.choose(accept), accept != null);
             return;
         }
-        Lookup lookup = new Lookup(urlPath, now, cached, tree);
+        Lookup lookup = new Lookup(mount, urlPath, now, cached, tree);
         BasicFileAttributes attrs;
         try {
             if (file == null) {
@@ -182,12 +206,15 @@ public final class StaticFileHandler {
 
     /** A URL path being resolved on disk: when the lookup began, what the cache held, the tree it is in. */
     private final class Lookup {
+        /** Where the handler is mounted: what precedes {@link #urlPath} in the request's path. */
+        final String mount;
         final String urlPath;
         final long started;
         final FileCache.Entry stale;
         final Tree tree;
 
-        Lookup(String urlPath, long started, FileCache.Entry stale, Tree tree) {
+        Lookup(String mount, String urlPath, long started, FileCache.Entry stale, Tree tree) {
+            this.mount = mount;
             this.urlPath = urlPath;
             this.started = started;
             this.stale = stale;
@@ -216,7 +243,7 @@ public final class StaticFileHandler {
             lookup.forget();
             // mod_dir's trailing-slash redirect, so relative links inside the index resolve.
             String q = req.query();
-            res.header("Location", DirectoryListing.encode(urlPath) + "/" + (q != null ? "?" + q : ""));
+            res.header("Location", DirectoryListing.encode(lookup.mount + urlPath) + "/" + (q != null ? "?" + q : ""));
             plain(res, 301, "Moved Permanently");
             return;
         }
@@ -236,7 +263,7 @@ public final class StaticFileHandler {
         lookup.forget();
         if (site.indexes()) {
             res.header("Content-Type", "text/html; charset=UTF-8");
-            res.send(DirectoryListing.render(urlPath, dir, lookup.tree.guard));
+            res.send(DirectoryListing.render(lookup.mount + urlPath, dir, lookup.tree.guard));
         } else if (welcome != null && lookup.tree == documents && urlPath.equals("/")) {
             welcome.handle(req, res);
         } else {
@@ -247,7 +274,7 @@ public final class StaticFileHandler {
     private void file(Request req, Response res, Lookup lookup, Path file, BasicFileAttributes attrs)
             throws IOException {
         String type = types.forName(file.getFileName().toString());
-        String accept = req.header("Accept-Encoding");
+        String accept = acceptEncoding(req);
         Tree tree = lookup.tree;
         if (cache != null && attrs.size() <= SMALL) {
             // Resolved afresh, so that every check a cache entry rests on is no older than it
@@ -266,8 +293,9 @@ public final class StaticFileHandler {
         lookup.forget();
         Representation chosen = null;
         if (accept != null) {
+            QualityList accepted = QualityList.parse(accept);
             for (String enc : new String[] {"br", "gzip"}) {
-                if (AcceptEncoding.quality(accept, enc) > 0) {
+                if (accepted.quality(enc) > 0) {
                     chosen = sibling(tree, file, type, enc);
                     if (chosen != null) {
                         break;
@@ -283,7 +311,7 @@ public final class StaticFileHandler {
      * null; none for an alias of one file, whose siblings are outside it.
      */
     private Representation sibling(Tree tree, Path file, String type, String encoding) {
-        if (file.equals(tree.root)) {
+        if (file.equals(tree.root) || !precompressed) {
             return null;
         }
         Path sibling = file.resolveSibling(file.getFileName() + (encoding.equals("br") ? ".br" : ".gz"));
@@ -331,10 +359,24 @@ public final class StaticFileHandler {
         return content.length == r.size() ? r.withBytes(content) : null;
     }
 
+    /**
+     * The request's {@code Accept-Encoding} (all its lines), or null when it has none or
+     * precompressed siblings are not served (then nothing varies by it).
+     */
+    private String acceptEncoding(Request req) {
+        if (!precompressed) {
+            return null;
+        }
+        // One line, the common case, without allocating; several joined as one list (RFC 9110 §5.3).
+        return req.headers().count("Accept-Encoding") > 1
+                ? String.join(", ", req.headers().all("Accept-Encoding")) : req.header("Accept-Encoding");
+    }
+
     /** Sends a representation, answering conditionals and ranges. */
     private void send(Request req, Response res, Representation r, boolean vary) throws IOException {
-        if (vary) {
-            res.header("Vary", "Accept-Encoding");
+        if (vary && !res.headers().hasToken("Vary", "Accept-Encoding") && !res.headers().hasToken("Vary", "*")) {
+            // Added, not set: a Vary some filter put there (a CORS filter's Origin) stays.
+            res.headers().add("Vary", "Accept-Encoding");
         }
         String lastModified = r.lastModified();
         long modified = r.modifiedMillis();
@@ -353,6 +395,9 @@ public final class StaticFileHandler {
         }
         String etag = r.etag();
         int verdict = Conditionals.evaluate(req, etag, modified);
+        if (cacheControl != null && verdict != 412) {
+            res.header("Cache-Control", cacheControl);
+        }
         if (verdict == 304) {
             res.status(304).send(new byte[0]);
             return;
@@ -366,6 +411,7 @@ public final class StaticFileHandler {
         List<ByteRanges.Range> ranges = range != null && Conditionals.rangeApplies(req, etag, modified)
                 ? ByteRanges.parse(range, size) : ByteRanges.WHOLE;
         if (ranges == ByteRanges.UNSATISFIABLE) {
+            res.headers().remove("Cache-Control");
             res.header("Content-Range", "bytes */" + size);
             plain(res, 416, "Range Not Satisfiable");
         } else if (ranges.size() == 1) {

@@ -1,4 +1,4 @@
-package org.loommpm.cli.staticfiles;
+package org.loommpm.staticfiles.internal;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
