@@ -25,7 +25,9 @@
 # UPLOAD_TMP (the directory under which each server process gets a fresh spool directory,
 # BENCH_UPLOAD_DIR: /dev/shm when writable, so the row measures the servers and not the disk; else
 # TMPDIR or /tmp), CLIENT_JVM_FLAGS, JIT_SETTLE_*, SERVER_CPU/CLIENT_CPU, PORT_BASE, JVM_FLAGS,
-# SERVER_CPU_QUOTA, BUILD=1 (rebuild the jar), OUT (docs/benchmarks/toolkit-DATE.md).
+# SERVER_CPU_QUOTA, BUILD=1 (rebuild the jar), OUT (docs/benchmarks/toolkit-DATE.md);
+# REPORT_FROM=benchmarks/results/toolkit-STAMP writes that run's report again, running nothing.
+# The report warns when other processes took over 10 % of the server's core in a measured run.
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
@@ -43,12 +45,127 @@ CLIENT_JVM_FLAGS=${CLIENT_JVM_FLAGS:-"-Xms256m -Xmx256m -XX:+UseParallelGC"}
 if [ -z "${UPLOAD_TMP:-}" ]; then
   if [ -d /dev/shm ] && [ -w /dev/shm ]; then UPLOAD_TMP=/dev/shm; else UPLOAD_TMP=${TMPDIR:-/tmp}; fi
 fi
-DATE=$(date +%F)
-STAMP=$(date +%Y%m%d-%H%M%S)
+if [ -n "${REPORT_FROM:-}" ]; then
+  # Only the report, again, from a run's raw directory (its parameters come from there).
+  RES=$(cd "$REPORT_FROM" && pwd)
+  # shellcheck source=/dev/null
+  . "$RES/params.sh"
+else
+  DATE=$(date +%F)
+  STAMP=$(date +%Y%m%d-%H%M%S)
+  RES="$BENCH_DIR/results/toolkit-$STAMP"
+fi
 OUT=${OUT:-"$ROOT_DIR/docs/benchmarks/toolkit-$DATE.md"}
-RES="$BENCH_DIR/results/toolkit-$STAMP"
-mkdir -p "$RES/logs" "$RES/runs" "$RES/probe"
 RAW="$RES/raw.txt"
+has_row() { [[ " $ROWS " == *" $1 "* ]]; }
+
+# The report: medians over the rounds, min-max, ratios to loom when loom ran.
+report() {
+  echo "# The toolkit's cost: JSON and multipart upload, side by side ($DATE)"
+  echo
+  echo "Written by \`benchmarks/toolkit.sh\` (issue 54, \"How it must be checked\"); each peer's"
+  echo "configuration and the documentation it follows: benchmarks/README.md, \"The toolkit's cost\"."
+  echo "Raw outputs: \`benchmarks/results/toolkit-$STAMP/\` (not committed)."
+  echo
+  echo '```'
+  cat "$RES/meta.txt"
+  echo '```'
+  local busy
+  busy=$(awk '$1 != "skip" {for (i = 4; i <= NF; i++) if ($i ~ /^others_core_pct=/) {split($i, a, "="); if (a[2] + 0 > m) m = a[2] + 0; if (n == "" || a[2] + 0 < n) n = a[2] + 0}}
+    END {if (m > 10) printf "%d–%d", n, m}' "$RAW")
+  if [ -n "$busy" ]; then
+    echo
+    echo "**Other processes shared the servers' core in this run** (they took $busy % of core $SERVER_CPU during the"
+    echo "measured runs, column \"server / others\"): req/s and MB/s measured the machine as much as the servers, and"
+    echo "the CPU figures, the server's own time, are inflated by the contention (cold caches, preemption). Not for"
+    echo "comparisons beyond this run; a quiet machine (or \`SERVER_CPU_QUOTA\` with nothing else on the core) gives figures."
+  fi
+  for row in $ROWS; do
+    echo
+    if [ "$row" = json ]; then
+      echo "## GET /json (TechEmpower's JSON test, wrk -t1 -c$JSON_CONNS)"
+      echo
+      echo "| server | req/s (median) | min–max | server CPU µs/req (median) | min–max | JIT µs/req | p99 ms | wrk CPU % | core $SERVER_CPU: server / others % | errors | vs loom (req/s, CPU) | rounds |"
+      echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    else
+      echo "## POST /upload (a $FILE_BYTES-byte file part + a text field, $UPLOAD_CONNS connections)"
+      echo
+      echo "| server | MB/s (median) | min–max | server CPU ms/MB (median) | min–max | JIT ms/MB | p99 ms per upload | client CPU % | core $SERVER_CPU: server / others % | errors / bad answers | files left | vs loom (MB/s, CPU) | rounds |"
+      echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    fi
+    awk -v row="$row" -v servers="$SERVERS" '
+      function med(s,   v, k, i, j, t) {
+        k = split(s, v, " "); if (k == 0) return ""
+        for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (v[j] + 0 < v[i] + 0) { t = v[i]; v[i] = v[j]; v[j] = t }
+        return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
+      }
+      function lo(s,   v, k, i, m) { k = split(s, v, " "); m = v[1]; for (i = 2; i <= k; i++) if (v[i] + 0 < m + 0) m = v[i]; return m }
+      function hi(s,   v, k, i, m) { k = split(s, v, " "); m = v[1]; for (i = 2; i <= k; i++) if (v[i] + 0 > m + 0) m = v[i]; return m }
+      function kv(name,   i, a) { for (i = 4; i <= NF; i++) { split($i, a, "="); if (a[1] == name) return a[2] } return "" }
+      $1 == row {
+        s = $3; n[s]++
+        sc[s] = sc[s] " " kv("server_core_pct"); oc[s] = oc[s] " " kv("others_core_pct")
+        if (row == "json") {
+          x[s] = x[s] " " kv("rps"); c[s] = c[s] " " kv("cpu_us_per_req"); j[s] = j[s] " " kv("jit_us_per_req")
+          p[s] = p[s] " " kv("p99_ms"); cl[s] = cl[s] " " kv("client_cpu_pct"); e[s] += kv("socket_errors") + kv("non2xx")
+        } else {
+          x[s] = x[s] " " kv("mb_per_s"); c[s] = c[s] " " kv("server_cpu_ms_per_mb"); j[s] = j[s] " " kv("server_jit_ms_per_mb")
+          p[s] = p[s] " " kv("p99_ms"); cl[s] = cl[s] " " kv("client_cpu_pct"); e[s] += kv("errors") + kv("timeouts")
+          b[s] += kv("bad_answers"); l[s] += kv("left_files")
+        }
+      }
+      END {
+        k = split(servers, order, " ")
+        bx = ("loom" in n) ? med(x["loom"]) : ""; bc = ("loom" in n) ? med(c["loom"]) : ""
+        for (i = 1; i <= k; i++) {
+          s = order[i]; if (!(s in n)) continue
+          mx = med(x[s]); mc = med(c[s])
+          vs = (bx != "" && bx > 0 && bc > 0) ? sprintf("%.2f, %.2f", mx / bx, mc / bc) : "–"
+          if (row == "json")
+            printf "| %s | %.0f | %.0f–%.0f | %.2f | %.2f–%.2f | %.2f | %.2f | %.0f | %.0f / %.0f | %d | %s | %d |\n", s, mx, lo(x[s]), hi(x[s]), mc, lo(c[s]), hi(c[s]), med(j[s]), med(p[s]), med(cl[s]), med(sc[s]), med(oc[s]), e[s], vs, n[s]
+          else
+            printf "| %s | %.1f | %.1f–%.1f | %.3f | %.3f–%.3f | %.3f | %.0f | %.0f | %.0f / %.0f | %d / %d | %d | %s | %d |\n", s, mx, lo(x[s]), hi(x[s]), mc, lo(c[s]), hi(c[s]), med(j[s]), med(p[s]), med(cl[s]), med(sc[s]), med(oc[s]), e[s], b[s], l[s], vs, n[s]
+        }
+      }' "$RAW"
+    if grep -q "^skip $row " "$RAW"; then
+      echo
+      echo "Not in this row:"
+      echo
+      grep "^skip $row " "$RAW" | awk '{s = $4; $1 = $2 = $3 = $4 = ""; sub(/^ +/, ""); if (!(s in seen)) { seen[s] = 1; printf "- **%s**: %s\n", s, $0 } }'
+    fi
+  done
+  if has_row json; then
+    echo
+    echo "## What each server sends for GET /json"
+    echo
+    echo "As each sends it by default (\`curl -si\`, round 1); the bytes differ, the harness leaves them as they are."
+    echo
+    for s in $SERVERS; do
+      local h="$RES/probe/json_${s}_r1.head"
+      [ -f "$h" ] && [ -s "$RES/probe/json_${s}_r1.body" ] || continue
+      grep -q ' 200' "$h" || continue
+      echo "- **$s** ($(( $(wc -c <"$h") + $(wc -c <"$RES/probe/json_${s}_r1.body") )) bytes): \`$(tr -d '\r' <"$h" | sed '/^$/d' | paste -sd'|' | sed 's/|/ · /g')\`"
+    done
+  fi
+  echo
+  echo "## Runs"
+  echo
+  echo "Every measured run (server CPU from /proc/PID/stat; \`server_core_pct\`/\`others_core_pct\`: the share of core"
+  echo "$SERVER_CPU the server had and the share other processes took over the run, from /proc/stat; \`steal_*\`: the"
+  echo "hypervisor's steal on each core; a row whose load tool used ≥ 90 % of its core measured the client too:"
+  echo "its rate is a lower bound)."
+  echo
+  echo '```'
+  cat "$RAW"
+  echo '```'
+}
+if [ -n "${REPORT_FROM:-}" ]; then
+  report >"$OUT"
+  echo "results: $OUT (raw: $RES)"
+  exit 0
+fi
+
+mkdir -p "$RES/logs" "$RES/runs" "$RES/probe"
 : >"$RAW"
 command -v wrk >/dev/null || { echo "wrk not found (apt-get install wrk)" >&2; exit 1; }
 command -v curl >/dev/null || { echo "curl not found" >&2; exit 1; }
@@ -67,7 +184,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-has_row() { [[ " $ROWS " == *" $1 "* ]]; }
 
 # A small file for the upload probe, and its digest.
 PROBE_FILE="$RES/probe/probe.txt"
@@ -200,6 +316,9 @@ run_upload() {
   machine_summary
 } >"$RES/meta.txt"
 cat "$RES/meta.txt"
+# What REPORT_FROM needs to write this run's report again.
+printf 'SERVERS=%q\nROWS=%q\nJSON_CONNS=%q\nUPLOAD_CONNS=%q\nFILE_BYTES=%q\nSERVER_CPU=%q\nDATE=%q\nSTAMP=%q\n' \
+  "$SERVERS" "$ROWS" "$JSON_CONNS" "$UPLOAD_CONNS" "$FILE_BYTES" "$SERVER_CPU" "$DATE" "$STAMP" >"$RES/params.sh"
 
 for round in $(seq "$ROUNDS"); do
   order=$SERVERS
@@ -231,95 +350,5 @@ for round in $(seq "$ROUNDS"); do
 done
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$RES/meta.txt"
 
-# The report: medians over the rounds, min-max, ratios to loom when loom ran.
-report() {
-  echo "# The toolkit's cost: JSON and multipart upload, side by side ($DATE)"
-  echo
-  echo "Written by \`benchmarks/toolkit.sh\` (issue 54, \"How it must be checked\"); each peer's"
-  echo "configuration and the documentation it follows: benchmarks/README.md, \"The toolkit's cost\"."
-  echo "Raw outputs: \`benchmarks/results/toolkit-$STAMP/\` (not committed)."
-  echo
-  echo '```'
-  cat "$RES/meta.txt"
-  echo '```'
-  for row in $ROWS; do
-    echo
-    if [ "$row" = json ]; then
-      echo "## GET /json (TechEmpower's JSON test, wrk -t1 -c$JSON_CONNS)"
-      echo
-      echo "| server | req/s (median) | min–max | server CPU µs/req (median) | min–max | JIT µs/req | p99 ms | wrk CPU % | core $SERVER_CPU: server / others % | errors | vs loom (req/s, CPU) | rounds |"
-      echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-    else
-      echo "## POST /upload (a $FILE_BYTES-byte file part + a text field, $UPLOAD_CONNS connections)"
-      echo
-      echo "| server | MB/s (median) | min–max | server CPU ms/MB (median) | min–max | JIT ms/MB | p99 ms per upload | client CPU % | core $SERVER_CPU: server / others % | errors / bad answers | files left | vs loom (MB/s, CPU) | rounds |"
-      echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-    fi
-    awk -v row="$row" -v servers="$SERVERS" '
-      function med(s,   v, k, i, j, t) {
-        k = split(s, v, " "); if (k == 0) return ""
-        for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (v[j] + 0 < v[i] + 0) { t = v[i]; v[i] = v[j]; v[j] = t }
-        return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
-      }
-      function lo(s,   v, k, i, m) { k = split(s, v, " "); m = v[1]; for (i = 2; i <= k; i++) if (v[i] + 0 < m + 0) m = v[i]; return m }
-      function hi(s,   v, k, i, m) { k = split(s, v, " "); m = v[1]; for (i = 2; i <= k; i++) if (v[i] + 0 > m + 0) m = v[i]; return m }
-      function kv(name,   i, a) { for (i = 4; i <= NF; i++) { split($i, a, "="); if (a[1] == name) return a[2] } return "" }
-      $1 == row {
-        s = $3; n[s]++
-        sc[s] = sc[s] " " kv("server_core_pct"); oc[s] = oc[s] " " kv("others_core_pct")
-        if (row == "json") {
-          x[s] = x[s] " " kv("rps"); c[s] = c[s] " " kv("cpu_us_per_req"); j[s] = j[s] " " kv("jit_us_per_req")
-          p[s] = p[s] " " kv("p99_ms"); cl[s] = cl[s] " " kv("client_cpu_pct"); e[s] += kv("socket_errors") + kv("non2xx")
-        } else {
-          x[s] = x[s] " " kv("mb_per_s"); c[s] = c[s] " " kv("server_cpu_ms_per_mb"); j[s] = j[s] " " kv("server_jit_ms_per_mb")
-          p[s] = p[s] " " kv("p99_ms"); cl[s] = cl[s] " " kv("client_cpu_pct"); e[s] += kv("errors") + kv("timeouts")
-          b[s] += kv("bad_answers"); l[s] += kv("left_files")
-        }
-      }
-      END {
-        k = split(servers, order, " ")
-        bx = ("loom" in n) ? med(x["loom"]) : ""; bc = ("loom" in n) ? med(c["loom"]) : ""
-        for (i = 1; i <= k; i++) {
-          s = order[i]; if (!(s in n)) continue
-          mx = med(x[s]); mc = med(c[s])
-          vs = (bx != "" && bx > 0 && bc > 0) ? sprintf("%.2f, %.2f", mx / bx, mc / bc) : "–"
-          if (row == "json")
-            printf "| %s | %.0f | %.0f–%.0f | %.2f | %.2f–%.2f | %.2f | %.2f | %.0f | %.0f / %.0f | %d | %s | %d |\n", s, mx, lo(x[s]), hi(x[s]), mc, lo(c[s]), hi(c[s]), med(j[s]), med(p[s]), med(cl[s]), med(sc[s]), med(oc[s]), e[s], vs, n[s]
-          else
-            printf "| %s | %.1f | %.1f–%.1f | %.3f | %.3f–%.3f | %.3f | %.0f | %.0f | %.0f / %.0f | %d / %d | %d | %s | %d |\n", s, mx, lo(x[s]), hi(x[s]), mc, lo(c[s]), hi(c[s]), med(j[s]), med(p[s]), med(cl[s]), med(sc[s]), med(oc[s]), e[s], b[s], l[s], vs, n[s]
-        }
-      }' "$RAW"
-    if grep -q "^skip $row " "$RAW"; then
-      echo
-      echo "Not in this row:"
-      echo
-      grep "^skip $row " "$RAW" | awk '{s = $4; $1 = $2 = $3 = $4 = ""; sub(/^ +/, ""); if (!(s in seen)) { seen[s] = 1; printf "- **%s**: %s\n", s, $0 } }'
-    fi
-  done
-  if has_row json; then
-    echo
-    echo "## What each server sends for GET /json"
-    echo
-    echo "As each sends it by default (\`curl -si\`, round 1); the bytes differ, the harness leaves them as they are."
-    echo
-    for s in $SERVERS; do
-      local h="$RES/probe/json_${s}_r1.head"
-      [ -f "$h" ] && [ -s "$RES/probe/json_${s}_r1.body" ] || continue
-      grep -q ' 200' "$h" || continue
-      echo "- **$s** ($(( $(wc -c <"$h") + $(wc -c <"$RES/probe/json_${s}_r1.body") )) bytes): \`$(tr -d '\r' <"$h" | sed '/^$/d' | paste -sd'|' | sed 's/|/ · /g')\`"
-    done
-  fi
-  echo
-  echo "## Runs"
-  echo
-  echo "Every measured run (server CPU from /proc/PID/stat; \`server_core_pct\`/\`others_core_pct\`: the share of core"
-  echo "$SERVER_CPU the server had and the share other processes took over the run, from /proc/stat; \`steal_*\`: the"
-  echo "hypervisor's steal on each core; a row whose load tool used ≥ 90 % of its core measured the client too:"
-  echo "its rate is a lower bound)."
-  echo
-  echo '```'
-  cat "$RAW"
-  echo '```'
-}
 report >"$OUT"
 echo "results: $OUT (raw: $RES)"
