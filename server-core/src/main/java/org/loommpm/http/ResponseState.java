@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.function.Consumer;
 import org.loommpm.api.Headers;
+import org.loommpm.api.HttpException;
 import org.loommpm.api.Response;
 import org.loommpm.spi.SlotBoard;
 import org.loommpm.spi.WorkerTask;
@@ -206,8 +207,25 @@ public abstract class ResponseState implements Response {
      * is not committed.
      */
     protected final void sendStatusText(int status) throws IOException {
+        sendStatusText(status, null);
+    }
+
+    /**
+     * As {@link #sendStatusText(int)}, but an {@link HttpException} of that status carrying a body
+     * of its own ({@link HttpException#body()}: a problem document) answers with that body and its
+     * Content-Type instead of the reason phrase; a HEAD request gets its length, not its bytes.
+     *
+     * @param status the status to answer
+     * @param cause the failure being answered, or {@code null}
+     */
+    protected final void sendStatusText(int status, Throwable cause) throws IOException {
         headers.clear();
         status(status);
+        if (cause instanceof HttpException he && he.status() == status && he.contentType() != null) {
+            header("Content-Type", he.contentType());
+            send(he.body());
+            return;
+        }
         header("Content-Type", "text/plain; charset=UTF-8");
         send((StatusReasons.reason(status) + "\n").getBytes(StandardCharsets.UTF_8));
     }
