@@ -7,7 +7,9 @@ import java.nio.charset.StandardCharsets;
  * status. The message goes to the log, not to the client. The client sees the status line and,
  * as the body, the standard reason phrase; or, when the exception carries a body of its own
  * ({@link #HttpException(int, String, String, byte[])}, {@link #problem(Problem, String)}), that
- * body with its content type (a HEAD request gets the head only, with the body's length).
+ * body with its content type (a HEAD request gets the head only, with the body's length). A
+ * handler that fails after {@code suspend()} or {@code eventStream()} is answered with the status
+ * alone: that exchange's head and framing belong to the suspended handle.
  */
 public class HttpException extends RuntimeException {
     private static final long serialVersionUID = 1L;
