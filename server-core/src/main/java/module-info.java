@@ -2,7 +2,9 @@
  * loom-mpm's engine, HTTP/1.1, TLS and the application API.
  *
  * <p>Applications use {@link org.loommpm.server} (the server and its builder),
- * {@link org.loommpm.api} (handlers, routers, filters), {@link org.loommpm.websocket} (the
+ * {@link org.loommpm.api} (handlers, routers, filters; JSON bodies through the
+ * {@link org.loommpm.json} codec SPI, cookies through {@link org.loommpm.cookie}),
+ * {@link org.loommpm.websocket} (the
  * WebSocket API, served by module {@code org.loommpm.ws}) and {@link org.loommpm.config};
  * protocol implementations the {@link org.loommpm.spi}. Features plug in around it: HTTP/2
  * ({@code org.loommpm.h2}) and WebSocket ({@code org.loommpm.ws}) through
@@ -20,6 +22,8 @@ module org.loommpm.core {
 
     exports org.loommpm.api;
     exports org.loommpm.config;
+    exports org.loommpm.cookie;
+    exports org.loommpm.json;
     exports org.loommpm.cors;
     exports org.loommpm.negotiation;
     exports org.loommpm.server;
@@ -39,4 +43,6 @@ module org.loommpm.core {
     uses org.loommpm.protocol.Http2ProtocolProvider;
     // WebSocket routes are bound when a router freezes (api.Router); server-websocket provides it.
     uses org.loommpm.api.WebSocketBinding;
+    // Request.json and Response.json (json.JsonCodecs); loom-mpm-jackson provides it.
+    uses org.loommpm.json.JsonCodec;
 }

@@ -246,6 +246,71 @@ public interface Request {
      */
     String bodyString() throws IOException;
 
+    /**
+     * Reads the body as JSON into {@code type} through the {@link org.loommpm.json.JsonCodec}
+     * ({@link org.loommpm.json.JsonCodecs#find()}: module {@code loom-mpm-jackson} provides one),
+     * streaming: the body is not held whole first. A record, a class with a default constructor,
+     * {@code Map.class}, {@code String.class}, ... as the codec allows.
+     *
+     * <p>A request with a Content-Type other than {@code application/json} or
+     * {@code application/*+json} is answered 415, one without a Content-Type is read as JSON. A
+     * body that is not JSON or does not fit {@code type} is answered 400 with an
+     * {@code application/problem+json} document ({@link Problem}) that names no internals; the
+     * codec's own message goes to the log (LM2740). Call it once: it consumes the body.
+     *
+     * @param <T> the type read
+     * @param type the class to read
+     * @return the value ({@code null} for the JSON literal {@code null})
+     * @throws HttpException 400 (LM2740) for a body that does not fit, 415 (LM2741) for another
+     *     Content-Type; or the body's own failure (413 past LimitRequestBody, 400 malformed framing)
+     * @throws IllegalStateException if no JSON codec is on the class path or module path
+     * @throws IOException if the connection fails while the body is read
+     */
+    default <T> T json(Class<T> type) throws IOException {
+        return Codecs.readJson(this, type);
+    }
+
+    /**
+     * As {@link #json(Class)}, for a generic type: {@code List<Item>} as a
+     * {@link java.lang.reflect.ParameterizedType} (e.g. from a type token's
+     * {@code getGenericSuperclass()}).
+     *
+     * @param <T> the type read (unchecked: the caller says what {@code type} gives)
+     * @param type the type to read
+     * @return the value ({@code null} for the JSON literal {@code null})
+     * @throws HttpException 400 (LM2740) for a body that does not fit, 415 (LM2741) for another
+     *     Content-Type; or the body's own failure (413 past LimitRequestBody, 400 malformed framing)
+     * @throws IllegalStateException if no JSON codec is on the class path or module path
+     * @throws IOException if the connection fails while the body is read
+     */
+    default <T> T json(java.lang.reflect.Type type) throws IOException {
+        return Codecs.readJson(this, type);
+    }
+
+    /**
+     * The cookies the client sent ({@code Cookie} fields, RFC 6265bis), in order, read leniently
+     * as browsers send them ({@link org.loommpm.cookie.CookieParser}: malformed pairs are
+     * skipped). Parsed on each call.
+     *
+     * @return the cookies; empty when there are none
+     * @throws HttpException 431 (LM2750) for more than
+     *     {@link org.loommpm.cookie.CookieParser#DEFAULT_MAX_COOKIES} cookies
+     */
+    default List<org.loommpm.cookie.Cookie> cookies() {
+        return Codecs.cookies(this);
+    }
+
+    /**
+     * The value of the first cookie named {@code name} (names are case-sensitive).
+     *
+     * @param name the cookie's name
+     * @return its value, or {@code null} when the client sent none of that name
+     * @throws HttpException 431 (LM2750), as {@link #cookies()}
+     */
+    default String cookie(String name) {
+        return Codecs.cookie(this, name);
+    }
+
     /** {@return the client's address} */
     InetSocketAddress remoteAddress();
 

@@ -73,6 +73,38 @@ public interface Response {
     }
 
     /**
+     * Sends {@code value} as JSON through the {@link org.loommpm.json.JsonCodec}
+     * ({@link org.loommpm.json.JsonCodecs#find()}), streamed through {@link #outputStream()}
+     * (a Content-Length when it fits the write buffer, else chunked), with the codec's media
+     * type ({@code application/json}) unless a Content-Type is set. A value the codec cannot
+     * write fails the handler ({@link org.loommpm.json.JsonCodecException}: 500 if nothing went
+     * out yet, else the response is cut off, never completed half-written).
+     *
+     * @param value the value: a record, a collection, a map, ...; {@code null} sends {@code null}
+     * @throws IllegalStateException if no JSON codec is on the class path or module path
+     * @throws IOException if the connection fails
+     */
+    default void json(Object value) throws IOException {
+        Codecs.writeJson(this, value);
+    }
+
+    /**
+     * Adds a {@code Set-Cookie} field (one per cookie: they are never joined). Before the head
+     * is sent.
+     *
+     * @param cookie the cookie, checked when it was built
+     * @return this response
+     * @throws IllegalStateException once the head is committed
+     */
+    default Response cookie(org.loommpm.cookie.SetCookie cookie) {
+        if (isCommitted()) {
+            throw new IllegalStateException("the response head is committed: Set-Cookie " + cookie.name() + " lost");
+        }
+        headers().add("Set-Cookie", cookie.toHeaderValue());
+        return this;
+    }
+
+    /**
      * A stream for the body. Closing it completes the response. Bytes are buffered up to the
      * write buffer's size; if the stream is closed before that the response carries a
      * Content-Length, otherwise it switches to chunked transfer coding (HTTP/1.1) or to a

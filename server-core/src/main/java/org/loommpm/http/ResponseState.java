@@ -9,6 +9,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.loommpm.api.Headers;
+import org.loommpm.api.HttpException;
 import org.loommpm.api.Response;
 import org.loommpm.spi.SlotBoard;
 import org.loommpm.spi.WorkerTask;
@@ -252,6 +253,18 @@ public abstract class ResponseState implements Response {
      * sets them before the handler runs, as a Servlet container keeps them on {@code sendError}).
      */
     protected final void sendStatusText(int status) throws IOException {
+        sendStatusText(status, null);
+    }
+
+    /**
+     * As {@link #sendStatusText(int)}, but an {@link HttpException} of that status carrying a body
+     * of its own ({@link HttpException#body()}: a problem document) answers with that body and its
+     * Content-Type instead of the reason phrase; a HEAD request gets its length, not its bytes.
+     *
+     * @param status the status to answer
+     * @param cause the failure being answered, or {@code null}
+     */
+    protected final void sendStatusText(int status, Throwable cause) throws IOException {
         Headers kept = null;
         for (int i = 0; i < headers.size(); i++) {
             String name = headers.name(i);
@@ -270,6 +283,11 @@ public abstract class ResponseState implements Response {
             kept.forEach(headers::add);
         }
         status(status);
+        if (cause instanceof HttpException he && he.status() == status && he.contentType() != null) {
+            header("Content-Type", he.contentType());
+            send(he.body());
+            return;
+        }
         header("Content-Type", "text/plain; charset=UTF-8");
         send((StatusReasons.reason(status) + "\n").getBytes(StandardCharsets.UTF_8));
     }

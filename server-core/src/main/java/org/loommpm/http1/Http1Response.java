@@ -419,7 +419,7 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
         if (isCommitted()) {
             return false;
         }
-        sendStatusText(status);
+        sendStatusText(status, cause);
         return true;
     }
 

@@ -325,7 +325,7 @@ final class Http2Response extends ResponseState implements ExchangeRunner.Exchan
             case ERROR -> logFailure("LM0710 handler failed for ", session, cause);
         }
         if (!committed) {
-            sendStatusText(status);
+            sendStatusText(status, cause);
             return true;
         }
         if (!complete) {

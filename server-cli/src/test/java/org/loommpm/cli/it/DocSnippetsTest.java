@@ -59,6 +59,7 @@ import org.loommpm.api.EventStream;
 import org.loommpm.api.Handler;
 import org.loommpm.api.Headers;
 import org.loommpm.api.HttpException;
+import org.loommpm.api.Problem;
 import org.loommpm.api.Router;
 import org.loommpm.api.ServerSentEvent;
 import org.loommpm.api.SuspendedResponse;
@@ -66,6 +67,7 @@ import org.loommpm.api.TlsInfo;
 import org.loommpm.compress.CompressionFilter;
 import org.loommpm.compress.CompressionSettings;
 import org.loommpm.compress.ContentCoding;
+import org.loommpm.cookie.SetCookie;
 import org.loommpm.config.TlsSettings;
 import org.loommpm.cors.Cors;
 import org.loommpm.metrics.MetricsFeature;
@@ -568,6 +570,57 @@ class DocSnippetsTest {
         assertEquals("text/csv 7 2", csv.body());
         assertEquals("https://shop.example.com", csv.headers().firstValue("Access-Control-Allow-Origin").orElseThrow());
         assertEquals(400, get("/orders/abc").statusCode());
+    }
+
+    // docs/api.md, "JSON, problem details and cookies" (loom-mpm-jackson is a test dependency here)
+
+    record Item(String name, int quantity) { }
+    record Receipt(int pieces) { }
+
+    /** A type token: the type argument of its anonymous subclass. */
+    abstract static class TypeOf<T> {
+        java.lang.reflect.Type type() {
+            return ((java.lang.reflect.ParameterizedType) getClass().getGenericSuperclass()).getActualTypeArguments()[0];
+        }
+    }
+
+    static Router jsonAndCookiesRouter() {
+        return new Router()
+                .post("/orders", (req, res) -> {
+                    List<Item> items = req.json(new TypeOf<List<Item>>() { }.type());   // 400 problem if it does not fit
+                    res.status(201).json(new Receipt(items.stream().mapToInt(Item::quantity).sum()));
+                })
+                .get("/orders/{id}", (req, res) -> {
+                    throw HttpException.problem(Problem.of(404, "no order " + req.pathParam("id")), "LM0000 no such order");
+                })
+                .post("/login", (req, res) -> {
+                    res.cookie(SetCookie.builder("sid", "opaque-token").path("/").httpOnly(true)
+                            .sameSite(SetCookie.SameSite.LAX).maxAge(Duration.ofHours(8)).build());
+                    res.send("welcome");
+                })
+                .get("/me", (req, res) -> res.send("sid " + req.cookie("sid")));
+    }
+
+    @Test
+    void jsonAndCookiesRouterAnswers() throws Exception {
+        start(jsonAndCookiesRouter());
+        HttpResponse<String> created = client.send(HttpRequest.newBuilder(uri("/orders"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("[{\"name\":\"pen\",\"quantity\":2},{\"name\":\"pad\",\"quantity\":3}]"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(201, created.statusCode());
+        assertEquals("{\"pieces\":5}", created.body());
+        HttpResponse<String> missing = get("/orders/7");
+        assertEquals(404, missing.statusCode());
+        assertEquals("application/problem+json", missing.headers().firstValue("Content-Type").orElseThrow());
+        assertEquals("{\"type\":\"about:blank\",\"title\":\"Not Found\",\"status\":404,\"detail\":\"no order 7\"}",
+                missing.body());
+        HttpResponse<String> login = client.send(HttpRequest.newBuilder(uri("/login"))
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals("sid=opaque-token; Max-Age=28800; Path=/; HttpOnly; SameSite=Lax",
+                login.headers().firstValue("Set-Cookie").orElseThrow());
+        assertEquals("sid opaque-token", client.send(HttpRequest.newBuilder(uri("/me")).header("Cookie", "sid=opaque-token")
+                .build(), HttpResponse.BodyHandlers.ofString()).body());
     }
 
     private void start(Router router) throws IOException {
