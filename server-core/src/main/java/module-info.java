@@ -2,7 +2,8 @@
  * loom-mpm's engine, HTTP/1.1, TLS and the application API.
  *
  * <p>Applications use {@link org.loommpm.server} (the server and its builder),
- * {@link org.loommpm.api} (handlers, routers, filters), {@link org.loommpm.websocket} (the
+ * {@link org.loommpm.api} (handlers, routers, filters), {@link org.loommpm.form} and
+ * {@link org.loommpm.multipart} (form bodies and uploads), {@link org.loommpm.websocket} (the
  * WebSocket API, served by module {@code org.loommpm.ws}) and {@link org.loommpm.config};
  * protocol implementations the {@link org.loommpm.spi}. Features plug in around it: HTTP/2
  * ({@code org.loommpm.h2}) and WebSocket ({@code org.loommpm.ws}) through
@@ -20,6 +21,8 @@ module org.loommpm.core {
 
     exports org.loommpm.api;
     exports org.loommpm.config;
+    exports org.loommpm.form;
+    exports org.loommpm.multipart;
     exports org.loommpm.server;
     exports org.loommpm.spi;
     exports org.loommpm.websocket;

@@ -48,4 +48,5 @@ final class ObservedRequest implements Request, RouteAware {
     @Override public InetSocketAddress localAddress() { return delegate.localAddress(); }
     @Override public boolean isSecure() { return delegate.isSecure(); }
     @Override public long bytesReceived() { return delegate.bytesReceived(); }
+    @Override public Map<String, Object> attributes() { return delegate.attributes(); }
 }

@@ -52,4 +52,5 @@ public final class RemoteIpRequest implements Request {
     @Override public InetSocketAddress localAddress() { return delegate.localAddress(); }
     @Override public boolean isSecure() { return delegate.isSecure(); }
     @Override public long bytesReceived() { return delegate.bytesReceived(); }
+    @Override public Map<String, Object> attributes() { return delegate.attributes(); }
 }
