@@ -7,7 +7,8 @@
 #   benchmarks/fuzz.sh 10m head frames            two targets, one after the other
 #   JOBS=2 benchmarks/fuzz.sh 10m                 every target, two at a time (the machine has 2 cores)
 #
-# Targets: head chunked chunked-roundtrip frames hpack hpack-roundtrip config proxy
+# Targets: head chunked chunked-roundtrip frames hpack hpack-roundtrip config proxy form form-roundtrip
+#          multipart multipart-roundtrip
 # A finding is written by Jazzer into the target's corpus directory under src/test/resources
 # (crash-<sha1>), so it becomes a regression test of the ordinary build once fixed; the corpus
 # Jazzer grows is kept in <module>/.cifuzz-corpus (not committed). Logs: benchmarks/results/fuzz/.
@@ -25,9 +26,14 @@ declare -A SPEC=(
   [hpack-roundtrip]="server-h2 HpackFuzzTest#roundTrip"
   [config]="server-cli ConfigFuzzTest"
   [proxy]="server-core ProxyHeaderFuzzTest"
+  [form]="server-core UrlEncodedFormFuzzTest#decode"
+  [form-roundtrip]="server-core UrlEncodedFormFuzzTest#roundTrip"
+  [multipart]="server-core MultipartFuzzTest#parse"
+  [multipart-roundtrip]="server-core MultipartFuzzTest#roundTrip"
 )
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(head frames chunked hpack chunked-roundtrip hpack-roundtrip config proxy)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(head frames chunked hpack chunked-roundtrip hpack-roundtrip config proxy form form-roundtrip multipart
+    multipart-roundtrip)
 OUT=benchmarks/results/fuzz
 mkdir -p "$OUT"
 # Compile once, so that parallel runs find everything up to date.

@@ -551,8 +551,13 @@ public final class MultipartReader implements AutoCloseable {
                 if (values.isEmpty()) {
                     throw badHeader("a continuation line before any field");
                 }
-                // obs-fold (RFC 9112 §5.2): one space for the line break.
-                values.set(values.size() - 1, values.get(values.size() - 1) + " " + text.strip());
+                // obs-fold (RFC 9112 §5.2): one space for the line break (none for a blank line,
+                // so a value never ends in white space, as an unfolded one does not).
+                String more = text.strip();
+                if (!more.isEmpty()) {
+                    String before = values.get(values.size() - 1);
+                    values.set(values.size() - 1, before.isEmpty() ? more : before + " " + more);
+                }
                 continue;
             }
             int colon = text.indexOf(':');

@@ -226,6 +226,11 @@ public final class Part {
 
     // ---- the reader's side ----
 
+    /** Whether a stored part's content is held in memory (for tests of the spool threshold). */
+    boolean inMemory() {
+        return data != null;
+    }
+
     /** Counts {@code n} more content bytes read or skipped; returns the total. */
     long addRead(int n) {
         read += n;

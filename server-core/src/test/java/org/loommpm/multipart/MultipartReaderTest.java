@@ -292,6 +292,19 @@ class MultipartReaderTest {
         }
     }
 
+    /** Found by MultipartFuzzTest (corpus file folded-blank-line): a folded blank line left a trailing space. */
+    @Test
+    void foldedLinesJoinWithOneSpaceAndNoTrailingSpace() throws IOException {
+        String b = MultipartBody.BOUNDARY;
+        String body = "--" + b + "\r\nContent-Disposition: form-data; name=\"a\"\r\n\t\r\nX-F: one\r\n  two \r\n\r\n"
+                + "v\r\n--" + b + "--";
+        try (MultipartReader r = reader(body.getBytes(StandardCharsets.US_ASCII))) {
+            Part p = r.next();
+            assertEquals("form-data; name=\"a\"", p.header("content-disposition"));
+            assertEquals("one two", p.header("X-F"));
+        }
+    }
+
     @Test
     void textUsesThePartsCharset() throws IOException {
         byte[] body = new MultipartBody().part("Content-Disposition: form-data; name=a\r\nContent-Type: text/plain; charset=ISO-8859-1\r\n",
