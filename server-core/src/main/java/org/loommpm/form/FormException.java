@@ -3,7 +3,7 @@ package org.loommpm.form;
 /**
  * A form body that cannot be decoded: malformed percent-encoding (400), more bytes or fields than
  * the limits allow (413), a charset the JDK does not know or a Content-Type that is not a form's
- * (415). The message starts with the log id (LM2700-LM2719) and is meant for the log, not for the
+ * (415). The message starts with the log id (LM2700-LM2704) and is meant for the log, not for the
  * client. {@code Request.form()} turns it into an {@code HttpException} with the same status and
  * message; the server does the same for one a handler lets escape.
  */

@@ -4,7 +4,7 @@ package org.loommpm.multipart;
  * A {@code multipart/form-data} body that cannot be read: a missing or invalid boundary, broken
  * framing or part headers (400), a limit passed (413), a Content-Type that is not
  * {@code multipart/form-data} or a charset the JDK does not know (415). The message starts with
- * the log id (LM2720-LM2739) and is meant for the log, not for the client. The server answers one
+ * the log id (LM2720-LM2733) and is meant for the log, not for the client. The server answers one
  * that a handler lets escape with its status, as it answers an {@code HttpException}.
  */
 public class MultipartException extends RuntimeException {

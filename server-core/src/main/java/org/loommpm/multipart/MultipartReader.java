@@ -67,6 +67,8 @@ public final class MultipartReader implements AutoCloseable {
     private boolean started;
     private boolean done;
     private boolean closed;
+    /** The body's first fault: every later read fails with it too, the parser's state being unknown. */
+    private MultipartException failure;
     private Part current;
     /** A part header line being read; grows up to the part header limit. */
     private byte[] line = new byte[256];
@@ -175,6 +177,22 @@ public final class MultipartReader implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("the multipart reader is closed");
         }
+        if (failure != null) {
+            throw failure;
+        }
+        try {
+            return nextPart();
+        } catch (MultipartException e) {
+            throw failed(e);
+        }
+    }
+
+    private MultipartException failed(MultipartException e) {
+        failure = e;
+        return e;
+    }
+
+    private Part nextPart() throws IOException {
         if (done) {
             return null;
         }
@@ -281,9 +299,20 @@ public final class MultipartReader implements AutoCloseable {
      * @return the count, or -1 at its end (its closing delimiter is then consumed)
      */
     int readContent(Part p, byte[] b, int off, int len) throws IOException {
+        if (failure != null) {
+            throw failure;
+        }
         if (len == 0) {
             return 0;
         }
+        try {
+            return readContent0(p, b, off, len);
+        } catch (MultipartException e) {
+            throw failed(e);
+        }
+    }
+
+    private int readContent0(Part p, byte[] b, int off, int len) throws IOException {
         int n = available();
         if (n == 0) {
             endContent();
@@ -338,6 +367,17 @@ public final class MultipartReader implements AutoCloseable {
 
     /** Writes the rest of the current part's content to {@code out}; {@code IOException}s of {@code out} are LM2731's. */
     long transferContent(Part p, OutputStream out, Path file) throws IOException {
+        if (failure != null) {
+            throw failure;
+        }
+        try {
+            return transferContent0(p, out, file);
+        } catch (MultipartException e) {
+            throw failed(e);
+        }
+    }
+
+    private long transferContent0(Part p, OutputStream out, Path file) throws IOException {
         long total = 0;
         while (true) {
             int n = available();

@@ -9,7 +9,7 @@
  *
  * <p>A pure codec: it imports nothing of the server, so it can be tested and fuzzed byte by
  * byte; bad input is a {@link org.loommpm.multipart.MultipartException} carrying the HTTP status
- * to answer (400, 413, 415) and a message starting with a stable log id (LM2720-LM2739).
+ * to answer (400, 413, 415) and a message starting with a stable log id (LM2720-LM2733).
  * {@code org.loommpm.api.Request#multipart()} is how a handler uses it; the server closes that
  * reader when the handler's call ends, whatever the outcome.
  */

@@ -228,6 +228,19 @@ class MultipartReaderTest {
     }
 
     @Test
+    void aFailureStaysTheReadersAnswer() throws IOException {
+        byte[] body = new MultipartBody().field("a", "1").file("f", "f", "x/y", new byte[100]).build();
+        try (MultipartReader r = reader(body, MultipartLimits.DEFAULTS.withMaxPartSize(50))) {
+            assertEquals("1", r.next().text());
+            Part f = r.next();
+            MultipartException first = assertThrows(MultipartException.class, () -> f.content().readAllBytes());
+            assertTrue(first.getMessage().startsWith("LM2728 "));
+            assertEquals(first, assertThrows(MultipartException.class, r::next), "not a parse from the middle of a part");
+            assertEquals(first, assertThrows(MultipartException.class, () -> f.content().read()));
+        }
+    }
+
+    @Test
     void limitsAre413() {
         String b = MultipartBody.BOUNDARY;
         String hugeHeader = "--" + b + "\r\nContent-Disposition: form-data; name=a\r\nX-Big: " + "h".repeat(20_000)
