@@ -8,6 +8,7 @@
 #   JOBS=2 benchmarks/fuzz.sh 10m                 every target, two at a time (the machine has 2 cores)
 #
 # Targets: head chunked chunked-roundtrip frames hpack hpack-roundtrip config proxy cookie json problem
+#          form form-roundtrip multipart multipart-roundtrip
 # A finding is written by Jazzer into the target's corpus directory under src/test/resources
 # (crash-<sha1>), so it becomes a regression test of the ordinary build once fixed; the corpus
 # Jazzer grows is kept in <module>/.cifuzz-corpus (not committed). Logs: benchmarks/results/fuzz/.
@@ -28,6 +29,10 @@ declare -A SPEC=(
   [cookie]="server-core CookieParserFuzzTest"
   [json]="loom-mpm-jackson JacksonCodecFuzzTest"
   [problem]="loom-mpm-jackson ProblemJsonFuzzTest"
+  [form]="server-core UrlEncodedFormFuzzTest#decode"
+  [form-roundtrip]="server-core UrlEncodedFormFuzzTest#roundTrip"
+  [multipart]="server-core MultipartFuzzTest#parse"
+  [multipart-roundtrip]="server-core MultipartFuzzTest#roundTrip"
 )
 # Jazzer instruments the project's own classes; a target whose work is in a library says so here
 # (without it json's coverage is the codec's 50 edges, not Jackson's 4,000 and more).
@@ -36,7 +41,8 @@ declare -A INSTRUMENT=(
   [problem]="com.fasterxml.jackson.**:org.loommpm.**"
 )
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(head frames chunked hpack chunked-roundtrip hpack-roundtrip config proxy cookie json problem)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(head frames chunked hpack chunked-roundtrip hpack-roundtrip config proxy cookie json problem
+    form form-roundtrip multipart multipart-roundtrip)
 OUT=benchmarks/results/fuzz
 mkdir -p "$OUT"
 # Compile once, so that parallel runs find everything up to date.

@@ -4,6 +4,7 @@
  * <p>Applications use {@link org.loommpm.server} (the server and its builder),
  * {@link org.loommpm.api} (handlers, routers, filters; JSON bodies through the
  * {@link org.loommpm.json} codec SPI, cookies through {@link org.loommpm.cookie}),
+ * {@link org.loommpm.form} and {@link org.loommpm.multipart} (form bodies and uploads),
  * {@link org.loommpm.websocket} (the
  * WebSocket API, served by module {@code org.loommpm.ws}) and {@link org.loommpm.config};
  * protocol implementations the {@link org.loommpm.spi}. Features plug in around it: HTTP/2
@@ -20,6 +21,8 @@ module org.loommpm.core {
     // GarbageCollectorMXBean: NonBlockingHandlerLimit tells a GC pause from a blocking handler.
     requires java.management;
 
+    exports org.loommpm.form;
+    exports org.loommpm.multipart;
     exports org.loommpm.api;
     exports org.loommpm.config;
     exports org.loommpm.cookie;

@@ -5,6 +5,13 @@ import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
+import org.loommpm.form.FormData;
+import org.loommpm.form.FormException;
+import org.loommpm.form.FormLimits;
+import org.loommpm.form.UrlEncodedForm;
+import org.loommpm.multipart.MultipartException;
+import org.loommpm.multipart.MultipartLimits;
+import org.loommpm.multipart.MultipartReader;
 
 /**
  * A request as the handler sees it. The head is parsed and validated before the handler runs;
@@ -346,5 +353,108 @@ public interface Request {
      */
     default long bytesReceived() {
         return -1;
+    }
+
+    /**
+     * Attributes of this exchange: what a filter hands to the handlers after it (the user it
+     * authenticated, say), and what the request's own methods cache ({@link #form()} and
+     * {@link #multipart()} read the body once). A new, empty map per exchange: the next request
+     * on the same connection, or another HTTP/2 stream, never sees it. Created on first use;
+     * every wrapper of a request returns its delegate's map. Not thread-safe, like the request.
+     * Keys starting with {@code org.loommpm.} are the server's.
+     *
+     * @return the mutable attributes of this exchange
+     */
+    Map<String, Object> attributes();
+
+    /**
+     * The body as an {@code application/x-www-form-urlencoded} form, within
+     * {@link FormLimits#DEFAULTS} (64 KiB, 1,000 fields). See {@link #form(FormLimits)}.
+     *
+     * @return the fields, in the order sent
+     * @throws HttpException 400, 413 or 415 as {@link #form(FormLimits)} says
+     * @throws IOException if the connection fails while the body is read
+     */
+    default FormData form() throws IOException {
+        return form(FormLimits.DEFAULTS);
+    }
+
+    /**
+     * The body as an {@code application/x-www-form-urlencoded} form (an HTML form's POST):
+     * read and decoded on the first call, then cached in {@link #attributes()}, so every filter
+     * and handler may ask (a later call returns the first call's form, whatever its limits). The
+     * charset is the Content-Type's, else a {@code _charset_} field's, else UTF-8. The query
+     * string is not part of it: see {@link #queryParams()}.
+     *
+     * @param limits the most bytes read and fields decoded
+     * @return the fields, in the order sent
+     * @throws HttpException 415 when the Content-Type is not {@code application/x-www-form-urlencoded}
+     *         (LM2703) or names a charset the JDK does not know (LM2704); 413 past the byte
+     *         (LM2701, at once when the Content-Length says so) or field (LM2702) limit, or past
+     *         LimitRequestBody; 400 for malformed percent-encoding (LM2700)
+     * @throws IOException if the connection fails while the body is read
+     */
+    default FormData form(FormLimits limits) throws IOException {
+        Map<String, Object> attributes = attributes();
+        if (attributes.get(FormData.class.getName()) instanceof FormData cached) {
+            return cached;
+        }
+        String type = header("Content-Type");
+        if (!UrlEncodedForm.isForm(type)) {
+            throw new HttpException(415, "LM2703 not a form body: Content-Type "
+                    + (type == null ? "absent" : "'" + type.replaceAll("\\p{Cntrl}", "?") + "'"));
+        }
+        if (contentLength() > limits.maxBytes()) {
+            throw new HttpException(413, "LM2701 form body of " + contentLength() + " bytes larger than its limit of "
+                    + limits.maxBytes() + " bytes");
+        }
+        try {
+            FormData form = UrlEncodedForm.decode(body(), UrlEncodedForm.charsetOf(type), limits.maxBytes(),
+                    limits.maxFields());
+            attributes.put(FormData.class.getName(), form);
+            return form;
+        } catch (FormException e) {
+            throw new HttpException(e.status(), e.getMessage());
+        }
+    }
+
+    /**
+     * The body as {@code multipart/form-data} (file uploads), within
+     * {@link MultipartLimits#DEFAULTS}. See {@link #multipart(MultipartLimits)}.
+     *
+     * @return the reader of this request's parts
+     * @throws HttpException 415 or 400 as {@link #multipart(MultipartLimits)} says
+     */
+    default MultipartReader multipart() {
+        return multipart(MultipartLimits.DEFAULTS);
+    }
+
+    /**
+     * The body as {@code multipart/form-data} (RFC 7578): a reader that parses it as the handler
+     * asks for parts, streaming, or storing them in memory and temporary files
+     * ({@link MultipartReader}). Made on the first call and cached in {@link #attributes()} (a
+     * later call returns it, whatever its limits). The server closes it when the handler's call
+     * ends, however it ends (returned, thrown, the client gone), which deletes its temporary
+     * files: parts are valid during the call, {@link org.loommpm.multipart.Part#saveTo} keeps one.
+     * Failures while reading parts are {@link MultipartException}s, which the server answers
+     * with their status (400, 413, 415) as it answers an {@link HttpException}.
+     *
+     * @param limits the limits, and where to spool stored parts
+     * @return the reader of this request's parts
+     * @throws HttpException 415 when the Content-Type is not {@code multipart/form-data} (LM2722),
+     *         400 when its boundary is missing (LM2720) or invalid (LM2721)
+     */
+    default MultipartReader multipart(MultipartLimits limits) {
+        Map<String, Object> attributes = attributes();
+        if (attributes.get(MultipartReader.class.getName()) instanceof MultipartReader cached) {
+            return cached;
+        }
+        try {
+            MultipartReader reader = MultipartReader.of(body(), header("Content-Type"), limits);
+            attributes.put(MultipartReader.class.getName(), reader);
+            return reader;
+        } catch (MultipartException e) {
+            throw new HttpException(e.status(), e.getMessage());
+        }
     }
 }

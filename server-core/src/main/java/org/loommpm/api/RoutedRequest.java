@@ -157,4 +157,10 @@ final class RoutedRequest implements Request, RouteAware {
     public long bytesReceived() {
         return delegate.bytesReceived();
     }
+
+    /** The server's request's: one map per exchange, whichever wrapper a filter or handler holds. */
+    @Override
+    public Map<String, Object> attributes() {
+        return delegate.attributes();
+    }
 }

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.loommpm.api.Headers;
 import org.loommpm.api.HttpException;
+import org.loommpm.http.RequestAttributes;
 import org.loommpm.api.Request;
 import org.loommpm.api.TlsInfo;
 import org.loommpm.http.RequestBodies;
@@ -23,7 +24,7 @@ import org.loommpm.spi.ProtocolConnection;
  * {@code 100 Continue} on the first read, unless the response has already begun.
  * Worker-owned; valid during one exchange.
  */
-final class Http1Request implements Request {
+final class Http1Request implements Request, RequestAttributes.Holder {
     /** The body of a request without one: it keeps no state, so one instance serves them all. */
     private static final InputStream NO_BODY = new InputStream() {
         @Override
@@ -48,6 +49,8 @@ final class Http1Request implements Request {
     private final int headBytes;
     private final ConnectionInputStream raw;
     private Map<String, List<String>> queryParams;
+    /** {@link #attributes()}, made on first use. */
+    private Map<String, Object> attributes;
     /** {@link #tls()}, once asked. */
     private Optional<TlsInfo> tls;
 
@@ -159,6 +162,19 @@ final class Http1Request implements Request {
     @Override
     public String pathParam(String name) {
         return null;
+    }
+
+    @Override
+    public Map<String, Object> attributes() {
+        if (attributes == null) {
+            attributes = RequestAttributes.create();
+        }
+        return attributes;
+    }
+
+    @Override
+    public Map<String, Object> attributesOrNull() {
+        return attributes;
     }
 
     @Override

@@ -509,6 +509,8 @@ class RouterTest {
         @Override public InetSocketAddress remoteAddress() { return REMOTE; }
         @Override public boolean isSecure() { return false; }
         @Override public InetSocketAddress localAddress() { return LOCAL; }
+        final Map<String, Object> attributes = new java.util.HashMap<>();
+        @Override public Map<String, Object> attributes() { return attributes; }
     }
 
     /** Records status, headers and the body sent. */

@@ -50,4 +50,5 @@ final class ObservedRequest implements Request, RouteAware {
     @Override public boolean isSecure() { return delegate.isSecure(); }
     @Override public java.util.Optional<org.loommpm.api.TlsInfo> tls() { return delegate.tls(); }
     @Override public long bytesReceived() { return delegate.bytesReceived(); }
+    @Override public Map<String, Object> attributes() { return delegate.attributes(); }
 }

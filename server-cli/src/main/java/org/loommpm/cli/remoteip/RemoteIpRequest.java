@@ -54,4 +54,5 @@ public final class RemoteIpRequest implements Request {
     @Override public boolean isSecure() { return delegate.isSecure(); }
     @Override public java.util.Optional<org.loommpm.api.TlsInfo> tls() { return delegate.tls(); }
     @Override public long bytesReceived() { return delegate.bytesReceived(); }
+    @Override public Map<String, Object> attributes() { return delegate.attributes(); }
 }

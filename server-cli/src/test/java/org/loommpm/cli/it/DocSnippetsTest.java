@@ -44,6 +44,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -54,6 +55,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.loommpm.api.Application;
 import org.loommpm.api.EventStream;
 import org.loommpm.api.Handler;
@@ -62,6 +64,10 @@ import org.loommpm.api.HttpException;
 import org.loommpm.api.Problem;
 import org.loommpm.api.Router;
 import org.loommpm.api.ServerSentEvent;
+import org.loommpm.form.FormData;
+import org.loommpm.multipart.MultipartLimits;
+import org.loommpm.multipart.MultipartReader;
+import org.loommpm.multipart.Part;
 import org.loommpm.api.SuspendedResponse;
 import org.loommpm.api.TlsInfo;
 import org.loommpm.compress.CompressionFilter;
@@ -621,6 +627,60 @@ class DocSnippetsTest {
                 login.headers().firstValue("Set-Cookie").orElseThrow());
         assertEquals("sid opaque-token", client.send(HttpRequest.newBuilder(uri("/me")).header("Cookie", "sid=opaque-token")
                 .build(), HttpResponse.BodyHandlers.ofString()).body());
+    }
+
+    // docs/api.md, "Forms and file uploads"
+
+    static Router formsAndUploads(Path uploads) {
+        return new Router()
+                .filter((req, res, next) -> {
+                    req.attributes().put("user", "alice");    // handed to the handlers after this filter
+                    next.handle(req, res);
+                })
+                .post("/login", (req, res) -> {
+                    FormData form = req.form();               // read once, then cached in attributes()
+                    res.send("hello " + form.first("name") + " from " + req.attributes().get("user"));
+                })
+                .post("/upload", (req, res) -> {
+                    StringBuilder out = new StringBuilder();
+                    MultipartReader parts = req.multipart();  // streaming: one part at a time, nothing held
+                    for (Part part; (part = parts.next()) != null; ) {
+                        if (part.filename() == null) {
+                            out.append(part.name()).append('=').append(part.text()).append('\n');
+                        } else {                              // the client's file name is never a path
+                            long size = part.saveTo(uploads.resolve(UUID.randomUUID() + ".upload"));
+                            out.append(part.name()).append(": ").append(size).append(" bytes\n");
+                        }
+                    }
+                    res.send(out.toString());
+                })
+                .post("/attachments", (req, res) -> {
+                    List<Part> stored = req.multipart(MultipartLimits.DEFAULTS.withMaxPartSize(100 << 20)
+                            .withSpoolDirectory(uploads)).readAll();  // any order, read again; big ones on disk
+                    res.send(stored.size() + " parts");
+                });
+    }
+
+    @Test
+    void formsAndUploadsAnswer(@TempDir Path uploads) throws Exception {
+        start(formsAndUploads(uploads));
+        HttpResponse<String> login = client.send(HttpRequest.newBuilder(uri("/login"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("name=Ada+L")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals("hello Ada L from alice", login.body());
+        String b = "XyZ";
+        String body = "--" + b + "\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nHi\r\n--" + b
+                + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"../../etc/passwd\"\r\n\r\n12345\r\n--"
+                + b + "--\r\n";
+        for (String path : new String[] {"/upload", "/attachments"}) {
+            HttpResponse<String> r = client.send(HttpRequest.newBuilder(uri(path))
+                    .header("Content-Type", "multipart/form-data; boundary=" + b)
+                    .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(path.equals("/upload") ? "title=Hi\nfile: 5 bytes\n" : "2 parts", r.body());
+        }
+        try (Stream<Path> files = Files.list(uploads)) {
+            assertEquals(1, files.count(), "the saved upload; nothing left of the stored parts");
+        }
     }
 
     private void start(Router router) throws IOException {
