@@ -168,6 +168,8 @@ wrk_args() {  # wrk_args WORKLOAD DURATION PORT: sets WRK_ARGS
     b) WRK_ARGS=(-t1 -c256 "-d$2s" --latency "$url") ;;
     c) WRK_ARGS=(-t1 -c50 "-d$2s" --latency -H 'Connection: close' "$url") ;;
     d) WRK_ARGS=(-t1 -c256 "-d$2s" --latency -s "$BENCH_DIR/pipeline.lua" "$url" -- 16) ;;
+    # toolkit.sh's JSON row: TechEmpower's /json, keep-alive, JSON_CONNS (50) connections.
+    j) WRK_ARGS=(-t1 "-c${JSON_CONNS:-50}" "-d$2s" --latency "http://127.0.0.1:$3/json") ;;
     *) echo "unknown workload $1" >&2; return 1 ;;
   esac
 }

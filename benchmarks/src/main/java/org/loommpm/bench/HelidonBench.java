@@ -17,6 +17,13 @@ import io.helidon.websocket.WsSession;
  * the idle-connection timeout set. No observe/access-log features are on the class path;
  * helidon-webserver-http2 is, so the same routing serves cleartext HTTP/2 (prior knowledge and
  * {@code Upgrade: h2c}).
+ *
+ * <p>toolkit.sh's JSON row: {@code GET /json} serialises a new {@link Toolkit.Message} per request
+ * with the shared Jackson mapper in the handler and sends the bytes, as TechEmpower's Helidon
+ * (Níma) app does with its serialiser (helidon-http-media-jackson is not served at 4.3.4, and the
+ * same mapper in every peer keeps the row about the servers). No {@code POST /upload}: Helidon's
+ * multipart support (helidon-http-media-multipart) is not in the registry at any 4.x version the
+ * build can resolve, so the route answers 404 and toolkit.sh leaves Helidon out of that row.
  */
 final class HelidonBench {
     private static final Header CONTENT_TYPE =
@@ -33,6 +40,10 @@ final class HelidonBench {
             }
             res.header(CONTENT_TYPE);
             res.send(BenchServer.HELLO);
+        };
+        Handler json = (req, res) -> {
+            res.header(HeaderValues.CONTENT_TYPE_JSON);
+            res.send(Toolkit.helloJson());
         };
         Handler slow = (req, res) -> {
             BenchServer.pause();
@@ -51,7 +62,8 @@ final class HelidonBench {
                 .routing(r -> r
                         .get("/plaintext", hello).post("/plaintext", hello)
                         .get("/", hello).post("/", hello)
-                        .get(BenchServer.SLOW_PATH, slow))
+                        .get(BenchServer.SLOW_PATH, slow)
+                        .get(Toolkit.JSON_PATH, json))
                 // Helidon's WebSocket routing, as its guide shows: a WsListener echoing each part.
                 .addRouting(WsRouting.builder().endpoint(BenchServer.WS_PATH, new WsListener() {
                     @Override

@@ -125,6 +125,7 @@ final class NettyBench {
                 p.addAfter(ctx.name(), null, new WebSocketServerProtocolHandler(BenchServer.WS_PATH, null, true));
                 p.addAfter(ctx.name(), null, new WebSocketServerCompressionHandler(0));
                 p.addAfter(ctx.name(), null, new HttpObjectAggregator(65_536));
+                p.remove(NettyToolkit.Handler.class);
                 p.remove(HelloHandler.class);
                 p.remove(this);
             }
@@ -147,12 +148,15 @@ final class NettyBench {
         }
     }
 
-    /** The HTTP/1.1 handlers behind the codec: the WebSocket switch, then hello. */
+    /**
+     * The HTTP/1.1 handlers behind the codec: the WebSocket switch, toolkit.sh's {@code /json} and
+     * {@code /upload} ({@link NettyToolkit}), then hello.
+     */
     static io.netty.channel.ChannelHandler helloPipeline() {
         return new io.netty.channel.ChannelInitializer<io.netty.channel.Channel>() {
             @Override
             protected void initChannel(io.netty.channel.Channel ch) {
-                ch.pipeline().addLast(new WsSwitch(), new HelloHandler());
+                ch.pipeline().addLast(new WsSwitch(), new NettyToolkit.Handler(), new HelloHandler());
             }
         };
     }

@@ -4,11 +4,20 @@ import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
+import io.undertow.server.handlers.form.FormData;
+import io.undertow.server.handlers.form.FormDataParser;
+import io.undertow.server.handlers.form.FormParserFactory;
+import io.undertow.server.handlers.form.MultiPartParserDefinition;
 import io.undertow.util.Headers;
 import io.undertow.util.HttpString;
 import io.undertow.util.Methods;
 import io.undertow.util.StatusCodes;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.charset.Charset;
+import java.util.ArrayList;
+import java.util.List;
 import java.security.KeyStore;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -29,14 +38,38 @@ import org.xnio.Options;
  * the JDK's SSLEngine.
  *
  * <p>Threads: Undertow's XNIO I/O threads own the connections; the worker pool runs only the
- * dispatched {@code /slow} tasks.
+ * dispatched {@code /slow} and {@code /upload} tasks.
+ *
+ * <p>toolkit.sh's rows: {@code GET /json} serialises a new {@link Toolkit.Message} per request with
+ * the shared Jackson mapper on the I/O thread (no blocking: the docs' non-blocking case) and sends
+ * the bytes. {@code POST /upload}: the documented form parsing, a {@link FormParserFactory} with a
+ * {@link MultiPartParserDefinition} (temporary files in {@link Toolkit#uploadDir()}, parts up to
+ * 16 KiB in memory, {@link Toolkit}'s per-part limit; the request limit is the exchange's
+ * {@code setMaxEntitySize} and the part count {@code MAX_PARAMETERS}), parsed without blocking
+ * ({@code parse(next)}: the parser reads and writes its files in tasks on the worker pool);
+ * {@code next} dispatches to the worker pool, as reading the parts back for their SHA-256 blocks. The parser is closed, and its files
+ * deleted, when the exchange completes.
  */
 final class UndertowBench {
     private static final HttpString CONTENT_TYPE = Headers.CONTENT_TYPE;
     private static final ByteBuffer BODY =
             ByteBuffer.allocateDirect(BenchServer.HELLO.length).put(BenchServer.HELLO).flip().asReadOnlyBuffer();
 
+    private static final FormParserFactory FORMS = FormParserFactory.builder(false)
+            .addParser(multipart())
+            .withDefaultCharset("UTF-8")
+            .build();
+
     private UndertowBench() {
+    }
+
+    private static MultiPartParserDefinition multipart() {
+        MultiPartParserDefinition d = new MultiPartParserDefinition(Toolkit.uploadDir());
+        d.setFileSizeThreshold(Toolkit.MEMORY_THRESHOLD_BYTES);
+        d.setFieldSizeThreshold(Toolkit.MEMORY_THRESHOLD_BYTES);
+        d.setMaxIndividualFileSize(Toolkit.MAX_PART_BYTES);
+        d.setDefaultEncoding("UTF-8");
+        return d;
     }
 
     static String start(int port) throws Exception {
@@ -48,6 +81,7 @@ final class UndertowBench {
                 .setServerOption(UndertowOptions.ENABLE_HTTP2, true)
                 .setServerOption(UndertowOptions.IDLE_TIMEOUT, (int) BenchServer.IDLE_TIMEOUT.toMillis())
                 .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, (int) BenchServer.IDLE_TIMEOUT.toMillis())
+                .setServerOption(UndertowOptions.MAX_PARAMETERS, Toolkit.MAX_PARTS)
                 .setSocketOption(Options.TCP_NODELAY, true)
                 .setSocketOption(Options.BACKLOG, 1024)
                 .setHandler(UndertowBench::handle);
@@ -65,7 +99,24 @@ final class UndertowBench {
     private static void handle(HttpServerExchange exchange) {
         String path = exchange.getRequestPath();
         HttpString method = exchange.getRequestMethod();
-        if (path.equals(BenchServer.SLOW_PATH) && method.equals(Methods.GET)) {
+        if (path.equals(Toolkit.JSON_PATH) && method.equals(Methods.GET)) {
+            exchange.getResponseHeaders().put(CONTENT_TYPE, Toolkit.JSON_TYPE);
+            exchange.getResponseSender().send(ByteBuffer.wrap(Toolkit.helloJson()));
+        } else if (path.equals(Toolkit.UPLOAD_PATH) && method.equals(Methods.POST)) {
+            // The exchange's limit (MAX_ENTITY_SIZE, 2 MiB by default) wins over
+            // MULTIPART_MAX_ENTITY_SIZE, which the parser applies only to an exchange without one.
+            exchange.setMaxEntitySize(Toolkit.MAX_REQUEST_BYTES);
+            FormDataParser parser = FORMS.createParser(exchange);
+            if (parser == null) {
+                exchange.setStatusCode(StatusCodes.UNSUPPORTED_MEDIA_TYPE).endExchange();
+                return;
+            }
+            try {
+                parser.parse(ex -> ex.dispatch(UndertowBench::uploaded));
+            } catch (Exception e) {
+                exchange.setStatusCode(StatusCodes.BAD_REQUEST).endExchange();
+            }
+        } else if (path.equals(BenchServer.SLOW_PATH) && method.equals(Methods.GET)) {
             if (exchange.isInIoThread()) {
                 // Sleeping blocks: the one case the docs say to dispatch to a worker thread.
                 exchange.dispatch((HttpHandler) UndertowBench::slow);
@@ -81,6 +132,31 @@ final class UndertowBench {
         } else {
             exchange.setStatusCode(StatusCodes.METHOD_NOT_ALLOWED).endExchange();
         }
+    }
+
+    /** On a worker: each part read back for its SHA-256, the answer as JSON. */
+    private static void uploaded(HttpServerExchange exchange) {
+        FormData form = exchange.getAttachment(FormDataParser.FORM_DATA);
+        List<Toolkit.PartDigest> parts = new ArrayList<>();
+        try {
+            for (String name : form) {
+                for (FormData.FormValue v : form.get(name)) {
+                    if (v.isFileItem()) {
+                        try (InputStream in = v.getFileItem().getInputStream()) {
+                            parts.add(Toolkit.digest(name, v.getFileName(), in));
+                        }
+                    } else {
+                        byte[] b = v.getValue().getBytes(Charset.forName(v.getCharset() == null ? "UTF-8" : v.getCharset()));
+                        parts.add(Toolkit.digest(name, v.getFileName(), new java.io.ByteArrayInputStream(b)));
+                    }
+                }
+            }
+        } catch (IOException e) {
+            exchange.setStatusCode(StatusCodes.INTERNAL_SERVER_ERROR).endExchange();
+            return;
+        }
+        exchange.getResponseHeaders().put(CONTENT_TYPE, Toolkit.JSON_TYPE);
+        exchange.getResponseSender().send(ByteBuffer.wrap(Toolkit.partsJson(parts)));
     }
 
     private static void slow(HttpServerExchange exchange) {

@@ -33,7 +33,7 @@ class ReleaseArtifactsIT {
 
     @ParameterizedTest
     @ValueSource(strings = {"server-core", "server-websocket", "server-proxy", "server-observe", "server-compress",
-        "server-h2", "server-cli", "loom-mpm-testing"})
+        "server-h2", "loom-mpm-jackson", "server-cli", "loom-mpm-testing"})
     void everyPublishedModuleHasItsJarsAndAResolvedPom(String module) throws Exception {
         Path target = ROOT.resolve(module).resolve("target");
         try (JarFile jar = new JarFile(target.resolve(module + "-" + VERSION + ".jar").toFile())) {
@@ -95,7 +95,7 @@ class ReleaseArtifactsIT {
             pinned.add(text(d, "artifactId"));
         }
         assertEquals(List.of("server-core", "server-websocket", "server-proxy", "server-observe", "server-compress",
-                "server-h2", "server-cli", "loom-mpm-testing"), pinned);
+                "server-h2", "loom-mpm-jackson", "server-cli", "loom-mpm-testing"), pinned);
         if (Files.readString(flattened).contains("${revision}")) {
             // Flatten's bom mode keeps the versions as written, with the property beside them.
             assertEquals(VERSION, text(child(bom, "properties"), "revision"));

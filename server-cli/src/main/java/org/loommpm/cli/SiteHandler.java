@@ -14,8 +14,8 @@ import org.loommpm.cli.alias.UrlMapping;
 import org.loommpm.cli.config.LocationSettings;
 import org.loommpm.cli.config.ProxySettings;
 import org.loommpm.cli.config.SiteSettings;
-import org.loommpm.cli.staticfiles.StaticFileHandler;
-import org.loommpm.cli.staticfiles.UrlPath;
+import org.loommpm.staticfiles.internal.StaticFileHandler;
+import org.loommpm.staticfiles.internal.UrlPath;
 
 /**
  * What every request goes to (inside the access-log filter): the path is normalized once by

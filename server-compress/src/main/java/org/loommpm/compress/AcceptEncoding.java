@@ -6,8 +6,8 @@ import java.util.function.Predicate;
 /**
  * Chooses a content coding from {@code Accept-Encoding} (RFC 9110 §12.5.3): the offered coding
  * with the highest q-value above 0, an explicit entry winning over {@code *}; on a tie brotli
- * before gzip (smaller for the same effort). {@code x-gzip} counts as gzip. Pure. Also used by the
- * CLI's static-file handler (through {@link #quality(String, String)}) to pick precompressed siblings.
+ * before gzip (smaller for the same effort). {@code x-gzip} counts as gzip. Pure. (The static-file
+ * handler picks precompressed siblings with server-core's {@code negotiation.QualityList}.)
  */
 public final class AcceptEncoding {
     private AcceptEncoding() {

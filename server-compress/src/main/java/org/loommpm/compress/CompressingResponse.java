@@ -106,6 +106,16 @@ final class CompressingResponse implements Response {
         return delegate.eventStream();
     }
 
+    /**
+     * The server's own trailers, after the body whether coded or not: they are about the
+     * exchange (a status, a checksum the handler computed), sent as the handler gave them.
+     */
+    @Override
+    public Response trailers(java.util.function.Supplier<Headers> fields) {
+        delegate.trailers(fields);
+        return this;
+    }
+
     /** Passed on, so that the scoreboard shows the exchange being logged. */
     @Override
     public void logging() {

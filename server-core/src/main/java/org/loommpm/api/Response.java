@@ -73,6 +73,38 @@ public interface Response {
     }
 
     /**
+     * Sends {@code value} as JSON through the {@link org.loommpm.json.JsonCodec}
+     * ({@link org.loommpm.json.JsonCodecs#find()}), streamed through {@link #outputStream()}
+     * (a Content-Length when it fits the write buffer, else chunked), with the codec's media
+     * type ({@code application/json}) unless a Content-Type is set. A value the codec cannot
+     * write fails the handler ({@link org.loommpm.json.JsonCodecException}: 500 if nothing went
+     * out yet, else the response is cut off, never completed half-written).
+     *
+     * @param value the value: a record, a collection, a map, ...; {@code null} sends {@code null}
+     * @throws IllegalStateException if no JSON codec is on the class path or module path
+     * @throws IOException if the connection fails
+     */
+    default void json(Object value) throws IOException {
+        Codecs.writeJson(this, value);
+    }
+
+    /**
+     * Adds a {@code Set-Cookie} field (one per cookie: they are never joined). Before the head
+     * is sent.
+     *
+     * @param cookie the cookie, checked when it was built
+     * @return this response
+     * @throws IllegalStateException once the head is committed
+     */
+    default Response cookie(org.loommpm.cookie.SetCookie cookie) {
+        if (isCommitted()) {
+            throw new IllegalStateException("the response head is committed: Set-Cookie " + cookie.name() + " lost");
+        }
+        headers().add("Set-Cookie", cookie.toHeaderValue());
+        return this;
+    }
+
+    /**
      * A stream for the body. Closing it completes the response. Bytes are buffered up to the
      * write buffer's size; if the stream is closed before that the response carries a
      * Content-Length, otherwise it switches to chunked transfer coding (HTTP/1.1) or to a
@@ -125,6 +157,41 @@ public interface Response {
                 pos += n;
             }
         }
+    }
+
+    /**
+     * Sends trailer fields after the body (RFC 9110 §6.5), such as a checksum or gRPC's
+     * {@code grpc-status}. {@code fields} is called once, on the thread that ends the body, when
+     * the body's last byte has been handed over: in {@link #send(byte[])}, when the
+     * {@link #outputStream()} is closed, in {@link #sendFile(Path)}, or when the handler returns
+     * with the body unfinished; so the fields can tell what only the whole body tells.
+     *
+     * <p>On HTTP/1.1 the body then goes out with chunked transfer coding whatever its length (a
+     * {@code Content-Length} set is still checked against the bytes written, but not sent), and
+     * the fields follow the last chunk. On HTTP/2 they are a HEADERS frame with END_STREAM after
+     * the last DATA frame. They are not sent, and {@code fields} is not called, where there is no
+     * body to follow: a {@code HEAD} request, a 204 or 304, or an HTTP/1.0 client (no chunked
+     * coding: the body is sent without them). {@link #sendFile(Path)} streams the file through the
+     * response's stream (no zero-copy) when trailers are set. The server adds no {@code Trailer}
+     * field: set one ({@code header("Trailer", "grpc-status, grpc-message")}) where the client
+     * wants the names announced.
+     *
+     * <p>The fields are checked as head fields are, and none may be one that a trailer section must
+     * not carry (RFC 9110 §6.5.1: the list of {@link Request#trailers()}). A bad field, or a
+     * {@code fields} that throws, fails the exchange: the body is out by then, so the connection
+     * is closed (HTTP/1.1) or the stream reset (HTTP/2) before the end of the body is signalled,
+     * and the client sees an incomplete response rather than a complete one without trailers.
+     * {@code fields} returning {@code null} or no field ends the body without trailers. A
+     * response with trailers cannot be suspended: {@link #suspend()} and {@link #eventStream()}
+     * then throw {@link IllegalStateException}.
+     *
+     * @param fields what gives the trailer fields once the body is complete; {@code null} to send none
+     * @return this response
+     * @throws IllegalStateException once the head is committed (its framing depends on this)
+     * @throws UnsupportedOperationException where the implementation cannot send trailers
+     */
+    default Response trailers(java.util.function.Supplier<Headers> fields) {
+        throw new UnsupportedOperationException("this response cannot send trailers");
     }
 
     /**

@@ -129,8 +129,18 @@ final class RoutedRequest implements Request, RouteAware {
     }
 
     @Override
+    public Headers trailers() {
+        return delegate.trailers();
+    }
+
+    @Override
     public boolean isSecure() {
         return delegate.isSecure();
+    }
+
+    @Override
+    public java.util.Optional<TlsInfo> tls() {
+        return delegate.tls();
     }
 
     @Override
@@ -146,5 +156,11 @@ final class RoutedRequest implements Request, RouteAware {
     @Override
     public long bytesReceived() {
         return delegate.bytesReceived();
+    }
+
+    /** The server's request's: one map per exchange, whichever wrapper a filter or handler holds. */
+    @Override
+    public Map<String, Object> attributes() {
+        return delegate.attributes();
     }
 }

@@ -24,7 +24,9 @@ import org.loommpm.websocket.WebSocketHandler;
  *   <li>{@code {name}}, matching exactly one non-empty segment, available to the handler as
  *       {@code request.pathParam("name")};
  *   <li>as the last segment only, {@code {name...}} or the anonymous {@code *}, matching the rest
- *       of the path: possibly empty, possibly containing {@code /}.
+ *       of the path: possibly empty, possibly containing {@code /}. The anonymous one's value is
+ *       {@code request.pathParam("*")} (what a handler mounted under a prefix, such as
+ *       {@code staticfiles.StaticFiles}, serves).
  * </ul>
  * Names are letters, digits and {@code _}, unique within a template. Matching runs on
  * {@link Request#path()}, which the server has already percent-decoded.
@@ -211,9 +213,8 @@ public final class Router implements Handler {
                             "Rest wildcard '" + s + "' must be the last segment: " + template);
                 }
                 rest = true;
-                if (!s.equals("*")) {
-                    params[i] = checkName(s.substring(1, s.length() - 4), names, template);
-                }
+                // "*" cannot clash: a variable's name is letters, digits and _.
+                params[i] = s.equals("*") ? "*" : checkName(s.substring(1, s.length() - 4), names, template);
             } else if (s.startsWith("{") && s.endsWith("}")) {
                 params[i] = checkName(s.substring(1, s.length() - 1), names, template);
             } else if (s.indexOf('{') >= 0 || s.indexOf('}') >= 0) {
@@ -490,7 +491,7 @@ public final class Router implements Handler {
             if (request instanceof RouteAware aware) {
                 aware.routeMatched(route.template);
             }
-            // Only routes with named parameters pay for the wrapper and the captured values.
+            // Only routes with variables ({name}, {name...}, *) pay for the wrapper and the captured values.
             Request bound = route.names.length == 0
                     ? request
                     : new RoutedRequest(request, route.names, route.values(request.path()));
@@ -565,7 +566,7 @@ public final class Router implements Handler {
     private static final class Route {
         final int id;
         final Handler handler;
-        /** Per template segment: the variable's name, or null for literals and {@code *}. */
+        /** Per template segment: the variable's name ({@code *} for the anonymous rest), or null for literals. */
         final String[] params;
         /** Whether the last segment is a rest wildcard. */
         final boolean rest;

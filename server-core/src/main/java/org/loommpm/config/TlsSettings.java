@@ -16,6 +16,11 @@ import java.util.Set;
  * otherwise only the addresses in {@link #listen()} ({@code Listen 8443 https}), which are bound
  * in addition to {@link ServerConfig#listen()}'s plain ones.
  *
+ * <p>Client certificates: {@link #verifyClient()} asks clients for one ({@code SSLVerifyClient
+ * optional}) or requires one ({@code require}), checked against the CA certificates of
+ * {@link #caCertificateFile()} ({@code SSLCACertificateFile}); a handler reads the verified
+ * chain from {@code Request.tls()}. Off by default.
+ *
  * <p>Key material: {@link #certificateFile()} is a PEM file (the certificate chain, leaf first,
  * and optionally the key) or a PKCS#12 file (then {@link #password()} opens it); the key is in
  * {@link #keyFile()} when it is not in the certificate file (PKCS#8, PKCS#1 RSA or SEC1 EC PEM).
@@ -30,6 +35,20 @@ public final class TlsSettings {
     /** Protocol versions {@code SSLProtocol} may name (the JDK refuses the older ones by default). */
     public static final Set<String> KNOWN_PROTOCOLS = Set.of("TLSv1", "TLSv1.1", "TLSv1.2", "TLSv1.3");
 
+    /**
+     * {@code SSLVerifyClient}: whether the server asks the client for a certificate during the
+     * handshake (mod_ssl's {@code none}, {@code optional}, {@code require}; its
+     * {@code optional_no_ca}, which accepts a chain nobody checked, is left out).
+     */
+    public enum VerifyClient {
+        /** No certificate is asked for (the default). */
+        NONE,
+        /** One is asked for; a client may send none, but one it sends must verify. */
+        OPTIONAL,
+        /** One is required: a client without a certificate that verifies fails the handshake. */
+        REQUIRE
+    }
+
     /** TLS off everywhere: the default. */
     public static final TlsSettings DISABLED = builder().build();
 
@@ -40,6 +59,8 @@ public final class TlsSettings {
     private final String password;
     private final List<String> protocols;
     private final List<String> cipherSuites;
+    private final VerifyClient verifyClient;
+    private final Path caCertificateFile;
 
     private TlsSettings(Builder b) {
         this.engine = b.engine;
@@ -49,6 +70,8 @@ public final class TlsSettings {
         this.password = b.password;
         this.protocols = List.copyOf(b.protocols);
         this.cipherSuites = List.copyOf(b.cipherSuites);
+        this.verifyClient = b.verifyClient;
+        this.caCertificateFile = b.caCertificateFile;
     }
 
     /** {@return A builder holding every default} */
@@ -66,6 +89,8 @@ public final class TlsSettings {
         b.password = password;
         b.protocols = protocols;
         b.cipherSuites = cipherSuites;
+        b.verifyClient = verifyClient;
+        b.caCertificateFile = caCertificateFile;
         return b;
     }
 
@@ -84,6 +109,11 @@ public final class TlsSettings {
     /** {@return {@code SSLCipherSuite}: JDK suite names, in preference order; empty = the JDK's defaults} */
     public List<String> cipherSuites() { return cipherSuites; }
 
+    /** {@return {@code SSLVerifyClient}: whether clients are asked for a certificate} */
+    public VerifyClient verifyClient() { return verifyClient; }
+    /** {@return {@code SSLCACertificateFile}: the PEM certificates client chains are checked against; {@code null} if unset} */
+    public Path caCertificateFile() { return caCertificateFile; }
+
     /** {@return whether any listener speaks TLS} */
     public boolean active() {
         return engine || !listen.isEmpty();
@@ -98,6 +128,8 @@ public final class TlsSettings {
         private String password;
         private List<String> protocols = DEFAULT_PROTOCOLS;
         private List<String> cipherSuites = DEFAULT_CIPHER_SUITES;
+        private VerifyClient verifyClient = VerifyClient.NONE;
+        private Path caCertificateFile;
 
         private Builder() {
         }
@@ -153,6 +185,24 @@ public final class TlsSettings {
         public Builder cipherSuites(List<String> names) { cipherSuites = List.copyOf(names); return this; }
 
         /**
+         * {@code SSLVerifyClient}: asks clients for a certificate ({@link VerifyClient#OPTIONAL})
+         * or requires one ({@link VerifyClient#REQUIRE}); needs {@link #caCertificateFile(Path)}.
+         *
+         * @param mode whether a client certificate is asked for
+         * @return this builder
+         */
+        public Builder verifyClient(VerifyClient mode) { verifyClient = Objects.requireNonNull(mode); return this; }
+        /**
+         * {@code SSLCACertificateFile}: a PEM file of the CA certificates (or self-signed client
+         * certificates) a client's chain must lead to; the JDK's PKIX validation checks it
+         * (signatures, validity dates, extensions).
+         *
+         * @param file the PEM file
+         * @return this builder
+         */
+        public Builder caCertificateFile(Path file) { caCertificateFile = file; return this; }
+
+        /**
          * Validates and freezes the settings. Whether the files hold usable keys is checked when
          * the server starts (and by the CLI's {@code -t}), not here.
          *
@@ -172,6 +222,10 @@ public final class TlsSettings {
             if ((engine || !listen.isEmpty()) && certificateFile == null) {
                 throw new IllegalArgumentException((engine ? "SSLEngine on" : "Listen ... https")
                         + " needs SSLCertificateFile");
+            }
+            if (verifyClient != VerifyClient.NONE && caCertificateFile == null) {
+                throw new IllegalArgumentException("SSLVerifyClient " + verifyClient.name().toLowerCase(java.util.Locale.ROOT)
+                        + " needs SSLCACertificateFile");
             }
             return new TlsSettings(this);
         }

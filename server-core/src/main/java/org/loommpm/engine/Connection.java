@@ -301,6 +301,11 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
         return transport.applicationProtocol();
     }
 
+    @Override
+    public javax.net.ssl.SSLSession tlsSession() {
+        return transport.tlsSession();
+    }
+
     /**
      * Whether input is buffered below the protocol (decrypted TLS bytes, a whole record) that a
      * read would return at once: the poller reports no readiness for it, so a protocol must read

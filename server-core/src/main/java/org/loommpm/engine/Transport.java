@@ -58,6 +58,16 @@ public interface Transport {
     /** The protocol ALPN chose ({@code h2}, {@code http/1.1}), or {@code null}. */
     String applicationProtocol();
 
+    /**
+     * The TLS session once the handshake finished, else {@code null} (always in plaintext).
+     * Any thread: published before the first request is read.
+     *
+     * @return the session, or {@code null}
+     */
+    default javax.net.ssl.SSLSession tlsSession() {
+        return null;
+    }
+
     /** Whether the connection is encrypted. */
     boolean secure();
 

@@ -6,6 +6,8 @@ import org.loommpm.api.Handler;
 import org.loommpm.api.HttpException;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
+import org.loommpm.form.FormException;
+import org.loommpm.multipart.MultipartException;
 import org.loommpm.spi.ChildServices;
 import org.loommpm.spi.ExchangeObserver;
 import org.loommpm.spi.SlotBoard;
@@ -106,6 +108,10 @@ public final class ExchangeRunner {
             return true;
         } catch (Exception | LinkageError | AssertionError | StackOverflowError e) {
             return failed(res, e);
+        } finally {
+            // The handler's call is over: what it left open for the exchange ends now (a
+            // multipart reader's temporary files), even when the answer could not be written.
+            RequestAttributes.release(req);
         }
     }
 
@@ -120,6 +126,7 @@ public final class ExchangeRunner {
      * answer a failure as a success: the handler's bug, 500), 408 for a read timeout, else 500.
      */
     public static int statusFor(Throwable e) {
+        e = asHttpException(e);
         if (e instanceof HttpException he && he.status() >= 400 && he.status() <= 599) {
             return he.status();
         }
@@ -133,6 +140,7 @@ public final class ExchangeRunner {
      * @return whether the response is complete
      */
     public boolean failed(Exchange res, Throwable e) throws IOException {
+        e = asHttpException(e);
         int status = statusFor(e);
         if (e instanceof HttpException he && he.status() == status) {
             return res.fail(Failure.STATUS, status, e);
@@ -144,6 +152,21 @@ public final class ExchangeRunner {
             return false;
         }
         return res.fail(Failure.ERROR, 500, e);
+    }
+
+    /**
+     * The codecs' own exceptions ({@code form}, {@code multipart}: pure packages that cannot name
+     * {@link HttpException}) as the {@code HttpException} they stand for, same status and message:
+     * a handler reading multipart parts lets them escape as it would an {@code HttpException}.
+     */
+    private static Throwable asHttpException(Throwable e) {
+        if (e instanceof MultipartException m) {
+            return new HttpException(m.status(), m.getMessage());
+        }
+        if (e instanceof FormException f) {
+            return new HttpException(f.status(), f.getMessage());
+        }
+        return e;
     }
 
     /**

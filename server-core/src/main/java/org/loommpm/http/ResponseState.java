@@ -7,7 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.loommpm.api.Headers;
+import org.loommpm.api.HttpException;
 import org.loommpm.api.Response;
 import org.loommpm.spi.SlotBoard;
 import org.loommpm.spi.WorkerTask;
@@ -58,6 +60,8 @@ public abstract class ResponseState implements Response {
      * handler returned.
      */
     private SuspendedExchange suspension;
+    /** What {@link #trailers(Supplier)} set, or {@code null}: the trailer fields, once the body ends. */
+    private Supplier<Headers> trailers;
     /** What {@link #beforeHead} set, or {@code null}. */
     private Consumer<Response> beforeHead;
 
@@ -156,6 +160,46 @@ public abstract class ResponseState implements Response {
     }
 
     @Override
+    public final Response trailers(Supplier<Headers> fields) {
+        checkNotComplete();
+        checkNotCommitted();
+        trailers = fields;
+        return this;
+    }
+
+    /**
+     * Whether trailer fields were asked for; the protocol decides whether it can send them
+     * ({@link Response#trailers(Supplier)}: not to HEAD, nor with a 204 or 304, nor to HTTP/1.0).
+     *
+     * @return whether {@link #trailers(Supplier)} set a supplier
+     */
+    protected final boolean trailersSet() {
+        return trailers != null;
+    }
+
+    /**
+     * The trailer fields, from the handler's supplier called now: the protocol calls it once,
+     * when the body is complete.
+     *
+     * @return the fields, checked, in a copy of their own; empty when the supplier gave none
+     * @throws IllegalArgumentException for a field that is invalid or not allowed in trailers
+     */
+    protected final Headers takeTrailers() {
+        return HeaderValidation.trailers(trailers == null ? null : trailers.get());
+    }
+
+    /**
+     * Streams {@code count} bytes of a file from {@code position} through {@link #outputStream()}
+     * (the interface's default): a body with trailers, which a zero-copy transfer cannot end
+     * with them.
+     *
+     * @throws IOException if the file cannot be read or the connection fails
+     */
+    protected final void streamFile(Path file, long position, long count) throws IOException {
+        Response.super.sendFile(file, position, count);
+    }
+
+    @Override
     public final boolean isCommitted() {
         return committed;
     }
@@ -203,11 +247,47 @@ public abstract class ResponseState implements Response {
     /**
      * Answers with {@code status} and its reason phrase as a short text body, replacing whatever
      * header fields the handler set: how either protocol answers a failed handler while the head
-     * is not committed.
+     * is not committed. The CORS fields ({@code Access-Control-*}) and {@code Vary} stay (valid
+     * ones only): without them a browser hides a cross-origin error's status from the page,
+     * which then sees a network failure instead of, say, its 400 (a {@code cors.Cors} filter
+     * sets them before the handler runs, as a Servlet container keeps them on {@code sendError}).
      */
     protected final void sendStatusText(int status) throws IOException {
+        sendStatusText(status, null);
+    }
+
+    /**
+     * As {@link #sendStatusText(int)}, but an {@link HttpException} of that status carrying a body
+     * of its own ({@link HttpException#body()}: a problem document) answers with that body and its
+     * Content-Type instead of the reason phrase; a HEAD request gets its length, not its bytes.
+     *
+     * @param status the status to answer
+     * @param cause the failure being answered, or {@code null}
+     */
+    protected final void sendStatusText(int status, Throwable cause) throws IOException {
+        Headers kept = null;
+        for (int i = 0; i < headers.size(); i++) {
+            String name = headers.name(i);
+            if (name.regionMatches(true, 0, "Access-Control-", 0, 15) || Headers.equalsIgnoreCase(name, "Vary")) {
+                try {
+                    HeaderValidation.check(name, headers.value(i));
+                } catch (IllegalArgumentException e) {
+                    continue;
+                }
+                (kept == null ? kept = new Headers(4) : kept).add(name, headers.value(i));
+            }
+        }
         headers.clear();
+        trailers = null; // an error answer carries no trailers of the failed one
+        if (kept != null) {
+            kept.forEach(headers::add);
+        }
         status(status);
+        if (cause instanceof HttpException he && he.status() == status && he.contentType() != null) {
+            header("Content-Type", he.contentType());
+            send(he.body());
+            return;
+        }
         header("Content-Type", "text/plain; charset=UTF-8");
         send((StatusReasons.reason(status) + "\n").getBytes(StandardCharsets.UTF_8));
     }
@@ -268,8 +348,22 @@ public abstract class ResponseState implements Response {
     protected final void handOver(SuspendedExchange s) {
         checkNotComplete();
         checkNotCommitted();
+        checkNoTrailers();
         suspension = s;
         complete = true;
+    }
+
+    /**
+     * A suspended exchange's answer is written by its handle, which sends no trailers: a response
+     * with trailers is refused rather than sent without them. Checked before the suspended
+     * exchange is made (it counts itself as started).
+     *
+     * @throws IllegalStateException when trailers were set
+     */
+    protected final void checkNoTrailers() {
+        if (trailers != null) {
+            throw new IllegalStateException("a response with trailers cannot be suspended");
+        }
     }
 
     /** The suspended exchange this response was handed over to, or {@code null}. */

@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.Objects;
 import org.loommpm.api.Headers;
 import org.loommpm.api.HttpException;
+import org.loommpm.http.HeaderValidation;
 import org.loommpm.http.syntax.HttpChars;
 
 /**
@@ -34,7 +35,11 @@ public final class ChunkedInputStream extends InputStream {
     private final long limitRequestBody;
     private final int limitTrailerFields;
     private final int limitFieldSize;
-    private final Headers trailers = new Headers();
+    private static final System.Logger LOG = System.getLogger("org.loommpm.http1");
+    /** The trailer fields as received. */
+    private final Headers trailers = new Headers(1);
+    /** {@link #trailers} without the fields not allowed there; made on first ask once done. */
+    private Headers allowed;
 
     /** Data bytes left in the current chunk. */
     private long remaining;
@@ -135,9 +140,19 @@ public final class ChunkedInputStream extends InputStream {
         }
     }
 
-    /** The trailer fields; complete once a read has returned -1, empty when none were sent. */
+    /**
+     * The trailer fields once a read has returned -1 (empty before, and when none were sent),
+     * without those no trailer section may carry ({@link HeaderValidation#allowedTrailers}).
+     */
     public Headers trailers() {
-        return trailers;
+        if (!done) {
+            return new Headers(1);
+        }
+        if (allowed == null) {
+            allowed = HeaderValidation.allowedTrailers(trailers, name -> LOG.log(System.Logger.Level.DEBUG,
+                    "LM2780 request trailer field {0} dropped: not allowed in trailers (RFC 9110 §6.5.1)", name));
+        }
+        return allowed;
     }
 
     /** Reads framing until chunk data is available; false at the end of the body. */

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import org.loommpm.api.Headers;
 import org.loommpm.spi.CloseReason;
 import org.loommpm.spi.ProtocolConnection;
 
@@ -19,7 +20,6 @@ final class Http1OutputStream extends OutputStream {
     private enum Mode { BUFFERING, CHUNKED, FIXED, RAW }
 
     private static final byte[] CRLF = {'\r', '\n'};
-    private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
     private final Http1Response response;
     private final ProtocolConnection connection;
@@ -29,6 +29,8 @@ final class Http1OutputStream extends OutputStream {
     private long declared = -1;
     private long written;
     private boolean closed;
+    /** The trailer fields, once asked for ({@link #endFields()}). */
+    private Headers endFields;
 
     Http1OutputStream(Http1Response response, ProtocolConnection connection, ByteBuffer staging) {
         this.response = response;
@@ -107,6 +109,10 @@ final class Http1OutputStream extends OutputStream {
                 response.requireClose(CloseReason.ERROR);
                 throw new IOException("body shorter than the Content-Length set: " + written + " < " + declared);
             }
+            if (response.trailing()) {
+                closeWithTrailers();
+                return;
+            }
             ByteBuffer head = response.encodeHead(length, false, 0);
             closed = true;
             response.markComplete();
@@ -116,12 +122,62 @@ final class Http1OutputStream extends OutputStream {
         closed = true;
         response.markComplete();
         drain();
-        if (mode == Mode.CHUNKED && !discard) {
-            connection.write(ByteBuffer.wrap(LAST_CHUNK));
+        if (mode == Mode.CHUNKED && !discard && declared >= 0 && written != declared) {
+            // Chunked for trailers with a Content-Length set: held to it as a fixed body is.
+            response.requireClose(CloseReason.ERROR);
+            throw new IOException("body shorter than the Content-Length set: " + written + " < " + declared);
+        } else if (mode == Mode.CHUNKED && !discard) {
+            // The trailers' supplier runs now, after the last data went out: the whole body is known.
+            connection.write(Http1Response.lastChunk(endFields()));
         } else if (mode == Mode.FIXED && !discard && written != declared) {
             response.requireClose(CloseReason.ERROR);
             throw new IOException("body shorter than the Content-Length set: " + written + " < " + declared);
         }
+    }
+
+    /**
+     * The whole body fit the buffer, and it ends with trailers: one write of the head, the body as
+     * one chunk, and the end with the trailer fields. The supplier runs before anything is
+     * committed, so a bad field can still be answered with a 500.
+     */
+    private void closeWithTrailers() throws IOException {
+        ByteBuffer end = Http1Response.lastChunk(endFields());
+        ByteBuffer head = response.encodeHead(-1, true, 0);
+        closed = true;
+        response.markComplete();
+        staging.flip();
+        int n = staging.remaining();
+        byte[] size = n == 0 ? new byte[0] : (Integer.toHexString(n) + "\r\n").getBytes(StandardCharsets.US_ASCII);
+        ByteBuffer body = ByteBuffer.allocate(size.length + n + (n == 0 ? 0 : 2) + end.remaining());
+        body.put(size).put(staging);
+        if (n > 0) {
+            body.put(CRLF);
+        }
+        body.put(end).flip();
+        response.writeComplete(head.flip(), body);
+    }
+
+    /**
+     * The trailer fields to end the body with, already asked for ({@code send} knows the whole
+     * body first), else asked for now; {@code null} when the response has none.
+     */
+    private Headers endFields() {
+        if (endFields == null && response.trailing()) {
+            try {
+                endFields = response.trailerFields();
+            } catch (RuntimeException e) {
+                // Once chunks are out the body cannot end well: the connection closes after the
+                // exchange (an incomplete body), even if the handler catches this and returns.
+                response.requireClose(CloseReason.ERROR);
+                throw e;
+            }
+        }
+        return endFields;
+    }
+
+    /** The trailer fields the body ends with, asked for before it was written. */
+    void endWith(Headers fields) {
+        endFields = fields;
     }
 
     /** Body bytes accepted for sending: 0 when the body is discarded (HEAD, 204, 304). */
@@ -132,7 +188,12 @@ final class Http1OutputStream extends OutputStream {
     /** The body outgrew the buffer (or was flushed): commit the head for a streamed body. */
     private void commitStreaming() throws IOException {
         ByteBuffer head;
-        if (declared >= 0) {
+        if (response.trailing()) {
+            // Trailers follow the last chunk: chunked even with a Content-Length set (not sent,
+            // but the body is still held to it).
+            mode = Mode.CHUNKED;
+            head = response.encodeHead(-1, true, 0);
+        } else if (declared >= 0) {
             mode = Mode.FIXED;
             head = response.encodeHead(declared, false, 0);
         } else if (!response.bodyForbidden() && isHttp11()) {

@@ -5,11 +5,15 @@ import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.loommpm.api.Headers;
 import org.loommpm.api.HttpException;
+import org.loommpm.http.RequestAttributes;
 import org.loommpm.api.Request;
+import org.loommpm.api.TlsInfo;
 import org.loommpm.http.RequestBodies;
 import org.loommpm.http.RequestHead;
+import org.loommpm.http.TlsDetails;
 import org.loommpm.http.UriCodec;
 import org.loommpm.spi.CloseReason;
 import org.loommpm.spi.ProtocolConnection;
@@ -20,7 +24,7 @@ import org.loommpm.spi.ProtocolConnection;
  * {@code 100 Continue} on the first read, unless the response has already begun.
  * Worker-owned; valid during one exchange.
  */
-final class Http1Request implements Request {
+final class Http1Request implements Request, RequestAttributes.Holder {
     /** The body of a request without one: it keeps no state, so one instance serves them all. */
     private static final InputStream NO_BODY = new InputStream() {
         @Override
@@ -45,6 +49,10 @@ final class Http1Request implements Request {
     private final int headBytes;
     private final ConnectionInputStream raw;
     private Map<String, List<String>> queryParams;
+    /** {@link #attributes()}, made on first use. */
+    private Map<String, Object> attributes;
+    /** {@link #tls()}, once asked. */
+    private Optional<TlsInfo> tls;
 
     /**
      * @param headBytes the head's length as received, for {@link #bytesReceived()}
@@ -136,14 +144,37 @@ final class Http1Request implements Request {
     @Override public Headers headers() { return head.headers(); }
     @Override public long contentLength() { return head.contentLength(); }
     @Override public InputStream body() { return body; }
+    @Override public Headers trailers() { return chunks != null ? chunks.trailers() : new Headers(1); }
     @Override public InetSocketAddress remoteAddress() { return connection.remoteAddress(); }
     @Override public boolean isSecure() { return connection.isSecure(); }
+
+    @Override
+    public Optional<TlsInfo> tls() {
+        if (tls == null) {
+            tls = TlsDetails.of(connection.tlsSession(), connection.applicationProtocol());
+        }
+        return tls;
+    }
+
     @Override public InetSocketAddress localAddress() { return connection.localAddress(); }
     @Override public long bytesReceived() { return raw == null ? headBytes : headBytes + raw.consumed(); }
 
     @Override
     public String pathParam(String name) {
         return null;
+    }
+
+    @Override
+    public Map<String, Object> attributes() {
+        if (attributes == null) {
+            attributes = RequestAttributes.create();
+        }
+        return attributes;
+    }
+
+    @Override
+    public Map<String, Object> attributesOrNull() {
+        return attributes;
     }
 
     @Override

@@ -39,6 +39,7 @@ import org.loommpm.spi.ProtocolConnection;
  */
 final class Http1Response extends ResponseState implements ExchangeRunner.Exchange {
     private static final System.Logger LOG = System.getLogger("org.loommpm.http1");
+    private static final byte[] LAST_CHUNK = {'0', '\r', '\n', '\r', '\n'};
     private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     private final ProtocolConnection connection;
@@ -153,6 +154,16 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
     public void send(byte[] body) throws IOException {
         checkNotComplete();
         checkNotCommitted();
+        if (trailing()) {
+            // Chunked, whatever the length: the stream frames it and ends it with the trailers,
+            // asked for first (the whole body is known), so a bad field is still a 500.
+            Headers fields = takeTrailers();
+            outputStream();
+            stream.endWith(fields);
+            stream.write(body);
+            stream.close();
+            return;
+        }
         boolean noBody = bodyForbidden();
         long length = body.length;
         if (body.length == 0 && isHeadRequest() && headers.first("Content-Length") != null) {
@@ -233,7 +244,14 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
     private void sendRange(Path file, long position, long count) throws IOException {
         checkNotComplete();
         checkNotCommitted();
-        sendableSize(file); // refuses a directory, which opens here but fails at the first read
+        long fileSize = sendableSize(file); // refuses a directory, which opens here but fails at the first read
+        if (trailing()) {
+            // transferTo cannot frame chunks: the file goes through the stream, which ends it with the trailers.
+            long length = count < 0 ? fileSize : count;
+            checkRange(file, position, length, fileSize);
+            streamFile(file, position, length);
+            return;
+        }
         try (FileChannel fc = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = fc.size();
             long length = count < 0 ? size : count;
@@ -331,6 +349,7 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
     public SuspendedResponse suspend(java.time.Duration timeout) {
         checkNotComplete();
         checkNotCommitted();
+        checkNoTrailers();
         decideBodyBeforeHandOver();
         Http1Suspension s = new Http1Suspension(this, connection, System.nanoTime() + timeout.toNanos(), limits, false);
         handOver(s);
@@ -341,6 +360,7 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
     public EventStream eventStream() throws IOException {
         checkNotComplete();
         checkNotCommitted();
+        checkNoTrailers();
         decideBodyBeforeHandOver();
         Http1Suspension s = new Http1Suspension(this, connection, 0, limits, true);
         handOver(s);
@@ -399,7 +419,7 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
         if (isCommitted()) {
             return false;
         }
-        sendStatusText(status);
+        sendStatusText(status, cause);
         return true;
     }
 
@@ -428,6 +448,44 @@ final class Http1Response extends ResponseState implements ExchangeRunner.Exchan
         Throwable trace = StackTraceLimiter.HANDLERS.traceOrNull(cause, LOG.isLoggable(Level.DEBUG));
         LOG.log(Level.ERROR, what + request.method() + " " + request.rawTarget() + ": " + cause
                 + (trace == null ? StackTraceLimiter.NOT_REPEATED : ""), trace);
+    }
+
+    /**
+     * Whether this response ends with trailer fields: the handler set them, and its body can carry
+     * them (not HEAD, 204 or 304; and HTTP/1.1, since HTTP/1.0 has no chunked coding). Decided when
+     * the head is encoded, from the status set by then.
+     */
+    boolean trailing() {
+        return trailersSet() && !isHttp10() && !isHeadRequest() && !bodyForbidden();
+    }
+
+    /**
+     * The handler's trailer fields, from its supplier called now (the body is complete).
+     *
+     * @throws IllegalArgumentException for a trailer field that is invalid or not allowed there
+     */
+    Headers trailerFields() {
+        return takeTrailers();
+    }
+
+    /**
+     * The end of a chunked body: the last chunk, the trailer fields ({@code null} for none), the
+     * empty line (RFC 9112 §7.1.2).
+     */
+    static ByteBuffer lastChunk(Headers fields) {
+        if (fields == null || fields.size() == 0) {
+            return ByteBuffer.wrap(LAST_CHUNK);
+        }
+        int n = 5;
+        for (int i = 0; i < fields.size(); i++) {
+            n += fields.name(i).length() + fields.value(i).length() + 4;
+        }
+        ByteBuffer b = ByteBuffer.allocate(n);
+        b.put((byte) '0').put((byte) '\r').put((byte) '\n');
+        for (int i = 0; i < fields.size(); i++) {
+            putHeader(b, fields.name(i), fields.value(i));
+        }
+        return b.put((byte) '\r').put((byte) '\n').flip();
     }
 
     /** Marks the response complete (the stream calls this when it closes). */

@@ -41,6 +41,18 @@ public interface ProtocolConnection {
     String applicationProtocol();
 
     /**
+     * The connection's TLS session once its handshake finished, or {@code null} (plaintext, or
+     * the handshake not done yet). It does not change afterwards (renegotiation is refused), so
+     * any thread may read it once the owner has seen the handshake finish (a request parsed
+     * after it).
+     *
+     * @return the session, or {@code null}
+     */
+    default javax.net.ssl.SSLSession tlsSession() {
+        return null;
+    }
+
+    /**
      * Whether input is buffered below the protocol (decrypted TLS bytes) that a read would return
      * at once: no readiness comes for it, so a protocol must read it before going idle. Owner only.
      *

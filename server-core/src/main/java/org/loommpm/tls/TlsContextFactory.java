@@ -1,11 +1,18 @@
 package org.loommpm.tls;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
 import java.util.Arrays;
 import java.util.List;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.config.TlsSettings;
 
@@ -51,11 +58,46 @@ public final class TlsContextFactory {
             KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             kmf.init(keys.keyStore(), KeyMaterial.storePassword());
             SSLContext ssl = SSLContext.getInstance("TLS");
-            ssl.init(kmf.getKeyManagers(), null, null);
+            ssl.init(kmf.getKeyManagers(), clientTrust(tls), null);
             return ssl;
         } catch (GeneralSecurityException e) {
             throw new KeyMaterialException("SSLCertificateFile", "the JDK cannot use the key material: " + e.getMessage());
         }
+    }
+
+    /**
+     * What checks client certificates ({@code SSLVerifyClient}): the JDK's PKIX trust manager over
+     * the certificates of {@code SSLCACertificateFile}; {@code null} (the JDK's default, never
+     * asked) when no client certificate is asked for.
+     */
+    private static TrustManager[] clientTrust(TlsSettings tls) throws KeyMaterialException, GeneralSecurityException {
+        if (tls.verifyClient() == TlsSettings.VerifyClient.NONE) {
+            return null;
+        }
+        Path file = tls.caCertificateFile();
+        List<X509Certificate> cas;
+        try {
+            cas = PemReader.certificates(PemReader.text(Files.readAllBytes(file)), file.toString());
+        } catch (IOException e) {
+            throw new KeyMaterialException("SSLCACertificateFile", "cannot read " + file + ": " + e);
+        } catch (IllegalArgumentException e) {
+            throw new KeyMaterialException("SSLCACertificateFile", e.getMessage());
+        }
+        if (cas.isEmpty()) {
+            throw new KeyMaterialException("SSLCACertificateFile", file + " holds no CERTIFICATE block");
+        }
+        KeyStore trust = KeyStore.getInstance("PKCS12");
+        try {
+            trust.load(null, null);
+        } catch (IOException e) {
+            throw new GeneralSecurityException(e);
+        }
+        for (int i = 0; i < cas.size(); i++) {
+            trust.setCertificateEntry("ca" + i, cas.get(i));
+        }
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(trust);
+        return tmf.getTrustManagers();
     }
 
     private static SSLParameters parameters(SSLContext ssl, TlsSettings tls, List<String> alpn)
@@ -83,7 +125,12 @@ public final class TlsContextFactory {
         }
         params.setUseCipherSuitesOrder(true);
         params.setApplicationProtocols(alpn.toArray(new String[0]));
-        params.setNeedClientAuth(false);
+        // setNeedClientAuth and setWantClientAuth each clear the other: the last call decides.
+        switch (tls.verifyClient()) {
+            case NONE -> params.setNeedClientAuth(false);
+            case OPTIONAL -> params.setWantClientAuth(true);
+            case REQUIRE -> params.setNeedClientAuth(true);
+        }
         return params;
     }
 }

@@ -81,6 +81,8 @@ public final class TlsTransport implements Transport {
     /** A plaintext request came instead of a ClientHello: writes pass through unencrypted. */
     private boolean cleartext;
     private String alpn;
+    /** The session once the initial handshake finished; volatile: HTTP/2 stream tasks read it. */
+    private volatile javax.net.ssl.SSLSession session;
     private ByteBuffer netIn;
     private ByteBuffer netOut;
     private ByteBuffer appIn;
@@ -349,6 +351,7 @@ public final class TlsTransport implements Transport {
             context.counters().handshakeCompleted();
             String p = engine.getApplicationProtocol();
             alpn = p == null || p.isEmpty() ? null : p;
+            session = engine.getSession();
             LOG.log(Level.DEBUG, "LM0604 TLS with {0}: {1} {2}, ALPN {3}", remote(),
                     engine.getSession().getProtocol(), engine.getSession().getCipherSuite(), alpn);
         }
@@ -479,6 +482,11 @@ public final class TlsTransport implements Transport {
     @Override
     public String applicationProtocol() {
         return alpn;
+    }
+
+    @Override
+    public javax.net.ssl.SSLSession tlsSession() {
+        return session;
     }
 
     @Override

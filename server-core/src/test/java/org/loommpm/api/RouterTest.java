@@ -195,9 +195,10 @@ class RouterTest {
     }
 
     @Test
-    void anonymousStarMatchesRestWithoutParameter() throws Exception {
-        Router r = new Router().get("/assets/*", (q, s) -> s.send("[" + q.pathParam("*") + "]"));
-        assertEquals("[null]", call(r, "GET", "/assets/x/y").text());
+    void anonymousStarIsThePathParameterStar() throws Exception {
+        Router r = new Router().get("/assets/*", (q, s) -> s.send("[" + q.pathParam("*") + "]" + q.pathParams()));
+        assertEquals("[x/y]{*=x/y}", call(r, "GET", "/assets/x/y").text());
+        assertEquals("[]{*=}", call(r, "GET", "/assets/").text());
     }
 
     @Test
@@ -508,6 +509,8 @@ class RouterTest {
         @Override public InetSocketAddress remoteAddress() { return REMOTE; }
         @Override public boolean isSecure() { return false; }
         @Override public InetSocketAddress localAddress() { return LOCAL; }
+        final Map<String, Object> attributes = new java.util.HashMap<>();
+        @Override public Map<String, Object> attributes() { return attributes; }
     }
 
     /** Records status, headers and the body sent. */

@@ -46,4 +46,17 @@ class TlsSettingsTest {
         assertEquals(c.tls().listen(), copy.tls().listen());
         assertEquals(Path.of("chain.pem"), copy.tls().certificateFile());
     }
+
+    @Test
+    void clientCertificatesAreOffByDefaultAndSurviveToBuilder() {
+        assertEquals(TlsSettings.VerifyClient.NONE, TlsSettings.DISABLED.verifyClient());
+        var e = assertThrows(IllegalArgumentException.class,
+                () -> TlsSettings.builder().verifyClient(TlsSettings.VerifyClient.OPTIONAL).build());
+        assertEquals("SSLVerifyClient optional needs SSLCACertificateFile", e.getMessage());
+        TlsSettings t = TlsSettings.builder().verifyClient(TlsSettings.VerifyClient.REQUIRE)
+                .caCertificateFile(Path.of("ca.pem")).build();
+        TlsSettings copy = t.toBuilder().build();
+        assertEquals(TlsSettings.VerifyClient.REQUIRE, copy.verifyClient());
+        assertEquals(Path.of("ca.pem"), copy.caCertificateFile());
+    }
 }

@@ -151,6 +151,16 @@ class ChunkedInputStreamTest {
         assertEquals(NEXT, readAll(raw));
     }
 
+    @Test
+    void dropsTrailerFieldsNoTrailerMayCarry() throws IOException {
+        ByteArrayInputStream raw = new ByteArrayInputStream(bytes("2\r\nab\r\n0\r\nContent-Length: 5\r\n"
+                + "X-Sum: 1\r\nTransfer-Encoding: chunked\r\nhost: evil\r\nAuthorization: x\r\nX-Sum: 2\r\n\r\n" + NEXT));
+        ChunkedInputStream in = chunked(raw);
+        assertEquals("ab", readAll(in));
+        assertEquals("X-Sum: 1\nX-Sum: 2\n", in.trailers().toString());
+        assertEquals(NEXT, readAll(raw));
+    }
+
     static Stream<Arguments> malformed() {
         return Stream.of(
                 Arguments.of("empty size", "\r\nabc\r\n0\r\n\r\n"),

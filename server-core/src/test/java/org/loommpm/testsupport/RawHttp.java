@@ -31,6 +31,7 @@ public final class RawHttp implements AutoCloseable {
     private final Socket socket;
     private final InputStream in;
     private final OutputStream out;
+    private Map<String, String> trailers = new LinkedHashMap<>();
 
     public RawHttp(int port) throws IOException {
         this(port, 10_000);
@@ -74,6 +75,7 @@ public final class RawHttp implements AutoCloseable {
     }
 
     private Response read(boolean head) throws IOException {
+        trailers = new LinkedHashMap<>();
         String statusLine = line();
         if (statusLine == null) {
             throw new IOException("connection closed before a response");
@@ -97,9 +99,7 @@ public final class RawHttp implements AutoCloseable {
                 String size = line();
                 int n = Integer.parseInt(size.split(";")[0].trim(), 16);
                 if (n == 0) {
-                    while (!line().isEmpty()) {
-                        // trailers
-                    }
+                    readTrailers();
                     break;
                 }
                 body.write(in.readNBytes(n));
@@ -124,9 +124,7 @@ public final class RawHttp implements AutoCloseable {
         }
         int n = Integer.parseInt(size.split(";")[0].trim(), 16);
         if (n == 0) {
-            while (!line().isEmpty()) {
-                // trailers
-            }
+            readTrailers();
             return null;
         }
         byte[] data = in.readNBytes(n);
@@ -170,6 +168,23 @@ public final class RawHttp implements AutoCloseable {
             return false;
         } catch (IOException e) {
             return true; // reset counts as closed
+        }
+    }
+
+    /**
+     * The trailer fields of the last chunked body read (names lower-case, repeated fields joined
+     * with ", "); empty when it had none, or was not chunked.
+     */
+    public Map<String, String> trailers() {
+        return trailers;
+    }
+
+    private void readTrailers() throws IOException {
+        String l;
+        while ((l = line()) != null && !l.isEmpty()) {
+            int colon = l.indexOf(':');
+            trailers.merge(l.substring(0, colon).trim().toLowerCase(Locale.ROOT), l.substring(colon + 1).trim(),
+                    (a, b) -> a + ", " + b);
         }
     }
 

@@ -59,8 +59,73 @@ public final class TestCertificates {
         return c;
     }
 
+    /**
+     * Client certificates for {@code SSLVerifyClient} tests: a CA ({@code caPem}, what the server
+     * trusts), a client key and chain it signed ({@code clientP12}: CN=alice, the chain [alice,
+     * CA]), and a self-signed client the CA never saw ({@code strangerP12}). EC keys, made by
+     * openssl (quick: no JVM per step as keytool would start).
+     */
+    public record ClientCertificates(Path caPem, Path clientP12, Path strangerP12) {
+    }
+
+    /** Makes the files of {@link ClientCertificates} in {@code dir} (openssl: a few milliseconds each). */
+    public static ClientCertificates createClients(Path dir) throws IOException, InterruptedException {
+        Path caKey = dir.resolve("client-ca.key");
+        Path caPem = dir.resolve("client-ca.pem");
+        Path key = dir.resolve("client.key");
+        Path csr = dir.resolve("client.csr");
+        Path signed = dir.resolve("client.pem");
+        Path ext = dir.resolve("client.ext");
+        Path client = dir.resolve("client.p12");
+        Path strangerKey = dir.resolve("stranger.key");
+        Path strangerPem = dir.resolve("stranger.pem");
+        Path stranger = dir.resolve("stranger.p12");
+        String[] ec = {"-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"};
+        run(dir, concat(new String[] {"openssl", "req", "-x509"}, concat(ec, new String[] {"-keyout", caKey.toString(),
+                "-out", caPem.toString(), "-days", "2", "-subj", "/CN=Loom Test Client CA",
+                "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign"})));
+        run(dir, concat(new String[] {"openssl", "req"}, concat(ec, new String[] {"-keyout", key.toString(),
+                "-out", csr.toString(), "-subj", "/O=Loom Test/CN=alice"})));
+        Files.writeString(ext, "keyUsage=critical,digitalSignature\nextendedKeyUsage=clientAuth\n");
+        run(dir, "openssl", "x509", "-req", "-in", csr.toString(), "-CA", caPem.toString(), "-CAkey", caKey.toString(),
+                "-CAcreateserial", "-out", signed.toString(), "-days", "2", "-extfile", ext.toString());
+        run(dir, "openssl", "pkcs12", "-export", "-inkey", key.toString(), "-in", signed.toString(), "-certfile",
+                caPem.toString(), "-name", "client", "-out", client.toString(), "-passout", "pass:" + PASSWORD);
+        run(dir, concat(new String[] {"openssl", "req", "-x509"}, concat(ec, new String[] {"-keyout",
+                strangerKey.toString(), "-out", strangerPem.toString(), "-days", "2", "-subj", "/CN=mallory"})));
+        run(dir, "openssl", "pkcs12", "-export", "-inkey", strangerKey.toString(), "-in", strangerPem.toString(),
+                "-name", "stranger", "-out", stranger.toString(), "-passout", "pass:" + PASSWORD);
+        return new ClientCertificates(caPem, client, stranger);
+    }
+
+    /** A client context trusting exactly the certificates in {@code pem} and presenting the key in {@code p12}. */
+    public static SSLContext clientContext(Path pem, Path p12) throws Exception {
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        try (var in = Files.newInputStream(p12)) {
+            keys.load(in, PASSWORD.toCharArray());
+        }
+        javax.net.ssl.KeyManagerFactory kmf =
+                javax.net.ssl.KeyManagerFactory.getInstance(javax.net.ssl.KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(keys, PASSWORD.toCharArray());
+        SSLContext ctx = SSLContext.getInstance("TLS");
+        ctx.init(kmf.getKeyManagers(), trustManagers(pem), null);
+        return ctx;
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
     /** A client context trusting exactly the certificates in {@code pem}. */
     public static SSLContext clientContext(Path pem) throws Exception {
+        SSLContext ctx = SSLContext.getInstance("TLS");
+        ctx.init(null, trustManagers(pem), null);
+        return ctx;
+    }
+
+    private static javax.net.ssl.TrustManager[] trustManagers(Path pem) throws Exception {
         KeyStore trust = KeyStore.getInstance("PKCS12");
         trust.load(null, null);
         CertificateFactory cf = CertificateFactory.getInstance("X.509");
@@ -70,9 +135,7 @@ public final class TestCertificates {
         }
         TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         tmf.init(trust);
-        SSLContext ctx = SSLContext.getInstance("TLS");
-        ctx.init(null, tmf.getTrustManagers(), null);
-        return ctx;
+        return tmf.getTrustManagers();
     }
 
     private static void run(Path dir, String... cmd) throws IOException, InterruptedException {

@@ -2,6 +2,7 @@ package org.loommpm.http2;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import org.loommpm.api.Headers;
 
 /**
  * A streamed HTTP/2 response body. Bytes collect in a 16 KiB buffer; a full buffer is handed to
@@ -61,7 +62,7 @@ final class Http2OutputStream extends OutputStream {
     public void write(int b) throws IOException {
         accept(1);
         if (count == buf.length) {
-            drain(false);
+            drain(false, null);
         }
         buf[count++] = (byte) b;
     }
@@ -72,7 +73,7 @@ final class Http2OutputStream extends OutputStream {
         accept(len);
         while (len > 0) {
             if (count == buf.length) {
-                drain(false);
+                drain(false, null);
             }
             int n = Math.min(len, buf.length - count);
             System.arraycopy(b, off, buf, count, n);
@@ -86,18 +87,28 @@ final class Http2OutputStream extends OutputStream {
     @Override
     public void flush() throws IOException {
         if (!closed && (count > 0 || !response.isCommitted())) {
-            drain(false);
+            drain(false, null);
         }
     }
 
-    private void drain(boolean end) throws IOException {
+    /** @param trailers the fields that end the body ({@code end} only), or {@code null} */
+    private void drain(boolean end, Headers trailers) throws IOException {
         response.stream().checkCancelled();
         if (!response.isCommitted()) {
-            response.commit(end ? count : -2, end && (count == 0 || response.isHead() || response.bodyForbidden()));
-            if (end && (count == 0 || response.isHead() || response.bodyForbidden())) {
+            boolean empty = end && (count == 0 || response.isHead() || response.bodyForbidden());
+            response.commit(end ? count : -2, empty && trailers == null);
+            if (empty && trailers == null) {
                 count = 0;
                 return;
             }
+        }
+        if (trailers != null) {
+            if (count > 0) {
+                response.data(buf, 0, count, false);
+                count = 0;
+            }
+            response.endWithTrailers(trailers);
+            return;
         }
         if (response.isHead() || response.bodyForbidden()) {
             count = 0; // no body on the wire; the bytes are dropped
@@ -127,8 +138,12 @@ final class Http2OutputStream extends OutputStream {
             // catches this.
             throw new IOException("body shorter than the Content-Length set: " + written + " < " + declared);
         }
+        // The trailer fields, now that the body is complete; asked before anything more is queued
+        // (a head not yet committed can still become a 500) and while the stream is still open:
+        // a bad field fails again when finish() closes it, so the exchange ends as a failure.
+        Headers trailers = response.trailing() ? response.trailerFields() : null;
         closed = true;
-        drain(true);
+        drain(true, trailers);
         response.markComplete();
     }
 }

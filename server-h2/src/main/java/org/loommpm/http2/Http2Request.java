@@ -5,9 +5,12 @@ import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.loommpm.api.Headers;
 import org.loommpm.api.HttpException;
+import org.loommpm.http.RequestAttributes;
 import org.loommpm.api.Request;
+import org.loommpm.api.TlsInfo;
 import org.loommpm.http.RequestBodies;
 import org.loommpm.http.RequestPath;
 import org.loommpm.http.UriCodec;
@@ -19,7 +22,7 @@ import org.loommpm.spi.SlotBoard;
  * {@code :authority} is offered as the {@code host} field (replacing any the client sent), and the
  * body is the stream's {@link RequestBody}. Owned by the stream's task; valid during one exchange.
  */
-final class Http2Request implements Request, SlotBoard.RequestInfo {
+final class Http2Request implements Request, SlotBoard.RequestInfo, RequestAttributes.Holder {
     private final Stream stream;
     private final FieldBlock fields;
     private final String path;
@@ -32,6 +35,8 @@ final class Http2Request implements Request, SlotBoard.RequestInfo {
     private final long limitRequestBody;
     private final long headBytes;
     private Map<String, List<String>> queryParams;
+    /** {@link #attributes()}, made on first use. */
+    private Map<String, Object> attributes;
 
     /** @throws HttpException 400 when the path does not decode or normalise ({@link RequestPath}) */
     Http2Request(Stream stream, InetSocketAddress remote, InetSocketAddress local, boolean secure,
@@ -75,10 +80,25 @@ final class Http2Request implements Request, SlotBoard.RequestInfo {
     @Override public Headers headers() { return fields.headers(); }
     @Override public long contentLength() { return fields.contentLength(); }
     @Override public InputStream body() { return stream.body; }
+    @Override public Headers trailers() { return stream.body.trailers(); }
     @Override public InetSocketAddress remoteAddress() { return remote; }
     @Override public boolean isSecure() { return secure; }
+    @Override public Optional<TlsInfo> tls() { return stream.session().tls(); }
     @Override public InetSocketAddress localAddress() { return local; }
     @Override public String pathParam(String name) { return null; }
+
+    @Override
+    public Map<String, Object> attributes() {
+        if (attributes == null) {
+            attributes = RequestAttributes.create();
+        }
+        return attributes;
+    }
+
+    @Override
+    public Map<String, Object> attributesOrNull() {
+        return attributes;
+    }
 
     /** Header fields (uncompressed, with HPACK's 32-byte entry overhead) plus the body read. */
     @Override

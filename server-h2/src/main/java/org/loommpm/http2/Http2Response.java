@@ -77,11 +77,52 @@ final class Http2Response extends ResponseState implements ExchangeRunner.Exchan
         if (body.length == 0 && head && headers.first("Content-Length") != null) {
             length = -2; // keep the length a HEAD handler announced
         }
+        if (trailing()) {
+            // The fields before the head: a bad one can still be answered with a 500.
+            Headers fields = trailerFields();
+            commit(length, false);
+            if (!noBody) {
+                writeBody(body, 0, body.length, false);
+            }
+            endWithTrailers(fields);
+            complete = true;
+            return;
+        }
         commit(length, noBody);
         complete = true;
         if (!noBody) {
             writeBody(body, 0, body.length, true);
         }
+    }
+
+    /**
+     * Whether this response ends with trailer fields: the handler set them, and there is a body
+     * they can follow (not HEAD, 204 or 304).
+     */
+    boolean trailing() {
+        return trailersSet() && !head && !bodyForbidden();
+    }
+
+    /** The handler's trailer fields, from its supplier called now (checked; empty for none). */
+    Headers trailerFields() {
+        return takeTrailers();
+    }
+
+    /**
+     * Ends the stream after the body queued so far: a HEADERS frame of the trailer fields with
+     * END_STREAM (no pseudo-header fields, RFC 9113 §8.1), or an empty DATA frame with END_STREAM
+     * when there are none.
+     */
+    void endWithTrailers(Headers fields) throws IOException {
+        if (fields.size() == 0) {
+            data(new byte[0], 0, 0, true);
+            return;
+        }
+        for (int i = 0; i < fields.size(); i++) {
+            headBytes += fields.name(i).length() + fields.value(i).length() + 32;
+        }
+        frames++;
+        stream.enqueue(Out.trailers(stream, fields));
     }
 
     /** Queues body bytes as DATA; the array is copied when small, lent (and waited for) when large. */
@@ -136,6 +177,12 @@ final class Http2Response extends ResponseState implements ExchangeRunner.Exchan
         checkNotComplete();
         checkNotCommitted();
         checkRange(file, position, count, sendableSize(file));
+        if (trailing()) {
+            // The file's frames are cut by the frame loop after the handler returned, with
+            // END_STREAM on the last: with trailers to follow it goes through the stream instead.
+            streamFile(file, position, count);
+            return;
+        }
         boolean noBody = head || bodyForbidden() || count == 0;
         commit(count, noBody);
         complete = true;
@@ -201,6 +248,7 @@ final class Http2Response extends ResponseState implements ExchangeRunner.Exchan
     public SuspendedResponse suspend(java.time.Duration timeout) {
         checkNotComplete();
         checkNotCommitted();
+        checkNoTrailers();
         Http2Suspension s = new Http2Suspension(this, stream, System.nanoTime() + timeout.toNanos(), limits,
                 queueLimit, false);
         handOver(s);
@@ -211,6 +259,7 @@ final class Http2Response extends ResponseState implements ExchangeRunner.Exchan
     public EventStream eventStream() throws IOException {
         checkNotComplete();
         checkNotCommitted();
+        checkNoTrailers();
         Http2Suspension s = new Http2Suspension(this, stream, 0, limits, queueLimit, true);
         handOver(s);
         EventStreamResponse es = new EventStreamResponse(s, stream.request.headers().first("last-event-id"),
@@ -276,7 +325,7 @@ final class Http2Response extends ResponseState implements ExchangeRunner.Exchan
             case ERROR -> logFailure("LM0710 handler failed for ", session, cause);
         }
         if (!committed) {
-            sendStatusText(status);
+            sendStatusText(status, cause);
             return true;
         }
         if (!complete) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import org.loommpm.http.HeaderValidation;
 import org.loommpm.http2.frame.ErrorCode;
 import org.loommpm.http2.frame.FrameListener;
 import org.loommpm.http2.frame.FrameReader;
@@ -254,6 +255,10 @@ final class InboundFrames implements FrameListener {
         if (f.malformed() != null) {
             throw Http2Error.stream(st.id(), ErrorCode.PROTOCOL_ERROR, "malformed trailers: " + f.malformed());
         }
+        // Kept for the handler (Request.trailers()), without the fields no trailer may carry.
+        st.body.trailers(HeaderValidation.allowedTrailers(f.headers(), name -> LOG.log(Level.DEBUG,
+                "LM2780 {0} stream {1}: request trailer field {2} dropped: not allowed in trailers (RFC 9110 §6.5.1)",
+                s, st.id(), name)), f.truncated());
         endRequest(st);
     }
 

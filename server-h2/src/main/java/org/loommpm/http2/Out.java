@@ -15,7 +15,7 @@ final class Out {
 
     final Kind kind;
     final Stream stream;
-    /** HEADERS: the status; WINDOW_UPDATE: the increment; RST: the error code. */
+    /** HEADERS: the status, -1 for trailers; WINDOW_UPDATE: the increment; RST: the error code. */
     final int value;
     /** HEADERS: the fields (a snapshot the task no longer changes). */
     final Headers headers;
@@ -43,6 +43,11 @@ final class Out {
 
     static Out headers(Stream s, int status, Headers fields, boolean endStream) {
         return new Out(Kind.HEADERS, s, status, fields, null, 0, 0, endStream, null);
+    }
+
+    /** The response's trailer fields: a HEADERS frame without {@code :status}, ending the stream. */
+    static Out trailers(Stream s, Headers fields) {
+        return new Out(Kind.HEADERS, s, -1, fields, null, 0, 0, true, null);
     }
 
     static Out data(Stream s, byte[] data, int off, int len, boolean endStream) {

@@ -9,6 +9,7 @@ import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import org.loommpm.api.Headers;
 import org.loommpm.api.HttpException;
 import org.loommpm.config.RequestReadTimeout;
 
@@ -27,6 +28,8 @@ import org.loommpm.config.RequestReadTimeout;
  */
 final class RequestBody extends InputStream {
     private static final System.Logger LOG = System.getLogger("org.loommpm.http2");
+    /** No trailer fields: shared, never handed to a handler (which gets a fresh empty set). */
+    private static final Headers NONE = new Headers(1);
     private final Stream stream;
     private final long limit;
     private final ReentrantLock lock = new ReentrantLock();
@@ -34,6 +37,12 @@ final class RequestBody extends InputStream {
     private final ArrayDeque<byte[]> chunks = new ArrayDeque<>();
     private int headOffset;
     private boolean ended;
+    /** The client's trailer fields (without the forbidden ones), set with {@link #ended}; empty for none. */
+    private Headers trailers = NONE;
+    /** The trailer section went past H2MaxHeaderListSize: the end of the body is a 431. */
+    private boolean trailersTooLarge;
+    /** Task only: a read returned -1, so {@link #trailers()} may show them. */
+    private boolean readToEnd;
     private boolean cancelled;
     /** Task only: bytes consumed and not yet returned to the client as window. */
     private long unacknowledged;
@@ -82,6 +91,23 @@ final class RequestBody extends InputStream {
         }
     }
 
+    /**
+     * The client's trailer section (a HEADERS frame with END_STREAM), given just before
+     * {@link #end}.
+     *
+     * @param fields the trailer fields the handler may see
+     * @param tooLarge whether the section exceeded H2MaxHeaderListSize (fields were lost)
+     */
+    void trailers(Headers fields, boolean tooLarge) {
+        lock.lock();
+        try {
+            trailers = fields;
+            trailersTooLarge = tooLarge;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** The client ended the body (END_STREAM). */
     void end() {
         lock.lock();
@@ -105,6 +131,22 @@ final class RequestBody extends InputStream {
     }
 
     // ---- task side ----
+
+    /**
+     * The trailer fields once the handler has read the body to its end (empty before, and when the
+     * client sent none). Task side.
+     */
+    Headers trailers() {
+        if (!readToEnd) {
+            return new Headers(1);
+        }
+        lock.lock();
+        try {
+            return trailers == NONE ? new Headers(1) : trailers;
+        } finally {
+            lock.unlock();
+        }
+    }
 
     /** Request body bytes the handler has read. */
     long consumed() {
@@ -149,6 +191,10 @@ final class RequestBody extends InputStream {
                     throw new StreamResetException(stream.id());
                 }
                 if (ended) {
+                    if (trailersTooLarge) {
+                        throw new HttpException(431, "request trailer fields exceed H2MaxHeaderListSize");
+                    }
+                    readToEnd = true;
                     return -1;
                 }
                 long left = deadline - System.nanoTime();

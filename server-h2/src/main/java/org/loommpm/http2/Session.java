@@ -10,9 +10,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.loommpm.api.TlsInfo;
 import org.loommpm.config.Http2Settings;
+import org.loommpm.http.TlsDetails;
 import org.loommpm.http2.frame.ErrorCode;
 import org.loommpm.http2.frame.FrameReader;
 import org.loommpm.http2.frame.FrameType;
@@ -111,6 +114,10 @@ final class Session {
     private final InboundFrames inbound;
     private final InetSocketAddress remote;
     private final InetSocketAddress local;
+    /** The protocol ALPN chose (read on the loop at creation: {@code applicationProtocol()} is owner only). */
+    private final String alpn;
+    /** {@link #tls()}, once asked. */
+    private volatile Optional<TlsInfo> tls;
     private final boolean secure;
     /** Server-wide HTTP/2 counts (metrics, tests). */
     final Http2Counters counters;
@@ -165,6 +172,7 @@ final class Session {
         this.remote = c.remoteAddress();
         this.local = c.localAddress();
         this.secure = c.isSecure();
+        this.alpn = c.applicationProtocol();
         this.counters = Http2Counters.of(c.services().counters());
         this.settingsDeadline = now + limits.settingsTimeout().toNanos();
         this.stallTimeoutNanos = limits.stallTimeout().toNanos();
@@ -195,6 +203,19 @@ final class Session {
     /** Whether the connection is TLS (h2 by ALPN) rather than cleartext h2c. */
     boolean isSecure() {
         return secure;
+    }
+
+    /**
+     * The connection's TLS details for {@code Request.tls()}, made on the first ask (by any
+     * stream's task: two racing make equal ones) and kept for the connection's other streams.
+     */
+    Optional<TlsInfo> tls() {
+        Optional<TlsInfo> t = tls;
+        if (t == null) {
+            t = TlsDetails.of(c.tlsSession(), alpn);
+            tls = t;
+        }
+        return t;
     }
 
     /** Task side: hands an item to the frame loop ({@link #signalLoop} after the offer). Any thread. */

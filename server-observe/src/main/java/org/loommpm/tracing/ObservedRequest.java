@@ -42,10 +42,13 @@ final class ObservedRequest implements Request, RouteAware {
     @Override public String header(String name) { return delegate.header(name); }
     @Override public long contentLength() { return delegate.contentLength(); }
     @Override public InputStream body() { return delegate.body(); }
+    @Override public Headers trailers() { return delegate.trailers(); }
     @Override public byte[] bodyBytes() throws IOException { return delegate.bodyBytes(); }
     @Override public String bodyString() throws IOException { return delegate.bodyString(); }
     @Override public InetSocketAddress remoteAddress() { return delegate.remoteAddress(); }
     @Override public InetSocketAddress localAddress() { return delegate.localAddress(); }
     @Override public boolean isSecure() { return delegate.isSecure(); }
+    @Override public java.util.Optional<org.loommpm.api.TlsInfo> tls() { return delegate.tls(); }
     @Override public long bytesReceived() { return delegate.bytesReceived(); }
+    @Override public Map<String, Object> attributes() { return delegate.attributes(); }
 }

@@ -95,6 +95,8 @@ public class AccessLogBench {
         public InetSocketAddress remoteAddress() { return REMOTE; }
         public InetSocketAddress localAddress() { return LOCAL; }
         public boolean isSecure() { return false; }
+        private final Map<String, Object> attributes = new java.util.HashMap<>();
+        public Map<String, Object> attributes() { return attributes; }
     }
 
     /** A sent 200 with a 13-byte body. */

@@ -114,6 +114,8 @@ public class TracingBench {
         @Override public InetSocketAddress remoteAddress() { return remote; }
         @Override public InetSocketAddress localAddress() { return local; }
         @Override public boolean isSecure() { return false; }
+        private final Map<String, Object> attributes = new java.util.HashMap<>();
+        @Override public Map<String, Object> attributes() { return attributes; }
     }
 
     /** A response kept in memory; {@link #reset} makes it fresh for the next request. */

@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
 import org.loommpm.cli.location.LocationPath;
-import org.loommpm.cli.staticfiles.DirectoryListing;
+import org.loommpm.staticfiles.internal.DirectoryListing;
 import org.loommpm.http.RequestPath;
 import org.loommpm.http.StatusReasons;
 

@@ -4,7 +4,7 @@ import java.lang.System.Logger.Level;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
-import org.loommpm.cli.staticfiles.DirectoryListing;
+import org.loommpm.staticfiles.internal.DirectoryListing;
 
 /**
  * The regular expressions of {@code RedirectMatch} and {@code AliasMatch}: Java's

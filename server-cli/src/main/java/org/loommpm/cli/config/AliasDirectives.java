@@ -8,7 +8,7 @@ import java.util.Set;
 import org.loommpm.cli.alias.Alias;
 import org.loommpm.cli.alias.Redirect;
 import org.loommpm.cli.alias.UrlMapping;
-import org.loommpm.cli.staticfiles.UrlPath;
+import org.loommpm.staticfiles.internal.UrlPath;
 
 /**
  * mod_alias's directives: {@code Redirect}, {@code RedirectMatch}, {@code RedirectPermanent},

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.loommpm.cli.staticfiles.StaticFileSettings;
+import org.loommpm.staticfiles.internal.StaticFileSettings;
 
 /**
  * What the CLI serves, beyond the engine's settings: documents, types, options, locations.

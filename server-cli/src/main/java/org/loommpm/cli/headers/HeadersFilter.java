@@ -5,7 +5,7 @@ import org.loommpm.api.Handler;
 import org.loommpm.api.InvocationType;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
-import org.loommpm.cli.staticfiles.UrlPath;
+import org.loommpm.staticfiles.internal.UrlPath;
 import org.loommpm.http.ResponseState;
 
 /**

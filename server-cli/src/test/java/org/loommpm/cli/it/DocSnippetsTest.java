@@ -20,9 +20,12 @@ import io.micrometer.tracing.otel.bridge.OtelTracer;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.propagation.ContextPropagators;
 import java.io.BufferedReader;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -31,13 +34,17 @@ import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -48,21 +55,33 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.loommpm.api.Application;
 import org.loommpm.api.EventStream;
 import org.loommpm.api.Handler;
 import org.loommpm.api.Headers;
 import org.loommpm.api.HttpException;
+import org.loommpm.api.Problem;
 import org.loommpm.api.Router;
 import org.loommpm.api.ServerSentEvent;
+import org.loommpm.form.FormData;
+import org.loommpm.multipart.MultipartLimits;
+import org.loommpm.multipart.MultipartReader;
+import org.loommpm.multipart.Part;
 import org.loommpm.api.SuspendedResponse;
+import org.loommpm.api.TlsInfo;
 import org.loommpm.compress.CompressionFilter;
 import org.loommpm.compress.CompressionSettings;
 import org.loommpm.compress.ContentCoding;
+import org.loommpm.cookie.SetCookie;
+import org.loommpm.config.TlsSettings;
+import org.loommpm.cors.Cors;
 import org.loommpm.metrics.MetricsFeature;
 import org.loommpm.metrics.MetricsHandler;
 import org.loommpm.server.LoomServer;
+import org.loommpm.staticfiles.StaticFiles;
 import org.loommpm.status.StatusHandler;
+import org.loommpm.testsupport.RawHttp;
 import org.loommpm.tracing.TracingFeature;
 import org.loommpm.websocket.WebSocketHandler;
 import org.loommpm.websocket.WebSocketSession;
@@ -430,6 +449,238 @@ class DocSnippetsTest {
                 });
         start(router);
         assertEquals("found x", webSocketAnswer("/chat/lobby", "x"));
+    }
+
+    // docs/api.md, "Trailers", "gRPC" and "TLS details"
+
+    static Router trailersRouter() {
+        Router router = new Router()
+                .post("/upload", (req, res) -> {
+                    byte[] body = req.bodyBytes();                          // read to its end: the trailers are in
+                    String checksum = req.trailers().first("X-Checksum");   // null when the client sent none
+                    res.send(body.length + " bytes, checksum " + checksum);
+                })
+                .get("/report", (req, res) -> {
+                    MessageDigest sha = MessageDigest.getInstance("SHA-256");
+                    res.header("Trailer", "X-Sha256")                       // announced: optional, the handler's choice
+                            .trailers(() -> new Headers().add("X-Sha256", HexFormat.of().formatHex(sha.digest())));
+                    try (OutputStream out = res.outputStream()) {
+                        for (String line : List.of("first\n", "second\n")) {
+                            byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+                            sha.update(bytes);
+                            out.write(bytes);
+                        }
+                    }                                                       // closed: the supplier runs, the trailers follow
+                });
+        return router;
+    }
+
+    @Test
+    void trailersExampleSendsAndReadsTrailers() throws Exception {
+        start(trailersRouter());
+        try (RawHttp c = new RawHttp(server.port())) {
+            RawHttp.Response r = c.send("GET /report HTTP/1.1\r\nHost: x\r\n\r\n").read();
+            assertEquals("first\nsecond\n", r.text());
+            assertEquals(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                    .digest("first\nsecond\n".getBytes(StandardCharsets.UTF_8))), c.trailers().get("x-sha256"));
+            r = c.send("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "3\r\nabc\r\n0\r\nX-Checksum: 42\r\n\r\n").read();
+            assertEquals("3 bytes, checksum 42", r.text());
+        }
+    }
+
+    /** Compiled only here; GrpcOverH2cTest (server-h2) calls such a handler with grpc-java's client. */
+    static Router grpcRouter() {
+        Router router = new Router()
+                .post("/helloworld.Greeter/SayHello", (req, res) -> {
+                    DataInputStream in = new DataInputStream(req.body());
+                    in.readUnsignedByte();                                  // compressed flag: 0
+                    byte[] request = in.readNBytes(in.readInt());           // one length-prefixed message
+                    byte[] reply = greeter.sayHello(request);               // protobuf bytes in, protobuf bytes out
+                    res.header("content-type", "application/grpc")
+                            .trailers(() -> new Headers().add("grpc-status", "0"));
+                    try (DataOutputStream out = new DataOutputStream(res.outputStream())) {
+                        out.writeByte(0);
+                        out.writeInt(reply.length);
+                        out.write(reply);
+                    }
+                });
+        return router;
+    }
+
+    /** The gRPC example's service, as the application would have it. */
+    interface Greeter {
+        byte[] sayHello(byte[] request);
+    }
+
+    private static final Greeter greeter = request -> request;
+
+    /** Compiled only: it binds 8443 and needs key files. */
+    static LoomServer clientCertificates() throws IOException {
+        return LoomServer.builder().https("0.0.0.0", 8443)
+                .tls(t -> t.certificateFile(Path.of("server.p12")).password("changeit")
+                        .verifyClient(TlsSettings.VerifyClient.REQUIRE).caCertificateFile(Path.of("clients-ca.pem")))
+                .handler((req, res) -> {
+                    TlsInfo tls = req.tls().orElseThrow();
+                    X509Certificate client = tls.peerCertificate();         // verified against clients-ca.pem
+                    res.send("hello " + client.getSubjectX500Principal().getName() + " over " + tls.protocol());
+                })
+                .start();
+    }
+
+    // docs/api.md, "Typed parameters and content negotiation", "CORS", "Static files"
+
+    /** The example's application object. */
+    private final Orders orders = (id, limit, type) -> type + " " + id + " " + limit;
+
+    interface Orders {
+        String render(long id, Integer limit, String type);
+    }
+
+    static Router apiToolkit(Router router, Orders orders) {
+        router.get("/orders/{id}", (req, res) -> {
+            long id = req.pathParam("id", long.class);                  // /orders/abc: 400 (LM2760)
+            Integer limit = req.queryParam("limit", Integer.class);     // null when absent
+            String type = req.negotiateType("application/json", "text/csv");   // 406 when neither is accepted
+            res.header("Content-Type", type).send(orders.render(id, limit, type));
+        });
+        Cors cors = Cors.builder()
+                .allowOrigins("https://app.example.com", "https://*.example.com")
+                .allowMethods("GET", "POST", "PUT", "DELETE")
+                .allowHeaders("Content-Type", "Authorization")
+                .exposeHeaders("Location")
+                .allowCredentials(true)
+                .maxAge(Duration.ofMinutes(10))
+                .build();
+        router.filter(cors);
+        return router;
+    }
+
+    /** Compiled only: it needs the directories. */
+    static Router apiStaticFiles(Router router) {
+        router.get("/assets/*", StaticFiles.from(Path.of("web/assets")))
+                .get("/*", StaticFiles.builder(Path.of("web/public"))
+                        .cacheControl("no-cache")                     // revalidate by ETag every time
+                        .mimeType("webmanifest", "application/manifest+json")
+                        .build());
+        return router;
+    }
+
+    @Test
+    void apiToolkitAnswers() throws Exception {
+        start(apiToolkit(new Router(), orders));
+        assertEquals("application/json 7 null", get("/orders/7").body());
+        HttpResponse<String> csv = client.send(HttpRequest.newBuilder(uri("/orders/7?limit=2"))
+                .header("Accept", "text/csv").header("Origin", "https://shop.example.com").build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals("text/csv 7 2", csv.body());
+        assertEquals("https://shop.example.com", csv.headers().firstValue("Access-Control-Allow-Origin").orElseThrow());
+        assertEquals(400, get("/orders/abc").statusCode());
+    }
+
+    // docs/api.md, "JSON, problem details and cookies" (loom-mpm-jackson is a test dependency here)
+
+    record Item(String name, int quantity) { }
+    record Receipt(int pieces) { }
+
+    /** A type token: the type argument of its anonymous subclass. */
+    abstract static class TypeOf<T> {
+        java.lang.reflect.Type type() {
+            return ((java.lang.reflect.ParameterizedType) getClass().getGenericSuperclass()).getActualTypeArguments()[0];
+        }
+    }
+
+    static Router jsonAndCookiesRouter() {
+        return new Router()
+                .post("/orders", (req, res) -> {
+                    List<Item> items = req.json(new TypeOf<List<Item>>() { }.type());   // 400 problem if it does not fit
+                    res.status(201).json(new Receipt(items.stream().mapToInt(Item::quantity).sum()));
+                })
+                .get("/orders/{id}", (req, res) -> {
+                    throw HttpException.problem(Problem.of(404, "no order " + req.pathParam("id")), "LM0000 no such order");
+                })
+                .post("/login", (req, res) -> {
+                    res.cookie(SetCookie.builder("sid", "opaque-token").path("/").httpOnly(true)
+                            .sameSite(SetCookie.SameSite.LAX).maxAge(Duration.ofHours(8)).build());
+                    res.send("welcome");
+                })
+                .get("/me", (req, res) -> res.send("sid " + req.cookie("sid")));
+    }
+
+    @Test
+    void jsonAndCookiesRouterAnswers() throws Exception {
+        start(jsonAndCookiesRouter());
+        HttpResponse<String> created = client.send(HttpRequest.newBuilder(uri("/orders"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("[{\"name\":\"pen\",\"quantity\":2},{\"name\":\"pad\",\"quantity\":3}]"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(201, created.statusCode());
+        assertEquals("{\"pieces\":5}", created.body());
+        HttpResponse<String> missing = get("/orders/7");
+        assertEquals(404, missing.statusCode());
+        assertEquals("application/problem+json", missing.headers().firstValue("Content-Type").orElseThrow());
+        assertEquals("{\"type\":\"about:blank\",\"title\":\"Not Found\",\"status\":404,\"detail\":\"no order 7\"}",
+                missing.body());
+        HttpResponse<String> login = client.send(HttpRequest.newBuilder(uri("/login"))
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals("sid=opaque-token; Max-Age=28800; Path=/; HttpOnly; SameSite=Lax",
+                login.headers().firstValue("Set-Cookie").orElseThrow());
+        assertEquals("sid opaque-token", client.send(HttpRequest.newBuilder(uri("/me")).header("Cookie", "sid=opaque-token")
+                .build(), HttpResponse.BodyHandlers.ofString()).body());
+    }
+
+    // docs/api.md, "Forms and file uploads"
+
+    static Router formsAndUploads(Path uploads) {
+        return new Router()
+                .filter((req, res, next) -> {
+                    req.attributes().put("user", "alice");    // handed to the handlers after this filter
+                    next.handle(req, res);
+                })
+                .post("/login", (req, res) -> {
+                    FormData form = req.form();               // read once, then cached in attributes()
+                    res.send("hello " + form.first("name") + " from " + req.attributes().get("user"));
+                })
+                .post("/upload", (req, res) -> {
+                    StringBuilder out = new StringBuilder();
+                    MultipartReader parts = req.multipart();  // streaming: one part at a time, nothing held
+                    for (Part part; (part = parts.next()) != null; ) {
+                        if (part.filename() == null) {
+                            out.append(part.name()).append('=').append(part.text()).append('\n');
+                        } else {                              // the client's file name is never a path
+                            long size = part.saveTo(uploads.resolve(UUID.randomUUID() + ".upload"));
+                            out.append(part.name()).append(": ").append(size).append(" bytes\n");
+                        }
+                    }
+                    res.send(out.toString());
+                })
+                .post("/attachments", (req, res) -> {
+                    List<Part> stored = req.multipart(MultipartLimits.DEFAULTS.withMaxPartSize(100 << 20)
+                            .withSpoolDirectory(uploads)).readAll();  // any order, read again; big ones on disk
+                    res.send(stored.size() + " parts");
+                });
+    }
+
+    @Test
+    void formsAndUploadsAnswer(@TempDir Path uploads) throws Exception {
+        start(formsAndUploads(uploads));
+        HttpResponse<String> login = client.send(HttpRequest.newBuilder(uri("/login"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("name=Ada+L")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals("hello Ada L from alice", login.body());
+        String b = "XyZ";
+        String body = "--" + b + "\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nHi\r\n--" + b
+                + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"../../etc/passwd\"\r\n\r\n12345\r\n--"
+                + b + "--\r\n";
+        for (String path : new String[] {"/upload", "/attachments"}) {
+            HttpResponse<String> r = client.send(HttpRequest.newBuilder(uri(path))
+                    .header("Content-Type", "multipart/form-data; boundary=" + b)
+                    .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(path.equals("/upload") ? "title=Hi\nfile: 5 bytes\n" : "2 parts", r.body());
+        }
+        try (Stream<Path> files = Files.list(uploads)) {
+            assertEquals(1, files.count(), "the saved upload; nothing left of the stored parts");
+        }
     }
 
     private void start(Router router) throws IOException {

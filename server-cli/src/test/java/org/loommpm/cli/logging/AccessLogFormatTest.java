@@ -126,6 +126,8 @@ class AccessLogFormatTest {
             public boolean isSecure() { return false; }
             public InetSocketAddress localAddress() { return new InetSocketAddress("10.0.0.2", 8080); }
             public long bytesReceived() { return 100; }
+            private final Map<String, Object> attributes = new java.util.HashMap<>();
+            public Map<String, Object> attributes() { return attributes; }
         };
     }
 

@@ -71,7 +71,8 @@ public final class HpackCodec {
 
     /**
      * Encodes a response header block: {@code :status}, then the fields with lower-case names;
-     * connection-specific fields (not allowed in HTTP/2) are left out.
+     * connection-specific fields (not allowed in HTTP/2) are left out. A trailer block
+     * ({@code status} -1) has the fields alone.
      *
      * @return the encoded block (valid until the next call)
      */
@@ -84,7 +85,9 @@ public final class HpackCodec {
             pendingEncoderTableSize = -1;
             smallestEncoderTableSize = -1;
         }
-        encoder.encodeHeader(encoded, STATUS, statusBytes(status), false);
+        if (status >= 0) { // trailers (status -1) carry no pseudo-header field (RFC 9113 §8.1)
+            encoder.encodeHeader(encoded, STATUS, statusBytes(status), false);
+        }
         for (int i = 0; i < fields.size(); i++) {
             String name = fields.name(i);
             if (connectionSpecific(name)) {

@@ -44,8 +44,12 @@ final class FrameClient implements AutoCloseable {
         }
     }
 
-    /** A response read by {@link #response}. */
-    record Response(Map<String, String> headers, byte[] body) {
+    /** A response read by {@link #response}; {@code trailers} those of a HEADERS frame after the final head. */
+    record Response(Map<String, String> headers, byte[] body, Map<String, String> trailers) {
+        Response(Map<String, String> headers, byte[] body) {
+            this(headers, body, Map.of());
+        }
+
         int status() {
             return Integer.parseInt(headers.get(":status"));
         }
@@ -253,7 +257,15 @@ final class FrameClient implements AutoCloseable {
             int id = f.stream();
             switch (f.type()) {
                 case HEADERS, CONTINUATION -> {
-                    decode(f.payload(), partialHeaders.computeIfAbsent(id, k -> new LinkedHashMap<>()));
+                    if (f.type() == HEADERS) {
+                        // A block after a final head (2xx-5xx) is the trailer section.
+                        Map<String, String> head = partialHeaders.get(id);
+                        String status = head == null ? null : head.get(":status");
+                        blockTarget.put(id, status != null && status.charAt(0) != '1'
+                                ? partialTrailers.computeIfAbsent(id, k -> new LinkedHashMap<>())
+                                : partialHeaders.computeIfAbsent(id, k -> new LinkedHashMap<>()));
+                    }
+                    decode(f.payload(), blockTarget.get(id));
                     if (f.has(END_STREAM)) {
                         complete(id);
                     }
@@ -301,10 +313,17 @@ final class FrameClient implements AutoCloseable {
     private int connectionCredit;
     private final Map<Integer, Integer> streamCredit = new java.util.HashMap<>();
 
+    private final Map<Integer, Map<String, String>> partialTrailers = new java.util.HashMap<>();
+    /** The map the stream's current header block (HEADERS and its CONTINUATIONs) decodes into. */
+    private final Map<Integer, Map<String, String>> blockTarget = new java.util.HashMap<>();
+
     private void complete(int id) {
         Map<String, String> h = partialHeaders.remove(id);
         ByteArrayOutputStream b = partialBodies.remove(id);
-        done.put(id, new Response(h == null ? Map.of() : h, b == null ? new byte[0] : b.toByteArray()));
+        Map<String, String> t = partialTrailers.remove(id);
+        blockTarget.remove(id);
+        done.put(id, new Response(h == null ? Map.of() : h, b == null ? new byte[0] : b.toByteArray(),
+                t == null ? Map.of() : t));
     }
 
     @Override

@@ -58,6 +58,8 @@ final class FakeExchange {
         @Override public InetSocketAddress remoteAddress() { return new InetSocketAddress("127.0.0.1", 1); }
         @Override public boolean isSecure() { return false; }
         @Override public InetSocketAddress localAddress() { return new InetSocketAddress("127.0.0.1", 2); }
+        private final Map<String, Object> attributes = new java.util.HashMap<>();
+        @Override public Map<String, Object> attributes() { return attributes; }
 
         @Override
         public String queryParam(String name) {
