@@ -156,15 +156,27 @@ final class Chromium implements AutoCloseable {
             return r.path("result").path("value");
         }
 
-        /** Polls {@code condition} (a script expression) until it is true, at most 30 s. */
+        /**
+         * Polls {@code condition} (a script expression) until it is true, at most 30 s. While the
+         * page navigates, the condition may throw (an element not there yet) or find no context
+         * to run in: that counts as not yet.
+         */
         void waitFor(String what, String condition) throws Exception {
             long end = System.nanoTime() + STEP.toNanos();
-            while (!eval("!!(" + condition + ")").asBoolean()) {
+            while (!holds(condition)) {
                 if (System.nanoTime() > end) {
                     throw new AssertionError("timed out waiting for " + what + " (" + condition + "); page: "
                             + eval("document.body ? document.body.innerText : ''").asText());
                 }
                 Thread.sleep(50);
+            }
+        }
+
+        private boolean holds(String condition) throws Exception {
+            try {
+                return eval("(() => { try { return !!(" + condition + "); } catch (e) { return false; } })()").asBoolean();
+            } catch (IllegalStateException navigating) {
+                return false;
             }
         }
 
