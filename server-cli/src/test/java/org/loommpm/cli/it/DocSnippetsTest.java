@@ -48,6 +48,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -177,6 +178,63 @@ class DocSnippetsTest {
                 .POST(HttpRequest.BodyPublishers.ofString("ping")).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals("ping", echo.body());
         assertEquals("echo: hi", webSocketAnswer("/ws", "hi"));
+    }
+
+    // README.md, "A small web application"
+
+    record Note(String text) { }
+
+    static Router readmeWebApplication(Path publicDir) {
+        List<Note> notes = new CopyOnWriteArrayList<>();
+        Map<String, String> sessions = new ConcurrentHashMap<>();
+        Router app = new Router()
+                .post("/login", (req, res) -> {
+                    String name = req.form().first("name");            // an HTML form's POST, read once, limited
+                    String sid = UUID.randomUUID().toString();
+                    sessions.put(sid, name == null ? "anonymous" : name);
+                    res.cookie(SetCookie.builder("sid", sid).path("/").httpOnly(true)
+                            .sameSite(SetCookie.SameSite.LAX).build());
+                    res.status(303).header("Location", "/").send(new byte[0]);
+                })
+                .get("/api/me", (req, res) -> res.json(Map.of("user",
+                        sessions.getOrDefault(String.valueOf(req.cookie("sid")), "nobody"))))
+                .get("/api/notes", (req, res) -> res.json(notes))
+                .post("/api/notes", (req, res) -> {
+                    Note note = req.json(Note.class);                  // not JSON: 400 with a problem document
+                    notes.add(note);
+                    res.status(201).json(note);
+                });
+        return app.get("/files/*", StaticFiles.from(publicDir));
+    }
+
+    /** Compiled only: it needs the directory. */
+    static Router readmeWebApplicationFiles(Router app) {
+        return app
+                .get("/*", StaticFiles.from(Path.of("public")));       // ETag/304, Range, index.html, .gz/.br
+    }
+
+    @Test
+    void readmeWebApplicationAnswers(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("index.html"), "<h1>notes</h1>");
+        start(readmeWebApplication(dir));
+        HttpClient browser = HttpClient.newBuilder().cookieHandler(new java.net.CookieManager()).build();
+        HttpResponse<String> login = browser.send(HttpRequest.newBuilder(uri("/login"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("name=Ada+L")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(303, login.statusCode());
+        assertEquals("{\"user\":\"Ada L\"}", browser.send(HttpRequest.newBuilder(uri("/api/me")).build(),
+                HttpResponse.BodyHandlers.ofString()).body());
+        HttpResponse<String> created = browser.send(HttpRequest.newBuilder(uri("/api/notes"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"text\":\"hi\"}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(201, created.statusCode());
+        assertEquals("[{\"text\":\"hi\"}]", get("/api/notes").body());
+        HttpResponse<String> bad = browser.send(HttpRequest.newBuilder(uri("/api/notes"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"text\":")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(400, bad.statusCode());
+        assertEquals("application/problem+json", bad.headers().firstValue("Content-Type").orElse(""));
+        assertEquals("<h1>notes</h1>", get("/files/").body());
     }
 
     // docs/tutorial.md
