@@ -77,15 +77,17 @@ port_of() {
     undertow) echo $((PORT_BASE + 6)) ;; loom-jar) echo $((PORT_BASE + 7)) ;;
     loom-jar-aot) echo $((PORT_BASE + 8)) ;; loom-blk) echo $((PORT_BASE + 9)) ;;
     netty-noleak) echo $((PORT_BASE + 10)) ;; loom-jar-nopreload) echo $((PORT_BASE + 11)) ;;
+    loom-stored) echo $((PORT_BASE + 12)) ;;
     *) echo "unknown server $1" >&2; return 1 ;;
   esac
 }
 
 # server_impl SERVER: the jar's server argument (loom-noac is loom with AdmissionControl Off;
 # loom-blk is loom with every route blocking, LOOM_ROUTES=blocking: the non-blocking A/B;
-# netty-noleak is netty with its buffer leak detector off, see server_jvm_flags).
+# netty-noleak is netty with its buffer leak detector off, see server_jvm_flags; loom-stored is
+# loom whose /upload stores every part as the other peers do, LOOM_UPLOAD=stored: toolkit.sh).
 server_impl() {
-  case "$1" in loom-noac|loom-blk) echo loom ;; netty-noleak) echo netty ;; *) echo "$1" ;; esac
+  case "$1" in loom-noac|loom-blk|loom-stored) echo loom ;; netty-noleak) echo netty ;; *) echo "$1" ;; esac
 }
 
 # server_jvm_flags SERVER: JVM_FLAGS plus what a pseudo-server adds. netty-noleak turns off
@@ -249,9 +251,11 @@ start_server() {
   [ "$server" = loom-noac ] && admission=off
   local routes=${LOOM_ROUTES:-}
   [ "$server" = loom-blk ] && routes=blocking
+  local upload=${LOOM_UPLOAD:-}
+  [ "$server" = loom-stored ] && upload=stored
   require_quota_cgroup || return 1
   # shellcheck disable=SC2086
-  (export LOOM_ROUTES=$routes LOOM_ADMISSION=$admission; in_quota taskset -c "$SERVER_CPU" "$JAVA" $(server_jvm_flags "$server") -jar "$JAR" "$port" "$(server_impl "$server")") \
+  (export LOOM_ROUTES=$routes LOOM_ADMISSION=$admission LOOM_UPLOAD=$upload; in_quota taskset -c "$SERVER_CPU" "$JAVA" $(server_jvm_flags "$server") -jar "$JAR" "$port" "$(server_impl "$server")") \
     >"$log" 2>&1 &
   SERVER_PID=$!
   for i in $(seq 600); do

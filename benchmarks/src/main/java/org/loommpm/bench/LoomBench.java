@@ -23,7 +23,8 @@ import org.loommpm.websocket.WebSocketSession;
  * they answer a fixed body from memory, and are then served on the poller that read the request,
  * as Netty and Undertow answer them on their I/O threads. {@code LOOM_ROUTES=blocking} (the
  * harness's pseudo-server {@code loom-blk}) leaves them blocking, on virtual threads, for the A/B.
- * {@code POST} reads a body and stays blocking.
+ * {@code POST} reads a body and stays blocking. {@link LoomToolkit} adds toolkit.sh's {@code /json},
+ * {@code /form} and {@code /upload}.
  */
 final class LoomBench {
     private LoomBench() {
@@ -53,7 +54,7 @@ final class LoomBench {
             BenchServer.pause();
             hello.handle(req, res);
         };
-        return router
+        return LoomToolkit.routes(router)                                   // /json, /form, /upload (toolkit.sh)
                 .get("/plaintext", get).post("/plaintext", hello)
                 .get("/", get).post("/", hello)
                 .get(BenchServer.SLOW_PATH, slow)
