@@ -14,13 +14,17 @@
 # Each round starts every server in turn (a fresh JVM, pinned to SERVER_CPU with taskset, the same
 # JVM_FLAGS; SERVER_CPU_QUOTA as in run.sh), runs the rows on it, stops it; the load tools run on
 # CLIENT_CPU. Rounds interleave the servers, in reverse order every other round. A row first
-# probes its endpoint with curl: a server whose endpoint answers 404 (loom until LoomBench has
-# /json and /upload; Helidon's /upload: its multipart module is not published) is skipped with
+# probes its endpoint with curl: a server whose endpoint answers 404 (Helidon's /upload: its
+# multipart module is not published) is skipped with
 # the reason in the report; any other answer than the expected one is an error that skips it too.
 # Warm-up: WARMUP s of the row's own load, then JIT_SETTLE_STEP s steps while the server's JIT
 # compiler threads took over JIT_SETTLE_PCT % of its CPU (up to JIT_SETTLE_MAX s), as run.sh.
 #
-# Environment: SERVERS (loom helidon jetty netty undertow), ROWS (json upload), ROUNDS (3), DURATION (10 s
+# loom streams each part through its digest (MultipartReader.next(), nothing spooled); loom-stored
+# (LOOM_UPLOAD=stored) stores every part first (readAll(): in memory up to 16 KiB, then spooled),
+# as the peers' APIs make them do, and hashes it afterwards; its GET /json is loom's, not run twice.
+#
+# Environment: SERVERS (loom loom-stored helidon jetty netty undertow), ROWS (json upload), ROUNDS (3), DURATION (10 s
 # measured per row), WARMUP (5 s), JSON_CONNS (50), UPLOAD_CONNS (4), FILE_BYTES (10000000),
 # UPLOAD_TMP (the directory under which each server process gets a fresh spool directory,
 # BENCH_UPLOAD_DIR: /dev/shm when writable, so the row measures the servers and not the disk; else
@@ -32,7 +36,7 @@ set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
 
-SERVERS=${SERVERS:-"loom helidon jetty netty undertow"}
+SERVERS=${SERVERS:-"loom loom-stored helidon jetty netty undertow"}
 ROWS=${ROWS:-"json upload"}
 ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-10}
@@ -194,7 +198,6 @@ PROBE_SHA=$(sha256sum "$PROBE_FILE" | cut -d' ' -f1)
 known_absence() {
   case "$1:$2" in
     upload:helidon) echo "Helidon 4's multipart support (io.helidon.http.media:helidon-http-media-multipart) is not served by the registry at any version tried (4.1.7, 4.2.7, 4.3.0-4.5.0), so HelidonBench has no POST /upload" ;;
-    json:loom | upload:loom) echo "LoomBench has no $( [ "$1" = json ] && echo 'GET /json' || echo 'POST /upload') yet (it comes with loom-mpm's toolkit API)" ;;
     *) echo "the endpoint is not there" ;;
   esac
 }
@@ -202,6 +205,10 @@ known_absence() {
 # probe ROW SERVER PORT ROUND: 0 when the row can run; else records the skip and returns 1.
 probe() {
   local row=$1 server=$2 port=$3 round=$4 f="$RES/probe/${1}_${2}_r$4" code
+  if [ "$row:$server" = json:loom-stored ]; then
+    echo "skip $row $round $server: the same GET /json as loom (LOOM_UPLOAD changes /upload only)" | tee -a "$RAW" | sed 's/^/   /'
+    return 1
+  fi
   if [ "$row" = json ]; then
     code=$(curl -s -m 10 -D "$f.head" -o "$f.body" -w '%{http_code}' "http://127.0.0.1:$port/json" || echo 000)
   else
