@@ -37,7 +37,7 @@ module org.loommpm.core {
     exports org.loommpm.engine to org.loommpm.observe, org.loommpm.cli;
     exports org.loommpm.http to org.loommpm.h2, org.loommpm.ws, org.loommpm.proxy, org.loommpm.observe,
             org.loommpm.cli;
-    exports org.loommpm.http.syntax to org.loommpm.h2, org.loommpm.proxy;
+    exports org.loommpm.http.syntax to org.loommpm.h2, org.loommpm.proxy, org.loommpm.cli;
     exports org.loommpm.protocol to org.loommpm.h2;
     exports org.loommpm.staticfiles.internal to org.loommpm.cli;
     exports org.loommpm.tls to org.loommpm.cli;

@@ -2,6 +2,7 @@ package org.loommpm.api;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import org.loommpm.http.syntax.StatusReasons;
 
 /**
  * A problem document (RFC 9457, {@code application/problem+json}): a machine-readable error
@@ -138,45 +139,9 @@ public record Problem(String type, String title, int status, String detail, Stri
         sb.append(hex);
     }
 
-    /**
-     * The reason phrases of RFC 9110 §15 (and 422, 429, 431, 451): {@code api} keeps its own
-     * short table because the server's ({@code http.StatusReasons}) is in a package that
-     * imports {@code api}.
-     */
+    /** The status's standard reason phrase (RFC 9110 §15), or {@code null} for one without. */
     private static String reason(int status) {
-        return switch (status) {
-            case 400 -> "Bad Request";
-            case 401 -> "Unauthorized";
-            case 402 -> "Payment Required";
-            case 403 -> "Forbidden";
-            case 404 -> "Not Found";
-            case 405 -> "Method Not Allowed";
-            case 406 -> "Not Acceptable";
-            case 407 -> "Proxy Authentication Required";
-            case 408 -> "Request Timeout";
-            case 409 -> "Conflict";
-            case 410 -> "Gone";
-            case 411 -> "Length Required";
-            case 412 -> "Precondition Failed";
-            case 413 -> "Content Too Large";
-            case 414 -> "URI Too Long";
-            case 415 -> "Unsupported Media Type";
-            case 416 -> "Range Not Satisfiable";
-            case 417 -> "Expectation Failed";
-            case 421 -> "Misdirected Request";
-            case 422 -> "Unprocessable Content";
-            case 426 -> "Upgrade Required";
-            case 428 -> "Precondition Required";
-            case 429 -> "Too Many Requests";
-            case 431 -> "Request Header Fields Too Large";
-            case 451 -> "Unavailable For Legal Reasons";
-            case 500 -> "Internal Server Error";
-            case 501 -> "Not Implemented";
-            case 502 -> "Bad Gateway";
-            case 503 -> "Service Unavailable";
-            case 504 -> "Gateway Timeout";
-            case 505 -> "HTTP Version Not Supported";
-            default -> null;
-        };
+        String r = StatusReasons.reason(status);
+        return r.equals("Unknown") ? null : r;
     }
 }

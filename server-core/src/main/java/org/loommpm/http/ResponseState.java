@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 import org.loommpm.api.Headers;
 import org.loommpm.api.HttpException;
 import org.loommpm.api.Response;
+import org.loommpm.http.syntax.StatusReasons;
 import org.loommpm.spi.SlotBoard;
 import org.loommpm.spi.WorkerTask;
 

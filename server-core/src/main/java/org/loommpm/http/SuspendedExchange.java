@@ -9,6 +9,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import org.loommpm.api.Headers;
 import org.loommpm.api.SuspendedResponse;
+import org.loommpm.http.syntax.StatusReasons;
 import org.loommpm.spi.ChildServices;
 
 /**

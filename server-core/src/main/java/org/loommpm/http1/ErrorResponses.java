@@ -2,7 +2,7 @@ package org.loommpm.http1;
 
 import java.nio.charset.StandardCharsets;
 import org.loommpm.http.HttpDate;
-import org.loommpm.http.StatusReasons;
+import org.loommpm.http.syntax.StatusReasons;
 
 /**
  * Complete error responses for requests that never reached a handler (a head we reject, a head

@@ -1,7 +1,7 @@
 package org.loommpm.http1;
 
 import java.nio.charset.StandardCharsets;
-import org.loommpm.http.StatusReasons;
+import org.loommpm.http.syntax.StatusReasons;
 
 /**
  * Pre-encoded HTTP/1.1 status lines, so writing a response head does not format the common

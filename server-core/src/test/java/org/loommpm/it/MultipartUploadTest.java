@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -16,10 +15,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -28,7 +24,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.loommpm.api.Router;
 import org.loommpm.multipart.MultipartLimits;
-import org.loommpm.multipart.MultipartReader;
 import org.loommpm.multipart.Part;
 import org.loommpm.server.LoomServer;
 import org.loommpm.testsupport.Curl;
@@ -36,6 +31,10 @@ import org.loommpm.testsupport.LogCapture;
 import org.loommpm.testsupport.MultipartBody;
 import org.loommpm.testsupport.RawHttp;
 import org.loommpm.testsupport.TestServers;
+import static org.loommpm.testsupport.PartDigests.describe;
+import static org.loommpm.testsupport.PartDigests.line;
+import static org.loommpm.testsupport.PartDigests.random;
+import static org.loommpm.testsupport.PartDigests.streamed;
 
 /**
  * {@code Request.multipart()} over HTTP/1.1: uploads from the JDK's client, curl's {@code -F} and
@@ -85,37 +84,6 @@ class MultipartUploadTest {
     @AfterAll
     static void stop() {
         server.close();
-    }
-
-    /** Each part as {@code name filename size sha256}. */
-    private static String streamed(MultipartReader reader) throws Exception {
-        StringBuilder b = new StringBuilder();
-        for (Part p; (p = reader.next()) != null; ) {
-            b.append(describe(p, p.content())).append('\n');
-        }
-        return b.toString();
-    }
-
-    private static String describe(Part p, InputStream content) throws Exception {
-        MessageDigest sha = MessageDigest.getInstance("SHA-256");
-        byte[] buf = new byte[8192];
-        long size = 0;
-        for (int n; (n = content.read(buf)) >= 0; ) {
-            sha.update(buf, 0, n);
-            size += n;
-        }
-        return p.name() + " " + p.filename() + " " + size + " " + HexFormat.of().formatHex(sha.digest());
-    }
-
-    private static String line(String name, String filename, byte[] content) throws Exception {
-        return name + " " + filename + " " + content.length + " "
-                + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content));
-    }
-
-    private static byte[] random(int n, long seed) {
-        byte[] b = new byte[n];
-        new Random(seed).nextBytes(b);
-        return b;
     }
 
     @Test

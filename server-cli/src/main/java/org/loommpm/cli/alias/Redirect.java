@@ -12,7 +12,7 @@ import org.loommpm.api.Response;
 import org.loommpm.cli.location.LocationPath;
 import org.loommpm.staticfiles.internal.DirectoryListing;
 import org.loommpm.http.RequestPath;
-import org.loommpm.http.StatusReasons;
+import org.loommpm.http.syntax.StatusReasons;
 
 /**
  * One {@code Redirect}, {@code RedirectMatch}, {@code RedirectPermanent} or {@code RedirectTemp}

@@ -14,11 +14,8 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
@@ -29,12 +26,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.loommpm.api.Router;
 import org.loommpm.multipart.MultipartLimits;
-import org.loommpm.multipart.MultipartReader;
 import org.loommpm.multipart.Part;
 import org.loommpm.server.LoomServer;
 import org.loommpm.testsupport.Curl;
 import org.loommpm.testsupport.MultipartBody;
 import org.loommpm.testsupport.TestServers;
+import static org.loommpm.testsupport.PartDigests.describe;
+import static org.loommpm.testsupport.PartDigests.line;
+import static org.loommpm.testsupport.PartDigests.random;
+import static org.loommpm.testsupport.PartDigests.streamed;
 
 /**
  * Issue 54's request toolkit over h2c: {@code Request.attributes()} per stream (a filter sets, the
@@ -100,36 +100,6 @@ class ToolkitH2cTest {
 
     private static URI uri(String path) {
         return URI.create("http://127.0.0.1:" + server.port() + path);
-    }
-
-    private static String streamed(MultipartReader reader) throws Exception {
-        StringBuilder b = new StringBuilder();
-        for (Part p; (p = reader.next()) != null; ) {
-            b.append(describe(p, p.content())).append('\n');
-        }
-        return b.toString();
-    }
-
-    private static String describe(Part p, InputStream content) throws Exception {
-        MessageDigest sha = MessageDigest.getInstance("SHA-256");
-        byte[] buf = new byte[8192];
-        long size = 0;
-        for (int n; (n = content.read(buf)) >= 0; ) {
-            sha.update(buf, 0, n);
-            size += n;
-        }
-        return p.name() + " " + p.filename() + " " + size + " " + HexFormat.of().formatHex(sha.digest());
-    }
-
-    private static String line(String name, String filename, byte[] content) throws Exception {
-        return name + " " + filename + " " + content.length + " "
-                + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content));
-    }
-
-    private static byte[] random(int n, long seed) {
-        byte[] b = new byte[n];
-        new Random(seed).nextBytes(b);
-        return b;
     }
 
     @Test

@@ -1,4 +1,4 @@
-package org.loommpm.http;
+package org.loommpm.http.syntax;
 
 /**
  * Standard reason phrases (RFC 9110 §15, plus 102, 103, 425, 429, 431 and 451 from their RFCs): in

@@ -1,4 +1,4 @@
-package org.loommpm.http;
+package org.loommpm.http.syntax;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
