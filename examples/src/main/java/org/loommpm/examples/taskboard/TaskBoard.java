@@ -23,6 +23,7 @@ import org.loommpm.api.Response;
 import org.loommpm.api.Router;
 import org.loommpm.cookie.SetCookie;
 import org.loommpm.form.FormData;
+import org.loommpm.multipart.MultipartLimits;
 import org.loommpm.multipart.MultipartReader;
 import org.loommpm.multipart.Part;
 import org.loommpm.server.LoomServer;
@@ -53,7 +54,9 @@ public final class TaskBoard {
     /** The session cookie's name. */
     static final String SESSION = "session";
     private static final String USER = "taskboard.user";
-    private static final long MAX_ATTACHMENT = 64L * 1024 * 1024;
+    /** At most 64 MiB a file and 16 files an upload: past either the reader answers 413 itself. */
+    private static final MultipartLimits ATTACHMENTS = MultipartLimits.DEFAULTS
+            .withMaxPartSize(64L * 1024 * 1024).withMaxParts(16);
 
     private final Board board = new Board();
     private final Users users;
@@ -177,7 +180,7 @@ public final class TaskBoard {
         found(board.get(id));
         Path dir = Files.createDirectories(attachments.resolve(Integer.toString(id)));
         List<Task.Attachment> added = new ArrayList<>();
-        try (MultipartReader parts = req.multipart()) {
+        try (MultipartReader parts = req.multipart(ATTACHMENTS)) {
             for (Part part = parts.next(); part != null; part = parts.next()) {
                 if (part.filename() == null) {
                     continue;
@@ -188,10 +191,9 @@ public final class TaskBoard {
                 try (InputStream in = part.content();
                      OutputStream out = new DigestOutputStream(Files.newOutputStream(dir.resolve(name)), sha)) {
                     size = in.transferTo(out);
-                }
-                if (size > MAX_ATTACHMENT) {
-                    Files.deleteIfExists(dir.resolve(name));
-                    throw problem(413, "Attachment too large", "At most 64 MiB per file.");
+                } catch (IOException | RuntimeException e) {
+                    Files.deleteIfExists(dir.resolve(name)); // a part past its limit, a client gone: no half file kept
+                    throw e;
                 }
                 added.add(new Task.Attachment(name, size, HexFormat.of().formatHex(sha.digest())));
             }

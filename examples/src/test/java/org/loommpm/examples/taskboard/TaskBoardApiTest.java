@@ -138,6 +138,23 @@ class TaskBoardApiTest {
     }
 
     @Test
+    void anUploadPastItsLimitsIs413AndKeepsNothing() throws Exception {
+        login("lovelace");
+        assertEquals(201, send("POST", "/api/tasks", "application/json", "{\"title\":\"x\"}".getBytes(StandardCharsets.UTF_8)).statusCode());
+        String boundary = "many";
+        StringBuilder body = new StringBuilder();
+        for (int i = 0; i < 17; i++) {
+            body.append("--").append(boundary).append("\r\nContent-Disposition: form-data; name=\"file\"; filename=\"f")
+                    .append(i).append(".txt\"\r\n\r\n").append(i).append("\r\n");
+        }
+        body.append("--").append(boundary).append("--\r\n");
+        HttpResponse<String> r = send("POST", "/api/tasks/1/attachments", "multipart/form-data; boundary=" + boundary,
+                body.toString().getBytes(StandardCharsets.UTF_8));
+        assertEquals(413, r.statusCode(), "17 files, 16 allowed");
+        assertEquals(0, JSON.readTree(send("GET", "/api/tasks", null, null).body()).get(0).get("attachments").size());
+    }
+
+    @Test
     void aForgedSessionCookieIsRefused() throws Exception {
         HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(base + "/api/me"))
                 .header("Cookie", TaskBoard.SESSION + "=YWRh.9999999999.forged").build(), HttpResponse.BodyHandlers.ofString());
