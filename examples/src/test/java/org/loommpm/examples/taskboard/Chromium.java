@@ -57,12 +57,15 @@ final class Chromium implements AutoCloseable {
     static Chromium launch(String executable, Path dir) throws IOException, InterruptedException {
         Path profile = Files.createDirectories(dir.resolve("chromium-profile"));
         Path log = dir.resolve("chromium.log");
-        Process p = new ProcessBuilder(executable, "--headless", "--no-sandbox", "--disable-gpu",
+        ProcessBuilder pb = new ProcessBuilder(executable, "--headless", "--no-sandbox", "--disable-gpu",
                 "--no-first-run", "--disable-background-networking", "--disable-component-update",
                 "--disable-sync", "--disable-extensions", "--window-size=1200,900",
                 "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
                 "--user-data-dir=" + profile, "about:blank")
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        // Its singleton socket and other scratch files go under the test's directory too, not /tmp.
+        pb.environment().put("TMPDIR", dir.toAbsolutePath().toString());
+        Process p = pb.start();
         Path active = profile.resolve("DevToolsActivePort");
         long end = System.nanoTime() + STEP.toNanos();
         while (!Files.isRegularFile(active) || Files.readAllLines(active).isEmpty()) {
@@ -95,11 +98,17 @@ final class Chromium implements AutoCloseable {
         return tail(log);
     }
 
+    /** Ends the browser: asked first, forced after 10 s (or at once when this thread is interrupted). */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         process.destroy();
-        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
             process.destroyForcibly();
+            Thread.currentThread().interrupt();
         }
     }
 
