@@ -38,14 +38,18 @@ import java.time.Duration;
  * @param enableConnectProtocol {@code H2WebSocket}: announce SETTINGS_ENABLE_CONNECT_PROTOCOL
  *        (RFC 8441) and accept extended CONNECT, so clients open WebSockets over HTTP/2 streams;
  *        off, a request with {@code :protocol} is malformed (RST_STREAM PROTOCOL_ERROR)
+ * @param maxOversizedHeadersPerMinute {@code H2MaxOversizedHeadersPerMinute}: header blocks over
+ *        {@code maxHeaderListSize} (each answered 431, decoded up to the limit for nothing) one
+ *        connection may send per minute on average, bursts up to the same number; more ends the
+ *        connection with ENHANCE_YOUR_CALM
  */
 public record Http2Settings(int maxConcurrentStreams, int windowSize, int maxFrameSize, int maxHeaderListSize,
                             int headerTableSize, Duration settingsTimeout, int maxResetsPerSecond,
                             int maxControlFramesPerSecond, int maxEmptyFramesPerSecond, int maxContinuationFrames,
-                            Duration stallTimeout, boolean enableConnectProtocol) {
+                            Duration stallTimeout, boolean enableConnectProtocol, int maxOversizedHeadersPerMinute) {
     /** The defaults. */
     public static final Http2Settings DEFAULTS = new Http2Settings(100, 65_535, 16_384, 65_536, 4_096,
-            Duration.ofSeconds(10), 100, 200, 100, 32, Duration.ofSeconds(60), true);
+            Duration.ofSeconds(10), 100, 200, 100, 32, Duration.ofSeconds(60), true, 10);
 
     /** Checks every bound (RFC 9113 §6.5.2 for the announced settings). */
     public Http2Settings {
@@ -61,6 +65,7 @@ public record Http2Settings(int maxConcurrentStreams, int windowSize, int maxFra
         range("H2MaxControlFramesPerSecond", maxControlFramesPerSecond, 1, Integer.MAX_VALUE);
         range("H2MaxEmptyFramesPerSecond", maxEmptyFramesPerSecond, 1, Integer.MAX_VALUE);
         range("H2MaxContinuationFrames", maxContinuationFrames, 1, 100_000);
+        range("H2MaxOversizedHeadersPerMinute", maxOversizedHeadersPerMinute, 1, Integer.MAX_VALUE);
         if (stallTimeout == null || stallTimeout.isNegative() || stallTimeout.isZero()) {
             throw new IllegalArgumentException("H2StallTimeout must be a positive duration, got " + stallTimeout);
         }
@@ -80,7 +85,7 @@ public record Http2Settings(int maxConcurrentStreams, int windowSize, int maxFra
     public Http2Settings withMaxConcurrentStreams(int v) {
         return new Http2Settings(v, windowSize, maxFrameSize, maxHeaderListSize, headerTableSize, settingsTimeout,
                 maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond, maxContinuationFrames,
-                stallTimeout, enableConnectProtocol);
+                stallTimeout, enableConnectProtocol, maxOversizedHeadersPerMinute);
     }
 
     /**
@@ -91,7 +96,7 @@ public record Http2Settings(int maxConcurrentStreams, int windowSize, int maxFra
     public Http2Settings withWindowSize(int v) {
         return new Http2Settings(maxConcurrentStreams, v, maxFrameSize, maxHeaderListSize, headerTableSize,
                 settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond,
-                maxContinuationFrames, stallTimeout, enableConnectProtocol);
+                maxContinuationFrames, stallTimeout, enableConnectProtocol, maxOversizedHeadersPerMinute);
     }
 
     /**
@@ -102,7 +107,7 @@ public record Http2Settings(int maxConcurrentStreams, int windowSize, int maxFra
     public Http2Settings withMaxFrameSize(int v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, v, maxHeaderListSize, headerTableSize,
                 settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond,
-                maxContinuationFrames, stallTimeout, enableConnectProtocol);
+                maxContinuationFrames, stallTimeout, enableConnectProtocol, maxOversizedHeadersPerMinute);
     }
 
     /**
@@ -113,7 +118,7 @@ public record Http2Settings(int maxConcurrentStreams, int windowSize, int maxFra
     public Http2Settings withMaxHeaderListSize(int v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, v, headerTableSize,
                 settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond,
-                maxContinuationFrames, stallTimeout, enableConnectProtocol);
+                maxContinuationFrames, stallTimeout, enableConnectProtocol, maxOversizedHeadersPerMinute);
     }
 
     /**
@@ -124,7 +129,7 @@ public record Http2Settings(int maxConcurrentStreams, int windowSize, int maxFra
     public Http2Settings withHeaderTableSize(int v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, maxHeaderListSize, v,
                 settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond,
-                maxContinuationFrames, stallTimeout, enableConnectProtocol);
+                maxContinuationFrames, stallTimeout, enableConnectProtocol, maxOversizedHeadersPerMinute);
     }
 
     /**
@@ -135,7 +140,7 @@ public record Http2Settings(int maxConcurrentStreams, int windowSize, int maxFra
     public Http2Settings withSettingsTimeout(Duration v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, maxHeaderListSize, headerTableSize,
                 v, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond, maxContinuationFrames,
-                stallTimeout, enableConnectProtocol);
+                stallTimeout, enableConnectProtocol, maxOversizedHeadersPerMinute);
     }
 
     /**
@@ -146,7 +151,7 @@ public record Http2Settings(int maxConcurrentStreams, int windowSize, int maxFra
     public Http2Settings withMaxResetsPerSecond(int v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, maxHeaderListSize, headerTableSize,
                 settingsTimeout, v, maxControlFramesPerSecond, maxEmptyFramesPerSecond, maxContinuationFrames,
-                stallTimeout, enableConnectProtocol);
+                stallTimeout, enableConnectProtocol, maxOversizedHeadersPerMinute);
     }
 
     /**
@@ -157,7 +162,7 @@ public record Http2Settings(int maxConcurrentStreams, int windowSize, int maxFra
     public Http2Settings withMaxControlFramesPerSecond(int v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, maxHeaderListSize, headerTableSize,
                 settingsTimeout, maxResetsPerSecond, v, maxEmptyFramesPerSecond, maxContinuationFrames,
-                stallTimeout, enableConnectProtocol);
+                stallTimeout, enableConnectProtocol, maxOversizedHeadersPerMinute);
     }
 
     /**
@@ -168,7 +173,7 @@ public record Http2Settings(int maxConcurrentStreams, int windowSize, int maxFra
     public Http2Settings withMaxEmptyFramesPerSecond(int v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, maxHeaderListSize, headerTableSize,
                 settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, v, maxContinuationFrames, stallTimeout,
-                enableConnectProtocol);
+                enableConnectProtocol, maxOversizedHeadersPerMinute);
     }
 
     /**
@@ -179,7 +184,7 @@ public record Http2Settings(int maxConcurrentStreams, int windowSize, int maxFra
     public Http2Settings withMaxContinuationFrames(int v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, maxHeaderListSize, headerTableSize,
                 settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond, v,
-                stallTimeout, enableConnectProtocol);
+                stallTimeout, enableConnectProtocol, maxOversizedHeadersPerMinute);
     }
 
     /**
@@ -190,7 +195,7 @@ public record Http2Settings(int maxConcurrentStreams, int windowSize, int maxFra
     public Http2Settings withStallTimeout(Duration v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, maxHeaderListSize, headerTableSize,
                 settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond,
-                maxContinuationFrames, v, enableConnectProtocol);
+                maxContinuationFrames, v, enableConnectProtocol, maxOversizedHeadersPerMinute);
     }
 
     /**
@@ -201,6 +206,17 @@ public record Http2Settings(int maxConcurrentStreams, int windowSize, int maxFra
     public Http2Settings withEnableConnectProtocol(boolean v) {
         return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, maxHeaderListSize, headerTableSize,
                 settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond,
-                maxContinuationFrames, stallTimeout, v);
+                maxContinuationFrames, stallTimeout, v, maxOversizedHeadersPerMinute);
+    }
+
+    /**
+     * {@return a copy with {@code H2MaxOversizedHeadersPerMinute} changed}
+     *
+     * @param v the new value
+     */
+    public Http2Settings withMaxOversizedHeadersPerMinute(int v) {
+        return new Http2Settings(maxConcurrentStreams, windowSize, maxFrameSize, maxHeaderListSize, headerTableSize,
+                settingsTimeout, maxResetsPerSecond, maxControlFramesPerSecond, maxEmptyFramesPerSecond,
+                maxContinuationFrames, stallTimeout, enableConnectProtocol, v);
     }
 }

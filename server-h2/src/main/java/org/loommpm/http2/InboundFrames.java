@@ -189,6 +189,17 @@ final class InboundFrames implements FrameListener {
             throw Http2Error.connection(ErrorCode.COMPRESSION_ERROR, "header block of stream " + sid + ": "
                     + e.getMessage());
         }
+        if (f.truncated()) {
+            // Answered 431 and the connection kept, but decoded to the limit for nothing: a few.
+            try {
+                s.oversized.oversized(System.nanoTime());
+            } catch (Http2Error e) {
+                LOG.log(Level.WARNING, "LM0714 {0} sends header blocks over H2MaxHeaderListSize ({1} bytes) faster"
+                        + " than H2MaxOversizedHeadersPerMinute ({2})", s, s.limits.maxHeaderListSize(),
+                        s.limits.maxOversizedHeadersPerMinute());
+                throw e;
+            }
+        }
         if (blockError != null) {
             Http2Error e = blockError;
             blockError = null;

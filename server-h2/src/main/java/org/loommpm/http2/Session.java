@@ -23,6 +23,7 @@ import org.loommpm.http2.frame.Http2Error;
 import org.loommpm.http2.guard.ControlFrameGuard;
 import org.loommpm.http2.guard.EmptyFrameGuard;
 import org.loommpm.http2.guard.HeaderBlockGuard;
+import org.loommpm.http2.guard.OversizedHeaderGuard;
 import org.loommpm.http2.guard.RapidResetGuard;
 import org.loommpm.http2.guard.StreamLimit;
 import org.loommpm.http2.hpack.FieldBlock;
@@ -111,6 +112,7 @@ final class Session {
     final ControlFrameGuard control;
     final EmptyFrameGuard empty;
     final HeaderBlockGuard block;
+    final OversizedHeaderGuard oversized;
     private final InboundFrames inbound;
     private final InetSocketAddress remote;
     private final InetSocketAddress local;
@@ -167,6 +169,7 @@ final class Session {
         this.control = new ControlFrameGuard(limits.maxControlFramesPerSecond(), now);
         this.empty = new EmptyFrameGuard(limits.maxEmptyFramesPerSecond(), now);
         this.block = new HeaderBlockGuard(2 * limits.maxHeaderListSize(), limits.maxContinuationFrames());
+        this.oversized = new OversizedHeaderGuard(limits.maxOversizedHeadersPerMinute(), now);
         this.inbound = new InboundFrames(this);
         this.inline = new InlineRun(c, protocol.inlineWatch());
         this.remote = c.remoteAddress();

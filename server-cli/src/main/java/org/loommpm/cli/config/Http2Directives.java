@@ -31,7 +31,8 @@ final class Http2Directives {
         MAX_EMPTY_FRAMES_PER_SECOND("H2MaxEmptyFramesPerSecond"),
         MAX_CONTINUATION_FRAMES("H2MaxContinuationFrames"),
         STALL_TIMEOUT("H2StallTimeout", "seconds"),
-        WEBSOCKET("H2WebSocket", "On|Off");
+        WEBSOCKET("H2WebSocket", "On|Off"),
+        MAX_OVERSIZED_HEADERS_PER_MINUTE("H2MaxOversizedHeadersPerMinute");
 
         @Override
         public void apply(ParseState s, ConfigLine l) throws ConfigException {
@@ -54,6 +55,8 @@ final class Http2Directives {
                     case MAX_CONTINUATION_FRAMES -> h.withMaxContinuationFrames(Args.intArg(l, 1, 100_000));
                     case STALL_TIMEOUT -> h.withStallTimeout(Args.duration(l, l.args().get(0), false));
                     case WEBSOCKET -> h.withEnableConnectProtocol(Args.onOff(l));
+                    case MAX_OVERSIZED_HEADERS_PER_MINUTE ->
+                            h.withMaxOversizedHeadersPerMinute(Args.intArg(l, 1, Integer.MAX_VALUE));
                 };
             } catch (IllegalArgumentException e) {
                 throw l.error(e.getMessage());

@@ -86,6 +86,7 @@ class DefaultsDocTest {
         SETTINGS.put("H2MaxContinuationFrames", c -> c.http2().maxContinuationFrames());
         SETTINGS.put("H2WebSocket", c -> c.http2().enableConnectProtocol());
         SETTINGS.put("H2StallTimeout", c -> c.http2().stallTimeout());
+        SETTINGS.put("H2MaxOversizedHeadersPerMinute", c -> c.http2().maxOversizedHeadersPerMinute());
         SETTINGS.put("WebSocketMaxFrameSize", c -> c.webSocket().maxFrameSize());
         SETTINGS.put("WebSocketMaxMessageSize", c -> c.webSocket().maxMessageSize());
         SETTINGS.put("WebSocketIdleTimeout", c -> c.webSocket().idleTimeout());

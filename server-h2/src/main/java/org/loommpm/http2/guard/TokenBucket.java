@@ -10,7 +10,7 @@ final class TokenBucket {
     private double tokens;
     private long last;
 
-    TokenBucket(int ratePerSecond, int burst, long nowNanos) {
+    TokenBucket(double ratePerSecond, int burst, long nowNanos) {
         this.ratePerNano = ratePerSecond / 1e9;
         this.burst = burst;
         this.tokens = burst;

@@ -56,6 +56,25 @@ class GuardsTest {
         g.controlFrame("PING", SECOND);
     }
 
+    /** Ten 431s at once, then one every 6 s; the eleventh at once ends the connection. */
+    @Test
+    void oversizedHeaderBlocksAreRateLimitedPerMinute() throws Http2Error {
+        OversizedHeaderGuard g = new OversizedHeaderGuard(10, 0);
+        for (int i = 0; i < 10; i++) {
+            g.oversized(0);
+        }
+        Http2Error e = assertThrows(Http2Error.class, () -> g.oversized(SECOND));
+        assertEquals(ErrorCode.ENHANCE_YOUR_CALM, e.code());
+        assertTrue(e.isConnectionError());
+        g.oversized(7 * SECOND); // one token back after 6 s
+        assertThrows(Http2Error.class, () -> g.oversized(8 * SECOND));
+        // One every 6 s (and a little) never trips.
+        OversizedHeaderGuard steady = new OversizedHeaderGuard(10, 0);
+        for (int i = 0; i < 1_000; i++) {
+            steady.oversized(i * 61 * SECOND / 10);
+        }
+    }
+
     @Test
     void emptyFramesAreRateLimited() throws Http2Error {
         EmptyFrameGuard g = new EmptyFrameGuard(20, 0);

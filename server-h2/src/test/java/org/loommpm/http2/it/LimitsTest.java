@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.loommpm.api.Handler;
+import org.loommpm.config.Http2Settings;
 
 /** Each limit and abuse guard, provoked with raw frames, with its default on. */
 class LimitsTest {
@@ -127,6 +128,53 @@ class LimitsTest {
             assertEquals(431, c.response(1).status());
             c.headers(3, true, FrameClient.get("/"));
             assertEquals("ok", c.response(3).text());
+        }
+    }
+
+    /**
+     * Issue #50 item 7: 120 KiB Huffman-coded header blocks, one after another on one connection,
+     * each over H2MaxHeaderListSize: the first H2MaxOversizedHeadersPerMinute (10) are answered
+     * 431, the next ends the connection with ENHANCE_YOUR_CALM; another connection is served
+     * meanwhile.
+     */
+    @Test
+    void repeatedOversizedHeaderBlocksEndTheConnection() throws Exception {
+        try (H2Server server = H2Server.start(app); FrameClient c = FrameClient.open(server.port())) {
+            java.util.Random random = new java.util.Random(50);
+            String[] fields = new String[8 + 2 * 8];
+            System.arraycopy(FrameClient.get("/"), 0, fields, 0, 8);
+            for (int i = 0; i < 8; i++) {
+                char[] value = new char[20_000];
+                for (int j = 0; j < value.length; j++) {
+                    value[j] = (char) ('a' + random.nextInt(26)); // 5-6 bits each Huffman-coded
+                }
+                fields[8 + 2 * i] = "x-big-" + i;
+                fields[9 + 2 * i] = new String(value);
+            }
+            int perMinute = Http2Settings.DEFAULTS.maxOversizedHeadersPerMinute();
+            for (int i = 0; i <= perMinute; i++) {
+                int stream = 1 + 2 * i;
+                byte[] block = c.block(fields);
+                assertTrue(block.length > 110_000 && block.length < 2 * Http2Settings.DEFAULTS.maxHeaderListSize(),
+                        "a ~120 KiB block: " + block.length);
+                assertTrue(block.length < 8 * 20_000, "Huffman-coded: " + block.length);
+                for (int off = 0; off < block.length; off += 16_384) {
+                    int flags = (off + 16_384 >= block.length ? END_HEADERS : 0) | (off == 0 ? FrameClient.END_STREAM : 0);
+                    c.frame(off == 0 ? HEADERS : CONTINUATION, flags, stream,
+                            Arrays.copyOfRange(block, off, Math.min(block.length, off + 16_384)));
+                }
+                if (i < perMinute) {
+                    assertEquals(431, c.response(stream).status(), "block " + i);
+                    if (i == perMinute / 2) {
+                        try (FrameClient other = FrameClient.open(server.port())) {
+                            other.headers(1, true, FrameClient.get("/"));
+                            assertEquals("ok", other.response(1).text());
+                        }
+                    }
+                }
+            }
+            assertEquals(ENHANCE_YOUR_CALM, c.expectGoAway());
+            assertTrue(c.closedByServer(), "connection closed after GOAWAY");
         }
     }
 
