@@ -11,7 +11,8 @@
 #
 # ATTACKS: words NAME or NAME:TARGET. NAME is none (normal client alone), zero-window,
 # made-you-reset, wu-conn, wu-stream, rst-closed, hpack-size, rapid-reset, settings-flood,
-# ping-flood, empty-data, continuation, upload (100 MB POSTs; use :bench). TARGET is jar (default:
+# ping-flood, empty-data, continuation, upload (100 MB POSTs; use :bench), big-huffman (~120 KiB
+# Huffman-coded header blocks, each over the header list limit: 431). TARGET is jar (default:
 # server-cli/target/loom-mpm.jar with a generated config: a docroot with /big.bin of 10 MB and
 # /small.txt, /server-status; the normal client GETs /small.txt) or bench (the bench jar's loom
 # app, bound to 127.0.0.1 as every bench app is by default, whose /slow answers after 20 ms; the normal client GETs /plaintext).
@@ -39,7 +40,7 @@ WARM=${WARM:-20000}
 UPDATES=${UPDATES:-4000}
 ATTACK_PORT_BASE=${ATTACK_PORT_BASE:-18390}
 OUT=${OUT:-}
-SERVER_JAR="$ROOT_DIR/server-cli/target/loom-mpm.jar"
+SERVER_JAR=${SERVER_JAR:-"$ROOT_DIR/server-cli/target/loom-mpm.jar"}  # SERVER_JAR=other.jar: an A/B of two builds
 MEASURE=$((DURATION - DELAY - 2))
 [ "$MEASURE" -ge 3 ] || { echo "DURATION must be at least DELAY + 5" >&2; exit 1; }
 

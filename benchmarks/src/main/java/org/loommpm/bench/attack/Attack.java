@@ -32,7 +32,13 @@ enum Attack {
     /** HEADERS without END_HEADERS, then CONTINUATION frames that never end the block. */
     CONTINUATION("continuation", "/small.txt"),
     /** 100 MB POSTs one after another, within the server's flow-control windows. */
-    UPLOAD("upload", "/plaintext");
+    UPLOAD("upload", "/plaintext"),
+    /**
+     * GETs whose header block is ~120 KiB of Huffman-coded values (192 KiB decoded: past the
+     * 64 KiB header list limit, so each is answered 431), four in flight, one after another on
+     * the connection the server keeps (issue 50, item 7).
+     */
+    BIG_HUFFMAN("big-huffman", "/small.txt");
 
     final String label;
     final String defaultPath;
@@ -199,6 +205,24 @@ enum Attack {
                     c.send(f, BATCH);
                 }
             }
+            case BIG_HUFFMAN -> {
+                byte[] block = bigHuffmanBlock(Frames.getBlock("127.0.0.1:" + port, path));
+                int frames = (block.length + MAX_FRAME - 1) / MAX_FRAME;
+                while (running.getAsBoolean() && c.open()) {
+                    c.awaitInFlightBelow(4);
+                    int id = c.nextStreamId();
+                    f.clear();
+                    int first = Math.min(MAX_FRAME, block.length);
+                    f.header(first, Frames.HEADERS, Frames.END_STREAM, id);
+                    f.bytes(java.util.Arrays.copyOfRange(block, 0, first));
+                    for (int off = first; off < block.length; off += MAX_FRAME) {
+                        int n = Math.min(MAX_FRAME, block.length - off);
+                        f.continuation(id, java.util.Arrays.copyOfRange(block, off, off + n), off + n == block.length);
+                    }
+                    c.streamsOpened++;
+                    c.send(f, frames);
+                }
+            }
             case UPLOAD -> {
                 byte[] post = Frames.postBlock("127.0.0.1:" + port, path);
                 while (running.getAsBoolean() && c.open()) {
@@ -237,5 +261,43 @@ enum Attack {
                 }
             }
         }
+    }
+
+    /** The largest frame payload a peer must accept (SETTINGS_MAX_FRAME_SIZE's initial value). */
+    private static final int MAX_FRAME = 16_384;
+
+    /**
+     * {@code get} followed by 30 literal fields (without indexing, new names) of 4,000
+     * Huffman-coded bytes each: all zero bits, which is 6,400 times the 5-bit code of {@code '0'}
+     * with no padding (32,000 bits), valid HPACK that decodes to 192 KiB of values.
+     */
+    static byte[] bigHuffmanBlock(byte[] get) {
+        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+        b.writeBytes(get);
+        for (int i = 0; i < 30; i++) {
+            byte[] name = ("x-h" + i).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            b.write(0x00);
+            b.write(name.length);
+            b.writeBytes(name);
+            hpackInt(b, 0x80, 7, 4_000); // H: the value is Huffman-coded
+            b.writeBytes(new byte[4_000]);
+        }
+        return b.toByteArray();
+    }
+
+    /** An HPACK integer (RFC 7541 §5.1) with {@code flags} in the first byte's high bits. */
+    private static void hpackInt(java.io.ByteArrayOutputStream out, int flags, int prefixBits, int v) {
+        int max = (1 << prefixBits) - 1;
+        if (v < max) {
+            out.write(flags | v);
+            return;
+        }
+        out.write(flags | max);
+        v -= max;
+        while (v >= 128) {
+            out.write((v & 0x7f) | 0x80);
+            v >>>= 7;
+        }
+        out.write(v);
     }
 }

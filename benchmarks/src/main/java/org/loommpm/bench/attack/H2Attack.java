@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * </pre>
  *
  * attacks: zero-window, made-you-reset, wu-conn, wu-stream, rst-closed, hpack-size, rapid-reset,
- * settings-flood, ping-flood, empty-data, continuation, upload (100 MB POSTs). The last
+ * settings-flood, ping-flood, empty-data, continuation, upload (100 MB POSTs), big-huffman
+ * (~120 KiB Huffman-coded header blocks, each answered 431). The last
  * output line starts with {@code ATTACK} and holds the totals as key=value (read by h2attack.sh).
  */
 public final class H2Attack {
