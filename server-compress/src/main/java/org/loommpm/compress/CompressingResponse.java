@@ -271,18 +271,7 @@ final class CompressingResponse implements Response {
         markCoded(c, -1);
         try (java.nio.channels.FileChannel fc = java.nio.channels.FileChannel.open(file);
              OutputStream z = c.open(delegate.outputStream(), settings.level(c))) {
-            java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate((int) Math.min(count, 64 * 1024));
-            long pos = position;
-            long end = position + count;
-            while (pos < end) {
-                buf.clear().limit((int) Math.min(buf.capacity(), end - pos));
-                int n = fc.read(buf, pos);
-                if (n < 0) {
-                    throw new IOException("file shrank while being sent");
-                }
-                z.write(buf.array(), 0, n);
-                pos += n;
-            }
+            Response.copyFileRange(fc, position, count, z);
         }
     }
 

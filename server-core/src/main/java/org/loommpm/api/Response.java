@@ -144,18 +144,36 @@ public interface Response {
         header("Content-Length", Long.toString(count));
         try (java.nio.channels.FileChannel fc = java.nio.channels.FileChannel.open(file);
              OutputStream out = outputStream()) {
-            java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate((int) Math.min(count, 64 * 1024));
-            long pos = position;
-            long end = position + count;
-            while (pos < end) {
-                buf.clear().limit((int) Math.min(buf.capacity(), end - pos));
-                int n = fc.read(buf, pos);
-                if (n < 0) {
-                    throw new IOException("file shrank while being sent");
-                }
-                out.write(buf.array(), 0, n);
-                pos += n;
+            copyFileRange(fc, position, count, out);
+        }
+    }
+
+    /**
+     * Writes {@code count} bytes of {@code file} starting at {@code position} to {@code out},
+     * through a heap buffer of at most 64 KiB: how a response without a zero-copy path, or one
+     * that transforms the body (a compressing wrapper, a multipart/byteranges part), sends a
+     * byte range. Neither the channel nor the stream is closed.
+     *
+     * @param file the open file
+     * @param position the offset of the first byte written
+     * @param count how many bytes to write
+     * @param out where they go
+     * @throws IOException if the file is shorter than {@code position + count}, or a read or a
+     *     write fails
+     */
+    static void copyFileRange(java.nio.channels.FileChannel file, long position, long count, OutputStream out)
+            throws IOException {
+        java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate((int) Math.min(count, 64 * 1024));
+        long pos = position;
+        long end = position + count;
+        while (pos < end) {
+            buf.clear().limit((int) Math.min(buf.capacity(), end - pos));
+            int n = file.read(buf, pos);
+            if (n < 0) {
+                throw new IOException("file shrank while being sent");
             }
+            out.write(buf.array(), 0, n);
+            pos += n;
         }
     }
 

@@ -441,7 +441,7 @@ public final class StaticFileHandler {
         } else {
             res.header("Content-Length", Long.toString(count));
             try (FileChannel fc = FileChannel.open(r.file()); OutputStream out = res.outputStream()) {
-                copy(fc, pos, count, out);
+                Response.copyFileRange(fc, pos, count, out);
             }
         }
     }
@@ -455,21 +455,6 @@ public final class StaticFileHandler {
                 }
             }
             return b.array();
-        }
-    }
-
-    private static void copy(FileChannel fc, long pos, long count, OutputStream out) throws IOException {
-        ByteBuffer buf = ByteBuffer.allocate((int) Math.min(count, 64 * 1024));
-        long p = pos;
-        long end = pos + count;
-        while (p < end) {
-            buf.clear().limit((int) Math.min(buf.capacity(), end - p));
-            int n = fc.read(buf, p);
-            if (n < 0) {
-                throw new IOException("file shrank while being sent");
-            }
-            out.write(buf.array(), 0, n);
-            p += n;
         }
     }
 
@@ -497,7 +482,7 @@ public final class StaticFileHandler {
                 if (fc == null) {
                     out.write(r.bytes(), (int) b.first(), (int) b.length());
                 } else {
-                    copy(fc, b.first(), b.length(), out);
+                    Response.copyFileRange(fc, b.first(), b.length(), out);
                 }
             }
             out.write(tail);
