@@ -3,21 +3,15 @@ package org.loommpm.staticfiles.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.loommpm.server.LoomServer;
 
 /**
  * What {@code FileCacheValid} promises, through a real server and client: within the window a
@@ -32,30 +26,22 @@ class FileCacheTest {
     @TempDir
     Path dir;
     private Path root;
-    private final HttpClient client = HttpClient.newHttpClient();
-    private LoomServer server;
+    private SiteServer site;
 
     private void start(Duration valid) throws Exception {
-        root = Files.createDirectories(dir.resolve("root")).toRealPath();
-        TestSite site = new TestSite(root, List.of("index.html"), false, false, true, valid, Map.of());
-        StaticFileHandler files = new StaticFileHandler(site, null);
-        server = LoomServer.builder().listen("127.0.0.1", 0)
-                .handler((req, res) -> files.serve(req, res, UrlPath.normalize(req, false))).start();
+        site = new SiteServer(dir, false, valid);
+        root = site.root;
     }
 
     @AfterEach
     void stop() {
-        if (server != null) {
-            server.close();
+        if (site != null) {
+            site.close();
         }
     }
 
     private HttpResponse<String> get(String path, String... headers) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path));
-        if (headers.length > 0) {
-            b.headers(headers);
-        }
-        return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return site.get(path, headers);
     }
 
     private static void afterTheWindow() throws InterruptedException {

@@ -7,9 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,12 +14,9 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.loommpm.server.LoomServer;
 import org.loommpm.http.HttpDate;
 
 /** Static files through a real server and client: the HTTP semantics httpd and RFC 9110 give. */
@@ -30,34 +24,26 @@ class StaticFileHandlerTest {
     @TempDir
     Path dir;
     private Path root;
-    private final HttpClient client = HttpClient.newHttpClient();
-    private LoomServer server;
+    private SiteServer site;
 
     private void start(Duration valid) throws Exception {
-        root = Files.createDirectories(dir.resolve("root")).toRealPath();
-        TestSite site = new TestSite(root, List.of("index.html"), true, false, true, valid, Map.of());
-        StaticFileHandler files = new StaticFileHandler(site, null);
-        server = LoomServer.builder().listen("127.0.0.1", 0)
-                .handler((req, res) -> files.serve(req, res, UrlPath.normalize(req, false))).start();
+        site = new SiteServer(dir, true, valid);
+        root = site.root;
     }
 
     @AfterEach
     void stop() {
-        if (server != null) {
-            server.close();
+        if (site != null) {
+            site.close();
         }
     }
 
     private HttpResponse<String> get(String path, String... headers) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path));
-        if (headers.length > 0) {
-            b.headers(headers);
-        }
-        return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return site.get(path, headers);
     }
 
     private String raw(String request) throws Exception {
-        try (Socket s = new Socket("127.0.0.1", server.port())) {
+        try (Socket s = new Socket("127.0.0.1", site.port())) {
             s.setSoTimeout(3000);
             OutputStream out = s.getOutputStream();
             out.write(request.getBytes(StandardCharsets.US_ASCII));
