@@ -114,10 +114,9 @@ final class Codecs {
         public int read() throws IOException {
             try {
                 return super.read();
-            } catch (IOException e) {
-                throw keep(e);
-            } catch (RuntimeException e) {
-                throw keep(e);
+            } catch (IOException | RuntimeException e) {
+                keep(e);
+                throw e;
             }
         }
 
@@ -125,10 +124,9 @@ final class Codecs {
         public int read(byte[] b, int off, int len) throws IOException {
             try {
                 return super.read(b, off, len);
-            } catch (IOException e) {
-                throw keep(e);
-            } catch (RuntimeException e) {
-                throw keep(e);
+            } catch (IOException | RuntimeException e) {
+                keep(e);
+                throw e;
             }
         }
 
@@ -136,10 +134,9 @@ final class Codecs {
         public long skip(long n) throws IOException {
             try {
                 return super.skip(n);
-            } catch (IOException e) {
-                throw keep(e);
-            } catch (RuntimeException e) {
-                throw keep(e);
+            } catch (IOException | RuntimeException e) {
+                keep(e);
+                throw e;
             }
         }
 
@@ -147,10 +144,9 @@ final class Codecs {
         public int available() throws IOException {
             try {
                 return super.available();
-            } catch (IOException e) {
-                throw keep(e);
-            } catch (RuntimeException e) {
-                throw keep(e);
+            } catch (IOException | RuntimeException e) {
+                keep(e);
+                throw e;
             }
         }
 
@@ -159,11 +155,10 @@ final class Codecs {
         public void close() {
         }
 
-        private <E extends Exception> E keep(E e) {
+        private void keep(Exception e) {
             if (failure == null) {
                 failure = e;
             }
-            return e;
         }
 
         void rethrowFailure() throws IOException {
