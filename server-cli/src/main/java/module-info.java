@@ -10,6 +10,7 @@ module org.loommpm.cli {
     requires org.loommpm.proxy;
     requires org.loommpm.observe;
     requires org.loommpm.compress;
+    requires org.loommpm.auth;
     // No `requires org.loommpm.h2` or `org.loommpm.ws`: nothing of them is imported. On the module
     // path they are resolved by service binding (org.loommpm.core uses the provider interfaces
     // that they provide).

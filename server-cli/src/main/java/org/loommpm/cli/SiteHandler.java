@@ -7,7 +7,9 @@ import org.loommpm.api.Handler;
 import org.loommpm.api.InvocationType;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
+import org.loommpm.cli.access.AccessCheck;
 import org.loommpm.cli.access.AccessRule;
+import org.loommpm.cli.access.AuthConfig;
 import org.loommpm.cli.alias.Alias;
 import org.loommpm.cli.alias.Refused;
 import org.loommpm.cli.alias.UrlMapping;
@@ -20,7 +22,8 @@ import org.loommpm.staticfiles.internal.UrlPath;
 /**
  * What every request goes to (inside the access-log filter): the path is normalized once by
  * {@link UrlPath}, then the matching {@code <Location>} sections decide, in file order with later
- * ones winning as in httpd, who may proceed ({@code Require}) and which handler answers
+ * ones winning as in httpd, who may proceed ({@code Require}, and {@code AuthType Basic}'s logins:
+ * {@link AccessCheck}) and which handler answers
  * ({@code SetHandler}); then a {@code ProxyPass} whose path covers the request's (by whole
  * segments, as a {@code <Location>}) sends it to its backend ({@code ProxyPass} inside a
  * {@code <Location>} first, the last matching section winning; then the server-level ones in
@@ -60,6 +63,8 @@ final class SiteHandler implements Handler {
     private final boolean anyOnPoller;
     /** mod_alias's rules, or null when there are none. */
     private final UrlMapping mapping;
+    /** {@code Require} and the logins it asks for (one per site: failed logins are counted here). */
+    private final AccessCheck access = new AccessCheck();
     /** The aliases in file order, and the tree each one serves. */
     private final Alias[] aliases;
     private final StaticFileHandler.Tree[] trees;
@@ -134,17 +139,17 @@ final class SiteHandler implements Handler {
         }
         String handler = null;
         AccessRule rule = AccessRule.OPEN;
+        AuthConfig auth = AuthConfig.NONE;
         for (LocationSettings l : locations) {
             if (l.matches(path)) {
                 handler = l.handler() != null ? l.handler() : handler;
                 rule = l.require() != null ? l.require() : rule;
+                auth = auth.then(l.auth());
             }
         }
         // SetHandler none: back to a ProxyPass or the files, as in httpd.
         handler = "none".equals(handler) ? null : handler;
-        if (rule != AccessRule.OPEN && !allowed(rule, req)) {
-            LOG.log(Level.DEBUG, "LM1103 {0} denied to {1} by Require", path, req.remoteAddress());
-            plain(res, 403, "Forbidden");
+        if ((rule != AccessRule.OPEN || auth != AuthConfig.NONE) && !access.admit(rule, auth, req, res, path)) {
             return;
         }
         // Found once: mod_alias, the poller entry and the proxy below all ask for it.
@@ -204,16 +209,6 @@ final class SiteHandler implements Handler {
             }
         }
         return false;
-    }
-
-    /**
-     * Whether {@code Require} lets the request in: the client is {@code remoteAddress()}, so
-     * mod_remoteip's useragent address and a PROXY protocol header's client count, as for
-     * httpd; the local address is only looked up for {@code Require local}.
-     */
-    private static boolean allowed(AccessRule rule, Request req) {
-        java.net.InetAddress local = rule.usesLocalAddress() ? req.localAddress().getAddress() : null;
-        return rule.allows(req.remoteAddress().getAddress(), local, req.method());
     }
 
     /**

@@ -6,7 +6,8 @@ import java.net.InetAddress;
  * What the {@code Require} lines and authorization containers of one {@code <Location>} allow:
  * the tree under the section's implicit {@code <RequireAny>} (several {@code Require} lines are
  * alternatives, as in httpd). A request is let in only when the tree answers
- * {@link Authz.Result#GRANTED}; denied and neutral both mean 403, as mod_authz_core decides.
+ * {@link Authz.Result#GRANTED}; denied and neutral both mean 403, as mod_authz_core decides
+ * (401 once a user has logged in: {@link AccessCheck}).
  */
 public final class AccessRule {
     /** No {@code Require} at all: everyone is let in. */
@@ -40,7 +41,19 @@ public final class AccessRule {
      * @param method the request's method
      */
     public boolean allows(InetAddress client, InetAddress localAddress, String method) {
-        return root.check(bytes ? client.getAddress() : null, client, localAddress, method) == Authz.Result.GRANTED;
+        return decide(client, localAddress, method, null) == Authz.Result.GRANTED;
+    }
+
+    /**
+     * The tree's answer, {@link Authz.Result#DENIED_NO_USER} included (before anyone logged in).
+     *
+     * @param client the client's address
+     * @param localAddress the connection's local address; may be null unless {@link #usesLocalAddress()}
+     * @param method the request's method
+     * @param login the user who logged in, or null
+     */
+    public Authz.Result decide(InetAddress client, InetAddress localAddress, String method, Login login) {
+        return root.check(bytes ? client.getAddress() : null, client, localAddress, method, login);
     }
 
     /** The tree, in httpd's spelling (for messages and tests). */

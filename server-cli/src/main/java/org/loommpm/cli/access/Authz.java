@@ -17,6 +17,11 @@ import java.util.Set;
  * ({@code Require not}, and {@code <RequireNone>}, a negated {@code <RequireAny>}) turns
  * granted into denied and denied into neutral: it can refuse, never grant.
  *
+ * <p>The providers that need a user ({@code Require valid-user|user|group}) answer
+ * {@link Result#DENIED_NO_USER} while nobody has logged in; the containers combine that answer
+ * as mod_authz_core does (it is "denied, but a user may change it"), and the caller then asks for
+ * credentials and evaluates again with the {@link Login} (see {@link AccessCheck}).
+ *
  * <p>Built once from the configuration; {@link #check} walks it without allocating.
  */
 public abstract sealed class Authz {
@@ -27,7 +32,11 @@ public abstract sealed class Authz {
         /** The node refuses it. */
         DENIED,
         /** The node has no say (a negation that did not match, or a container of such). */
-        NEUTRAL
+        NEUTRAL,
+        /** The node refuses unless a user logs in who may change its answer. */
+        DENIED_NO_USER,
+        /** The node cannot decide (a group file that cannot be read): the request gets 500. */
+        ERROR
     }
 
     /**
@@ -95,6 +104,27 @@ public abstract sealed class Authz {
         return new Method(Set.copyOf(allowed), names, negate);
     }
 
+    /** {@code Require [not] valid-user}: granted for any user who logged in. */
+    public static Authz validUser(boolean negate) {
+        return new User(null, negate);
+    }
+
+    /** {@code Require [not] user name ...}: granted when the user who logged in is listed. */
+    public static Authz user(List<String> names, boolean negate) {
+        if (names.isEmpty()) {
+            throw new IllegalArgumentException("Require user takes at least one user name");
+        }
+        return new User(List.copyOf(names), negate);
+    }
+
+    /** {@code Require [not] group name ...}: granted when the user is in one of the groups ({@code AuthGroupFile}). */
+    public static Authz group(List<String> names, boolean negate) {
+        if (names.isEmpty()) {
+            throw new IllegalArgumentException("Require group takes at least one group name");
+        }
+        return new Group(List.copyOf(names), negate);
+    }
+
     /** The authorization containers. */
     public enum Container {
         /** {@code <RequireAll>}: every child that has a say must grant, and one must. */
@@ -141,17 +171,22 @@ public abstract sealed class Authz {
      * @param clientAddress the client's address
      * @param local the connection's local address; may be null when {@link #usesLocalAddress()} is false
      * @param method the request's method, as sent
+     * @param login the user who logged in, or null before anyone has
      */
-    public final Result check(byte[] client, InetAddress clientAddress, InetAddress local, String method) {
-        Result r = evaluate(client, clientAddress, local, method);
+    public final Result check(byte[] client, InetAddress clientAddress, InetAddress local, String method, Login login) {
+        Result r = evaluate(client, clientAddress, local, method, login);
         if (!negate) {
             return r;
         }
         // A negation that matched refuses; one that did not match has no say: it cannot grant.
-        return r == Result.GRANTED ? Result.DENIED : r == Result.DENIED ? Result.NEUTRAL : r;
+        return switch (r) {
+            case GRANTED -> Result.DENIED;
+            case DENIED, DENIED_NO_USER -> Result.NEUTRAL;
+            case NEUTRAL, ERROR -> r;
+        };
     }
 
-    abstract Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method);
+    abstract Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method, Login login);
 
     /** Whether some node reads the client's address bytes. */
     public abstract boolean usesAddressBytes();
@@ -180,7 +215,7 @@ public abstract sealed class Authz {
         }
 
         @Override
-        Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method) {
+        Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method, Login login) {
             return of(granted);
         }
 
@@ -202,7 +237,7 @@ public abstract sealed class Authz {
         }
 
         @Override
-        Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method) {
+        Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method, Login login) {
             for (IpRange r : ranges) {
                 if (r.contains(client)) {
                     return Result.GRANTED;
@@ -230,7 +265,7 @@ public abstract sealed class Authz {
         }
 
         @Override
-        Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method) {
+        Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method, Login login) {
             return of(LOOPBACK_V4.contains(client) || LOOPBACK_V6.contains(client) || clientAddress.equals(local));
         }
 
@@ -254,7 +289,7 @@ public abstract sealed class Authz {
         }
 
         @Override
-        Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method) {
+        Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method, Login login) {
             return of(allowed.contains(method));
         }
 
@@ -264,6 +299,67 @@ public abstract sealed class Authz {
         @Override
         public String toString() {
             return "Require " + notPrefix() + "method " + String.join(" ", written);
+        }
+    }
+
+    /** {@code valid-user} (no names) or {@code user name ...}. */
+    private static final class User extends Authz {
+        private final List<String> names;
+
+        User(List<String> names, boolean negate) {
+            super(negate);
+            this.names = names;
+        }
+
+        @Override
+        Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method, Login login) {
+            if (login == null) {
+                return Result.DENIED_NO_USER;
+            }
+            return of(names == null || names.contains(login.user()));
+        }
+
+        @Override public boolean usesAddressBytes() { return false; }
+        @Override public boolean usesLocalAddress() { return false; }
+
+        @Override
+        public String toString() {
+            return "Require " + notPrefix() + (names == null ? "valid-user" : "user " + String.join(" ", names));
+        }
+    }
+
+    /** {@code group name ...}: the groups come from the request's {@code AuthGroupFile}. */
+    private static final class Group extends Authz {
+        private final List<String> names;
+
+        Group(List<String> names, boolean negate) {
+            super(negate);
+            this.names = names;
+        }
+
+        @Override
+        Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method, Login login) {
+            if (login == null) {
+                return Result.DENIED_NO_USER;
+            }
+            Set<String> groups = login.groups();
+            if (groups == null) {
+                return Result.ERROR;
+            }
+            for (String n : names) {
+                if (groups.contains(n)) {
+                    return Result.GRANTED;
+                }
+            }
+            return Result.DENIED;
+        }
+
+        @Override public boolean usesAddressBytes() { return false; }
+        @Override public boolean usesLocalAddress() { return false; }
+
+        @Override
+        public String toString() {
+            return "Require " + notPrefix() + "group " + String.join(" ", names);
         }
     }
 
@@ -290,23 +386,31 @@ public abstract sealed class Authz {
         }
 
         @Override
-        Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method) {
+        Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method, Login login) {
             Result result = Result.NEUTRAL;
             for (Authz c : children) {
-                Result r = c.check(client, clientAddress, local, method);
+                Result r = c.check(client, clientAddress, local, method, login);
+                if (r == Result.ERROR) {
+                    return r;
+                }
                 if (r == Result.NEUTRAL) {
                     continue;
                 }
+                // mod_authz_core's apply_authz_sections: DENIED_NO_USER where a user may change the answer.
                 if (all) {
                     if (r == Result.DENIED) {
-                        return Result.DENIED;
+                        return r;
                     }
-                    result = Result.GRANTED;
+                    if (r == Result.DENIED_NO_USER || result == Result.NEUTRAL) {
+                        result = r;
+                    }
                 } else {
                     if (r == Result.GRANTED) {
-                        return Result.GRANTED;
+                        return r;
                     }
-                    result = Result.DENIED;
+                    if (r == Result.DENIED_NO_USER && result == Result.DENIED || result == Result.NEUTRAL) {
+                        result = r;
+                    }
                 }
             }
             return result;

@@ -45,10 +45,10 @@ final class AuthzDirectives {
     }
 
     private static Map<String, String> refused() {
-        String auth = " needs an authenticated user, and this server has no authentication (AuthType, "
-                + "AuthUserFile, mod_authn_*)";
+        String auth = " needs a user source this server does not have (files by owner, DBM, SQL, LDAP): use "
+                + "Require user|group|valid-user with AuthUserFile and AuthGroupFile";
         Map<String, String> m = new HashMap<>();
-        for (String p : List.of("user", "valid-user", "group", "file-owner", "file-group", "dbm-group", "dbd-group",
+        for (String p : List.of("file-owner", "file-group", "dbm-group", "dbd-group",
                 "ldap-user", "ldap-group", "ldap-dn", "ldap-attribute", "ldap-filter", "ldap-search")) {
             m.put(p, auth);
         }
@@ -192,6 +192,24 @@ final class AuthzDirectives {
                 } catch (IllegalArgumentException e) {
                     throw l.error("Require method: " + e.getMessage());
                 }
+            }
+            case "valid-user" -> {
+                if (!rest.isEmpty()) {
+                    throw l.error("Require valid-user takes no arguments (for names use Require user)");
+                }
+                return Authz.validUser(negate);
+            }
+            case "user" -> {
+                if (rest.isEmpty()) {
+                    throw l.error("Require user takes at least one user name");
+                }
+                return Authz.user(rest, negate);
+            }
+            case "group" -> {
+                if (rest.isEmpty()) {
+                    throw l.error("Require group takes at least one group name");
+                }
+                return Authz.group(rest, negate);
             }
             default -> {
                 String why = REFUSED.get(kind);

@@ -12,6 +12,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.loommpm.cli.access.AuthConfig;
 
 /**
  * Reads a configuration: {@code -C} lines, then the file (or the embedded default), then
@@ -265,7 +266,8 @@ public final class ConfigParser {
 
     private static void closeLocation(ParseState st) {
         ParseState.OpenLocation o = st.location;
-        st.locations.add(new LocationSettings(o.path, o.handler, AuthzDirectives.finish(o)));
+        st.locations.add(new LocationSettings(o.path, o.handler, AuthzDirectives.finish(o),
+                o.auth == AuthConfig.NONE ? null : o.auth));
         st.location = null;
     }
 

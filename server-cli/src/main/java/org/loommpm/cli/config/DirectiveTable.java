@@ -77,6 +77,7 @@ public final class DirectiveTable {
         WebSocketDirectives.register(t);
         ApplicationDirectives.register(t);
         AliasDirectives.register(t);
+        AuthDirectives.register(t);
         return t;
     }
 

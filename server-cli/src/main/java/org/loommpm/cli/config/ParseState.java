@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
+import org.loommpm.cli.access.AuthConfig;
 import org.loommpm.cli.logging.LogLevels;
 import org.loommpm.cli.logging.LogSettings;
 import org.loommpm.config.ServerConfig;
@@ -43,6 +44,9 @@ public final class ParseState {
     final Map<String, String> typesConfig = new HashMap<>();
     final Map<String, String> addTypes = new HashMap<>();
     final List<LocationSettings> locations = new ArrayList<>();
+    /** The htpasswd and group files read so far, by resolved path: sections naming one share it. */
+    final Map<Path, org.loommpm.auth.PasswordFile> passwordFiles = new HashMap<>();
+    final Map<Path, org.loommpm.auth.GroupFile> groupFiles = new HashMap<>();
 
     String errorLog = "/dev/stderr";
     LogLevels levels = LogLevels.DEFAULT;
@@ -82,6 +86,8 @@ public final class ParseState {
         String handler;
         /** The section's own {@code Require} lines and closed containers; null while it has none. */
         AuthzDirectives.Section authz;
+        /** Its authentication directives ({@code AuthType} ...), {@link AuthConfig#NONE} while it has none. */
+        AuthConfig auth = AuthConfig.NONE;
         /** The authorization containers open inside it, innermost first. */
         final ArrayDeque<AuthzDirectives.Section> containers = new ArrayDeque<>();
 

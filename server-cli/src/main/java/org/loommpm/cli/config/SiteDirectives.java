@@ -34,7 +34,8 @@ final class SiteDirectives {
         ALLOW_ENCODED_SLASHES("AllowEncodedSlashes", 1, 1, SERVER, "On|Off"),
         SET_HANDLER("SetHandler", 1, 1, LOCATION, "server-status|metrics|health|none|application-name"),
         REQUIRE("Require", 1, Integer.MAX_VALUE, LOCATION,
-                "[not] all granted|denied | [not] ip address[/bits] ... | [not] local | [not] method name ...");
+                "[not] all granted|denied | [not] ip address[/bits] ... | [not] local | [not] method name ... "
+                        + "| [not] valid-user | [not] user name ... | [not] group name ...");
 
         @Override
         public void apply(ParseState s, ConfigLine l) throws ConfigException {

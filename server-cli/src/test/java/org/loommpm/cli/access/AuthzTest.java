@@ -25,7 +25,13 @@ class AuthzTest {
 
     private static Result check(Authz a, String client, String local, String method) throws Exception {
         InetAddress c = ip(client);
-        return a.check(c.getAddress(), c, local == null ? null : ip(local), method);
+        return a.check(c.getAddress(), c, local == null ? null : ip(local), method, null);
+    }
+
+    private static Result as(Authz a, String user, Object unused) throws Exception {
+        InetAddress c = ip("192.0.2.1");
+        Login login = user == null ? null : new Login(user, null);
+        return a.check(c.getAddress(), c, null, "GET", login);
     }
 
     private static Result check(Authz a) throws Exception {
@@ -160,5 +166,33 @@ class AuthzTest {
         // Slack for the bean's own bookkeeping; a per-check allocation would be n times more.
         assertTrue(noAddressBytes < n, noAddressBytes + " bytes for " + n + " checks without addresses");
         assertTrue(withAddressBytes < 32L * n, withAddressBytes + " bytes for " + n + " checks: more than one 4-byte copy each");
+    }
+
+    @Test
+    void userProvidersWantALoginAndCombineAsModAuthzCore() throws Exception {
+        Authz alice = Authz.user(List.of("alice"), false);
+        Authz valid = Authz.validUser(false);
+        assertEquals(Result.DENIED_NO_USER, as(alice, null, null));
+        assertEquals(Result.GRANTED, as(alice, "alice", null));
+        assertEquals(Result.DENIED, as(alice, "bob", null));
+        assertEquals(Result.GRANTED, as(valid, "bob", null));
+        assertEquals(Result.DENIED_NO_USER, as(valid, null, null));
+        // Any: an address that matches grants without a login; one that does not leaves "a user may change it".
+        assertEquals(Result.GRANTED, as(Authz.section(Container.ANY, List.of(ipOf("192.0.2.0/24", false), valid)), null, null));
+        assertEquals(Result.DENIED_NO_USER, as(Authz.section(Container.ANY, List.of(ipOf("10.0.0.0/8", false), valid)), null, null));
+        assertEquals(Result.DENIED_NO_USER, as(Authz.section(Container.ANY, List.of(valid, ipOf("10.0.0.0/8", false))), null, null));
+        // All: a denial no user can change wins over one a user could.
+        assertEquals(Result.DENIED, as(Authz.section(Container.ALL, List.of(valid, ipOf("10.0.0.0/8", false))), null, null));
+        assertEquals(Result.DENIED_NO_USER, as(Authz.section(Container.ALL, List.of(valid, ipOf("192.0.2.0/24", false))), null, null));
+        assertEquals(Result.GRANTED, as(Authz.section(Container.ALL, List.of(valid, ipOf("192.0.2.0/24", false))), "bob", null));
+        // A negated user provider can refuse a user, never grant, and is neutral before a login.
+        assertEquals(Result.NEUTRAL, as(Authz.user(List.of("mallory"), true), null, null));
+        assertEquals(Result.DENIED, as(Authz.user(List.of("mallory"), true), "mallory", null));
+        assertEquals(Result.DENIED, as(Authz.section(Container.ALL, List.of(valid, Authz.user(List.of("mallory"), true))), "mallory", null));
+        assertEquals(Result.GRANTED, as(Authz.section(Container.ALL, List.of(valid, Authz.user(List.of("mallory"), true))), "bob", null));
+        assertEquals("Require valid-user", valid.toString());
+        assertEquals("Require not user a b", Authz.user(List.of("a", "b"), true).toString());
+        assertEquals(Result.DENIED_NO_USER, as(Authz.group(List.of("staff"), false), null, null));
+        assertEquals(Result.DENIED, as(Authz.group(List.of("staff"), false), "bob", null), "no group file: no groups");
     }
 }

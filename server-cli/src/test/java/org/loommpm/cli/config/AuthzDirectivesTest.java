@@ -227,7 +227,7 @@ class AuthzDirectivesTest {
         refused("Require all granted\n", 1, "Require is only allowed within <Location> sections");
     }
 
-    /** Providers httpd has that need DNS, an environment, expressions or authentication: refused, saying why. */
+    /** Providers httpd has that need DNS, an environment, expressions or a user source other than files: refused, saying why. */
     @Test
     void providersThisServerDoesNotHave() {
         refused("<Location /x>\nRequire host example.com\n</Location>\n", 2,
@@ -239,8 +239,8 @@ class AuthzDirectivesTest {
         refused("<Location /x>\nRequire env let_me_in\n</Location>\n", 2, "Require env tests environment variables");
         refused("<Location /x>\nRequire expr \"%{REMOTE_ADDR} == '10.0.0.1'\"\n</Location>\n", 2,
                 "Require expr needs httpd's expression language");
-        refused("<Location /x>\nRequire user alice\n</Location>\n", 2, "Require user needs an authenticated user");
-        refused("<Location /x>\nRequire valid-user\n</Location>\n", 2, "this server has no authentication");
-        refused("<Location /x>\nRequire ldap-group cn=admins\n</Location>\n", 2, "this server has no authentication");
+        refused("<Location /x>\nRequire ldap-group cn=admins\n</Location>\n", 2, "needs a user source this server does not have");
+        refused("<Location /x>\nRequire valid-user alice\n</Location>\n", 2, "Require valid-user takes no arguments");
+        refused("<Location /x>\nRequire user\n</Location>\n", 2, "Require user takes at least one user name");
     }
 }

@@ -3,18 +3,12 @@ package org.loommpm.cli.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.loommpm.testsupport.TargetEcho;
@@ -28,8 +22,7 @@ import org.loommpm.testsupport.TargetEcho;
  * when apache2 is not installed ({@code .ci/run} installs it). Everything on 127.0.0.1.
  */
 class ProxyHttpdIT {
-    private static final Path APACHE2 = Path.of("/usr/sbin/apache2");
-    private static final Path MODULES = Path.of("/usr/lib/apache2/modules");
+    private static final List<String> MODULES = List.of("authz_core", "proxy", "proxy_http");
 
     /** Targets with the same answer from both, or from loom-mpm as {@link #DELIBERATE} says. */
     private static final List<String> TARGETS = List.of(
@@ -76,7 +69,7 @@ class ProxyHttpdIT {
 
     @Test
     void theJarAndHttpdAuthoriseAndForwardTrickyTargetsAlike() throws Exception {
-        assumeTrue(Files.isExecutable(APACHE2) && Files.exists(MODULES.resolve("mod_proxy_http.so")),
+        assumeTrue(Httpd.installed(MODULES),
                 "apache2 with mod_proxy_http is not installed (apt-get install apache2): skipped");
         try (TargetEcho backend = TargetEcho.start()) {
             String rules = """
@@ -86,10 +79,9 @@ class ProxyHttpdIT {
                     </Location>
                     """.formatted(backend.port());
             Files.writeString(dir.resolve("loom.conf"), "Listen 127.0.0.1:0\nCustomLog /dev/null common\n" + rules);
-            Httpd started = startHttpd(rules);
-            Process httpd = started.process();
-            int httpdPort = started.port();
-            try (JarProcess loom = JarProcess.start(dir, "-f", "loom.conf")) {
+            try (Httpd httpd = Httpd.start(dir, MODULES, rules);
+                 JarProcess loom = JarProcess.start(dir, "-f", "loom.conf")) {
+                int httpdPort = httpd.port();
                 int loomPort = loom.port();
                 Map<String, String[]> results = new LinkedHashMap<>();
                 for (String target : TARGETS) {
@@ -106,70 +98,6 @@ class ProxyHttpdIT {
                 });
                 System.out.print(report);
                 assertEquals(List.of(), wrong, report.toString());
-            } finally {
-                httpd.destroy();
-                if (!httpd.waitFor(10, TimeUnit.SECONDS)) {
-                    httpd.destroyForcibly();
-                }
-            }
-        }
-    }
-
-    private record Httpd(Process process, int port) {
-    }
-
-    /**
-     * httpd on a port found free just before: it cannot bind port 0 and tell which it got, so a
-     * port another process took in between makes it exit, and it is tried again on another.
-     */
-    private Httpd startHttpd(String rules) throws Exception {
-        for (int attempt = 1; ; attempt++) {
-            int port;
-            try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-                port = probe.getLocalPort();
-            }
-            try {
-                return new Httpd(startHttpd(port, rules), port);
-            } catch (AssertionError e) {
-                if (attempt == 3) {
-                    throw e;
-                }
-            }
-        }
-    }
-
-    /** httpd in the foreground with a configuration of its own: mod_proxy_http and mod_authz_core only. */
-    private Process startHttpd(int port, String rules) throws Exception {
-        Path root = Files.createDirectories(dir.resolve("httpd"));
-        Files.writeString(root.resolve("httpd.conf"), """
-                ServerRoot %1$s
-                ServerName localhost
-                Listen 127.0.0.1:%2$d
-                PidFile %1$s/httpd.pid
-                ErrorLog %1$s/error.log
-                LoadModule mpm_event_module %3$s/mod_mpm_event.so
-                LoadModule authz_core_module %3$s/mod_authz_core.so
-                LoadModule proxy_module %3$s/mod_proxy.so
-                LoadModule proxy_http_module %3$s/mod_proxy_http.so
-                # Only used when started as root (CI): the children drop to nobody.
-                User #65534
-                Group #65534
-                %4$s
-                """.formatted(root, port, MODULES, rules));
-        Process p = new ProcessBuilder(APACHE2.toString(), "-f", root.resolve("httpd.conf").toString(), "-DFOREGROUND")
-                .redirectErrorStream(true).redirectOutput(root.resolve("stdout.txt").toFile()).start();
-        long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (true) {
-            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
-                return p;
-            } catch (IOException e) {
-                if (!p.isAlive() || System.nanoTime() > end) {
-                    p.destroyForcibly();
-                    Path log = root.resolve("error.log");
-                    throw new AssertionError("httpd did not start: " + Files.readString(root.resolve("stdout.txt"))
-                            + (Files.exists(log) ? Files.readString(log) : ""));
-                }
-                Thread.sleep(50);
             }
         }
     }
