@@ -33,20 +33,23 @@ declare -A SPEC=(
   [form-roundtrip]="server-core UrlEncodedFormFuzzTest#roundTrip"
   [multipart]="server-core MultipartFuzzTest#parse"
   [multipart-roundtrip]="server-core MultipartFuzzTest#roundTrip"
+  [htpasswd]="server-auth PasswordFileFuzzTest#passwordFile"
+  [basic]="server-auth PasswordFileFuzzTest#credentials"
 )
 # Jazzer instruments the project's own classes; a target whose work is in a library says so here
 # (without it json's coverage is the codec's 50 edges, not Jackson's 4,000 and more).
 declare -A INSTRUMENT=(
   [json]="com.fasterxml.jackson.**:org.loommpm.**"
   [problem]="com.fasterxml.jackson.**:org.loommpm.**"
+  [htpasswd]="org.apache.commons.codec.**:org.springframework.security.crypto.**:org.loommpm.**"
 )
 TARGETS=("$@")
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=(head frames chunked hpack chunked-roundtrip hpack-roundtrip config proxy cookie json problem
-    form form-roundtrip multipart multipart-roundtrip)
+    form form-roundtrip multipart multipart-roundtrip htpasswd basic)
 OUT=benchmarks/results/fuzz
 mkdir -p "$OUT"
 # Compile once, so that parallel runs find everything up to date.
-./loom mvn -q -B -o -pl server-cli -am test-compile
+./loom mvn -q -B -o -pl server-cli,server-auth -am test-compile
 
 fuzz() {  # TARGET: one JAZZER_FUZZ run; its own JVM (Jazzer fuzzes one test per JVM)
   local t=$1 module test log extra=()

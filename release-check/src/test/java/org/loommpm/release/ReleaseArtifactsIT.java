@@ -32,7 +32,7 @@ class ReleaseArtifactsIT {
     static final String VERSION = System.getProperty("release.version");
 
     @ParameterizedTest
-    @ValueSource(strings = {"server-core", "server-websocket", "server-proxy", "server-observe", "server-compress",
+    @ValueSource(strings = {"server-core", "server-websocket", "server-proxy", "server-observe", "server-compress", "server-auth",
         "server-h2", "loom-mpm-jackson", "server-cli", "loom-mpm-testing"})
     void everyPublishedModuleHasItsJarsAndAResolvedPom(String module) throws Exception {
         Path target = ROOT.resolve(module).resolve("target");
@@ -94,7 +94,7 @@ class ReleaseArtifactsIT {
             assertTrue(v.equals(VERSION) || v.equals("${revision}"), v);
             pinned.add(text(d, "artifactId"));
         }
-        assertEquals(List.of("server-core", "server-websocket", "server-proxy", "server-observe", "server-compress",
+        assertEquals(List.of("server-core", "server-websocket", "server-proxy", "server-observe", "server-compress", "server-auth",
                 "server-h2", "loom-mpm-jackson", "server-cli", "loom-mpm-testing"), pinned);
         if (Files.readString(flattened).contains("${revision}")) {
             // Flatten's bom mode keeps the versions as written, with the property beside them.

@@ -73,7 +73,7 @@ class LogIdsDocTest {
     private static List<Path> sources() throws IOException {
         List<Path> all = new ArrayList<>();
         for (String module : new String[] {"server-core", "server-websocket", "server-proxy", "server-observe",
-                "server-compress", "server-h2", "loom-mpm-jackson", "server-cli"}) {
+                "server-compress", "server-auth", "server-h2", "loom-mpm-jackson", "server-cli"}) {
             try (Stream<Path> s = Files.walk(Path.of("..", module, "src", "main", "java"))) {
                 s.filter(p -> p.toString().endsWith(".java")).forEach(all::add);
             }
