@@ -23,6 +23,8 @@ import org.loommpm.cli.config.Version;
 import org.loommpm.cli.config.CompressionDirectives;
 import org.loommpm.cli.config.CompressionScopes;
 import org.loommpm.cli.headers.HeaderScopes;
+import org.loommpm.cli.expires.ExpiresFilter;
+import org.loommpm.cli.expires.ExpiresScopes;
 import org.loommpm.cli.headers.HeadersFilter;
 import org.loommpm.cli.logging.AccessLogFilter;
 import org.loommpm.compress.CompressionFilter;
@@ -195,6 +197,10 @@ final class ServerProcess {
         } else if (cfg.extensions().get(CompressionDirectives.KEY) instanceof CompressionSettings.Builder compression) {
             // Inside the access log, so that its %b and %O count the compressed bytes.
             site = new CompressionFilter(compression.build()).around(site);
+        }
+        if (cfg.extensions().get(ExpiresScopes.KEY) instanceof ExpiresScopes expires) {
+            // Outside compression (which wraps the response) and inside the Header rules, which run after it.
+            site = new ExpiresFilter(expires, cfg.site().allowEncodedSlashes(), files::typeForName).around(site);
         }
         if (cfg.extensions().get(HeaderScopes.KEY) instanceof HeaderScopes headers) {
             // Outside compression, which wraps the response: the rules reach the server's own.

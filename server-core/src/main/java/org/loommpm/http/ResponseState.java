@@ -70,17 +70,24 @@ public abstract class ResponseState implements Response {
      * Runs {@code action} on this response whenever its head is about to be encoded: the last
      * moment its status and fields may change, for every final head of the exchange, whoever
      * answers (the handler, the server answering a failure with its status, a suspended
-     * exchange answered later on another thread). A filter that shapes the fields of every
-     * response (the CLI's {@code Header} directive) sets it. It runs again if the head is
-     * encoded again (a handler's invalid field answered 500, its fields cleared); an interim
-     * (1xx) head does not run it. It must be quick and must not block, commit or send; it may
-     * change {@link #headers()} (the fields are validated after it ran). Replaces an earlier one.
+     * exchange answered later on another thread). Filters that shape the fields of every
+     * response (the CLI's {@code Header} and {@code Expires*} directives) set one. It runs again
+     * if the head is encoded again (a handler's invalid field answered 500, its fields cleared);
+     * an interim (1xx) head does not run it. It must be quick and must not block, commit or send;
+     * it may change {@link #headers()} (the fields are validated after it ran). Actions add up:
+     * one set later runs before those set earlier, as an inner filter (nearer the content) is
+     * asked before an outer one, so an outer {@code Header} rule sees and may change what an inner
+     * {@code ExpiresByType} set.
      *
-     * @param action what to do to the response, or {@code null} for nothing
+     * @param action what to do to the response
      */
     public final void beforeHead(Consumer<Response> action) {
         checkNotCommitted();
-        beforeHead = action;
+        Consumer<Response> earlier = beforeHead;
+        beforeHead = earlier == null ? action : r -> {
+            action.accept(r);
+            earlier.accept(r);
+        };
     }
 
     @Override

@@ -78,6 +78,7 @@ public final class DirectiveTable {
         ApplicationDirectives.register(t);
         AliasDirectives.register(t);
         AuthDirectives.register(t);
+        ExpiresDirectives.register(t);
         return t;
     }
 

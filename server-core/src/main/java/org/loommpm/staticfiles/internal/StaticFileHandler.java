@@ -489,6 +489,16 @@ public final class StaticFileHandler {
         }
     }
 
+    /**
+     * {@return the media type this handler sends a file of this name as} (the jar's mod_expires
+     * asks it for a 304, which carries no Content-Type)
+     *
+     * @param fileName a file name or a path's last segment
+     */
+    public String typeForName(String fileName) {
+        return types.forName(fileName);
+    }
+
     /** A short text answer (errors, redirects), replacing any Content-Type set so far. */
     static void plain(Response res, int status, String text) throws IOException {
         res.status(status).header("Content-Type", "text/plain; charset=UTF-8");
