@@ -23,6 +23,7 @@ import org.loommpm.cli.config.Version;
 import org.loommpm.cli.config.CompressionDirectives;
 import org.loommpm.cli.config.CompressionScopes;
 import org.loommpm.cli.headers.HeaderScopes;
+import org.loommpm.cli.errordoc.ErrorDocuments;
 import org.loommpm.cli.expires.ExpiresFilter;
 import org.loommpm.cli.expires.ExpiresScopes;
 import org.loommpm.cli.headers.HeadersFilter;
@@ -188,7 +189,7 @@ final class ServerProcess {
                 : ps.start(cfg.site().serverName(), cfg.engine().timeout(), cfg.engine().threadsPerChild());
         Handler site = new SiteHandler(cfg.site(), files, status, metrics, health,
                 proxy == null ? List.of() : proxy.routes(), applications.handlers(),
-                (UrlMapping) cfg.extensions().get(UrlMapping.KEY));
+                (UrlMapping) cfg.extensions().get(UrlMapping.KEY), (ErrorDocuments) cfg.extensions().get(ErrorDocuments.KEY));
         CompressionScopes scopes = CompressionScopes.of(cfg);
         if (scopes != null && scopes.scoped()) {
             // <Location> sections set compression: the settings follow the request's path.

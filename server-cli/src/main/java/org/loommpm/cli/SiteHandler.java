@@ -10,12 +10,16 @@ import org.loommpm.api.Response;
 import org.loommpm.cli.access.AccessCheck;
 import org.loommpm.cli.access.AccessRule;
 import org.loommpm.cli.access.AuthConfig;
+import org.loommpm.cli.access.Authz;
+import org.loommpm.cli.errordoc.ErrorDocuments;
+import org.loommpm.cli.errordoc.SiteErrors;
 import org.loommpm.cli.alias.Alias;
 import org.loommpm.cli.alias.Refused;
 import org.loommpm.cli.alias.UrlMapping;
 import org.loommpm.cli.config.LocationSettings;
 import org.loommpm.cli.config.ProxySettings;
 import org.loommpm.cli.config.SiteSettings;
+import org.loommpm.staticfiles.internal.ErrorAnswer;
 import org.loommpm.staticfiles.internal.StaticFileHandler;
 import org.loommpm.staticfiles.internal.UrlPath;
 
@@ -64,14 +68,16 @@ final class SiteHandler implements Handler {
     /** mod_alias's rules, or null when there are none. */
     private final UrlMapping mapping;
     /** {@code Require} and the logins it asks for (one per site: failed logins are counted here). */
-    private final AccessCheck access = new AccessCheck();
+    private final AccessCheck access;
+    /** {@code ErrorDocument}: what answers the site's own errors, or null for their default texts. */
+    private final ErrorAnswer errors;
     /** The aliases in file order, and the tree each one serves. */
     private final Alias[] aliases;
     private final StaticFileHandler.Tree[] trees;
 
     SiteHandler(SiteSettings site, StaticFileHandler files, Handler status, Handler metrics, Handler health,
                 java.util.List<ProxySettings.Route> routes, java.util.Map<String, Handler> applications,
-                UrlMapping mapping) {
+                UrlMapping mapping, ErrorDocuments errorDocuments) {
         this.applications = java.util.Map.copyOf(applications);
         this.locations = site.locations().toArray(new LocationSettings[0]);
         this.allowEncodedSlashes = site.allowEncodedSlashes();
@@ -86,6 +92,10 @@ final class SiteHandler implements Handler {
         }
         this.anyOnPoller = any;
         this.mapping = mapping;
+        this.errors = errorDocuments == null ? null
+                : new SiteErrors(errorDocuments, allowEncodedSlashes, files, this::readableByAnyone);
+        files.errorAnswer(errors);
+        this.access = new AccessCheck(errors);
         this.aliases = mapping == null ? new Alias[0] : mapping.aliases().toArray(new Alias[0]);
         this.trees = new StaticFileHandler.Tree[aliases.length];
         for (int i = 0; i < aliases.length; i++) {
@@ -134,7 +144,7 @@ final class SiteHandler implements Handler {
             path = UrlPath.normalize(req, allowEncodedSlashes);
         } catch (UrlPath.Rejected e) {
             LOG.log(Level.DEBUG, "LM1101 {0} refused with {1}: {2}", req.rawTarget(), e.status(), e.getMessage());
-            plain(res, e.status(), e.status() == 404 ? "Not Found" : "Bad Request");
+            error(req, res, e.status(), e.status() == 404 ? "Not Found" : "Bad Request");
             return;
         }
         String handler = null;
@@ -200,7 +210,7 @@ final class SiteHandler implements Handler {
                 file = aliases[i].file(path);
             } catch (Refused e) {
                 LOG.log(Level.DEBUG, "LM1106 {0}: answered {1}", e.getMessage(), e.status());
-                plain(res, e.status(), "Forbidden");
+                error(req, res, e.status(), "Forbidden");
                 return true;
             }
             if (file != null) {
@@ -247,6 +257,31 @@ final class SiteHandler implements Handler {
             }
         }
         return null;
+    }
+
+    /** An error of the site: its {@code ErrorDocument} if one answers, else a short text. */
+    private void error(Request req, Response res, int status, String text) throws Exception {
+        if (errors == null || !errors.answer(req, res, status)) {
+            plain(res, status, text);
+        }
+    }
+
+    /**
+     * Whether a local {@code ErrorDocument} may be sent: {@code Require} lets anyone read its path
+     * (no login), as httpd's internal redirect would check it.
+     */
+    private boolean readableByAnyone(String path, Request req) {
+        AccessRule rule = AccessRule.OPEN;
+        for (LocationSettings l : locations) {
+            if (l.matches(path) && l.require() != null) {
+                rule = l.require();
+            }
+        }
+        if (rule == AccessRule.OPEN) {
+            return true;
+        }
+        java.net.InetAddress local = rule.usesLocalAddress() ? req.localAddress().getAddress() : null;
+        return rule.decide(req.remoteAddress().getAddress(), local, req.method(), null) == Authz.Result.GRANTED;
     }
 
     private static void plain(Response res, int status, String text) throws java.io.IOException {

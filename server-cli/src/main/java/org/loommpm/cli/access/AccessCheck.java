@@ -9,6 +9,7 @@ import org.loommpm.api.Response;
 import org.loommpm.auth.BasicAuth;
 import org.loommpm.auth.BasicCredentials;
 import org.loommpm.auth.LoginFailures;
+import org.loommpm.staticfiles.internal.ErrorAnswer;
 
 /**
  * Who may proceed, decided as httpd decides it (mod_authz_core, then mod_auth_basic and
@@ -27,6 +28,13 @@ public final class AccessCheck {
     private static final System.Logger LOG = System.getLogger("org.loommpm.cli");
 
     private final LoginFailures failures = new LoginFailures();
+    /** {@code ErrorDocument}, or null. */
+    private final ErrorAnswer errors;
+
+    /** @param errors what answers the errors ({@code ErrorDocument}), or null for the default texts */
+    public AccessCheck(ErrorAnswer errors) {
+        this.errors = errors;
+    }
 
     /** {@return where failed logins are counted} */
     public LoginFailures failures() {
@@ -45,7 +53,7 @@ public final class AccessCheck {
         if (rule == AccessRule.OPEN) {
             if (auth.isBasic()) {
                 LOG.log(Level.ERROR, "LM3010 {0}: AuthType configured with no corresponding authorization directives", path);
-                return answer(res, 500, "Internal Server Error", null);
+                return answer(req, res, 500, "Internal Server Error", null);
             }
             return true;
         }
@@ -58,10 +66,10 @@ public final class AccessCheck {
             }
             case DENIED, NEUTRAL -> {
                 LOG.log(Level.DEBUG, "LM1103 {0} denied to {1} by Require", path, req.remoteAddress());
-                return answer(res, 403, "Forbidden", null);
+                return answer(req, res, 403, "Forbidden", null);
             }
             case ERROR -> {
-                return answer(res, 500, "Internal Server Error", null);
+                return answer(req, res, 500, "Internal Server Error", null);
             }
             case DENIED_NO_USER -> { }
         }
@@ -70,25 +78,25 @@ public final class AccessCheck {
                 : auth.users() == null ? "AuthType Basic needs AuthUserFile" : null;
         if (problem != null) {
             LOG.log(Level.ERROR, "LM3011 {0}: {1}", path, problem);
-            return answer(res, 500, "Internal Server Error", null);
+            return answer(req, res, 500, "Internal Server Error", null);
         }
         String challenge = BasicAuth.challenge(auth.realm());
         BasicCredentials c = BasicCredentials.parse(req.header("Authorization"));
         if (c == null) {
-            return answer(res, 401, "Unauthorized", challenge);
+            return answer(req, res, 401, "Unauthorized", challenge);
         }
         switch (auth.users().check(c.user(), c.password())) {
             case UNAVAILABLE -> {
                 LOG.log(Level.ERROR, "LM3012 {0}: the password file {1} cannot be read", path, auth.users().file());
-                return answer(res, 500, "Internal Server Error", null);
+                return answer(req, res, 500, "Internal Server Error", null);
             }
             case USER_NOT_FOUND -> {
                 failures.failed(client, c.user(), path, "user not found");
-                return answer(res, 401, "Unauthorized", challenge);
+                return answer(req, res, 401, "Unauthorized", challenge);
             }
             case PASSWORD_MISMATCH -> {
                 failures.failed(client, c.user(), path, "password mismatch");
-                return answer(res, 401, "Unauthorized", challenge);
+                return answer(req, res, 401, "Unauthorized", challenge);
             }
             case GRANTED -> { }
         }
@@ -100,21 +108,30 @@ public final class AccessCheck {
             }
             case ERROR -> {
                 LOG.log(Level.ERROR, "LM3012 {0}: the group file {1} cannot be read", path, auth.groups().file());
-                return answer(res, 500, "Internal Server Error", null);
+                return answer(req, res, 500, "Internal Server Error", null);
             }
             default -> {
                 LOG.log(Level.INFO, "LM3013 user {0}: authorization failure for {1}", c.user(), path);
-                return Boolean.TRUE.equals(auth.forbiddenOnFailure()) ? answer(res, 403, "Forbidden", null)
-                        : answer(res, 401, "Unauthorized", challenge);
+                return Boolean.TRUE.equals(auth.forbiddenOnFailure()) ? answer(req, res, 403, "Forbidden", null)
+                        : answer(req, res, 401, "Unauthorized", challenge);
             }
         }
     }
 
-    private static boolean answer(Response res, int status, String text, String challenge) throws IOException {
-        res.status(status).header("Content-Type", "text/plain; charset=UTF-8");
+    private boolean answer(Request req, Response res, int status, String text, String challenge) throws IOException {
         if (challenge != null) {
             res.header("WWW-Authenticate", challenge);
         }
+        try {
+            if (errors != null && errors.answer(req, res, status)) {
+                return false;
+            }
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException(e);
+        }
+        res.status(status).header("Content-Type", "text/plain; charset=UTF-8");
         res.send((text + "\n").getBytes(StandardCharsets.UTF_8));
         return false;
     }

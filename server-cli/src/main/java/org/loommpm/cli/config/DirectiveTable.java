@@ -79,6 +79,7 @@ public final class DirectiveTable {
         AliasDirectives.register(t);
         AuthDirectives.register(t);
         ExpiresDirectives.register(t);
+        ErrorDocumentDirectives.register(t);
         return t;
     }
 

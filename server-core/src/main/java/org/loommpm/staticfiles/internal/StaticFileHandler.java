@@ -59,6 +59,8 @@ public final class StaticFileHandler {
     /** DocumentRoot's, or null without one. */
     private final Tree documents;
     private final MimeTypes types;
+    /** The jar's {@code ErrorDocument}, or null: set once before the server starts. */
+    private ErrorAnswer errorAnswer;
     private final Handler welcome;
     /** How long a lookup is trusted, in nanoseconds. */
     private final long ttlNanos;
@@ -149,7 +151,7 @@ public final class StaticFileHandler {
             if (method.equals("OPTIONS")) {
                 res.status(204).send(new byte[0]);
             } else {
-                plain(res, 405, "Method Not Allowed");
+                error(req, res, 405, "Method Not Allowed");
             }
             return;
         }
@@ -177,30 +179,30 @@ public final class StaticFileHandler {
             return;
         } catch (AccessDeniedException e) {
             lookup.forget();
-            plain(res, 403, "Forbidden");
+            error(req, res, 403, "Forbidden");
             return;
         } catch (FileSystemException e) {
             // A name too long for the file system, a symlink loop ...: the client's path, not a
             // server fault; 403, as httpd's directory walk answers any other stat failure.
             lookup.forget();
-            plain(res, 403, "Forbidden");
+            error(req, res, 403, "Forbidden");
             return;
         }
         if (attrs == null) {
             lookup.forget();
-            plain(res, 403, "Forbidden");
+            error(req, res, 403, "Forbidden");
         } else if (attrs.isDirectory()) {
             directory(req, res, lookup, file);
         } else if (attrs.isRegularFile() && urlPath.endsWith("/")) {
             // Path drops a trailing slash, but a file is no directory: 404 as with httpd (and
             // stat(2)), rather than the file under a second URL that relative links misread.
             lookup.forget();
-            plain(res, 404, "Not Found");
+            error(req, res, 404, "Not Found");
         } else if (attrs.isRegularFile()) {
             file(req, res, lookup, file, attrs);
         } else {
             lookup.forget();
-            plain(res, 403, "Forbidden");
+            error(req, res, 403, "Forbidden");
         }
     }
 
@@ -233,7 +235,7 @@ public final class StaticFileHandler {
         if (welcome != null && urlPath.equals("/")) {
             welcome.handle(req, res);
         } else {
-            plain(res, 404, "Not Found");
+            error(req, res, 404, "Not Found");
         }
     }
 
@@ -267,7 +269,7 @@ public final class StaticFileHandler {
         } else if (welcome != null && lookup.tree == documents && urlPath.equals("/")) {
             welcome.handle(req, res);
         } else {
-            plain(res, 403, "Forbidden");
+            error(req, res, 403, "Forbidden");
         }
     }
 
@@ -281,7 +283,7 @@ public final class StaticFileHandler {
             // (an alias of one file is its own root: no directory of it to check).
             if (!file.equals(tree.root) && !tree.guard.directoryInsideNow(file.getParent(), lookup.started)) {
                 lookup.forget();
-                plain(res, 403, "Forbidden");
+                error(req, res, 403, "Forbidden");
                 return;
             }
             FileCache.Entry entry = remember(lookup, file, attrs, type);
@@ -403,7 +405,7 @@ public final class StaticFileHandler {
             return;
         }
         if (verdict == 412) {
-            plain(res, 412, "Precondition Failed");
+            error(req, res, 412, "Precondition Failed");
             return;
         }
         long size = r.size();
@@ -413,7 +415,7 @@ public final class StaticFileHandler {
         if (ranges == ByteRanges.UNSATISFIABLE) {
             res.headers().remove("Cache-Control");
             res.header("Content-Range", "bytes */" + size);
-            plain(res, 416, "Range Not Satisfiable");
+            error(req, res, 416, "Range Not Satisfiable");
         } else if (ranges.size() == 1) {
             ByteRanges.Range b = ranges.get(0);
             res.status(206).header("Content-Type", r.type())
@@ -497,6 +499,62 @@ public final class StaticFileHandler {
      */
     public String typeForName(String fileName) {
         return types.forName(fileName);
+    }
+
+    /**
+     * Sets what answers this handler's errors instead of their text (the jar's
+     * {@code ErrorDocument}). Called once, before the server starts, so the threads serving
+     * requests see it (thread start orders it before them).
+     *
+     * @param answer the answer, or null for the default texts
+     */
+    public void errorAnswer(ErrorAnswer answer) {
+        this.errorAnswer = answer;
+    }
+
+    /** An error: the {@link ErrorAnswer}'s answer if it gives one, else a short text. */
+    private void error(Request req, Response res, int status, String text) throws IOException {
+        if (errorAnswer != null) {
+            try {
+                if (errorAnswer.answer(req, res, status)) {
+                    return;
+                }
+            } catch (IOException | RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IOException(e);
+            }
+        }
+        plain(res, status, text);
+    }
+
+    /**
+     * Sends a file of DocumentRoot as an error's body (a local {@code ErrorDocument}) with that
+     * status: no conditionals and no ranges (an error page is never 304 or 206), its media type
+     * by name, at most 1 MiB.
+     *
+     * @param urlPath the error document's path, normalized
+     * @return whether the file exists (and was sent); false leaves the answer to the caller
+     */
+    public boolean sendErrorDocument(Request req, Response res, int status, String urlPath) throws IOException {
+        if (documents == null || urlPath.length() < 2) {
+            return false;
+        }
+        Path file;
+        BasicFileAttributes attrs;
+        try {
+            file = documents.root.resolve(urlPath.substring(1));
+            attrs = documents.guard.attributes(file);
+        } catch (IOException | InvalidPathException e) {
+            return false;
+        }
+        if (attrs == null || !attrs.isRegularFile() || attrs.size() > 1 << 20) {
+            return false;
+        }
+        byte[] body = Files.readAllBytes(file);
+        res.status(status).header("Content-Type", types.forName(file.getFileName().toString()));
+        res.send(body);
+        return true;
     }
 
     /** A short text answer (errors, redirects), replacing any Content-Type set so far. */
