@@ -281,7 +281,8 @@ final class SiteHandler implements Handler {
             return true;
         }
         java.net.InetAddress local = rule.usesLocalAddress() ? req.localAddress().getAddress() : null;
-        return rule.decide(req.remoteAddress().getAddress(), local, req.method(), null) == Authz.Result.GRANTED;
+        boolean certified = rule.usesClientCertificate() && AccessCheck.certified(req);
+        return rule.decide(req.remoteAddress().getAddress(), local, req.method(), null, certified) == Authz.Result.GRANTED;
     }
 
     private static void plain(Response res, int status, String text) throws java.io.IOException {

@@ -49,6 +49,9 @@ public final class TlsSettings {
         REQUIRE
     }
 
+    /** {@code SSLVerifyDepth}: a client certificate signed directly by a CA of the file (mod_ssl's default, 1). */
+    public static final int DEFAULT_VERIFY_DEPTH = 1;
+
     /** TLS off everywhere: the default. */
     public static final TlsSettings DISABLED = builder().build();
 
@@ -61,6 +64,9 @@ public final class TlsSettings {
     private final List<String> cipherSuites;
     private final VerifyClient verifyClient;
     private final Path caCertificateFile;
+    private final Path caCertificatePath;
+    private final Path caRevocationFile;
+    private final int verifyDepth;
 
     private TlsSettings(Builder b) {
         this.engine = b.engine;
@@ -72,6 +78,9 @@ public final class TlsSettings {
         this.cipherSuites = List.copyOf(b.cipherSuites);
         this.verifyClient = b.verifyClient;
         this.caCertificateFile = b.caCertificateFile;
+        this.caCertificatePath = b.caCertificatePath;
+        this.caRevocationFile = b.caRevocationFile;
+        this.verifyDepth = b.verifyDepth;
     }
 
     /** {@return A builder holding every default} */
@@ -91,6 +100,9 @@ public final class TlsSettings {
         b.cipherSuites = cipherSuites;
         b.verifyClient = verifyClient;
         b.caCertificateFile = caCertificateFile;
+        b.caCertificatePath = caCertificatePath;
+        b.caRevocationFile = caRevocationFile;
+        b.verifyDepth = verifyDepth;
         return b;
     }
 
@@ -114,6 +126,15 @@ public final class TlsSettings {
     /** {@return {@code SSLCACertificateFile}: the PEM certificates client chains are checked against; {@code null} if unset} */
     public Path caCertificateFile() { return caCertificateFile; }
 
+    /** {@return {@code SSLCACertificatePath}: a directory whose PEM files hold more CA certificates, or null} */
+    public Path caCertificatePath() { return caCertificatePath; }
+
+    /** {@return {@code SSLCARevocationFile}: a PEM file of CRLs checked against client chains, or null} */
+    public Path caRevocationFile() { return caRevocationFile; }
+
+    /** {@return {@code SSLVerifyDepth}: how many CA certificates may stand between a client's and one of ours} */
+    public int verifyDepth() { return verifyDepth; }
+
     /** {@return whether any listener speaks TLS} */
     public boolean active() {
         return engine || !listen.isEmpty();
@@ -130,6 +151,9 @@ public final class TlsSettings {
         private List<String> cipherSuites = DEFAULT_CIPHER_SUITES;
         private VerifyClient verifyClient = VerifyClient.NONE;
         private Path caCertificateFile;
+        private Path caCertificatePath;
+        private Path caRevocationFile;
+        private int verifyDepth = DEFAULT_VERIFY_DEPTH;
 
         private Builder() {
         }
@@ -203,6 +227,34 @@ public final class TlsSettings {
         public Builder caCertificateFile(Path file) { caCertificateFile = file; return this; }
 
         /**
+         * {@code SSLCACertificatePath}: a directory whose files ({@code *.pem}, {@code *.crt},
+         * httpd's hash links) hold CA certificates, in addition to {@link #caCertificateFile}.
+         *
+         * @param dir the directory
+         * @return this builder
+         */
+        public Builder caCertificatePath(Path dir) { caCertificatePath = dir; return this; }
+
+        /**
+         * {@code SSLCARevocationFile}: a PEM file of certificate revocation lists; a client
+         * certificate a CRL of its issuer lists is refused (the handshake fails).
+         *
+         * @param file the PEM file of X509 CRL blocks
+         * @return this builder
+         */
+        public Builder caRevocationFile(Path file) { caRevocationFile = file; return this; }
+
+        /**
+         * {@code SSLVerifyDepth}: how many CA certificates may stand between a client certificate
+         * and one of the trusted ones: 1 (the default) wants it signed by a trusted CA, 2 allows
+         * one intermediate CA the client sends, 0 only a self-signed certificate of the CA file.
+         *
+         * @param depth 0 or more
+         * @return this builder
+         */
+        public Builder verifyDepth(int depth) { verifyDepth = depth; return this; }
+
+        /**
          * Validates and freezes the settings. Whether the files hold usable keys is checked when
          * the server starts (and by the CLI's {@code -t}), not here.
          *
@@ -223,9 +275,12 @@ public final class TlsSettings {
                 throw new IllegalArgumentException((engine ? "SSLEngine on" : "Listen ... https")
                         + " needs SSLCertificateFile");
             }
-            if (verifyClient != VerifyClient.NONE && caCertificateFile == null) {
+            if (verifyDepth < 0) {
+                throw new IllegalArgumentException("SSLVerifyDepth must be 0 or more, got " + verifyDepth);
+            }
+            if (verifyClient != VerifyClient.NONE && caCertificateFile == null && caCertificatePath == null) {
                 throw new IllegalArgumentException("SSLVerifyClient " + verifyClient.name().toLowerCase(java.util.Locale.ROOT)
-                        + " needs SSLCACertificateFile");
+                        + " needs SSLCACertificateFile or SSLCACertificatePath");
             }
             return new TlsSettings(this);
         }

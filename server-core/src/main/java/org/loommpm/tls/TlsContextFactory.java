@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.util.Arrays;
 import java.util.List;
@@ -12,7 +11,6 @@ import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.TrustManager;
-import javax.net.ssl.TrustManagerFactory;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.config.TlsSettings;
 
@@ -67,37 +65,42 @@ public final class TlsContextFactory {
 
     /**
      * What checks client certificates ({@code SSLVerifyClient}): the JDK's PKIX trust manager over
-     * the certificates of {@code SSLCACertificateFile}; {@code null} (the JDK's default, never
-     * asked) when no client certificate is asked for.
+     * the certificates of {@code SSLCACertificateFile} and {@code SSLCACertificatePath}, with
+     * {@code SSLVerifyDepth} as the longest path and the CRLs of {@code SSLCARevocationFile}
+     * checked when there is one; {@code null} (the JDK's default, never asked) when no client
+     * certificate is asked for.
      */
     private static TrustManager[] clientTrust(TlsSettings tls) throws KeyMaterialException, GeneralSecurityException {
         if (tls.verifyClient() == TlsSettings.VerifyClient.NONE) {
             return null;
         }
-        Path file = tls.caCertificateFile();
-        List<X509Certificate> cas;
-        try {
-            cas = PemReader.certificates(PemReader.text(Files.readAllBytes(file)), file.toString());
-        } catch (IOException e) {
-            throw new KeyMaterialException("SSLCACertificateFile", "cannot read " + file + ": " + e);
-        } catch (IllegalArgumentException e) {
-            throw new KeyMaterialException("SSLCACertificateFile", e.getMessage());
+        List<X509Certificate> cas = new java.util.ArrayList<>();
+        if (tls.caCertificateFile() != null) {
+            cas.addAll(certificates("SSLCACertificateFile", tls.caCertificateFile()));
+        }
+        if (tls.caCertificatePath() != null) {
+            cas.addAll(ClientTrust.directory(tls.caCertificatePath()));
         }
         if (cas.isEmpty()) {
-            throw new KeyMaterialException("SSLCACertificateFile", file + " holds no CERTIFICATE block");
+            throw new KeyMaterialException("SSLCACertificateFile", "no CA certificate found (SSLCACertificateFile, "
+                    + "SSLCACertificatePath)");
         }
-        KeyStore trust = KeyStore.getInstance("PKCS12");
+        return ClientTrust.managers(cas, tls.verifyDepth(), tls.caRevocationFile());
+    }
+
+    static List<X509Certificate> certificates(String directive, Path file) throws KeyMaterialException {
+        List<X509Certificate> certs;
         try {
-            trust.load(null, null);
+            certs = PemReader.certificates(PemReader.text(Files.readAllBytes(file)), file.toString());
         } catch (IOException e) {
-            throw new GeneralSecurityException(e);
+            throw new KeyMaterialException(directive, "cannot read " + file + ": " + e);
+        } catch (IllegalArgumentException e) {
+            throw new KeyMaterialException(directive, e.getMessage());
         }
-        for (int i = 0; i < cas.size(); i++) {
-            trust.setCertificateEntry("ca" + i, cas.get(i));
+        if (certs.isEmpty()) {
+            throw new KeyMaterialException(directive, file + " holds no CERTIFICATE block");
         }
-        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(trust);
-        return tmf.getTrustManagers();
+        return certs;
     }
 
     private static SSLParameters parameters(SSLContext ssl, TlsSettings tls, List<String> alpn)

@@ -52,7 +52,7 @@ class TlsSettingsTest {
         assertEquals(TlsSettings.VerifyClient.NONE, TlsSettings.DISABLED.verifyClient());
         var e = assertThrows(IllegalArgumentException.class,
                 () -> TlsSettings.builder().verifyClient(TlsSettings.VerifyClient.OPTIONAL).build());
-        assertEquals("SSLVerifyClient optional needs SSLCACertificateFile", e.getMessage());
+        assertEquals("SSLVerifyClient optional needs SSLCACertificateFile or SSLCACertificatePath", e.getMessage());
         TlsSettings t = TlsSettings.builder().verifyClient(TlsSettings.VerifyClient.REQUIRE)
                 .caCertificateFile(Path.of("ca.pem")).build();
         TlsSettings copy = t.toBuilder().build();

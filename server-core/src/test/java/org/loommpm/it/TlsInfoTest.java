@@ -154,7 +154,7 @@ class TlsInfoTest {
     void verifyClientNeedsACaFileThatHoldsCertificates() throws Exception {
         var e = assertThrows(IllegalArgumentException.class, () -> TlsSettings.builder()
                 .verifyClient(TlsSettings.VerifyClient.REQUIRE).build());
-        assertEquals("SSLVerifyClient require needs SSLCACertificateFile", e.getMessage());
+        assertEquals("SSLVerifyClient require needs SSLCACertificateFile or SSLCACertificatePath", e.getMessage());
         TlsSettings noCerts = TlsSettings.builder().certificateFile(server.p12).password(TestCertificates.PASSWORD)
                 .verifyClient(TlsSettings.VerifyClient.OPTIONAL).caCertificateFile(server.pkcs8Key).build();
         KeyMaterialException k = assertThrows(KeyMaterialException.class, () -> TlsContextFactory.check(noCerts));

@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
+import org.loommpm.api.TlsInfo;
 import org.loommpm.auth.BasicAuth;
 import org.loommpm.auth.BasicCredentials;
 import org.loommpm.auth.LoginFailures;
@@ -59,7 +60,8 @@ public final class AccessCheck {
         }
         InetAddress client = req.remoteAddress().getAddress();
         InetAddress local = rule.usesLocalAddress() ? req.localAddress().getAddress() : null;
-        Authz.Result first = rule.decide(client, local, req.method(), null);
+        boolean certified = rule.usesClientCertificate() && certified(req);
+        Authz.Result first = rule.decide(client, local, req.method(), null, certified);
         switch (first) {
             case GRANTED -> {
                 return true;
@@ -100,7 +102,7 @@ public final class AccessCheck {
             }
             case GRANTED -> { }
         }
-        Authz.Result then = rule.decide(client, local, req.method(), new Login(c.user(), auth.groups()));
+        Authz.Result then = rule.decide(client, local, req.method(), new Login(c.user(), auth.groups()), certified);
         switch (then) {
             case GRANTED -> {
                 req.attributes().put(BasicAuth.USER, c.user());
@@ -116,6 +118,11 @@ public final class AccessCheck {
                         : answer(req, res, 401, "Unauthorized", challenge);
             }
         }
+    }
+
+    /** Whether the request came over TLS with a client certificate that verified (mod_ssl's SSL_CLIENT_VERIFY SUCCESS). */
+    public static boolean certified(Request req) {
+        return req.tls().map(TlsInfo::peerVerified).orElse(false);
     }
 
     private boolean answer(Request req, Response res, int status, String text, String challenge) throws IOException {

@@ -41,7 +41,12 @@ public final class AccessRule {
      * @param method the request's method
      */
     public boolean allows(InetAddress client, InetAddress localAddress, String method) {
-        return decide(client, localAddress, method, null) == Authz.Result.GRANTED;
+        return decide(client, localAddress, method, null, false) == Authz.Result.GRANTED;
+    }
+
+    /** Whether {@link #decide} needs to know if the client's certificate verified: the caller looks it up only then. */
+    public boolean usesClientCertificate() {
+        return root.usesClientCertificate();
     }
 
     /**
@@ -51,9 +56,10 @@ public final class AccessRule {
      * @param localAddress the connection's local address; may be null unless {@link #usesLocalAddress()}
      * @param method the request's method
      * @param login the user who logged in, or null
+     * @param certified whether the client's certificate verified (only read when {@link #usesClientCertificate()})
      */
-    public Authz.Result decide(InetAddress client, InetAddress localAddress, String method, Login login) {
-        return root.check(bytes ? client.getAddress() : null, client, localAddress, method, login);
+    public Authz.Result decide(InetAddress client, InetAddress localAddress, String method, Login login, boolean certified) {
+        return root.check(bytes ? client.getAddress() : null, client, localAddress, method, login, certified);
     }
 
     /** The tree, in httpd's spelling (for messages and tests). */

@@ -125,6 +125,11 @@ public abstract sealed class Authz {
         return new Group(List.copyOf(names), negate);
     }
 
+    /** {@code Require [not] ssl-verify-client} (mod_ssl): granted when the client's certificate verified. */
+    public static Authz sslVerifyClient(boolean negate) {
+        return new SslVerifyClient(negate);
+    }
+
     /** The authorization containers. */
     public enum Container {
         /** {@code <RequireAll>}: every child that has a say must grant, and one must. */
@@ -172,9 +177,10 @@ public abstract sealed class Authz {
      * @param local the connection's local address; may be null when {@link #usesLocalAddress()} is false
      * @param method the request's method, as sent
      * @param login the user who logged in, or null before anyone has
+     * @param certified whether the connection's client certificate verified ({@code Require ssl-verify-client})
      */
-    public final Result check(byte[] client, InetAddress clientAddress, InetAddress local, String method, Login login) {
-        Result r = evaluate(client, clientAddress, local, method, login);
+    public final Result check(byte[] client, InetAddress clientAddress, InetAddress local, String method, Login login, boolean certified) {
+        Result r = evaluate(client, clientAddress, local, method, login, certified);
         if (!negate) {
             return r;
         }
@@ -186,13 +192,18 @@ public abstract sealed class Authz {
         };
     }
 
-    abstract Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method, Login login);
+    abstract Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method, Login login, boolean certified);
 
     /** Whether some node reads the client's address bytes. */
     public abstract boolean usesAddressBytes();
 
     /** Whether some node reads the connection's local address. */
     public abstract boolean usesLocalAddress();
+
+    /** Whether some node asks whether the client certificate verified ({@code Require ssl-verify-client}). */
+    public boolean usesClientCertificate() {
+        return false;
+    }
 
     /** The provider's {@code Require} line, or the container's tag with its children. */
     @Override
@@ -215,7 +226,7 @@ public abstract sealed class Authz {
         }
 
         @Override
-        Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method, Login login) {
+        Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method, Login login, boolean certified) {
             return of(granted);
         }
 
@@ -237,7 +248,7 @@ public abstract sealed class Authz {
         }
 
         @Override
-        Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method, Login login) {
+        Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method, Login login, boolean certified) {
             for (IpRange r : ranges) {
                 if (r.contains(client)) {
                     return Result.GRANTED;
@@ -265,7 +276,7 @@ public abstract sealed class Authz {
         }
 
         @Override
-        Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method, Login login) {
+        Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method, Login login, boolean certified) {
             return of(LOOPBACK_V4.contains(client) || LOOPBACK_V6.contains(client) || clientAddress.equals(local));
         }
 
@@ -289,7 +300,7 @@ public abstract sealed class Authz {
         }
 
         @Override
-        Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method, Login login) {
+        Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method, Login login, boolean certified) {
             return of(allowed.contains(method));
         }
 
@@ -299,6 +310,26 @@ public abstract sealed class Authz {
         @Override
         public String toString() {
             return "Require " + notPrefix() + "method " + String.join(" ", written);
+        }
+    }
+
+    private static final class SslVerifyClient extends Authz {
+        SslVerifyClient(boolean negate) {
+            super(negate);
+        }
+
+        @Override
+        Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method, Login login, boolean certified) {
+            return of(certified);
+        }
+
+        @Override public boolean usesAddressBytes() { return false; }
+        @Override public boolean usesLocalAddress() { return false; }
+        @Override public boolean usesClientCertificate() { return true; }
+
+        @Override
+        public String toString() {
+            return "Require " + notPrefix() + "ssl-verify-client";
         }
     }
 
@@ -312,7 +343,7 @@ public abstract sealed class Authz {
         }
 
         @Override
-        Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method, Login login) {
+        Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method, Login login, boolean certified) {
             if (login == null) {
                 return Result.DENIED_NO_USER;
             }
@@ -338,7 +369,7 @@ public abstract sealed class Authz {
         }
 
         @Override
-        Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method, Login login) {
+        Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method, Login login, boolean certified) {
             if (login == null) {
                 return Result.DENIED_NO_USER;
             }
@@ -369,6 +400,7 @@ public abstract sealed class Authz {
         private final Authz[] children;
         private final boolean bytes;
         private final boolean local;
+        private final boolean certificate;
 
         Section(Container kind, Authz[] children) {
             super(kind == Container.NONE);
@@ -377,19 +409,22 @@ public abstract sealed class Authz {
             this.children = children;
             boolean b = false;
             boolean l = false;
+            boolean cert = false;
             for (Authz c : children) {
                 b |= c.usesAddressBytes();
                 l |= c.usesLocalAddress();
+                cert |= c.usesClientCertificate();
             }
             this.bytes = b;
             this.local = l;
+            this.certificate = cert;
         }
 
         @Override
-        Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method, Login login) {
+        Result evaluate(byte[] client, InetAddress clientAddress, InetAddress local, String method, Login login, boolean certified) {
             Result result = Result.NEUTRAL;
             for (Authz c : children) {
-                Result r = c.check(client, clientAddress, local, method, login);
+                Result r = c.check(client, clientAddress, local, method, login, certified);
                 if (r == Result.ERROR) {
                     return r;
                 }
@@ -418,6 +453,7 @@ public abstract sealed class Authz {
 
         @Override public boolean usesAddressBytes() { return bytes; }
         @Override public boolean usesLocalAddress() { return local; }
+        @Override public boolean usesClientCertificate() { return certificate; }
 
         @Override
         public String toString() {

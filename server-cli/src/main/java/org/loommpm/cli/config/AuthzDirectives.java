@@ -193,6 +193,12 @@ final class AuthzDirectives {
                     throw l.error("Require method: " + e.getMessage());
                 }
             }
+            case "ssl-verify-client" -> {
+                if (!rest.isEmpty()) {
+                    throw l.error("Require ssl-verify-client takes no arguments");
+                }
+                return Authz.sslVerifyClient(negate);
+            }
             case "valid-user" -> {
                 if (!rest.isEmpty()) {
                     throw l.error("Require valid-user takes no arguments (for names use Require user)");

@@ -38,6 +38,13 @@ final class TlsDirectives {
         ConfigLine password;
         ConfigLine protocol;
         ConfigLine cipherSuite;
+        ConfigLine caFile;
+        ConfigLine caPath;
+        ConfigLine crlFile;
+        ConfigLine verifyClient;
+        /** {@code SSLCARevocationFile}'s path, used once {@code SSLCARevocationCheck} is chain or leaf. */
+        Path crlPath;
+        boolean revocationCheck;
         boolean engine;
         final TlsSettings.Builder values = TlsSettings.builder();
     }
@@ -49,7 +56,13 @@ final class TlsDirectives {
         SSL_CERTIFICATE_KEY_FILE("SSLCertificateKeyFile", 1, 1, "file (PEM key)"),
         SSL_CERTIFICATE_PASSWORD("SSLCertificatePassword", 1, 1, "password | env:VARIABLE"),
         SSL_PROTOCOL("SSLProtocol", 1, Integer.MAX_VALUE, "[+|-]protocol ... (all, TLSv1.2, TLSv1.3)"),
-        SSL_CIPHER_SUITE("SSLCipherSuite", 1, Integer.MAX_VALUE, "suite[:suite]... (JDK names)");
+        SSL_CIPHER_SUITE("SSLCipherSuite", 1, Integer.MAX_VALUE, "suite[:suite]... (JDK names)"),
+        SSL_VERIFY_CLIENT("SSLVerifyClient", 1, 1, "none|optional|require"),
+        SSL_VERIFY_DEPTH("SSLVerifyDepth", 1, 1, "number"),
+        SSL_CA_CERTIFICATE_FILE("SSLCACertificateFile", 1, 1, "file (PEM)"),
+        SSL_CA_CERTIFICATE_PATH("SSLCACertificatePath", 1, 1, "directory"),
+        SSL_CA_REVOCATION_FILE("SSLCARevocationFile", 1, 1, "file (PEM CRLs)"),
+        SSL_CA_REVOCATION_CHECK("SSLCARevocationCheck", 1, 2, "none|chain|leaf [no_crl_for_cert_ok]");
 
         @Override
         public void apply(ParseState s, ConfigLine l) throws ConfigException {
@@ -93,6 +106,42 @@ final class TlsDirectives {
                     seen.values.cipherSuites(suites);
                     s.engine.tls(t -> t.cipherSuites(suites));
                 }
+                case SSL_VERIFY_CLIENT -> {
+                    TlsSettings.VerifyClient mode = verifyClient(l, a);
+                    seen.verifyClient = l;
+                    seen.values.verifyClient(mode);
+                    s.engine.tls(t -> t.verifyClient(mode));
+                }
+                case SSL_VERIFY_DEPTH -> {
+                    int depth = (int) Args.integer(l, a, 0, 100);
+                    seen.values.verifyDepth(depth);
+                    s.engine.tls(t -> t.verifyDepth(depth));
+                }
+                case SSL_CA_CERTIFICATE_FILE -> {
+                    Path p = readable(s, l);
+                    seen.caFile = l;
+                    seen.values.caCertificateFile(p);
+                    s.engine.tls(t -> t.caCertificateFile(p));
+                }
+                case SSL_CA_CERTIFICATE_PATH -> {
+                    Path p = s.resolve(a);
+                    if (!Files.isDirectory(p)) {
+                        throw l.error("SSLCACertificatePath: '" + p + "' is not a directory");
+                    }
+                    seen.caPath = l;
+                    seen.values.caCertificatePath(p);
+                    s.engine.tls(t -> t.caCertificatePath(p));
+                }
+                case SSL_CA_REVOCATION_FILE -> {
+                    Path p = readable(s, l);
+                    seen.crlFile = l;
+                    seen.crlPath = p;
+                    if (seen.revocationCheck) {
+                        seen.values.caRevocationFile(p);
+                        s.engine.tls(t -> t.caRevocationFile(p));
+                    }
+                }
+                case SSL_CA_REVOCATION_CHECK -> revocationCheck(s, l, seen);
             }
         }
 
@@ -142,11 +191,15 @@ final class TlsDirectives {
                 case "SSLCertificatePassword" -> seen.password;
                 case "SSLProtocol" -> seen.protocol;
                 case "SSLCipherSuite" -> seen.cipherSuite;
+                case "SSLCACertificateFile" -> seen.caFile != null ? seen.caFile : seen.verifyClient;
+                case "SSLCACertificatePath" -> seen.caPath;
+                case "SSLCARevocationFile" -> seen.crlFile;
                 default -> null;
             };
             throw (at != null ? at : seen.certificateFile).error(e.getMessage());
         } catch (IllegalArgumentException e) {
-            throw user.error(e.getMessage());
+            throw (e.getMessage().startsWith("SSLVerifyClient") && seen.verifyClient != null ? seen.verifyClient : user)
+                    .error(e.getMessage());
         }
     }
 
@@ -156,6 +209,39 @@ final class TlsDirectives {
             throw l.error(l.name() + ": file '" + p + "' does not exist or is not readable");
         }
         return p;
+    }
+
+    /**
+     * mod_ssl's {@code SSLCARevocationCheck}: {@code none} (its default) keeps the CRL file unused;
+     * {@code chain} and {@code leaf} check it. Both check every certificate of the chain here (the
+     * JDK's PKIX checker has no leaf-only mode; a CA certificate the CRLs revoke fails in both);
+     * {@code no_crl_for_cert_ok} is refused: a certificate whose issuer has no CRL fails.
+     */
+    private static void revocationCheck(ParseState s, ConfigLine l, Seen seen) throws ConfigException {
+        String mode = l.args().get(0).toLowerCase(Locale.ROOT);
+        if (!List.of("none", "chain", "leaf").contains(mode)) {
+            throw l.error("SSLCARevocationCheck takes none, chain or leaf, got '" + l.args().get(0) + "'");
+        }
+        if (l.args().size() == 2) {
+            throw l.error("SSLCARevocationCheck: " + l.args().get(1) + " is not available (a certificate whose "
+                    + "issuer has no CRL in SSLCARevocationFile is refused)");
+        }
+        seen.revocationCheck = !mode.equals("none");
+        Path crl = seen.revocationCheck ? seen.crlPath : null;
+        seen.values.caRevocationFile(crl);
+        s.engine.tls(t -> t.caRevocationFile(crl));
+    }
+
+    /** mod_ssl's levels; its {@code optional_no_ca} (a chain nobody checks) is refused. */
+    private static TlsSettings.VerifyClient verifyClient(ConfigLine l, String a) throws ConfigException {
+        return switch (a.toLowerCase(Locale.ROOT)) {
+            case "none" -> TlsSettings.VerifyClient.NONE;
+            case "optional" -> TlsSettings.VerifyClient.OPTIONAL;
+            case "require" -> TlsSettings.VerifyClient.REQUIRE;
+            case "optional_no_ca" -> throw l.error("SSLVerifyClient optional_no_ca is not available: it accepts a "
+                    + "certificate no CA vouches for; use optional with SSLCACertificateFile");
+            default -> throw l.error("SSLVerifyClient takes none, optional or require, got '" + a + "'");
+        };
     }
 
     /** A literal, or {@code env:NAME} to keep the secret out of the file. */

@@ -25,13 +25,13 @@ class AuthzTest {
 
     private static Result check(Authz a, String client, String local, String method) throws Exception {
         InetAddress c = ip(client);
-        return a.check(c.getAddress(), c, local == null ? null : ip(local), method, null);
+        return a.check(c.getAddress(), c, local == null ? null : ip(local), method, null, false);
     }
 
     private static Result as(Authz a, String user, Object unused) throws Exception {
         InetAddress c = ip("192.0.2.1");
         Login login = user == null ? null : new Login(user, null);
-        return a.check(c.getAddress(), c, null, "GET", login);
+        return a.check(c.getAddress(), c, null, "GET", login, false);
     }
 
     private static Result check(Authz a) throws Exception {
