@@ -15,12 +15,18 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.loommpm.spi.InputBudget;
 import org.loommpm.websocket.deflate.DeflateParams;
 import org.loommpm.websocket.deflate.MessageInflater;
 import org.loommpm.websocket.deflate.ZlibPoolAccess;
 
 /** RFC 6455 §5 framing cases (after Autobahn's sections 1-7) and RFC 7692 inflation, without a socket. */
 class MessageReaderTest {
+    /** A budget no message of these tests reaches: they test the reader's own limits. */
+    static InputBudget.Hold unbounded() {
+        return new InputBudget.Hold(new InputBudget(Long.MAX_VALUE), InputBudget.Consumer.WEBSOCKET_MESSAGE);
+    }
+
     private final List<String> events = new ArrayList<>();
     private final MessageReader.Listener listener = new MessageReader.Listener() {
         @Override
@@ -45,7 +51,7 @@ class MessageReaderTest {
     };
 
     private static MessageReader reader() {
-        return new MessageReader(1 << 16, 1 << 17, null);
+        return new MessageReader(1 << 16, 1 << 17, null, unbounded());
     }
 
     private void feed(MessageReader r, byte[] bytes) throws WebSocketProtocolException {
@@ -145,9 +151,9 @@ class MessageReaderTest {
 
     @Test
     void limits() {
-        MessageReader r = new MessageReader(200, 300, null);
+        MessageReader r = new MessageReader(200, 300, null, unbounded());
         assertEquals(1009, failure(r, frame(0x82, new byte[201])));
-        MessageReader r2 = new MessageReader(200, 300, null);
+        MessageReader r2 = new MessageReader(200, 300, null, unbounded());
         assertEquals(1009, failure(r2, concat(frame(0x02, new byte[200]), frame(0x80, new byte[101]))));
     }
 
@@ -186,7 +192,7 @@ class MessageReaderTest {
 
     private static MessageReader deflating(int maxMessage) {
         DeflateParams p = new DeflateParams(true, true, 15, 0, false);
-        return new MessageReader(1 << 16, maxMessage, new MessageInflater(p, ZlibPoolAccess.fresh()));
+        return new MessageReader(1 << 16, maxMessage, new MessageInflater(p, ZlibPoolAccess.fresh()), unbounded());
     }
 
     @Test
