@@ -10,6 +10,7 @@ import java.nio.charset.UnsupportedCharsetException;
 import java.util.Locale;
 import org.loommpm.api.HttpException;
 import org.loommpm.api.Request;
+import org.loommpm.spi.ChildServices;
 import org.loommpm.spi.InputBudget;
 
 /**
@@ -20,9 +21,11 @@ import org.loommpm.spi.InputBudget;
  * <p>The body is charged to the budget as it is read, before it is buffered; what is held stays
  * charged until the exchange ends ({@link RequestAttributes#release}, however the handler ends),
  * since the handler holds the array until then. A refusal, or any failure of the read, releases
- * what the exchange's bodies hold at once; the refusal is answered 413 (LM2804).
+ * what the exchange's bodies hold at once; the refusal is answered 413 and logged (LM2804, one
+ * line per interval with a count).
  */
 public final class RequestBodies {
+    private static final System.Logger LOG = System.getLogger("org.loommpm.http");
     private RequestBodies() {
     }
 
@@ -33,11 +36,12 @@ public final class RequestBodies {
      * @param body the body stream
      * @param contentLength the announced length (a sizing hint), or -1
      * @param limit {@code LimitRequestBody}, 0 = none
-     * @param budget the child's input budget
+     * @param services the child serving the request: its input budget and its log of floods
      * @throws HttpException 413 past the limit, past what an array can hold, or when the budget refuses
      */
-    public static byte[] readAll(Request req, InputStream body, long contentLength, long limit, InputBudget budget)
+    public static byte[] readAll(Request req, InputStream body, long contentLength, long limit, ChildServices services)
             throws IOException {
+        InputBudget budget = services.inputBudget();
         InputBudget.Hold hold = RequestAttributes.bodyHold(req, budget);
         try {
             ByteArrayOutputStream out = new ByteArrayOutputStream(
@@ -51,8 +55,10 @@ public final class RequestBodies {
                     throw new HttpException(413, "request body too large to hold in memory");
                 }
                 if (!hold.grow(n)) {
-                    throw new HttpException(413, "LM2804 input budget exhausted (" + budget.used() + " of "
-                            + budget.limit() + " bytes held): request body of " + total + "+ bytes refused");
+                    services.intervalLog().log(LOG, System.Logger.Level.WARNING,
+                            "LM2804 input budget exhausted ({0} of {1} bytes held): a request body read whole refused"
+                                    + " (413) at {2} bytes", budget.used(), budget.limit(), total);
+                    throw new HttpException(413, "request body refused: the server holds too much input now");
                 }
                 out.write(buf, 0, n);
             }

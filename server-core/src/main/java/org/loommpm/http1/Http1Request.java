@@ -188,7 +188,7 @@ final class Http1Request implements Request, RequestAttributes.Holder {
     @Override
     public byte[] bodyBytes() throws IOException {
         return RequestBodies.readAll(this, body, head.contentLength(), limitRequestBody,
-                connection.services().inputBudget());
+                connection.services());
     }
 
     @Override

@@ -117,7 +117,7 @@ final class Http2Request implements Request, SlotBoard.RequestInfo, RequestAttri
     @Override
     public byte[] bodyBytes() throws IOException {
         return RequestBodies.readAll(this, stream.body, fields.contentLength(), limitRequestBody,
-                stream.session().c.services().inputBudget());
+                stream.session().c.services());
     }
 
     @Override
