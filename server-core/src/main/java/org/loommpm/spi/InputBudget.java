@@ -31,7 +31,9 @@ public final class InputBudget {
         /** An HTTP/2 header block being assembled (HEADERS + CONTINUATION) and its decoded list. */
         HEADER_BLOCK("header-block"),
         /** A request body read whole ({@code Request.bodyBytes()}, {@code bodyString()}). */
-        REQUEST_BODY("request-body");
+        REQUEST_BODY("request-body"),
+        /** An HTTP/2 stream's request body received and not yet read by its handler. */
+        STREAM_BUFFER("stream-buffer");
 
         private final String label;
 
@@ -145,8 +147,8 @@ public final class InputBudget {
      * What one consumer (a socket's message, a stream's header block, a body being read) holds of
      * a budget: it grows as the buffer grows and {@link #releaseAll releases} exactly what it
      * reserved, once, however many paths end the buffer. Grown by one thread at a time (the
-     * buffer's owner); {@code releaseAll} may come from another thread (a connection's end), and
-     * a concurrent second call releases nothing more.
+     * buffer's owner); {@link #shrink} and {@code releaseAll} may come from other threads (the
+     * reader of the buffer, a connection's end), and never release more than is held.
      */
     public static final class Hold {
         private final InputBudget budget;
@@ -174,6 +176,24 @@ public final class InputBudget {
             }
             held.addAndGet(n);
             return true;
+        }
+
+        /**
+         * Releases {@code n} bytes of what it holds (the consumer let part of its buffer go), or
+         * all it still holds if that is less (a {@link #releaseAll} came first). Any thread.
+         *
+         * @param n the bytes
+         */
+        public void shrink(long n) {
+            long cur;
+            long give;
+            do {
+                cur = held.get();
+                give = Math.min(cur, n);
+            } while (give > 0 && !held.compareAndSet(cur, cur - give));
+            if (give > 0) {
+                budget.release(give);
+            }
         }
 
         /** Releases all it holds; idempotent. */

@@ -26,7 +26,10 @@ import org.loommpm.spi.InputBudget;
  * connection ends; a refusal ends the connection with ENHANCE_YOUR_CALM, since the block cannot be
  * skipped without losing the HPACK state (LM2802). A new stream's decoded header list is charged
  * for the stream's life (released in {@link Stream#letGo}); a refusal resets only that stream with
- * REFUSED_STREAM, which a client may retry (LM2803).
+ * REFUSED_STREAM, which a client may retry (LM2803). A request body received and not yet read
+ * by its handler is charged until it is read or the stream ends (the stream's receive window
+ * bounds it per stream, not across the 100 streams of each connection); a refusal resets that
+ * stream with ENHANCE_YOUR_CALM (LM2805).
  */
 final class InboundFrames implements FrameListener {
     private static final System.Logger LOG = System.getLogger("org.loommpm.http2");
@@ -137,8 +140,11 @@ final class InboundFrames implements FrameListener {
             byte[] copy = Arrays.copyOfRange(a, off, off + n);
             if (st.tunnel != null) {
                 st.tunnel.offer(copy);
-            } else {
-                st.body.offer(copy);
+            } else if (!st.body.offer(copy)) {
+                s.c.services().intervalLog().log(LOG, Level.WARNING,
+                        "LM2805 {0}: input budget exhausted: stream {1}''s unread request body refused"
+                                + " (RST_STREAM ENHANCE_YOUR_CALM)", s, sid);
+                throw Http2Error.stream(sid, ErrorCode.ENHANCE_YOUR_CALM, "input budget exhausted by unread DATA");
             }
         }
         if (end) {

@@ -12,6 +12,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.loommpm.api.Headers;
 import org.loommpm.api.HttpException;
 import org.loommpm.config.RequestReadTimeout;
+import org.loommpm.spi.InputBudget;
 
 /**
  * A stream's request body as the handler reads it. The frame loop {@link #offer}s the payload of
@@ -35,6 +36,8 @@ final class RequestBody extends InputStream {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final ArrayDeque<byte[]> chunks = new ArrayDeque<>();
+    /** What the chunks hold of the child's input budget: grown by the frame loop, shrunk by the task's reads. */
+    private final InputBudget.Hold held;
     private int headOffset;
     private boolean ended;
     /** The client's trailer fields (without the forbidden ones), set with {@link #ended}; empty for none. */
@@ -62,6 +65,8 @@ final class RequestBody extends InputStream {
     RequestBody(Stream stream, long limit) {
         this.stream = stream;
         this.limit = limit;
+        this.held = new InputBudget.Hold(stream.session().c.services().inputBudget(),
+                InputBudget.Consumer.STREAM_BUFFER);
     }
 
     void timeout(long nanos) {
@@ -80,8 +85,16 @@ final class RequestBody extends InputStream {
 
     // ---- frame loop side ----
 
-    /** Adds one DATA frame's payload. */
-    void offer(byte[] data) {
+    /**
+     * Adds one DATA frame's payload, charged to the child's input budget until the handler reads
+     * it or the stream ends.
+     *
+     * @return whether the budget had room: if not, nothing was added (the stream is reset)
+     */
+    boolean offer(byte[] data) {
+        if (!held.grow(data.length)) {
+            return false;
+        }
         lock.lock();
         try {
             chunks.add(data);
@@ -89,6 +102,7 @@ final class RequestBody extends InputStream {
         } finally {
             lock.unlock();
         }
+        return true;
     }
 
     /**
@@ -119,7 +133,7 @@ final class RequestBody extends InputStream {
         }
     }
 
-    /** The stream is gone: a parked reader fails. */
+    /** The stream is gone: a parked reader fails, and what was received unread goes back to the input budget. */
     void cancel() {
         lock.lock();
         try {
@@ -128,6 +142,7 @@ final class RequestBody extends InputStream {
         } finally {
             lock.unlock();
         }
+        held.releaseAll();
     }
 
     // ---- task side ----
@@ -226,6 +241,7 @@ final class RequestBody extends InputStream {
         } finally {
             lock.unlock();
         }
+        held.shrink(n);
         consumed += n;
         if (limit > 0 && consumed > limit) {
             throw new HttpException(413, "request body larger than LimitRequestBody");

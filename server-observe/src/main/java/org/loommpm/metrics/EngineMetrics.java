@@ -113,7 +113,7 @@ public final class EngineMetrics implements ChildListener {
                     budget, InputBudget::highWater, tags));
             for (InputBudget.Consumer k : InputBudget.Consumer.values()) {
                 meters.add(counter("loom.input.budget.refusals", "Reservations the input budget refused (the client "
-                        + "was answered 1009, 413, REFUSED_STREAM or GOAWAY)", budget, x -> x.refusals(k),
+                        + "was answered 1009, 413, RST_STREAM or GOAWAY)", budget, x -> x.refusals(k),
                         tags.and("consumer", k.label())));
             }
         }

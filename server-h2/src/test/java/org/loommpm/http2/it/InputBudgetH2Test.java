@@ -59,4 +59,38 @@ class InputBudgetH2Test {
             assertTrue(budget.highWater() <= budget.limit());
         }
     }
+
+    /**
+     * Request bodies received and not yet read are charged per stream: the stream window bounds
+     * each (64 KiB), not the 100 streams of a connection, so 20 streams whose handler reads
+     * nothing exhaust a 1 MiB budget and the stream whose DATA does not fit is reset with
+     * ENHANCE_YOUR_CALM; what the others held comes back when they end.
+     */
+    @Test
+    void unreadBodiesOverTheBudgetResetTheirStream() throws Exception {
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        Handler app = (req, res) -> {
+            release.await(10, java.util.concurrent.TimeUnit.SECONDS); // reads nothing meanwhile
+            res.send("done");
+        };
+        try (H2Server server = H2Server.start(app, s -> s, b -> b.inputBudget(InputBudgetSettings.DEFAULTS.withBytes(1 << 20)))) {
+            InputBudget budget = server.supervisor().children().getFirst().inputBudget();
+            try (FrameClient c = FrameClient.open(server.port())) {
+                for (int stream = 1; stream <= 39; stream += 2) {
+                    c.headers(stream, false, LimitsTest.POST);
+                    for (int off = 0; off < 65_535; off += FRAME) {
+                        c.frame(FrameClient.DATA, 0, stream, new byte[Math.min(FRAME, 65_535 - off)]);
+                    }
+                }
+                FrameClient.Frame rst = c.expect(FrameClient.RST_STREAM);
+                assertEquals(LimitsTest.ENHANCE_YOUR_CALM, rst.errorCode(), "stream " + rst.stream());
+                assertTrue(budget.refusals(InputBudget.Consumer.STREAM_BUFFER) > 0);
+                assertTrue(budget.used() <= budget.limit());
+                release.countDown();
+                c.headers(41, true, FrameClient.get("/"));
+                assertEquals("done", c.response(41).text(), "the connection goes on");
+            }
+            TestServers.waitFor("every unread body released with its stream", 10, () -> budget.used() == 0);
+        }
+    }
 }
