@@ -36,8 +36,12 @@ final class RequestBody extends InputStream {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final ArrayDeque<byte[]> chunks = new ArrayDeque<>();
-    /** What the chunks hold of the child's input budget: grown by the frame loop, shrunk by the task's reads. */
-    private final InputBudget.Hold held;
+    /**
+     * What the chunks hold of the child's input budget, made at the first DATA (a request without
+     * a body holds none): grown by the frame loop, shrunk by the task's reads, released by the
+     * loop when the stream ends.
+     */
+    private volatile InputBudget.Hold held;
     private int headOffset;
     private boolean ended;
     /** The client's trailer fields (without the forbidden ones), set with {@link #ended}; empty for none. */
@@ -65,8 +69,6 @@ final class RequestBody extends InputStream {
     RequestBody(Stream stream, long limit) {
         this.stream = stream;
         this.limit = limit;
-        this.held = new InputBudget.Hold(stream.session().c.services().inputBudget(),
-                InputBudget.Consumer.STREAM_BUFFER);
     }
 
     void timeout(long nanos) {
@@ -92,7 +94,12 @@ final class RequestBody extends InputStream {
      * @return whether the budget had room: if not, nothing was added (the stream is reset)
      */
     boolean offer(byte[] data) {
-        if (!held.grow(data.length)) {
+        InputBudget.Hold h = held;
+        if (h == null) {
+            h = new InputBudget.Hold(stream.session().c.services().inputBudget(), InputBudget.Consumer.STREAM_BUFFER);
+            held = h;
+        }
+        if (!h.grow(data.length)) {
             return false;
         }
         lock.lock();
@@ -142,7 +149,10 @@ final class RequestBody extends InputStream {
         } finally {
             lock.unlock();
         }
-        held.releaseAll();
+        InputBudget.Hold h = held;
+        if (h != null) {
+            h.releaseAll();
+        }
     }
 
     // ---- task side ----
@@ -241,7 +251,7 @@ final class RequestBody extends InputStream {
         } finally {
             lock.unlock();
         }
-        held.shrink(n);
+        held.shrink(n); // n > 0: the bytes came from an offer, which made it
         consumed += n;
         if (limit > 0 && consumed > limit) {
             throw new HttpException(413, "request body larger than LimitRequestBody");
