@@ -7,9 +7,9 @@ import java.util.concurrent.atomic.LongAdder;
  * One child's bound on what its clients make it hold in memory before a handler or a protocol
  * consumes it (the {@code InputBudget} directive): WebSocket messages being assembled, HTTP/2
  * header blocks and request bodies not yet read, request bodies read whole. Each such buffer is
- * sized by the client, and each is bounded on its own (a message limit, a header list limit, {@code LimitRequestBody}), but their
- * sum over thousands of sockets is not: 15,000 sockets each holding an unfinished 1 MiB message
- * ask for 15 GB. A consumer {@link #reserve reserves} the bytes before it buffers them and
+ * sized by the client, and each is bounded on its own (a message limit, a header list limit,
+ * {@code LimitRequestBody}), but their sum over thousands of sockets is not: 15,000 sockets each
+ * holding an unfinished 1 MiB message ask for 15 GB. A consumer {@link #reserve reserves} the bytes before it buffers them and
  * {@link #release releases} them when it lets the buffer go, on every path (completion, error,
  * close, reset); a refused reservation is answered by the consumer's protocol (WebSocket close
  * 1009, 413, 431, RST_STREAM) and counted here by {@link Consumer kind}. Consumers normally hold
