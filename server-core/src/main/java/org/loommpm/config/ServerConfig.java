@@ -409,7 +409,7 @@ public final class ServerConfig {
     public Http2Settings http2() { return http2; }
     /** {@return the WebSocket limits and timers ({@code WebSocket*})} */
     public WebSocketSettings webSocket() { return webSocket; }
-    /** {@return what clients may make a child hold in memory, and the WebSocket message deadline ({@code InputBudget}, ...)} */
+    /** {@return what clients may make a child hold, and the WebSocket message deadline ({@code InputBudget}, ...)} */
     public InputBudgetSettings inputBudget() { return inputBudget; }
     /** {@return the outbound queue, suspended exchanges and event streams ({@code OutboundQueueLimit}, ...)} */
     public StreamingSettings streaming() { return streaming; }

@@ -11,8 +11,9 @@ import org.loommpm.spi.InputBudget;
  * requests never ask), and what ends with the exchange. {@link ExchangeRunner} releases it when
  * the handler's call ends, whatever the outcome: a {@code Request.multipart()} reader cached
  * there is closed, which deletes its temporary files (success, a handler's failure, a client gone
- * mid-upload alike), and a body read whole gives its bytes back to the input budget. The map itself is dropped with the request object, which each exchange makes
- * anew, so nothing carries over to the next request of a connection.
+ * mid-upload alike), and a body read whole gives its bytes back to the input budget. The map
+ * itself is dropped with the request object, which each exchange makes anew, so nothing carries
+ * over to the next request of a connection.
  */
 public final class RequestAttributes {
     /** A protocol's request: the attributes it made, if any. */
@@ -43,7 +44,8 @@ public final class RequestAttributes {
                     && attributes.get(MultipartReader.class.getName()) instanceof MultipartReader reader) {
                 reader.close(); // logs (LM2732) a file it cannot delete, throws nothing
             }
-            if (attributes != null && attributes.get(InputBudget.Hold.class.getName()) instanceof InputBudget.Hold held) {
+            if (attributes != null
+                    && attributes.get(InputBudget.Hold.class.getName()) instanceof InputBudget.Hold held) {
                 held.releaseAll();
             }
         }

@@ -143,7 +143,8 @@ public final class WsFragmentAttack {
                 return false;
             }
             head.append((char) b);
-            state = (b == '\r' && (state == 0 || state == 2)) || (b == '\n' && (state == 1 || state == 3)) ? state + 1 : 0;
+            boolean next = (b == '\r' && (state == 0 || state == 2)) || (b == '\n' && (state == 1 || state == 3));
+            state = next ? state + 1 : 0;
         }
         return head.toString().startsWith("HTTP/1.1 101");
     }
