@@ -279,7 +279,6 @@ final class InboundFrames implements FrameListener {
         }
         InputBudget.Hold fields = new InputBudget.Hold(s.c.services().inputBudget(), InputBudget.Consumer.HEADER_BLOCK);
         if (!fields.grow(listSize(f))) {
-            s.counters.streamRefused();
             s.c.services().intervalLog().log(LOG, Level.WARNING,
                     "LM2803 {0}: input budget exhausted: stream {1} refused (REFUSED_STREAM)", s, sid);
             throw Http2Error.stream(sid, ErrorCode.REFUSED_STREAM, "input budget exhausted");
