@@ -12,16 +12,27 @@
 #     OUT=/tmp/before.md benchmarks/attack.sh              # the same attacks against another build
 #
 # ATTACKS: none slowloris slow-body idle overload malformed fd-exhaustion static log-full
-# log-deleted tls-hold tls-probes. Environment: DURATION (20 s), RATE (20 req/s), TIMEOUT (5 s),
-# SLOW_CONNS (1000), BODY_CONNS (300), FD_CONNS (2000), FD_LIMIT (512), OVERLOAD_CONNS (1000),
-# ATTACK_PORT_BASE (18490), SERVER_JAR, BENCH_SERVER_JAR (the servers; the attack clients always
-# come from this checkout's bench jar), JVM_FLAGS, SERVER_CPU (0), CLIENT_CPU (1), BUILD=1, OUT
-# (markdown report), KEEP=1 (keep the temp dir with the server logs).
+# log-deleted tls-hold tls-probes ws-fragments. Environment: DURATION (20 s), RATE (20 req/s),
+# TIMEOUT (5 s), SLOW_CONNS (1000), BODY_CONNS (300), FD_CONNS (2000), FD_LIMIT (512),
+# OVERLOAD_CONNS (1000), WS_CONNS (200), WS_JVM_FLAGS (-Xms128m -Xmx128m: after JVM_FLAGS, so
+# they win), ATTACK_PORT_BASE (18490),
+# SERVER_JAR, BENCH_SERVER_JAR (the servers; the attack clients always come from this checkout's
+# bench jar), JVM_FLAGS, SERVER_CPU (0), CLIENT_CPU (1), BUILD=1, OUT (markdown report), KEEP=1
+# (keep the temp dir with the server logs).
+#
+# ws-fragments (issue #50 item 5): WS_CONNS WebSockets to the bench app's /ws echo (WsFragmentAttack),
+# each sending a 900 KiB fragment of a binary message that never ends, then one byte of
+# continuation per second, reconnecting when the server closes it; the server runs with
+# WS_JVM_FLAGS added (a 128 MiB heap, where 200 x 900 KiB cannot fit). The row gives the close
+# codes the attacker got (1009: the input budget refused the message, 1008: WebSocketMessageTimeout),
+# the server's input budget (high water, max, refusals: LoomInputBudget* of /server-status?auto),
+# the heap used at most, the normal client's losses and whether the server stayed up.
+#   ATTACKS=ws-fragments DURATION=40 benchmarks/attack.sh
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
 
-ATTACKS=${ATTACKS:-"none slowloris slow-body idle overload malformed fd-exhaustion static log-full log-deleted tls-hold tls-probes"}
+ATTACKS=${ATTACKS:-"none slowloris slow-body idle overload malformed fd-exhaustion static log-full log-deleted tls-hold tls-probes ws-fragments"}
 DURATION=${DURATION:-20}
 RATE=${RATE:-20}
 TIMEOUT=${TIMEOUT:-5}
@@ -30,6 +41,8 @@ BODY_CONNS=${BODY_CONNS:-300}
 FD_CONNS=${FD_CONNS:-2000}
 FD_LIMIT=${FD_LIMIT:-512}
 OVERLOAD_CONNS=${OVERLOAD_CONNS:-1000}
+WS_CONNS=${WS_CONNS:-200}
+WS_JVM_FLAGS=${WS_JVM_FLAGS:-"-Xms128m -Xmx128m"}
 ATTACK_PORT_BASE=${ATTACK_PORT_BASE:-18490}
 OUT=${OUT:-}
 SERVER_JAR=${SERVER_JAR:-"$ROOT_DIR/server-cli/target/loom-mpm.jar"}
@@ -67,7 +80,7 @@ start_target() {
     # BENCH_HOST: how a BENCH_SERVER_JAR built before -Dbench.host (bench apps bind 127.0.0.1
     # by default since) is kept on loopback.
     # shellcheck disable=SC2086
-    BENCH_HOST=127.0.0.1 "${PIN_SERVER[@]}" bash -c "$limit exec \"\$0\" \"\$@\"" "$JAVA" $JVM_FLAGS \
+    BENCH_HOST=127.0.0.1 "${PIN_SERVER[@]}" bash -c "$limit exec \"\$0\" \"\$@\"" "$JAVA" $JVM_FLAGS $ATTACK_JVM_FLAGS \
       -jar "$BENCH_SERVER_JAR" "$port" loom >"$log" 2>&1 &
   else
     local listen="Listen 127.0.0.1:$port"
@@ -89,7 +102,7 @@ CustomLog ${ACCESS_LOG:-/dev/null} common
 $extra
 EOF
     # shellcheck disable=SC2086
-    "${PIN_SERVER[@]}" bash -c "$limit exec \"\$0\" \"\$@\"" "$JAVA" $JVM_FLAGS -jar "$SERVER_JAR" \
+    "${PIN_SERVER[@]}" bash -c "$limit exec \"\$0\" \"\$@\"" "$JAVA" $JVM_FLAGS $ATTACK_JVM_FLAGS -jar "$SERVER_JAR" \
       -f "$TMP/loom-$port.conf" >"$log" 2>&1 &
   fi
   SERVER_PID=$!
@@ -140,12 +153,13 @@ attack_cmd() {
     tls-hold) echo "${h1[*]} --attack tls-hold --conns $SLOW_CONNS" ;;
     tls-probes) echo "${h1[*]} --attack tls-probes --conns 4" ;;
     overload) echo "h2load --h1 -D $DURATION -c $OVERLOAD_CONNS -t 1 http://127.0.0.1:$port/slow" ;;
+    ws-fragments) echo "$JAVA -cp $JAR org.loommpm.bench.attack.WsFragmentAttack --port $port --duration $DURATION --conns $WS_CONNS --interval 1 --path /ws" ;;
   esac
 }
 
 target_of() {
   case "$1" in
-    slow-body | overload | malformed) echo bench ;;
+    slow-body | overload | malformed | ws-fragments) echo bench ;;
     tls-hold | tls-probes) echo tls ;;
     *) echo jar ;;
   esac
@@ -225,6 +239,8 @@ for attack in $ATTACKS; do
   [ "$target" = tls ] && scheme=https
   echo "== $attack on $target (port $port)" >&2
   ACCESS_LOG=""
+  ATTACK_JVM_FLAGS=""
+  [ "$attack" = ws-fragments ] && ATTACK_JVM_FLAGS=$WS_JVM_FLAGS
   case "$attack" in
     log-full) ln -sf /dev/full "$TMP/access-$port.log"; ACCESS_LOG=$TMP/access-$port.log ;;
     log-deleted) ACCESS_LOG=$TMP/access-$port.log ;;
@@ -273,6 +289,9 @@ for attack in $ATTACKS; do
   SAMPLER_PID=""
   alive=yes
   kill -0 "$SERVER_PID" 2>/dev/null || alive="no (exited)"
+  budget=$(curl -s -m 2 "$scheme://127.0.0.1:$port/server-status?auto" 2>/dev/null |
+    awk -F': ' '/^LoomInputBudgetHighWater/{h=$2} /^LoomInputBudgetMax/{m=$2} /^LoomInputBudgetRefusals/{r=$2}
+      END{if (m != "") printf "input budget high water %.1f of %.1f MiB, %d refusals", h / 1048576, m / 1048576, r}')
   stop_server
   cpu=$(awk -v c="$((c1 - c0))" -v hz="$HZ" -v a="$t0" -v b="$t1" 'BEGIN{printf "%.0f", c / hz / (b - a) * 100}')
   samples=$(awk '$1 != "x" {if ($1 > b) b = $1} {if ($2 > t) t = $2; if ($3 > f) f = $3} $4 != "-" {if ($4 > h) h = $4}
@@ -283,6 +302,9 @@ for attack in $ATTACKS; do
       none) result="-" ;;
       overload) result=$(grep -E '^requests:|^status codes:' "$TMP/attack-$run" | tr '\n' ' ' | tr -s ' ') ;;
       malformed | tls-probes) result="$(kv probes_run "$atk") probes, $(kv left_open "$atk") left open (table below)" ;;
+      ws-fragments)
+        atk=$(grep -E '^WSATTACK' "$TMP/attack-$run" 2>/dev/null || true)
+        result="$(kv handshakes "$atk") sockets opened, closes by code $(kv closes "$atk"), $(kv no_close_frame "$atk") ended without a close frame, $(kv failed "$atk") failed; ${budget:-input budget not shown}; server $ATTACK_JVM_FLAGS" ;;
       *) result="$(kv open_at_end "$atk") of $(kv conns "$atk") open at the end, $(kv closed_by_server "$atk") closed by the server (life p50 $(kv life_p50_s "$atk") s, max $(kv life_max_s "$atk") s, answers $(kv statuses "$atk")), $(kv connect_failed "$atk") connects failed" ;;
     esac
   fi

@@ -47,8 +47,13 @@ public record Http2Settings(int maxConcurrentStreams, int windowSize, int maxFra
                             int headerTableSize, Duration settingsTimeout, int maxResetsPerSecond,
                             int maxControlFramesPerSecond, int maxEmptyFramesPerSecond, int maxContinuationFrames,
                             Duration stallTimeout, boolean enableConnectProtocol, int maxOversizedHeadersPerMinute) {
-    /** The defaults. */
-    public static final Http2Settings DEFAULTS = new Http2Settings(100, 65_535, 16_384, 65_536, 4_096,
+    /**
+     * The defaults. The header list limit is 32 KiB, nginx's bound on a whole request head (four
+     * 8 KiB buffers, HTTP/1.1 and HTTP/2 alike since nginx 1.19.7): room for a request with
+     * several kilobytes of cookies and tokens, half what a block over it used to cost to check and
+     * decode, and a quarter of the compressed bytes a connection may make us hold in one block.
+     */
+    public static final Http2Settings DEFAULTS = new Http2Settings(100, 65_535, 16_384, 32_768, 4_096,
             Duration.ofSeconds(10), 100, 200, 100, 32, Duration.ofSeconds(60), true, 10);
 
     /** Checks every bound (RFC 9113 §6.5.2 for the announced settings). */

@@ -178,6 +178,7 @@ public final class ServerConfig {
     private final ProxyProtocolSettings proxyProtocol;
     private final WebSocketSettings webSocket;
     private final StreamingSettings streaming;
+    private final InputBudgetSettings inputBudget;
 
     private ServerConfig(Builder b, Limits limits, TlsSettings tls) {
         this.listen = List.copyOf(b.listen.isEmpty() && tls.listen().isEmpty()
@@ -225,6 +226,7 @@ public final class ServerConfig {
         this.proxyProtocol = b.proxyProtocol;
         this.webSocket = b.webSocket;
         this.streaming = b.streaming;
+        this.inputBudget = b.inputBudget;
     }
 
     /** {@return A builder holding every default} */
@@ -277,6 +279,7 @@ public final class ServerConfig {
         b.proxyProtocol = proxyProtocol;
         b.webSocket = webSocket;
         b.streaming = streaming;
+        b.inputBudget = inputBudget;
         return b;
     }
 
@@ -406,6 +409,8 @@ public final class ServerConfig {
     public Http2Settings http2() { return http2; }
     /** {@return the WebSocket limits and timers ({@code WebSocket*})} */
     public WebSocketSettings webSocket() { return webSocket; }
+    /** {@return what clients may make a child hold, and the WebSocket message deadline ({@code InputBudget}, ...)} */
+    public InputBudgetSettings inputBudget() { return inputBudget; }
     /** {@return the outbound queue, suspended exchanges and event streams ({@code OutboundQueueLimit}, ...)} */
     public StreamingSettings streaming() { return streaming; }
 
@@ -530,6 +535,7 @@ public final class ServerConfig {
         private ProxyProtocolSettings proxyProtocol = ProxyProtocolSettings.DEFAULTS;
         private WebSocketSettings webSocket = WebSocketSettings.DEFAULTS;
         private StreamingSettings streaming = StreamingSettings.DEFAULTS;
+        private InputBudgetSettings inputBudget = InputBudgetSettings.DEFAULTS;
 
         private Builder() {
         }
@@ -847,6 +853,14 @@ public final class ServerConfig {
          * @return this builder
          */
         public Builder webSocket(WebSocketSettings s) { webSocket = Objects.requireNonNull(s); return this; }
+        /**
+         * What clients may make a child hold in memory ({@code InputBudget}) and the WebSocket
+         * message deadline ({@code WebSocketMessageTimeout}).
+         *
+         * @param s the value
+         * @return this builder
+         */
+        public Builder inputBudget(InputBudgetSettings s) { inputBudget = Objects.requireNonNull(s); return this; }
         /**
          * The outbound queue, suspended exchanges and event streams ({@code OutboundQueueLimit}, ...).
          *

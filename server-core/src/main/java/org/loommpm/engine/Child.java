@@ -11,6 +11,7 @@ import java.util.function.ToLongFunction;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.spi.CloseReason;
 import org.loommpm.spi.ConnectionProtocol;
+import org.loommpm.spi.InputBudget;
 import org.loommpm.spi.IntervalLog;
 import org.loommpm.spi.ProtocolCounters;
 
@@ -40,6 +41,8 @@ public final class Child implements ChildStats, ChildHandle {
     private final Supervisor supervisor;
     private final WorkerPool pool;
     private final AdmissionControl admission;
+    /** What this child's clients may make it hold in memory ({@code InputBudget}). */
+    private final InputBudget inputBudget;
     private final Poller[] pollers;
     private final AtomicInteger open = new AtomicInteger();
     private final AtomicInteger contextsHeld = new AtomicInteger();
@@ -85,6 +88,8 @@ public final class Child implements ChildStats, ChildHandle {
         this.supervisor = supervisor;
         this.liveness = new ChildPing(config.childPingMisses());
         this.admission = new AdmissionControl(config.threadsPerChild(), config.admissionControl());
+        this.inputBudget = new InputBudget(config.inputBudget().childBytes(Runtime.getRuntime().maxMemory(),
+                config.startServers()));
         int n = config.effectivePollersPerChild();
         this.pollers = new Poller[n];
         this.pollersLeft = new AtomicInteger(n);
@@ -154,6 +159,11 @@ public final class Child implements ChildStats, ChildHandle {
     /** The registry of the server-wide counts the protocol layers keep. */
     public ProtocolCounters protocolCounters() {
         return supervisor.protocols();
+    }
+
+    @Override
+    public InputBudget inputBudget() {
+        return inputBudget;
     }
 
     /** Where per-connection lines that come in floods (timeouts) are logged: the server's. */

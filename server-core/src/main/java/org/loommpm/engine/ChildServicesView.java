@@ -1,6 +1,7 @@
 package org.loommpm.engine;
 
 import org.loommpm.spi.ChildServices;
+import org.loommpm.spi.InputBudget;
 import org.loommpm.spi.IntervalLog;
 import org.loommpm.spi.ProtocolCounters;
 import org.loommpm.spi.SlotBoard;
@@ -66,6 +67,11 @@ final class ChildServicesView implements ChildServices {
     @Override
     public ProtocolCounters counters() {
         return child.protocolCounters();
+    }
+
+    @Override
+    public InputBudget inputBudget() {
+        return child.inputBudget();
     }
 
     @Override

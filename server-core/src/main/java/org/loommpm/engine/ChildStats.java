@@ -2,6 +2,7 @@ package org.loommpm.engine;
 
 import java.util.List;
 import org.loommpm.spi.CloseReason;
+import org.loommpm.spi.InputBudget;
 
 /**
  * One child's counts, read without locks from the engine's own counters (the metrics and status
@@ -112,4 +113,12 @@ public interface ChildStats {
 
     /** The worker slots' states. */
     Scoreboard scoreboard();
+
+    /**
+     * {@return what the child's clients hold of its input budget (used, limit, high-water mark,
+     * refusals), or {@code null} where it is not kept (child processes' records)}
+     */
+    default InputBudget inputBudget() {
+        return null;
+    }
 }

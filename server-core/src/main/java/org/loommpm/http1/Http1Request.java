@@ -187,7 +187,8 @@ final class Http1Request implements Request, RequestAttributes.Holder {
 
     @Override
     public byte[] bodyBytes() throws IOException {
-        return RequestBodies.readAll(body, head.contentLength(), limitRequestBody);
+        return RequestBodies.readAll(this, body, head.contentLength(), limitRequestBody,
+                connection.services());
     }
 
     @Override

@@ -3,7 +3,7 @@ package org.loommpm.spi;
 /**
  * What a protocol may use of the child its connection belongs to, and nothing more: running
  * work on the child's workers, the worker slots' scoreboard, whether the child is finishing, and
- * the server-wide protocol counters. The child itself, its pool and its pollers stay the
+ * the server-wide protocol counters, the child's input budget. The child itself, its pool and its pollers stay the
  * engine's. Any thread (each method says what it needs).
  */
 public interface ChildServices {
@@ -57,6 +57,13 @@ public interface ChildServices {
 
     /** {@return the registry of the server-wide counts the protocols keep, each registering its own} */
     ProtocolCounters counters();
+
+    /**
+     * {@return the child's bound on what clients make it hold in memory: a consumer reserves
+     * before it buffers client bytes and releases on every path that lets them go (see
+     * {@link InputBudget}). Any thread}
+     */
+    InputBudget inputBudget();
 
     /**
      * {@return where per-connection lines that come in floods under attack (timeouts) are logged:

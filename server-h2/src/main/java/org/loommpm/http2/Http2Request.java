@@ -116,7 +116,8 @@ final class Http2Request implements Request, SlotBoard.RequestInfo, RequestAttri
 
     @Override
     public byte[] bodyBytes() throws IOException {
-        return RequestBodies.readAll(stream.body, fields.contentLength(), limitRequestBody);
+        return RequestBodies.readAll(this, stream.body, fields.contentLength(), limitRequestBody,
+                stream.session().c.services());
     }
 
     @Override

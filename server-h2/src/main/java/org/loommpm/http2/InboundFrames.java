@@ -12,6 +12,7 @@ import org.loommpm.http2.frame.FrameType;
 import org.loommpm.http2.frame.Http2Error;
 import org.loommpm.http2.guard.ControlFrameGuard;
 import org.loommpm.http2.hpack.FieldBlock;
+import org.loommpm.spi.InputBudget;
 
 /**
  * Acts on the frames a client sends (RFC 9113 §5-§6): the {@link FrameReader} checks each
@@ -19,6 +20,16 @@ import org.loommpm.http2.hpack.FieldBlock;
  * violation to a stream error (RST_STREAM, the connection goes on) or a connection error
  * (thrown to the frame loop, which sends GOAWAY and closes), with the codes RFC 9113 assigns.
  * Frame loop only.
+ *
+ * <p><b>The input budget.</b> A header block is charged to the child's {@link InputBudget} as its
+ * fragments arrive (HEADERS, then each CONTINUATION) and released once it is decoded, or when the
+ * connection ends; a refusal ends the connection with ENHANCE_YOUR_CALM, since the block cannot be
+ * skipped without losing the HPACK state (LM2802). A new stream's decoded header list is charged
+ * for the stream's life (released in {@link Stream#letGo}); a refusal resets only that stream with
+ * REFUSED_STREAM, which a client may retry (LM2803). A request body received and not yet read
+ * by its handler is charged until it is read or the stream ends (the stream's receive window
+ * bounds it per stream, not across the 100 streams of each connection); a refusal resets that
+ * stream with ENHANCE_YOUR_CALM (LM2805).
  */
 final class InboundFrames implements FrameListener {
     private static final System.Logger LOG = System.getLogger("org.loommpm.http2");
@@ -28,10 +39,14 @@ final class InboundFrames implements FrameListener {
     private boolean blockEndStream;
     /** A stream error found in the HEADERS frame, raised once its block is decoded (HPACK stays in step). */
     private Http2Error blockError;
+    /** What the header block being assembled holds of the input budget (any thread releases it at the end). */
+    private final InputBudget.Hold blockHold;
 
     InboundFrames(Session s) {
         this.s = s;
         this.reader = new FrameReader(this, s.limits.maxFrameSize());
+        this.blockHold = new InputBudget.Hold(s.c.services().inputBudget(), InputBudget.Consumer.HEADER_BLOCK);
+        s.c.outbound().closed().whenComplete((reason, failure) -> blockHold.releaseAll());
     }
 
     /** Whether the client connection preface has been read. */
@@ -125,8 +140,11 @@ final class InboundFrames implements FrameListener {
             byte[] copy = Arrays.copyOfRange(a, off, off + n);
             if (st.tunnel != null) {
                 st.tunnel.offer(copy);
-            } else {
-                st.body.offer(copy);
+            } else if (!st.body.offer(copy)) {
+                s.c.services().intervalLog().log(LOG, Level.WARNING,
+                        "LM2805 {0}: input budget exhausted: stream {1}''s unread request body refused"
+                                + " (RST_STREAM ENHANCE_YOUR_CALM)", s, sid);
+                throw Http2Error.stream(sid, ErrorCode.ENHANCE_YOUR_CALM, "input budget exhausted by unread DATA");
             }
         }
         if (end) {
@@ -162,6 +180,8 @@ final class InboundFrames implements FrameListener {
             throws Http2Error {
         blockError = dependency == sid
                 ? Http2Error.stream(sid, ErrorCode.PROTOCOL_ERROR, "stream depends on itself") : null;
+        blockHold.releaseAll();
+        charge(len);
         s.block.start(a, off, len);
         blockEndStream = endStream;
         if (endHeaders) {
@@ -174,9 +194,21 @@ final class InboundFrames implements FrameListener {
         if (len == 0) {
             s.empty.emptyFrame(System.nanoTime());
         }
+        charge(len);
         s.block.continuation(a, off, len);
         if (endHeaders) {
             headerBlockDone(sid);
+        }
+    }
+
+    /** A header block's fragment of {@code len} bytes is about to be buffered: the budget must grant it. */
+    private void charge(int len) throws Http2Error {
+        if (!blockHold.grow(len)) {
+            InputBudget b = s.c.services().inputBudget();
+            s.c.services().intervalLog().log(LOG, Level.WARNING,
+                    "LM2802 {0}: input budget exhausted ({1} of {2} bytes held) while a header block arrives:"
+                            + " GOAWAY ENHANCE_YOUR_CALM", s, b.used(), b.limit());
+            throw Http2Error.connection(ErrorCode.ENHANCE_YOUR_CALM, "input budget exhausted by a header block");
         }
     }
 
@@ -188,6 +220,8 @@ final class InboundFrames implements FrameListener {
         } catch (IOException e) {
             throw Http2Error.connection(ErrorCode.COMPRESSION_ERROR, "header block of stream " + sid + ": "
                     + e.getMessage());
+        } finally {
+            blockHold.releaseAll();
         }
         if (f.truncated()) {
             // Answered 431 and the connection kept, but decoded to the limit for nothing: a few.
@@ -243,17 +277,34 @@ final class InboundFrames implements FrameListener {
         if (blockEndStream && f.contentLength() > 0) {
             throw Http2Error.stream(sid, ErrorCode.PROTOCOL_ERROR, "content-length with an empty body");
         }
+        InputBudget.Hold fields = new InputBudget.Hold(s.c.services().inputBudget(), InputBudget.Consumer.HEADER_BLOCK);
+        if (!fields.grow(listSize(f))) {
+            s.c.services().intervalLog().log(LOG, Level.WARNING,
+                    "LM2803 {0}: input budget exhausted: stream {1} refused (REFUSED_STREAM)", s, sid);
+            throw Http2Error.stream(sid, ErrorCode.REFUSED_STREAM, "input budget exhausted");
+        }
         if (!s.limit.tryOpen()) {
+            fields.releaseAll();
             s.counters.streamRefused();
             throw Http2Error.stream(sid, ErrorCode.REFUSED_STREAM, "more than " + s.limit.max() + " streams");
         }
         Stream created = new Stream(s, sid, f, s.peerInitialWindow, s.initialRecvWindow(),
                 s.protocol.config().limitRequestBody());
+        created.fields = fields;
         if (f.protocol() != null) {
             created.tunnel = new TunnelStream(created);
             s.tunnelStarted(created.tunnel);
         }
         s.startStream(created, blockEndStream);
+    }
+
+    /** The bytes a decoded request head holds: its fields' names and values, as HPACK counts them (RFC 7541 §4.1). */
+    private static long listSize(FieldBlock f) {
+        long n = 0;
+        for (int i = 0; i < f.headers().size(); i++) {
+            n += f.headers().name(i).length() + f.headers().value(i).length() + 32;
+        }
+        return n;
     }
 
     private void trailers(Stream st, FieldBlock f) throws Http2Error {

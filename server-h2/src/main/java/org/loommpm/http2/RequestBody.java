@@ -12,6 +12,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.loommpm.api.Headers;
 import org.loommpm.api.HttpException;
 import org.loommpm.config.RequestReadTimeout;
+import org.loommpm.spi.InputBudget;
 
 /**
  * A stream's request body as the handler reads it. The frame loop {@link #offer}s the payload of
@@ -35,6 +36,12 @@ final class RequestBody extends InputStream {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final ArrayDeque<byte[]> chunks = new ArrayDeque<>();
+    /**
+     * What the chunks hold of the child's input budget, made at the first DATA (a request without
+     * a body holds none): grown by the frame loop, shrunk by the task's reads, released by the
+     * loop when the stream ends.
+     */
+    private volatile InputBudget.Hold held;
     private int headOffset;
     private boolean ended;
     /** The client's trailer fields (without the forbidden ones), set with {@link #ended}; empty for none. */
@@ -80,8 +87,21 @@ final class RequestBody extends InputStream {
 
     // ---- frame loop side ----
 
-    /** Adds one DATA frame's payload. */
-    void offer(byte[] data) {
+    /**
+     * Adds one DATA frame's payload, charged to the child's input budget until the handler reads
+     * it or the stream ends.
+     *
+     * @return whether the budget had room: if not, nothing was added (the stream is reset)
+     */
+    boolean offer(byte[] data) {
+        InputBudget.Hold h = held;
+        if (h == null) {
+            h = new InputBudget.Hold(stream.session().c.services().inputBudget(), InputBudget.Consumer.STREAM_BUFFER);
+            held = h;
+        }
+        if (!h.grow(data.length)) {
+            return false;
+        }
         lock.lock();
         try {
             chunks.add(data);
@@ -89,6 +109,7 @@ final class RequestBody extends InputStream {
         } finally {
             lock.unlock();
         }
+        return true;
     }
 
     /**
@@ -119,7 +140,7 @@ final class RequestBody extends InputStream {
         }
     }
 
-    /** The stream is gone: a parked reader fails. */
+    /** The stream is gone: a parked reader fails, and what was received unread goes back to the input budget. */
     void cancel() {
         lock.lock();
         try {
@@ -127,6 +148,10 @@ final class RequestBody extends InputStream {
             changed.signalAll();
         } finally {
             lock.unlock();
+        }
+        InputBudget.Hold h = held;
+        if (h != null) {
+            h.releaseAll();
         }
     }
 
@@ -226,6 +251,7 @@ final class RequestBody extends InputStream {
         } finally {
             lock.unlock();
         }
+        held.shrink(n); // n > 0: the bytes came from an offer, which made it
         consumed += n;
         if (limit > 0 && consumed > limit) {
             throw new HttpException(413, "request body larger than LimitRequestBody");

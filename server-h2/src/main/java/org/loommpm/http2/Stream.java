@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.loommpm.http2.hpack.FieldBlock;
+import org.loommpm.spi.InputBudget;
 
 /**
  * One HTTP/2 stream: the request the client opened and the response its task produces.
@@ -72,6 +73,8 @@ final class Stream {
     boolean scheduled;
     /** loop: whether the loop still holds the stream's place in the concurrency limit. */
     boolean counted;
+    /** What the decoded request head holds of the child's input budget, released with the stream's place in the limit. */
+    InputBudget.Hold fields;
     /** loop: whether the response's last frame (END_STREAM) was handed to the batch. */
     boolean responseEnded;
     /**
@@ -240,6 +243,9 @@ final class Stream {
     void letGo() {
         if (holders.decrementAndGet() == 0) {
             session.limit.release();
+            if (fields != null) {
+                fields.releaseAll();
+            }
         }
     }
 

@@ -16,6 +16,7 @@ import org.loommpm.engine.ChildStats;
 import org.loommpm.engine.EngineStats;
 import org.loommpm.engine.PollerStats;
 import org.loommpm.spi.CloseReason;
+import org.loommpm.spi.InputBudget;
 import org.loommpm.spi.ProtocolCounters;
 
 /**
@@ -102,6 +103,20 @@ public final class EngineMetrics implements ChildListener {
                 x -> x.admissionOpen() ? 1 : 0, tags));
         meters.add(counter("loom.admission.transitions", "Admission control state changes (on to off, off to on)",
                 c, ChildStats::admissionTransitions, tags));
+        InputBudget budget = c.inputBudget();
+        if (budget != null) {
+            meters.add(gauge("loom.input.budget.used", "Bytes clients make the child hold now (InputBudget)", budget,
+                    InputBudget::used, tags));
+            meters.add(gauge("loom.input.budget.max", "Bytes clients may make the child hold at once (InputBudget)",
+                    budget, InputBudget::limit, tags));
+            meters.add(gauge("loom.input.budget.high.water", "Most bytes the child held for its clients at once",
+                    budget, InputBudget::highWater, tags));
+            for (InputBudget.Consumer k : InputBudget.Consumer.values()) {
+                meters.add(counter("loom.input.budget.refusals", "Reservations the input budget refused (the client "
+                        + "was answered 1009, 413, RST_STREAM or GOAWAY)", budget, x -> x.refusals(k),
+                        tags.and("consumer", k.label())));
+            }
+        }
         for (PollerStats p : c.pollerStats()) {
             Tags pt = tags.and("poller", Integer.toString(p.index()));
             meters.add(counter("loom.poller.wakeups", "Poller loop iterations (select returns)", p,

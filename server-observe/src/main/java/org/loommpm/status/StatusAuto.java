@@ -38,6 +38,10 @@ final class StatusAuto {
         field(b, "ConnsAsyncKeepAlive", s.keepAlive());
         field(b, "LoomWebSockets", s.webSockets());
         field(b, "LoomProxyTunnels", s.proxyTunnels());
+        field(b, "LoomInputBudgetUsed", s.inputBudget().used());
+        field(b, "LoomInputBudgetMax", s.inputBudget().limit());
+        field(b, "LoomInputBudgetHighWater", s.inputBudget().highWater());
+        field(b, "LoomInputBudgetRefusals", s.inputBudget().refusals());
         field(b, "ConnsAsyncClosing", s.lingering());
         field(b, "LoomConnsDetached", s.streaming().detached());
         field(b, "LoomSuspendedExchanges", s.streaming().suspended());

@@ -84,6 +84,9 @@ final class StatusHtml {
         card(b, Long.toString(s.keepAlive()), "idle keep-alive (no thread held)");
         card(b, Long.toString(s.webSockets()), "WebSockets open");
         card(b, Long.toString(s.proxyTunnels()), "proxy tunnels open");
+        card(b, Formats.bytes(s.inputBudget().used()) + " / " + Formats.bytes(s.inputBudget().limit()),
+                "input budget held / max (high water " + Formats.bytes(s.inputBudget().highWater()) + ", "
+                        + s.inputBudget().refusals() + " refused)");
         card(b, s.streaming().suspended() + " / " + s.streaming().eventStreams(),
                 "suspended / event streams (no thread held)");
         card(b, Long.toString(s.accepted()), "connections accepted");

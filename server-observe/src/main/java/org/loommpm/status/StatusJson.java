@@ -45,6 +45,12 @@ final class StatusJson {
             j.field(r.tag(), s.closed().get(r));
         }
         j.endObject().endObject();
+        j.name("inputBudget").beginObject()
+                .field("used", s.inputBudget().used())
+                .field("max", s.inputBudget().limit())
+                .field("highWater", s.inputBudget().highWater())
+                .field("refusals", s.inputBudget().refusals())
+                .endObject();
         j.name("streaming").beginObject()
                 .field("detached", s.streaming().detached())
                 .field("suspended", s.streaming().suspended())

@@ -15,6 +15,7 @@ import org.loommpm.engine.EngineStats;
 import org.loommpm.engine.PollerStats;
 import org.loommpm.engine.Scoreboard;
 import org.loommpm.spi.CloseReason;
+import org.loommpm.spi.InputBudget;
 import org.loommpm.spi.ProtocolCounters;
 
 /**
@@ -33,7 +34,15 @@ record StatusSnapshot(String serverName, String version, Instant now, Instant st
                       int generation, long requests, long bytesSent, long accepted, long open,
                       Map<CloseReason, Long> closed, int keepAlive, int lingering, int busy, int idle, int pending,
                       int graceful, List<Child> children, List<Current> current, int openSlots,
-                      Streaming streaming, long webSockets, long proxyTunnels, SortedMap<String, Long> logLines) {
+                      Streaming streaming, long webSockets, long proxyTunnels, Budget inputBudget,
+                      SortedMap<String, Long> logLines) {
+
+    /**
+     * The children's input budgets together: what clients make them hold now, at most, the most
+     * held at once (the sum of each child's mark), and the reservations refused.
+     */
+    record Budget(long used, long limit, long highWater, long refusals) {
+    }
 
     /**
      * Long-lived exchanges: connections DETACHED (no thread, no slot: suspended exchanges, event
@@ -93,8 +102,16 @@ record StatusSnapshot(String serverName, String version, Instant now, Instant st
         int lingering = 0;
         int servingSlots = 0;
         int detached = 0;
+        long[] budget = new long[4];
         for (ChildStats c : stats.children()) {
             detached += c.detachedConnections();
+            InputBudget b = c.inputBudget();
+            if (b != null) {
+                budget[0] += b.used();
+                budget[1] += b.limit();
+                budget[2] += b.highWater();
+                budget[3] += b.refusals();
+            }
             Child row = child(c);
             children.add(row);
             busy += row.active();
@@ -123,7 +140,8 @@ record StatusSnapshot(String serverName, String version, Instant now, Instant st
                 Math.max(0, stats.slotLimit() - servingSlots),
                 new Streaming(detached, p.value("loom.suspended.exchanges"), p.value("loom.eventstreams.open"),
                         p.value("loom.suspended.timeouts")),
-                p.value("loom.websocket.open"), p.value("loom.proxy.tunnels.open"), logLines);
+                p.value("loom.websocket.open"), p.value("loom.proxy.tunnels.open"),
+                new Budget(budget[0], budget[1], budget[2], budget[3]), logLines);
     }
 
     private static Child child(ChildStats c) {

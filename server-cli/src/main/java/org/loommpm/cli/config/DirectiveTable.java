@@ -75,6 +75,7 @@ public final class DirectiveTable {
         CompressionDirectives.register(t);
         HeaderDirectives.register(t);
         WebSocketDirectives.register(t);
+        InputBudgetDirectives.register(t);
         ApplicationDirectives.register(t);
         AliasDirectives.register(t);
         AuthDirectives.register(t);

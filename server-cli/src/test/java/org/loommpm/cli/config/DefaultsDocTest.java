@@ -78,6 +78,7 @@ class DefaultsDocTest {
         SETTINGS.put("H2WindowSize", c -> c.http2().windowSize());
         SETTINGS.put("H2MaxFrameSize", c -> c.http2().maxFrameSize());
         SETTINGS.put("H2MaxHeaderListSize", c -> c.http2().maxHeaderListSize());
+        SETTINGS.put("WebSocketMessageTimeout", c -> c.inputBudget().webSocketMessageTimeout());
         SETTINGS.put("H2HeaderTableSize", c -> c.http2().headerTableSize());
         SETTINGS.put("H2SettingsTimeout", c -> c.http2().settingsTimeout());
         SETTINGS.put("H2MaxResetsPerSecond", c -> c.http2().maxResetsPerSecond());

@@ -68,6 +68,13 @@ class MeterCatalogueTest {
             loom.http2.streams.reset{} COUNTER HTTP/2 streams the client reset (RST_STREAM)
             loom.http2.streams.stalled{} COUNTER HTTP/2 streams reset after H2StallTimeout without flow-control window
             loom.http2.streams.started{} COUNTER HTTP/2 streams whose handler started
+            loom.input.budget.high.water{child=1,generation=1} GAUGE Most bytes the child held for its clients at once
+            loom.input.budget.max{child=1,generation=1} GAUGE Bytes clients may make the child hold at once (InputBudget)
+            loom.input.budget.refusals{child=1,consumer=header-block,generation=1} COUNTER Reservations the input budget refused (the client was answered 1009, 413, RST_STREAM or GOAWAY)
+            loom.input.budget.refusals{child=1,consumer=request-body,generation=1} COUNTER Reservations the input budget refused (the client was answered 1009, 413, RST_STREAM or GOAWAY)
+            loom.input.budget.refusals{child=1,consumer=stream-buffer,generation=1} COUNTER Reservations the input budget refused (the client was answered 1009, 413, RST_STREAM or GOAWAY)
+            loom.input.budget.refusals{child=1,consumer=websocket,generation=1} COUNTER Reservations the input budget refused (the client was answered 1009, 413, RST_STREAM or GOAWAY)
+            loom.input.budget.used{child=1,generation=1} GAUGE Bytes clients make the child hold now (InputBudget)
             loom.poller.dispatches{child=1,generation=1,poller=0} COUNTER Connections dispatched to workers
             loom.poller.inline.requests{child=1,generation=1,poller=0} COUNTER Requests served on the poller (non-blocking handlers)
             loom.poller.keepalive{child=1,generation=1,poller=0} GAUGE Connections parked in keep-alive on this poller

@@ -3,6 +3,7 @@ package org.loommpm.websocket.frame;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import org.loommpm.spi.InputBudget;
 import org.loommpm.websocket.deflate.MessageInflater;
 
 /**
@@ -23,6 +24,13 @@ import org.loommpm.websocket.deflate.MessageInflater;
  * (consuming its payload) → {@code HEADER} …, and {@link State#CLOSED} after the client's close
  * frame or a failure. The message being assembled lives here only while it arrives; between
  * messages a reader holds no buffer but its 14-byte header scratch.
+ *
+ * <p><b>The input budget.</b> The message's array is charged to the child's
+ * {@link InputBudget} before it is allocated or grown (its whole length, fragments and inflated
+ * bytes alike); a refusal fails the message with 1009, as a message over the limit does
+ * ({@link #refusedByBudget()} tells them apart). The charge is released when the message has
+ * been delivered (the listener returned) and on every other end: a failure, the client's close
+ * frame, {@link #releaseMessage()} when the socket ends.
  *
  * <p>Owned by the socket's current owner (the worker serving it); kept in the socket's session
  * across idle periods.
@@ -53,6 +61,10 @@ public final class MessageReader {
     private final int maxMessageSize;
     /** The socket's decompressor when permessage-deflate was agreed, else {@code null}. */
     private final MessageInflater inflater;
+    /** What the message being assembled holds of the child's input budget. */
+    private final InputBudget.Hold budget;
+    /** Whether the budget refused to let the message grow (the reader is then CLOSED). */
+    private boolean refusedByBudget;
 
     private State state = State.HEADER;
     private final byte[] head = new byte[14];
@@ -82,16 +94,28 @@ public final class MessageReader {
      * @param maxFrameSize the largest frame payload accepted
      * @param maxMessageSize the largest message accepted, after inflating
      * @param inflater the decompressor when permessage-deflate was agreed, else {@code null}
+     * @param budget what the message being assembled holds of the child's input budget
      */
-    public MessageReader(int maxFrameSize, int maxMessageSize, MessageInflater inflater) {
+    public MessageReader(int maxFrameSize, int maxMessageSize, MessageInflater inflater, InputBudget.Hold budget) {
         this.maxFrameSize = maxFrameSize;
         this.maxMessageSize = maxMessageSize;
         this.inflater = inflater;
+        this.budget = budget;
     }
 
     /** The state (for the owner deciding whether more input is expected). */
     public State state() {
         return state;
+    }
+
+    /** Whether a data message has started and not ended: its completion deadline runs. */
+    public boolean inMessage() {
+        return inMessage;
+    }
+
+    /** Whether the reader failed because the child's input budget refused its message room (1009). */
+    public boolean refusedByBudget() {
+        return refusedByBudget;
     }
 
     /** Whether a message (or a frame) is partly read: the socket is not idle between messages. */
@@ -228,7 +252,7 @@ public final class MessageReader {
                 // The frame says how much is coming: a small one-frame message gets an exact array
                 // (delivered without a copy). Larger ones grow as their bytes arrive, so a header
                 // announcing a big frame reserves nothing.
-                message = new byte[(int) wireLen];
+                message = grow(null, (int) wireLen);
             }
         }
         state = State.PAYLOAD;
@@ -268,14 +292,13 @@ public final class MessageReader {
             try {
                 inflater.feed(a, off, n, inflated);
             } catch (MessageInflater.InflateException e) {
-                throw new WebSocketProtocolException(e.closeCode(), e.getMessage());
+                throw inflateFailed(e);
             }
             return;
         }
         if (message == null || message.length - messageLen < n) {
             long want = Math.max(messageLen + (long) n, message == null ? 1024 : 2L * message.length);
-            message = message == null ? new byte[(int) Math.min(want, maxMessageSize)]
-                    : Arrays.copyOf(message, (int) Math.min(want, maxMessageSize));
+            message = grow(message, (int) Math.min(want, maxMessageSize));
         }
         System.arraycopy(a, off, message, messageLen, n);
         if (text && !utf8.feed(message, messageLen, n)) {
@@ -289,7 +312,7 @@ public final class MessageReader {
             try {
                 inflater.finish(inflated);
             } catch (MessageInflater.InflateException e) {
-                throw new WebSocketProtocolException(e.closeCode(), e.getMessage());
+                throw inflateFailed(e);
             }
         }
         if (text && !utf8.complete()) {
@@ -301,7 +324,34 @@ public final class MessageReader {
         message = null;
         messageLen = 0;
         inMessage = false;
-        listener.onMessage(t, m, len);
+        try {
+            listener.onMessage(t, m, len);
+        } finally {
+            budget.releaseAll();
+        }
+    }
+
+    /**
+     * The message's array, charged to the input budget before it is allocated: a new one of
+     * {@code length} bytes, or {@code old}'s bytes in a longer one.
+     *
+     * @throws WebSocketProtocolException 1009 when the budget refuses
+     */
+    private byte[] grow(byte[] old, int length) throws WebSocketProtocolException {
+        if (!budget.grow(length - (old == null ? 0 : old.length))) {
+            refusedByBudget = true;
+            throw new WebSocketProtocolException(CloseCodes.TOO_BIG,
+                    "input budget exhausted: no room for a message of " + length + " bytes");
+        }
+        return old == null ? new byte[length] : Arrays.copyOf(old, length);
+    }
+
+    /** The inflater's failure as the close it calls for; a refusal of the budget says so. */
+    private WebSocketProtocolException inflateFailed(MessageInflater.InflateException e) {
+        if (refusedByBudget) {
+            return new WebSocketProtocolException(CloseCodes.TOO_BIG, "input budget exhausted while inflating");
+        }
+        return new WebSocketProtocolException(e.closeCode(), e.getMessage());
     }
 
     private void control(Listener listener) throws WebSocketProtocolException {
@@ -332,11 +382,12 @@ public final class MessageReader {
         }
     }
 
-    /** Drops a half-assembled message and gives back the decompressor (closing). */
+    /** Drops a half-assembled message, its share of the input budget, and gives back the decompressor (closing). */
     public void releaseMessage() {
         message = null;
         messageLen = 0;
         inMessage = false;
+        budget.releaseAll();
         if (inflater != null) {
             inflater.end();
         }
@@ -346,14 +397,23 @@ public final class MessageReader {
     private final class InflatedOutput implements MessageInflater.Output {
         @Override
         public byte[] room() {
+            int length;
             if (message == null) {
-                message = new byte[Math.min(maxMessageSize, Math.max(256, (int) Math.min(4 * wireLen, 1 << 16)))];
+                length = Math.min(maxMessageSize, Math.max(256, (int) Math.min(4 * wireLen, 1 << 16)));
             } else if (messageLen == message.length) {
                 if (message.length >= maxMessageSize) {
                     return null;
                 }
-                message = Arrays.copyOf(message, (int) Math.min(maxMessageSize, 2L * message.length));
+                length = (int) Math.min(maxMessageSize, 2L * message.length);
+            } else {
+                return message;
             }
+            if (!budget.grow(length - (message == null ? 0 : message.length))) {
+                refusedByBudget = true;
+                return null; // the inflater fails the message as too big; inflateFailed says why
+            }
+            refusedByBudget = false;
+            message = message == null ? new byte[length] : Arrays.copyOf(message, length);
             return message;
         }
 

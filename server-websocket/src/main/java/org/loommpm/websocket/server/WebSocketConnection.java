@@ -14,6 +14,7 @@ import org.loommpm.config.WebSocketSettings;
 import org.loommpm.http.Tunnel;
 import org.loommpm.spi.ChildServices;
 import org.loommpm.spi.CloseReason;
+import org.loommpm.spi.InputBudget;
 import org.loommpm.spi.OutboundQueue;
 import org.loommpm.spi.ProtocolConnection;
 import org.loommpm.spi.SlotBoard;
@@ -59,6 +60,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     private static final int MAX_READS_PER_DISPATCH = 16;
     private static final byte[] EMPTY = new byte[0];
     private static final String IDLE_TIMEOUT = "idle timeout";
+    private static final String MESSAGE_TIMEOUT = "message not finished in time";
 
     /** What the session shows of its handshake request; the header fields only until onOpen returns. */
     record Origin(String path, String query, Map<String, String> pathParams, Headers headers) {
@@ -74,6 +76,8 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     private final Map<String, String> pathParams;
     /** Owner only. */
     private final MessageReader reader;
+    /** Owner only: the message being received must end by WebSocketMessageTimeout. */
+    private final MessageDeadline messageDeadline;
     private final MessageInflater inflater;
     /** Every frame the socket sends, its state and its close decision. */
     private final FrameSender sender;
@@ -91,27 +95,29 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     /** On an HTTP/1.1 connection. */
     WebSocketConnection(ProtocolConnection c, ServerConfig config, WebSocketHandler handler, String subprotocol,
                         DeflateParams deflate, Origin origin) {
-        this(c, new ConnectionLink(c, config), handler, config.webSocket(), subprotocol, deflate, origin);
+        this(c, new ConnectionLink(c, config), handler, config, subprotocol, deflate, origin);
     }
 
     /** Over an HTTP/2 stream (RFC 8441). */
     WebSocketConnection(Tunnel stream, WebSocketHandler handler, String subprotocol, DeflateParams deflate,
                         Origin origin) {
-        this(null, stream, handler, stream.config().webSocket(), subprotocol, deflate, origin);
+        this(null, stream, handler, stream.config(), subprotocol, deflate, origin);
     }
 
-    private WebSocketConnection(ProtocolConnection c, Tunnel link, WebSocketHandler handler, WebSocketSettings settings,
+    private WebSocketConnection(ProtocolConnection c, Tunnel link, WebSocketHandler handler, ServerConfig config,
                                 String subprotocol, DeflateParams deflate, Origin origin) {
         this.link = link;
         this.handler = handler;
-        this.settings = settings;
+        this.settings = config.webSocket();
         this.subprotocol = subprotocol;
         this.path = origin.path();
         this.query = origin.query();
         this.pathParams = origin.pathParams();
         this.handshakeHeaders = origin.headers();
         this.inflater = deflate == null ? null : new MessageInflater(deflate, ZlibPool.SHARED);
-        this.reader = new MessageReader(settings.maxFrameSize(), settings.maxMessageSize(), inflater);
+        this.reader = new MessageReader(settings.maxFrameSize(), settings.maxMessageSize(), inflater,
+                new InputBudget.Hold(link.services().inputBudget(), InputBudget.Consumer.WEBSOCKET_MESSAGE));
+        this.messageDeadline = new MessageDeadline(config.inputBudget().webSocketMessageTimeout());
         this.counters = WebSocketCounters.of(link.services().counters());
         this.sender = new FrameSender(c, link, deflate, counters);
     }
@@ -160,9 +166,11 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
         enter();
         try {
             reader.read(bytes, this);
+            if (messageOverdue()) {
+                reason = CloseReason.TIMEOUT;
+            }
         } catch (WebSocketProtocolException e) {
-            LOG.log(Level.DEBUG, "LM1702 WebSocket {0} (HTTP/2) from {1} failed: {2} {3}", link.id(),
-                    link.remoteAddress(), e.closeCode(), e.getMessage());
+            failed(e, " (HTTP/2)");
             sender.startClose(e.closeCode(), e.getMessage());
             reason = CloseReason.ERROR;
         } catch (HandlerFailure e) {
@@ -265,6 +273,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
             for (int reads = 0; ; ) {
                 if (in.hasRemaining() && sender.isOpen()) {
                     reader.read(in, this);
+                    messageOverdue();
                 }
                 if (!sender.isOpen() || c.outbound().isClosed()) {
                     board.set(slot, SlotBoard.CLOSING);
@@ -317,8 +326,7 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
                 }
             }
         } catch (WebSocketProtocolException e) {
-            LOG.log(Level.DEBUG, "LM1702 WebSocket {0} from {1} failed: {2} {3}", c.id(), c.remoteAddress(),
-                    e.closeCode(), e.getMessage());
+            failed(e, "");
             sender.startClose(e.closeCode(), e.getMessage());
             board.set(slot, SlotBoard.CLOSING);
             closeAfterFlush(c, CloseReason.ERROR);
@@ -340,6 +348,8 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
         long now = System.nanoTime();
         if (c.services().isStopping() || c.services().isDraining()) {
             sender.startClose(CloseCodes.GOING_AWAY, "server going away");
+        } else if (messageOverdue()) {
+            return;
         } else if (now - lastActivityNanos >= settings.idleTimeout().toNanos()) {
             LOG.log(Level.DEBUG, "LM1705 WebSocket {0} idle for {1}: closing", c.id(), settings.idleTimeout());
             sender.startClose(CloseCodes.GOING_AWAY, IDLE_TIMEOUT);
@@ -352,14 +362,47 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
         }
     }
 
-    /** The next deadline: the idle timeout, or the next ping if that comes first. */
+    /** The next deadline: the idle timeout, the next ping, or the message's deadline, whichever comes first. */
     private long nextDeadline() {
-        long idle = lastActivityNanos + settings.idleTimeout().toNanos();
+        long idle = messageDeadline.earlier(lastActivityNanos + settings.idleTimeout().toNanos());
         if (settings.pingInterval().isZero()) {
             return idle;
         }
         long ping = Math.max(lastActivityNanos, lastPingNanos) + settings.pingInterval().toNanos();
         return Math.min(idle, ping);
+    }
+
+    /**
+     * After a read (or at a deadline): a message unfinished past WebSocketMessageTimeout closes the
+     * socket with 1008 (LM2801), whatever fragments kept it from being idle. The reader's owner.
+     *
+     * @return whether the socket is closing for it
+     */
+    private boolean messageOverdue() {
+        long now = System.nanoTime();
+        messageDeadline.observe(reader.inMessage(), now);
+        if (!messageDeadline.passed(now) || !sender.isOpen()) {
+            return false;
+        }
+        link.services().intervalLog().log(LOG, Level.INFO,
+                "LM2801 WebSocket {0} from {1}: message not finished within WebSocketMessageTimeout ({2}): closing 1008",
+                link.id(), link.remoteAddress(), messageDeadline.timeout());
+        sender.startClose(CloseCodes.POLICY_VIOLATION, MESSAGE_TIMEOUT);
+        reader.releaseMessage();
+        return true;
+    }
+
+    /** A protocol failure: a refusal of the input budget is the operator's concern (LM2800), the rest the client's (LM1702). */
+    private void failed(WebSocketProtocolException e, String over) {
+        if (reader.refusedByBudget()) {
+            InputBudget b = link.services().inputBudget();
+            link.services().intervalLog().log(LOG, Level.WARNING,
+                    "LM2800 WebSocket {0}{1} from {2}: input budget exhausted ({3} of {4} bytes held): closing 1009",
+                    link.id(), over, link.remoteAddress(), b.used(), b.limit());
+        } else {
+            LOG.log(Level.DEBUG, "LM1702 WebSocket {0}{1} from {2} failed: {3} {4}", link.id(), over,
+                    link.remoteAddress(), e.closeCode(), e.getMessage());
+        }
     }
 
     /** The socket is closing: its close frame is queued (or the connection is ending anyway). */

@@ -3,6 +3,7 @@ package org.loommpm.websocket.frame;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.loommpm.websocket.frame.ClientFrames.close;
 import static org.loommpm.websocket.frame.ClientFrames.concat;
 import static org.loommpm.websocket.frame.ClientFrames.deflate;
@@ -15,12 +16,18 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.loommpm.spi.InputBudget;
 import org.loommpm.websocket.deflate.DeflateParams;
 import org.loommpm.websocket.deflate.MessageInflater;
 import org.loommpm.websocket.deflate.ZlibPoolAccess;
 
 /** RFC 6455 §5 framing cases (after Autobahn's sections 1-7) and RFC 7692 inflation, without a socket. */
 class MessageReaderTest {
+    /** A budget no message of these tests reaches: they test the reader's own limits. */
+    static InputBudget.Hold unbounded() {
+        return new InputBudget.Hold(new InputBudget(Long.MAX_VALUE), InputBudget.Consumer.WEBSOCKET_MESSAGE);
+    }
+
     private final List<String> events = new ArrayList<>();
     private final MessageReader.Listener listener = new MessageReader.Listener() {
         @Override
@@ -45,7 +52,7 @@ class MessageReaderTest {
     };
 
     private static MessageReader reader() {
-        return new MessageReader(1 << 16, 1 << 17, null);
+        return new MessageReader(1 << 16, 1 << 17, null, unbounded());
     }
 
     private void feed(MessageReader r, byte[] bytes) throws WebSocketProtocolException {
@@ -145,9 +152,9 @@ class MessageReaderTest {
 
     @Test
     void limits() {
-        MessageReader r = new MessageReader(200, 300, null);
+        MessageReader r = new MessageReader(200, 300, null, unbounded());
         assertEquals(1009, failure(r, frame(0x82, new byte[201])));
-        MessageReader r2 = new MessageReader(200, 300, null);
+        MessageReader r2 = new MessageReader(200, 300, null, unbounded());
         assertEquals(1009, failure(r2, concat(frame(0x02, new byte[200]), frame(0x80, new byte[101]))));
     }
 
@@ -186,7 +193,7 @@ class MessageReaderTest {
 
     private static MessageReader deflating(int maxMessage) {
         DeflateParams p = new DeflateParams(true, true, 15, 0, false);
-        return new MessageReader(1 << 16, maxMessage, new MessageInflater(p, ZlibPoolAccess.fresh()));
+        return new MessageReader(1 << 16, maxMessage, new MessageInflater(p, ZlibPoolAccess.fresh()), unbounded());
     }
 
     @Test
@@ -239,5 +246,60 @@ class MessageReaderTest {
         byte[] close = FrameWriter.close(1001, "é".repeat(100));
         assertEquals(124, close[1] & 0x7F, "two-byte characters: 61 of them fit in 123 bytes");
         assertEquals(true, Utf8Validator.isValid(close, 4, close.length - 4), "cut at a character boundary");
+    }
+
+    /** The input budget: a message's room is charged as it grows, refused with 1009, and released on each end. */
+    @Test
+    void theMessageIsChargedToTheBudgetAndReleasedOnEveryEnd() throws Exception {
+        InputBudget budget = new InputBudget(10_000);
+        List<String> got = new ArrayList<>();
+        MessageReader.Listener l = new MessageReader.Listener() {
+            @Override
+            public void onMessage(boolean text, byte[] data, int length) {
+                got.add("message " + length + " held " + budget.used());
+            }
+
+            @Override
+            public void onPing(byte[] payload) {
+            }
+
+            @Override
+            public void onPong(byte[] payload) {
+            }
+
+            @Override
+            public void onClose(int code, String reason) {
+                got.add("close");
+            }
+        };
+        MessageReader r = new MessageReader(1 << 16, 1 << 17, null,
+                new InputBudget.Hold(budget, InputBudget.Consumer.WEBSOCKET_MESSAGE));
+        r.read(ByteBuffer.wrap(concat(frame(0x02, new byte[3000]), frame(0x80, new byte[10]))), l);
+        assertEquals(1, got.size());
+        assertTrue(got.getFirst().startsWith("message 3010 held ") && !got.getFirst().endsWith(" held 0"),
+                "charged while the listener has it: " + got);
+        assertEquals(0, budget.used(), "released once delivered");
+
+        r.read(ByteBuffer.wrap(frame(0x02, new byte[4000])), l); // unfinished
+        assertTrue(budget.used() >= 4000);
+        r.read(ByteBuffer.wrap(close(1000, "")), l); // the client's close frame ends it
+        assertEquals(0, budget.used(), "released by the close frame");
+
+        MessageReader big = new MessageReader(1 << 16, 1 << 17, null,
+                new InputBudget.Hold(budget, InputBudget.Consumer.WEBSOCKET_MESSAGE));
+        WebSocketProtocolException e = assertThrows(WebSocketProtocolException.class,
+                () -> big.read(ByteBuffer.wrap(frame(0x02, new byte[20_000])), l));
+        assertEquals(1009, e.closeCode());
+        assertTrue(big.refusedByBudget());
+        assertEquals(0, budget.used(), "a refusal holds nothing");
+        assertEquals(1, budget.refusals(InputBudget.Consumer.WEBSOCKET_MESSAGE));
+
+        MessageReader cut = new MessageReader(1 << 16, 1 << 17, null,
+                new InputBudget.Hold(budget, InputBudget.Consumer.WEBSOCKET_MESSAGE));
+        cut.read(ByteBuffer.wrap(frame(0x02, new byte[2000])), l);
+        assertTrue(budget.used() > 0);
+        cut.releaseMessage(); // the connection ended mid-message
+        cut.releaseMessage();
+        assertEquals(0, budget.used(), "released once by the connection's end");
     }
 }

@@ -22,6 +22,7 @@ import org.loommpm.config.ServerConfig;
 import org.loommpm.http.Tunnel;
 import org.loommpm.spi.ChildServices;
 import org.loommpm.spi.CloseReason;
+import org.loommpm.spi.InputBudget;
 import org.loommpm.spi.IntervalLog;
 import org.loommpm.spi.OutboundQueue;
 import org.loommpm.spi.ProtocolCounters;
@@ -136,6 +137,7 @@ class CloseOrderStressTest {
     /** The socket's link: the recorder, and of the child's services only the counters. */
     private record Link(Recorder q) implements Tunnel {
         private static final ProtocolCounters COUNTERS = new ProtocolCounters();
+        private static final InputBudget BUDGET = new InputBudget(Long.MAX_VALUE);
         private static final ServerConfig CONFIG = ServerConfig.builder().build();
 
         @Override
@@ -192,6 +194,11 @@ class CloseOrderStressTest {
                 @Override
                 public ProtocolCounters counters() {
                     return COUNTERS;
+                }
+
+                @Override
+                public InputBudget inputBudget() {
+                    return BUDGET;
                 }
 
                 @Override
