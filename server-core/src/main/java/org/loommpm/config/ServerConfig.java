@@ -178,6 +178,7 @@ public final class ServerConfig {
     private final ProxyProtocolSettings proxyProtocol;
     private final WebSocketSettings webSocket;
     private final StreamingSettings streaming;
+    private final SlotlessWaits slotlessWaits;
 
     private ServerConfig(Builder b, Limits limits, TlsSettings tls) {
         this.listen = List.copyOf(b.listen.isEmpty() && tls.listen().isEmpty()
@@ -225,6 +226,7 @@ public final class ServerConfig {
         this.proxyProtocol = b.proxyProtocol;
         this.webSocket = b.webSocket;
         this.streaming = b.streaming;
+        this.slotlessWaits = b.slotlessWaits;
     }
 
     /** {@return A builder holding every default} */
@@ -276,6 +278,7 @@ public final class ServerConfig {
         b.http2 = http2;
         b.proxyProtocol = proxyProtocol;
         b.webSocket = webSocket;
+        b.slotlessWaits = slotlessWaits;
         b.streaming = streaming;
         return b;
     }
@@ -408,6 +411,8 @@ public final class ServerConfig {
     public WebSocketSettings webSocket() { return webSocket; }
     /** {@return the outbound queue, suspended exchanges and event streams ({@code OutboundQueueLimit}, ...)} */
     public StreamingSettings streaming() { return streaming; }
+    /** {@return how many waits on clients may hold no worker slot ({@code MaxSlotlessWaits})} */
+    public SlotlessWaits slotlessWaits() { return slotlessWaits; }
 
     /** {@return the PROXY protocol: which listeners expect the header, and its timeout} */
     public ProxyProtocolSettings proxyProtocol() { return proxyProtocol; }
@@ -530,6 +535,7 @@ public final class ServerConfig {
         private ProxyProtocolSettings proxyProtocol = ProxyProtocolSettings.DEFAULTS;
         private WebSocketSettings webSocket = WebSocketSettings.DEFAULTS;
         private StreamingSettings streaming = StreamingSettings.DEFAULTS;
+        private SlotlessWaits slotlessWaits = SlotlessWaits.DEFAULTS;
 
         private Builder() {
         }
@@ -847,6 +853,13 @@ public final class ServerConfig {
          * @return this builder
          */
         public Builder webSocket(WebSocketSettings s) { webSocket = Objects.requireNonNull(s); return this; }
+        /**
+         * How many waits on clients may hold no worker slot ({@code MaxSlotlessWaits}).
+         *
+         * @param s the value
+         * @return this builder
+         */
+        public Builder slotlessWaits(SlotlessWaits s) { slotlessWaits = Objects.requireNonNull(s); return this; }
         /**
          * The outbound queue, suspended exchanges and event streams ({@code OutboundQueueLimit}, ...).
          *

@@ -15,6 +15,7 @@ import org.loommpm.spi.ChildServices;
 import org.loommpm.spi.ProtocolConnection;
 import org.loommpm.spi.CloseReason;
 import org.loommpm.spi.ConnectionProtocol;
+import org.loommpm.spi.SlotMove;
 import org.loommpm.spi.WorkerTask;
 
 /**
@@ -206,6 +207,12 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
      * {@link Poller#handoffIdle}). Volatile for that Dekker pair with the inbox's CAS.
      */
     volatile boolean readArmed;
+    /**
+     * The slot of the worker running this connection's task, which a lending read moves
+     * ({@link #await(HandOff, SlotMove)}); null for a task run without a slot. The owner only;
+     * a stale one after the hand-back is never read (the next owner's run sets its own).
+     */
+    private WorkerPool.Hold hold;
     /** Set while a worker is parked in {@link #await}. */
     private volatile Thread waiter;
     private volatile Wake wake = Wake.NONE;
@@ -474,12 +481,17 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
 
     @Override
     public int read(ByteBuffer dst) throws IOException {
-        return WorkerIo.read(this, dst, 0);
+        return WorkerIo.read(this, dst, 0, null);
     }
 
     @Override
     public int read(ByteBuffer dst, long deadlineNanos) throws IOException {
-        return WorkerIo.read(this, dst, deadlineNanos);
+        return WorkerIo.read(this, dst, deadlineNanos, null);
+    }
+
+    @Override
+    public int read(ByteBuffer dst, long deadlineNanos, SlotMove moved) throws IOException {
+        return WorkerIo.read(this, dst, deadlineNanos, moved);
     }
 
     @Override
@@ -504,6 +516,19 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
 
     /** Parks the calling worker until the poller reports readiness for {@code awaitOp}. Owner only. */
     void await(HandOff awaitOp) throws IOException {
+        await(awaitOp, null);
+    }
+
+    /**
+     * {@link #await(HandOff)}, lending the worker's slot if the wait lasts more than
+     * {@link WorkerPool#LEND_AFTER_NANOS} and {@code moved} is given (see
+     * {@link #read(ByteBuffer, long, SlotMove)}). The grace keeps a body that is arriving, only
+     * between two segments, from giving its slot up for a moment: under load, a reclaim waits
+     * behind every pending task. The worker parks with a timeout until then, and the poller's
+     * wake-up is the same either way. The slot is reclaimed before the outcome is reported, so a
+     * timeout or a close is answered on a slot.
+     */
+    void await(HandOff awaitOp, SlotMove moved) throws IOException {
         if (inline) {
             // A protocol serves inline only what needs no wait (a whole request, a plaintext socket).
             throw new IllegalStateException(awaitOp + " on a connection served inline by its poller");
@@ -522,10 +547,27 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
             wake = Wake.CLOSED;
         }
         Wake w;
+        WorkerPool.Hold h = hold;
+        long lendAt = moved != null && h != null ? System.nanoTime() + WorkerPool.LEND_AFTER_NANOS : 0;
+        boolean lent = false;
         while ((w = wake) == Wake.NONE) {
-            LockSupport.park(this);
+            if (lendAt == 0) {
+                LockSupport.park(this);
+                continue;
+            }
+            long left = lendAt - System.nanoTime();
+            if (left > 0) {
+                LockSupport.parkNanos(this, left);
+                continue;
+            }
+            lendAt = 0;
+            lent = poller.child().pool().lend(h.slot);
         }
         waiter = null;
+        if (lent) {
+            h.slot = poller.child().pool().reclaim();
+            moved.movedTo(h.slot);
+        }
         state = ConnState.PROCESSING;
         if (w == Wake.TIMEOUT) {
             throw new SocketTimeoutException("no progress within Timeout");
@@ -693,6 +735,20 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
      */
     @Override
     public void run(int slot) {
+        hold = null;
+        runOwned(slot);
+    }
+
+    /**
+     * {@link #run(int)} on a worker of the pool, which reads the slot it holds afterwards from
+     * {@code hold}: a read that lends its slot moves the worker to another one there.
+     */
+    void run(WorkerPool.Hold hold) {
+        this.hold = hold;
+        runOwned(hold.slot);
+    }
+
+    private void runOwned(int slot) {
         Thread me = Thread.currentThread();
         worker = me;
         try {

@@ -47,6 +47,7 @@ final class StatusJson {
         j.endObject().endObject();
         j.name("streaming").beginObject()
                 .field("detached", s.streaming().detached())
+                .field("slotless", s.streaming().slotless())
                 .field("suspended", s.streaming().suspended())
                 .field("eventStreams", s.streaming().eventStreams())
                 .field("suspendTimeouts", s.streaming().suspendTimeouts())
