@@ -1,0 +1,177 @@
+package org.loommpm.http2.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.loommpm.api.Handler;
+import org.loommpm.config.RequestReadTimeout;
+import org.loommpm.engine.ChildStats;
+
+/**
+ * Worker slots only for running code (issue #50, 2) over HTTP/2: a stream whose handler waits for
+ * the client's DATA lends its slot. Four slots against two connections of four streams uploading a
+ * byte every 100 ms each: a new connection is answered while every upload is still arriving, and
+ * each upload is answered with its body as sent. Assertions on order and content, not speed.
+ */
+class SlowUploadTest {
+    private static final int SLOTS = 4;
+    private static final int BODY = 50;
+    private static final int REFUSED_STREAM = 7;
+
+    private final Handler app = (req, res) -> {
+        if (req.method().equals("POST")) {
+            byte[] body = req.bodyBytes();
+            res.send("len=" + body.length + " sum=" + sum(body));
+        } else {
+            res.send("ok");
+        }
+    };
+
+    static long sum(byte[] body) {
+        long sum = 0;
+        for (byte b : body) {
+            sum = sum * 31 + b;
+        }
+        return sum;
+    }
+
+    static byte[] body(int seed) {
+        byte[] data = new byte[BODY];
+        for (int i = 0; i < BODY; i++) {
+            data[i] = (byte) ('a' + (i * 7 + seed) % 26);
+        }
+        return data;
+    }
+
+    static String[] post(String path) {
+        return new String[] {":method", "POST", ":scheme", "http", ":path", path, ":authority", "localhost"};
+    }
+
+    private static ChildStats child(H2Server server) {
+        return server.supervisor().children().get(0);
+    }
+
+    @Test
+    void slowUploadsHoldNoSlotAndANewConnectionIsServed() throws Exception {
+        try (H2Server server = H2Server.start(app, s -> s, b -> b.threadsPerChild(SLOTS))) {
+            List<FrameClient> uploaders = new ArrayList<>();
+            List<Thread> dribblers = new ArrayList<>();
+            AtomicInteger stepsLeft = new AtomicInteger(2 * BODY);
+            try {
+                for (int c = 0; c < 2; c++) {
+                    FrameClient client = FrameClient.open(server.port());
+                    uploaders.add(client);
+                    for (int i = 0; i < 4; i++) {
+                        client.headers(1 + 2 * i, false, post("/up"));
+                    }
+                    int seed = c;
+                    dribblers.add(Thread.ofVirtual().start(() -> dribble(client, seed, stepsLeft)));
+                }
+                TestWait.until("every upload waiting without a slot", 10, () -> child(server).slotlessWaits() == 8);
+                assertEquals(0, child(server).activeWorkers(), "no slot held by an upload");
+                try (FrameClient normal = FrameClient.open(server.port())) {
+                    normal.headers(1, true, FrameClient.get("/"));
+                    assertEquals("ok", normal.response(1).text());
+                }
+                assertTrue(stepsLeft.get() > 0, "answered before the uploads finished");
+                for (Thread t : dribblers) {
+                    t.join(20_000);
+                }
+                for (int c = 0; c < 2; c++) {
+                    for (int i = 0; i < 4; i++) {
+                        int id = 1 + 2 * i;
+                        assertEquals("len=" + BODY + " sum=" + sum(body(c * 8 + id)), uploaders.get(c).response(id).text());
+                    }
+                }
+                assertEquals(0, child(server).slotlessWaits());
+            } finally {
+                for (FrameClient c : uploaders) {
+                    c.close();
+                }
+            }
+        }
+    }
+
+    /** Sends each of the four streams' bodies a byte per stream every 100 ms, the last with END_STREAM. */
+    private static void dribble(FrameClient client, int seed, AtomicInteger stepsLeft) {
+        try {
+            for (int at = 0; at < BODY; at++) {
+                for (int i = 0; i < 4; i++) {
+                    int id = 1 + 2 * i;
+                    client.data(id, new byte[] {body(seed * 8 + id)[at]}, at == BODY - 1);
+                }
+                stepsLeft.decrementAndGet();
+                Thread.sleep(100);
+            }
+        } catch (IOException | InterruptedException e) {
+            // the test ends the connection
+        }
+    }
+
+    /** The body stage still ends a read whose slot is lent: 408 (the handler read nothing yet). */
+    @Test
+    void bodyTimeoutEndsAWaitWithoutSlot() throws Exception {
+        RequestReadTimeout rrt = RequestReadTimeout.DEFAULT.withBody(
+                new RequestReadTimeout.Stage(Duration.ofSeconds(1), Duration.ZERO, 0));
+        try (H2Server server = H2Server.start(app, s -> s, b -> b.threadsPerChild(SLOTS).requestReadTimeout(rrt));
+             FrameClient c = FrameClient.open(server.port())) {
+            c.headers(1, false, post("/up"));
+            c.data(1, new byte[] {'a', 'b'}, false);
+            TestWait.until("the read waiting without a slot", 5, () -> child(server).slotlessWaits() == 1);
+            assertEquals(408, c.response(1).status());
+            assertEquals(0, child(server).slotlessWaits());
+        }
+    }
+
+    /**
+     * Issue #50, "also seen": a client that keeps within SETTINGS_MAX_CONCURRENT_STREAMS opens a
+     * stream as soon as it has an answer's END_STREAM, while that answer's handler may still be
+     * finishing (its place in the limit is held until then). Refusing it then is the server's
+     * doing: it must not count as a rapid reset (which ended such a client with
+     * ENHANCE_YOUR_CALM). The client retries refused streams, as REFUSED_STREAM allows; every
+     * request is answered and the connection stays.
+     */
+    @Test
+    void aClientWithinTheStreamLimitIsNeverCutForHandlersStillFinishing() throws Exception {
+        Handler lingering = (req, res) -> {
+            res.send("done");
+            try {
+                Thread.sleep(300); // after the answer: logging, metrics, a slow carrier
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
+        try (H2Server server = H2Server.start(lingering, s -> s.withMaxConcurrentStreams(2).withMaxResetsPerSecond(1));
+             FrameClient c = FrameClient.open(server.port())) {
+            int next = 1;
+            int answered = 0;
+            int refused = 0;
+            while (answered < 12) {
+                int a = next;
+                int b = next + 2;
+                next += 4;
+                c.headers(a, true, FrameClient.get("/"));
+                c.headers(b, true, FrameClient.get("/"));
+                for (int id : new int[] {a, b}) {
+                    try {
+                        assertEquals("done", c.response(id).text());
+                        answered++;
+                    } catch (IOException e) {
+                        assertTrue(e.getMessage().contains("reset with code " + REFUSED_STREAM), e.getMessage());
+                        refused++;
+                    }
+                }
+                if (refused > 0) {
+                    Thread.sleep(50);
+                }
+            }
+            assertEquals(12, answered);
+        }
+    }
+}
