@@ -207,15 +207,12 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
      * {@link Poller#handoffIdle}). Volatile for that Dekker pair with the inbox's CAS.
      */
     volatile boolean readArmed;
-    /**
-     * The slot of the worker running this connection's task, which a lending read moves
-     * ({@link #await(HandOff, SlotMove)}); null for a task run without a slot. The owner only;
-     * a stale one after the hand-back is never read (the next owner's run sets its own).
-     */
+    /** The slot its worker holds ({@link SlotLoan}); null for a task without one. Owner only, set by each run. */
     private WorkerPool.Hold hold;
     /** Set while a worker is parked in {@link #await}. */
     private volatile Thread waiter;
-    private volatile Wake wake = Wake.NONE;
+    /** How the poller ended the current {@link #await} ({@link Wake#NONE} while it has not); read by {@link SlotLoan}. */
+    volatile Wake wake = Wake.NONE;
     /** Why the connection will end, decided by its owner (see {@link CloseReason}). */
     CloseReason closeReason = CloseReason.NORMAL;
     /** Set by {@link #cutOff()} (any thread, before the close it marks); read by the closing hand-back. */
@@ -519,15 +516,7 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
         await(awaitOp, null);
     }
 
-    /**
-     * {@link #await(HandOff)}, lending the worker's slot if the wait lasts more than
-     * {@link WorkerPool#LEND_AFTER_NANOS} and {@code moved} is given (see
-     * {@link #read(ByteBuffer, long, SlotMove)}). The grace keeps a body that is arriving, only
-     * between two segments, from giving its slot up for a moment: under load, a reclaim waits
-     * behind every pending task. The worker parks with a timeout until then, and the poller's
-     * wake-up is the same either way. The slot is reclaimed before the outcome is reported, so a
-     * timeout or a close is answered on a slot.
-     */
+    /** {@link #await(HandOff)}, lending the worker's slot for a long wait when {@code moved} is given ({@link SlotLoan}). */
     void await(HandOff awaitOp, SlotMove moved) throws IOException {
         if (inline) {
             // A protocol serves inline only what needs no wait (a whole request, a plaintext socket).
@@ -547,27 +536,14 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
             wake = Wake.CLOSED;
         }
         Wake w;
-        WorkerPool.Hold h = hold;
-        long lendAt = moved != null && h != null ? System.nanoTime() + WorkerPool.LEND_AFTER_NANOS : 0;
-        boolean lent = false;
-        while ((w = wake) == Wake.NONE) {
-            if (lendAt == 0) {
+        if (moved != null && hold != null) {
+            w = SlotLoan.park(this, poller.child().pool(), hold, moved);
+        } else {
+            while ((w = wake) == Wake.NONE) {
                 LockSupport.park(this);
-                continue;
             }
-            long left = lendAt - System.nanoTime();
-            if (left > 0) {
-                LockSupport.parkNanos(this, left);
-                continue;
-            }
-            lendAt = 0;
-            lent = poller.child().pool().lend(h.slot);
         }
         waiter = null;
-        if (lent) {
-            h.slot = poller.child().pool().reclaim();
-            moved.movedTo(h.slot);
-        }
         state = ConnState.PROCESSING;
         if (w == Wake.TIMEOUT) {
             throw new SocketTimeoutException("no progress within Timeout");
@@ -739,10 +715,7 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
         runOwned(slot);
     }
 
-    /**
-     * {@link #run(int)} on a worker of the pool, which reads the slot it holds afterwards from
-     * {@code hold}: a read that lends its slot moves the worker to another one there.
-     */
+    /** {@link #run(int)} on a pool worker, which reads its slot from {@code hold} afterwards ({@link SlotLoan}). */
     void run(WorkerPool.Hold hold) {
         this.hold = hold;
         runOwned(hold.slot);
