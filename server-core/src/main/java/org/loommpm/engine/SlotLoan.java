@@ -10,7 +10,8 @@ import org.loommpm.spi.SlotMove;
  *
  * <p>The worker first parks for at most {@link WorkerPool#LEND_AFTER_NANOS}: a body that is
  * arriving parks only between two segments and keeps its slot, since under load a reclaim waits
- * behind every pending task. Still not woken then, it lends its slot ({@link WorkerPool#lend},
+ * behind every pending task (no grace once the body has been slow: {@link SlotMove#lendAtOnce}).
+ * Still not woken then, it lends its slot ({@link WorkerPool#lend},
  * refused past MaxSlotlessWaits: then it waits on its slot as before) and parks until the poller
  * wakes it (readiness, the deadline, a close: the same wake-up either way). It reclaims a slot
  * before the outcome is reported, so a timeout or a close is answered on a slot, records it in
@@ -30,7 +31,7 @@ final class SlotLoan {
      * @return the outcome the poller reported
      */
     static Wake park(Connection c, WorkerPool pool, WorkerPool.Hold hold, SlotMove moved) {
-        long lendAt = System.nanoTime() + WorkerPool.LEND_AFTER_NANOS;
+        long lendAt = System.nanoTime() + (moved.lendAtOnce() ? 0 : WorkerPool.LEND_AFTER_NANOS);
         boolean tried = false;
         boolean lent = false;
         Wake w;

@@ -21,6 +21,8 @@ final class ExchangeSlot implements SlotMove {
     private final Http1Response res;
     private final Http1State st;
     private int slot;
+    /** Whether a body read lent the slot already: later waits lend it at once. */
+    private boolean slow;
 
     ExchangeSlot(SlotBoard board, int slot, RequestHead head, InetSocketAddress client, long startNanos,
                  Http1Response res, Http1State st) {
@@ -35,11 +37,17 @@ final class ExchangeSlot implements SlotMove {
 
     @Override
     public void movedTo(int s) {
+        slow = true;
         slot = s;
         st.slot = s;
         board.requestStarted(s, head, client, startNanos);
         board.set(s, SlotBoard.WRITING);
         res.showIn(board, s);
+    }
+
+    @Override
+    public boolean lendAtOnce() {
+        return slow;
     }
 
     /** The slot the exchange holds now. */

@@ -16,4 +16,15 @@ public interface SlotMove {
      * @param slot the slot held now
      */
     void movedTo(int slot);
+
+    /**
+     * Whether the next wait lends the slot at once instead of after its 20 ms grace: once a body
+     * has been slow (a wait of it lent the slot), each later wait for it does. Otherwise a client
+     * sending a byte a little more often than every 20 ms would keep its slot most of the time.
+     *
+     * @return whether to lend at once
+     */
+    default boolean lendAtOnce() {
+        return false;
+    }
 }

@@ -105,6 +105,34 @@ class SlowBodySlotTest {
         }
     }
 
+    /**
+     * Once a body has been slow (a wait lent its slot), its later waits lend the slot at once:
+     * a client that then sends a byte every 10 ms, inside the 20 ms grace, does not keep its slot
+     * between bytes. Eight such uploads against four slots: a new connection is still answered
+     * before any of them has finished.
+     */
+    @Test
+    void aBodyThatWasSlowLendsItsSlotAtEveryWait() throws Exception {
+        try (LoomServer server = start(c -> { })) {
+            List<Upload> uploads = new ArrayList<>();
+            try {
+                for (int i = 0; i < UPLOADS; i++) {
+                    uploads.add(Upload.start(server, 0, 300, 10));
+                }
+                Thread.sleep(500);
+                assertEquals("ok", get(server));
+                for (Upload u : uploads) {
+                    assertTrue(u.trickle.sent() < 300, "answered before the uploads finished");
+                }
+                for (Upload u : uploads) {
+                    assertEquals("len=300 sum=" + u.sum, u.answer());
+                }
+            } finally {
+                closeAll(uploads);
+            }
+        }
+    }
+
     /** The body stage of RequestReadTimeout still ends a read whose slot is lent: 408, then the close. */
     @Test
     void bodyTimeoutEndsAWaitWithoutSlot() throws Exception {
@@ -153,11 +181,19 @@ class SlowBodySlotTest {
             this.sum = sum;
         }
 
-        /** {@code kind} 0: Content-Length; 1: chunked (one chunk); 2: Content-Length after Expect: 100-continue. */
         static Upload start(LoomServer server, int kind) throws IOException {
-            byte[] data = new byte[BODY];
+            return start(server, kind, BODY, 100);
+        }
+
+        /**
+         * {@code kind} 0: Content-Length; 1: chunked (one chunk); 2: Content-Length after Expect:
+         * 100-continue. The head goes at once, the body a byte every {@code stepMs} after a
+         * pause of 200 ms (the server's first wait lasts longer than its grace).
+         */
+        static Upload start(LoomServer server, int kind, int size, long stepMs) throws IOException {
+            byte[] data = new byte[size];
             long sum = 0;
-            for (int i = 0; i < BODY; i++) {
+            for (int i = 0; i < size; i++) {
                 data[i] = (byte) ('a' + (i * 7 + kind) % 26);
                 sum = sum * 31 + data[i];
             }
@@ -166,11 +202,11 @@ class SlowBodySlotTest {
             byte[] bytes;
             if (kind == 1) {
                 out.write("POST /up HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-                String chunk = Integer.toHexString(BODY) + "\r\n" + new String(data, StandardCharsets.US_ASCII) + "\r\n0\r\n\r\n";
+                String chunk = Integer.toHexString(size) + "\r\n" + new String(data, StandardCharsets.US_ASCII) + "\r\n0\r\n\r\n";
                 bytes = chunk.getBytes(StandardCharsets.US_ASCII);
             } else {
                 String expect = kind == 2 ? "Expect: 100-continue\r\n" : "";
-                out.write(("POST /up HTTP/1.1\r\nHost: x\r\n" + expect + "Content-Length: " + BODY + "\r\n\r\n")
+                out.write(("POST /up HTTP/1.1\r\nHost: x\r\n" + expect + "Content-Length: " + size + "\r\n\r\n")
                         .getBytes(StandardCharsets.US_ASCII));
                 if (kind == 2) {
                     String interim = readUntil(s, "\r\n\r\n");
@@ -179,7 +215,7 @@ class SlowBodySlotTest {
                 bytes = data;
             }
             out.flush();
-            return new Upload(s, Trickle.start(s, bytes, 1, 100), sum);
+            return new Upload(s, Trickle.start(s, bytes, 1, stepMs, 200), sum);
         }
 
         /** The response's body. */
@@ -239,10 +275,11 @@ class SlowBodySlotTest {
         private volatile boolean stop;
         private Thread thread;
 
-        static Trickle start(Socket s, byte[] bytes, int perStep, long stepMs) {
+        static Trickle start(Socket s, byte[] bytes, int perStep, long stepMs, long pauseMs) {
             Trickle t = new Trickle();
             t.thread = Thread.ofVirtual().start(() -> {
                 try {
+                    Thread.sleep(pauseMs);
                     OutputStream out = s.getOutputStream();
                     for (int i = 0; i < bytes.length && !t.stop; i += perStep) {
                         int n = Math.min(perStep, bytes.length - i);

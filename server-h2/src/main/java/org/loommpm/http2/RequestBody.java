@@ -26,7 +26,8 @@ import org.loommpm.config.RequestReadTimeout;
  * <p><b>Worker slot.</b> A read that waits for DATA more than {@link Stream#LEND_AFTER_NANOS}
  * lends the task's slot for the rest of the wait ({@link StreamTask#lendSlot}), and takes one
  * back after it, whatever ended it (data, the end, a reset, a timeout): a client that opens
- * streams and sends their bodies slowly holds no worker slot.
+ * streams and sends their bodies slowly holds no worker slot. Once a wait has lent it, later
+ * waits of the body lend it at once: else a byte every 19 ms would keep the slot.
  *
  * <p>Threads: the frame loop produces, the stream's task consumes; everything shared is
  * guarded by {@link #lock} (held only for short non-blocking sections; a slot is taken back
@@ -61,6 +62,8 @@ final class RequestBody extends InputStream {
     private long stageStart;
     /** Task only: {@link #consumed} when the stage started (what MinRate extends by is received after). */
     private long stageBase;
+    /** Task only: a read lent the slot already (the client is slow): later waits lend it at once. */
+    private boolean slow;
     /** Task only: run before the first read (sends {@code 100 Continue}), then cleared. */
     private Runnable beforeFirstRead;
 
@@ -186,7 +189,7 @@ final class RequestBody extends InputStream {
         try {
             long now = System.nanoTime();
             long deadline = now + timeoutNanos;
-            long lendAt = now + Stream.LEND_AFTER_NANOS;
+            long lendAt = slow ? now : now + Stream.LEND_AFTER_NANOS;
             long stageDeadline = 0;
             if (chunks.isEmpty() && stage.enabled()) {
                 if (stageStart == 0) {
@@ -224,6 +227,7 @@ final class RequestBody extends InputStream {
                     long untilLend = lendAt - System.nanoTime();
                     if (untilLend <= 0) {
                         lent = task.lendSlot(); // refused (MaxSlotlessWaits): the task waits on its slot
+                        slow |= lent;
                         lendable = false;
                     } else {
                         left = Math.min(left, untilLend);
