@@ -42,8 +42,12 @@ class SlowUploadTest {
     }
 
     static byte[] body(int seed) {
-        byte[] data = new byte[BODY];
-        for (int i = 0; i < BODY; i++) {
+        return body(seed, BODY);
+    }
+
+    static byte[] body(int seed, int size) {
+        byte[] data = new byte[size];
+        for (int i = 0; i < size; i++) {
             data[i] = (byte) ('a' + (i * 7 + seed) % 26);
         }
         return data;
@@ -71,7 +75,7 @@ class SlowUploadTest {
                         client.headers(1 + 2 * i, false, post("/up"));
                     }
                     int seed = c;
-                    dribblers.add(Thread.ofVirtual().start(() -> dribble(client, seed, stepsLeft)));
+                    dribblers.add(Thread.ofVirtual().start(() -> dribble(client, seed, BODY, 100, 0, stepsLeft)));
                 }
                 TestWait.until("every upload waiting without a slot", 10, () -> child(server).slotlessWaits() == 8);
                 assertEquals(0, child(server).activeWorkers(), "no slot held by an upload");
@@ -98,19 +102,70 @@ class SlowUploadTest {
         }
     }
 
-    /** Sends each of the four streams' bodies a byte per stream every 100 ms, the last with END_STREAM. */
-    private static void dribble(FrameClient client, int seed, AtomicInteger stepsLeft) {
+    /**
+     * After {@code pauseMs}, sends each of the four streams' bodies ({@code size} bytes) a byte
+     * per stream every {@code stepMs}, the last with END_STREAM.
+     */
+    private static void dribble(FrameClient client, int seed, int size, long stepMs, long pauseMs,
+                                AtomicInteger stepsLeft) {
         try {
-            for (int at = 0; at < BODY; at++) {
+            Thread.sleep(pauseMs);
+            for (int at = 0; at < size; at++) {
                 for (int i = 0; i < 4; i++) {
                     int id = 1 + 2 * i;
-                    client.data(id, new byte[] {body(seed * 8 + id)[at]}, at == BODY - 1);
+                    client.data(id, new byte[] {body(seed * 8 + id, size)[at]}, at == size - 1);
                 }
                 stepsLeft.decrementAndGet();
-                Thread.sleep(100);
+                Thread.sleep(stepMs);
             }
         } catch (IOException | InterruptedException e) {
             // the test ends the connection
+        }
+    }
+
+    /**
+     * Once a stream's body has been slow (a read lent the slot), its later reads lend the slot at
+     * once: uploads that then send a byte every 10 ms, inside the 20 ms grace, do not keep their
+     * slots between bytes, and a new connection is answered before any of them has finished.
+     */
+    @Test
+    void aBodyThatWasSlowLendsItsSlotAtEveryWait() throws Exception {
+        int size = 300;
+        try (H2Server server = H2Server.start(app, s -> s, b -> b.threadsPerChild(SLOTS))) {
+            List<FrameClient> uploaders = new ArrayList<>();
+            List<Thread> dribblers = new ArrayList<>();
+            AtomicInteger stepsLeft = new AtomicInteger(2 * size);
+            try {
+                for (int c = 0; c < 2; c++) {
+                    FrameClient client = FrameClient.open(server.port());
+                    uploaders.add(client);
+                    for (int i = 0; i < 4; i++) {
+                        client.headers(1 + 2 * i, false, post("/up"));
+                    }
+                    int seed = c;
+                    dribblers.add(Thread.ofVirtual().start(() -> dribble(client, seed, size, 10, 200, stepsLeft)));
+                }
+                Thread.sleep(500);
+                try (FrameClient normal = FrameClient.open(server.port())) {
+                    normal.headers(1, true, FrameClient.get("/"));
+                    assertEquals("ok", normal.response(1).text());
+                }
+                assertTrue(stepsLeft.get() > 0, "answered before the uploads finished");
+                for (Thread t : dribblers) {
+                    t.join(20_000);
+                }
+                for (int c = 0; c < 2; c++) {
+                    for (int i = 0; i < 4; i++) {
+                        int id = 1 + 2 * i;
+                        assertEquals("len=" + size + " sum=" + sum(body(c * 8 + id, size)),
+                                uploaders.get(c).response(id).text());
+                    }
+                }
+            } finally {
+                for (FrameClient c : uploaders) {
+                    c.close();
+                }
+            }
         }
     }
 
