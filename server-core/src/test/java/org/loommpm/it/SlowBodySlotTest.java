@@ -10,13 +10,17 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.logging.Level;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.loommpm.config.RequestReadTimeout;
 import org.loommpm.config.RequestReadTimeout.Stage;
 import org.loommpm.config.ServerConfig;
@@ -25,12 +29,13 @@ import org.loommpm.engine.ChildStats;
 import org.loommpm.engine.EngineStats;
 import org.loommpm.server.LoomServer;
 import org.loommpm.testsupport.LogCapture;
+import org.loommpm.testsupport.TestCertificates;
 import org.loommpm.testsupport.TestServers;
 
 /**
  * Worker slots only for running code (issue #50, 2): an HTTP/1.1 request body that is not
  * arriving parks its worker without its slot. Four slots against eight uploads dribbling their
- * bodies (fixed length, chunked, and after {@code Expect: 100-continue}): a new connection is
+ * bodies (fixed length, chunked, and after {@code Expect: 100-continue}; plaintext and TLS): a new connection is
  * answered while every upload is still arriving, and each upload is then answered with its body
  * as sent. The assertions are on order and content (the newcomer's answer comes before any upload
  * has finished), never on how fast anything was.
@@ -117,7 +122,7 @@ class SlowBodySlotTest {
             List<Upload> uploads = new ArrayList<>();
             try {
                 for (int i = 0; i < UPLOADS; i++) {
-                    uploads.add(Upload.start(server, 0, 300, 10));
+                    uploads.add(Upload.start(server, 0, 300, 10, null));
                 }
                 Thread.sleep(500);
                 assertEquals("ok", get(server));
@@ -126,6 +131,33 @@ class SlowBodySlotTest {
                 }
                 for (Upload u : uploads) {
                     assertEquals("len=300 sum=" + u.sum, u.answer());
+                }
+            } finally {
+                closeAll(uploads);
+            }
+        }
+    }
+
+    /** The same over TLS: the body's records arrive slowly, the waits for them hold no slot. */
+    @Test
+    void slowUploadsOverTlsHoldNoSlot(@TempDir Path dir) throws Exception {
+        TestCertificates certs = TestCertificates.create(dir);
+        SSLContext tls = TestCertificates.clientContext(certs.chainPem);
+        try (LoomServer server = start(c -> c.tls(t -> t.engine(true).certificateFile(certs.chainPem)
+                .keyFile(certs.pkcs8Key)))) {
+            List<Upload> uploads = new ArrayList<>();
+            try {
+                for (int i = 0; i < UPLOADS; i++) {
+                    uploads.add(Upload.start(server, i % 3, BODY, 100, tls));
+                }
+                TestServers.waitFor("every upload waiting without a slot", 10,
+                        () -> child(server).slotlessWaits() == UPLOADS);
+                assertEquals("ok", get(server, tls));
+                for (Upload u : uploads) {
+                    assertTrue(u.trickle.sent() < BODY, "answered before the uploads finished");
+                }
+                for (Upload u : uploads) {
+                    assertEquals("len=" + BODY + " sum=" + u.sum, u.answer());
                 }
             } finally {
                 closeAll(uploads);
@@ -182,7 +214,7 @@ class SlowBodySlotTest {
         }
 
         static Upload start(LoomServer server, int kind) throws IOException {
-            return start(server, kind, BODY, 100);
+            return start(server, kind, BODY, 100, null);
         }
 
         /**
@@ -190,14 +222,14 @@ class SlowBodySlotTest {
          * 100-continue. The head goes at once, the body a byte every {@code stepMs} after a
          * pause of 200 ms (the server's first wait lasts longer than its grace).
          */
-        static Upload start(LoomServer server, int kind, int size, long stepMs) throws IOException {
+        static Upload start(LoomServer server, int kind, int size, long stepMs, SSLContext tls) throws IOException {
             byte[] data = new byte[size];
             long sum = 0;
             for (int i = 0; i < size; i++) {
                 data[i] = (byte) ('a' + (i * 7 + kind) % 26);
                 sum = sum * 31 + data[i];
             }
-            Socket s = connect(server);
+            Socket s = connect(server, tls);
             OutputStream out = s.getOutputStream();
             byte[] bytes;
             if (kind == 1) {
@@ -227,7 +259,11 @@ class SlowBodySlotTest {
     }
 
     private static String get(LoomServer server) throws IOException {
-        try (Socket s = connect(server)) {
+        return get(server, null);
+    }
+
+    private static String get(LoomServer server, SSLContext tls) throws IOException {
+        try (Socket s = connect(server, tls)) {
             s.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             String r = readAll(s);
             assertTrue(r.startsWith("HTTP/1.1 200 "), r);
@@ -236,10 +272,18 @@ class SlowBodySlotTest {
     }
 
     private static Socket connect(LoomServer server) throws IOException {
-        Socket s = new Socket();
+        return connect(server, null);
+    }
+
+    /** A plain socket, or with {@code tls} one whose handshake is done. */
+    private static Socket connect(LoomServer server, SSLContext tls) throws IOException {
+        Socket s = tls == null ? new Socket() : tls.getSocketFactory().createSocket();
         s.connect(new InetSocketAddress("127.0.0.1", server.port()), 5_000);
         s.setSoTimeout(20_000);
         s.setTcpNoDelay(true);
+        if (s instanceof SSLSocket ssl) {
+            ssl.startHandshake();
+        }
         return s;
     }
 
