@@ -24,6 +24,7 @@
 # requests before each run, 0 = none), UPDATES (4000 table size updates per hpack-size block;
 # 0 makes it a plain flood of GETs, 100 in flight per connection, the control), JVM_FLAGS, SERVER_CPU (0), CLIENT_CPU (1),
 # ATTACK_PORT_BASE (18390: run k listens on +k; a port already in use stops the script),
+# BENCH_SERVER_JAR (the :bench server; default the bench jar, which also runs the clients),
 # BUILD=1 to rebuild both jars, OUT (a markdown report; default only stdout), KEEP=1 to keep
 # the temp dir (server logs).
 # Figures: latency counts from each request's scheduled send time, a timed-out or failed
@@ -44,6 +45,9 @@ UPDATES=${UPDATES:-4000}
 ATTACK_PORT_BASE=${ATTACK_PORT_BASE:-18390}
 OUT=${OUT:-}
 SERVER_JAR=${SERVER_JAR:-"$ROOT_DIR/server-cli/target/loom-mpm.jar"}  # SERVER_JAR=other.jar: an A/B of two builds
+# BENCH_SERVER_JAR=other-bench.jar: the :bench server of another build, while the attack and normal
+# clients stay this build's (an older bench jar may not know the newer attacks, e.g. slow-upload).
+BENCH_SERVER_JAR=${BENCH_SERVER_JAR:-"$JAR"}
 MEASURE=$((DURATION - DELAY - 2))
 [ "$MEASURE" -ge 3 ] || { echo "DURATION must be at least DELAY + 5" >&2; exit 1; }
 
@@ -73,7 +77,7 @@ start_target() {
   fi
   if [ "$target" = bench ]; then
     # shellcheck disable=SC2086
-    "${PIN_SERVER[@]}" "$JAVA" $JVM_FLAGS -jar "$JAR" "$port" loom >"$log" 2>&1 &
+    BENCH_HOST=127.0.0.1 "${PIN_SERVER[@]}" "$JAVA" $JVM_FLAGS -jar "$BENCH_SERVER_JAR" "$port" loom >"$log" 2>&1 &
   else
     cat >"$TMP/loom-$port.conf" <<EOF
 Listen 127.0.0.1:$port
