@@ -3,7 +3,7 @@
 # SERVER_CPU, H2Attack's CONNS connections running it for DURATION s (reniced, on CLIENT_CPU),
 # and meanwhile NormalClient (also on CLIENT_CPU, normal priority) sending RATE small GETs per
 # second over h2c with a TIMEOUT each. One markdown row per attack: the normal client's
-# latency and lost requests, the server's CPU, busy worker slots, heap and threads, and what
+# latency and lost requests, the server's CPU, busy worker slots, waits without a slot, heap and threads, and what
 # the attacker saw (server RST_STREAMs, GOAWAYs, closes). Everything on 127.0.0.1.
 #
 #   benchmarks/h2attack.sh                                   # every attack, 10 connections, 20 s
@@ -11,7 +11,10 @@
 #
 # ATTACKS: words NAME or NAME:TARGET. NAME is none (normal client alone), zero-window,
 # made-you-reset, wu-conn, wu-stream, rst-closed, hpack-size, rapid-reset, settings-flood,
-# ping-flood, empty-data, continuation, upload (100 MB POSTs; use :bench), big-huffman (~120 KiB
+# ping-flood, empty-data, continuation, upload (100 MB POSTs; use :bench), slow-upload (issue
+# #50, 2: 100 POST streams per connection, each sent one body byte a second and never ended,
+# replaced as the server ends them, by RequestReadTimeout's 408 after 20 s; use :bench, whose
+# POST /plaintext reads the body; e.g. ATTACKS="slow-upload:bench" CONNS=3), big-huffman (~120 KiB
 # Huffman-coded header blocks, each over the header list limit: 431). TARGET is jar (default:
 # server-cli/target/loom-mpm.jar with a generated config: a docroot with /big.bin of 10 MB and
 # /small.txt, /server-status; the normal client GETs /small.txt) or bench (the bench jar's loom
@@ -21,6 +24,7 @@
 # requests before each run, 0 = none), UPDATES (4000 table size updates per hpack-size block;
 # 0 makes it a plain flood of GETs, 100 in flight per connection, the control), JVM_FLAGS, SERVER_CPU (0), CLIENT_CPU (1),
 # ATTACK_PORT_BASE (18390: run k listens on +k; a port already in use stops the script),
+# BENCH_SERVER_JAR (the :bench server; default the bench jar, which also runs the clients),
 # BUILD=1 to rebuild both jars, OUT (a markdown report; default only stdout), KEEP=1 to keep
 # the temp dir (server logs).
 # Figures: latency counts from each request's scheduled send time, a timed-out or failed
@@ -41,6 +45,9 @@ UPDATES=${UPDATES:-4000}
 ATTACK_PORT_BASE=${ATTACK_PORT_BASE:-18390}
 OUT=${OUT:-}
 SERVER_JAR=${SERVER_JAR:-"$ROOT_DIR/server-cli/target/loom-mpm.jar"}  # SERVER_JAR=other.jar: an A/B of two builds
+# BENCH_SERVER_JAR=other-bench.jar: the :bench server of another build, while the attack and normal
+# clients stay this build's (an older bench jar may not know the newer attacks, e.g. slow-upload).
+BENCH_SERVER_JAR=${BENCH_SERVER_JAR:-"$JAR"}
 MEASURE=$((DURATION - DELAY - 2))
 [ "$MEASURE" -ge 3 ] || { echo "DURATION must be at least DELAY + 5" >&2; exit 1; }
 
@@ -70,7 +77,7 @@ start_target() {
   fi
   if [ "$target" = bench ]; then
     # shellcheck disable=SC2086
-    "${PIN_SERVER[@]}" "$JAVA" $JVM_FLAGS -jar "$JAR" "$port" loom >"$log" 2>&1 &
+    BENCH_HOST=127.0.0.1 "${PIN_SERVER[@]}" "$JAVA" $JVM_FLAGS -jar "$BENCH_SERVER_JAR" "$port" loom >"$log" 2>&1 &
   else
     cat >"$TMP/loom-$port.conf" <<EOF
 Listen 127.0.0.1:$port
@@ -114,7 +121,7 @@ for spec in $ATTACKS; do
   [ "$attack" = made-you-reset ] && [ "$target" = jar ] && path_arg=(--path /small.txt)
   [ "$attack" = rapid-reset ] && [ "$target" = jar ] && path_arg=(--path /small.txt)
   # POSTs need a handler that reads the body: the bench app's /plaintext.
-  case "$attack" in upload | empty-data) [ "$target" = bench ] && path_arg=(--path /plaintext) ;; esac
+  case "$attack" in upload | empty-data | slow-upload) [ "$target" = bench ] && path_arg=(--path /plaintext) ;; esac
   [ "$attack" = hpack-size ] && path_arg+=(--updates "$UPDATES")
   echo "== $attack on $target (port $port)" >&2
   start_target "$target" "$port" "$log"
@@ -122,15 +129,16 @@ for spec in $ATTACKS; do
     "${PIN_CLIENT[@]}" timeout 60 h2load -n "$WARM" -c 4 -m 10 "http://127.0.0.1:$port$small" >/dev/null 2>&1 || true
   fi
 
-  # Samplers: busy/pending slots and threads every 0.5 s; heap every 2 s (jcmd GC.heap_info: with
+  # Samplers: busy/pending slots, waits without a slot (LoomSlotlessWaits) and threads every 0.5 s; heap every 2 s (jcmd GC.heap_info: with
   # ParallelGC, JDK 25's jstat shows the used columns at 0 between collections).
   (
     set +e +o pipefail # a sample that fails (the server not answering) must not end the sampler
     while :; do
       s=$(curl -s -m 2 "http://127.0.0.1:$port/server-status?auto" 2>/dev/null |
-        awk -F': ' '/^BusyWorkers/{b=$2} /^LoomPendingWorkers/{p=$2} END{if (b != "") print b, p; else print "x x"}')
+        awk -F': ' '/^BusyWorkers/{b=$2} /^LoomPendingWorkers/{p=$2} /^LoomSlotlessWaits/{w=$2}
+          END{if (b != "") print b, p, w + 0; else print "x x x"}')
       t=$(awk '/^Threads/{print $2}' "/proc/$SERVER_PID/status" 2>/dev/null || echo 0)
-      echo "$s $t"
+      echo "$s $t"   # busy pending slotless threads
       sleep 0.5
     done
   ) >"$TMP/slots-$run" 2>/dev/null &
@@ -173,8 +181,8 @@ for spec in $ATTACKS; do
   normal=$(grep '^NORMAL' "$TMP/normal-$run" || echo "NORMAL failed")
   atk=$(grep '^ATTACK' "$TMP/attack-$run" 2>/dev/null || echo "")
   cpu=$(awk -v c="$((c1 - c0))" -v hz="$HZ" -v a="$t0" -v b="$t1" 'BEGIN{printf "%.0f", c / hz / (b - a) * 100}')
-  slots=$(awk '$1 != "x" {if ($1 > b) b = $1; if ($2 > p) p = $2} $1 == "x" {miss++} {if ($3 > t) t = $3}
-    END{printf "%d | %d | %d | %d", b, p, miss, t}' "$TMP/slots-$run")
+  slots=$(awk '$1 != "x" {if ($1 > b) b = $1; if ($2 > p) p = $2; if ($3 > w) w = $3} $1 == "x" {miss++} {if ($4 > t) t = $4}
+    END{printf "%d | %d | %d | %d | %d", b, p, w, miss, t}' "$TMP/slots-$run")
   # heap-N: used KB (young + old) and old-generation used KB per sample.
   heap=$(awk '{if ($1 > m) m = $1; if ($2 > o) o = $2; n++} END{printf "%.0f / %.0f (%d samples)", m / 1024, o / 1024, n}' "$TMP/heap-$run")
   if [ -n "$atk" ]; then
@@ -197,8 +205,8 @@ done
   echo "    attacks: CONNS=$CONNS DURATION=$DURATION s; normal client RATE=$RATE req/s over h2c, TIMEOUT=$TIMEOUT s, measuring $MEASURE s from $DELAY s into each attack"
   echo "    load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo
-  echo "| attack | server | normal p50 / p99 / max ms | timeouts / failures / non-200 of sent | client send lag max ms | server CPU % | busy slots max | pending max | status misses | threads max | heap used max / old max MB | attacker |"
-  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+  echo "| attack | server | normal p50 / p99 / max ms | timeouts / failures / non-200 of sent | client send lag max ms | server CPU % | busy slots max | pending max | slotless waits max | status misses | threads max | heap used max / old max MB | attacker |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
   printf '%s\n' "${ROWS[@]}"
   echo
   printf '%s\n' "${DETAILS[@]}"

@@ -179,6 +179,7 @@ public final class ServerConfig {
     private final WebSocketSettings webSocket;
     private final StreamingSettings streaming;
     private final InputBudgetSettings inputBudget;
+    private final SlotlessWaits slotlessWaits;
 
     private ServerConfig(Builder b, Limits limits, TlsSettings tls) {
         this.listen = List.copyOf(b.listen.isEmpty() && tls.listen().isEmpty()
@@ -227,6 +228,7 @@ public final class ServerConfig {
         this.webSocket = b.webSocket;
         this.streaming = b.streaming;
         this.inputBudget = b.inputBudget;
+        this.slotlessWaits = b.slotlessWaits;
     }
 
     /** {@return A builder holding every default} */
@@ -278,6 +280,7 @@ public final class ServerConfig {
         b.http2 = http2;
         b.proxyProtocol = proxyProtocol;
         b.webSocket = webSocket;
+        b.slotlessWaits = slotlessWaits;
         b.streaming = streaming;
         b.inputBudget = inputBudget;
         return b;
@@ -413,6 +416,8 @@ public final class ServerConfig {
     public InputBudgetSettings inputBudget() { return inputBudget; }
     /** {@return the outbound queue, suspended exchanges and event streams ({@code OutboundQueueLimit}, ...)} */
     public StreamingSettings streaming() { return streaming; }
+    /** {@return how many waits on clients may hold no worker slot ({@code MaxSlotlessWaits})} */
+    public SlotlessWaits slotlessWaits() { return slotlessWaits; }
 
     /** {@return the PROXY protocol: which listeners expect the header, and its timeout} */
     public ProxyProtocolSettings proxyProtocol() { return proxyProtocol; }
@@ -536,6 +541,7 @@ public final class ServerConfig {
         private WebSocketSettings webSocket = WebSocketSettings.DEFAULTS;
         private StreamingSettings streaming = StreamingSettings.DEFAULTS;
         private InputBudgetSettings inputBudget = InputBudgetSettings.DEFAULTS;
+        private SlotlessWaits slotlessWaits = SlotlessWaits.DEFAULTS;
 
         private Builder() {
         }
@@ -861,6 +867,13 @@ public final class ServerConfig {
          * @return this builder
          */
         public Builder inputBudget(InputBudgetSettings s) { inputBudget = Objects.requireNonNull(s); return this; }
+        /**
+         * How many waits on clients may hold no worker slot ({@code MaxSlotlessWaits}).
+         *
+         * @param s the value
+         * @return this builder
+         */
+        public Builder slotlessWaits(SlotlessWaits s) { slotlessWaits = Objects.requireNonNull(s); return this; }
         /**
          * The outbound queue, suspended exchanges and event streams ({@code OutboundQueueLimit}, ...).
          *

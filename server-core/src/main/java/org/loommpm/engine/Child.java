@@ -93,7 +93,8 @@ public final class Child implements ChildStats, ChildHandle {
         int n = config.effectivePollersPerChild();
         this.pollers = new Poller[n];
         this.pollersLeft = new AtomicInteger(n);
-        this.pool = new WorkerPool(config.threadsPerChild(), new SlotFreed(), supervisor.failStop());
+        this.pool = new WorkerPool(config.threadsPerChild(), config.slotlessWaits().max(), new SlotFreed(),
+                supervisor.failStop(), supervisor.intervalLog());
         try {
             for (int i = 0; i < n; i++) {
                 pollers[i] = new Poller(this, i, probe);
@@ -479,6 +480,7 @@ public final class Child implements ChildStats, ChildHandle {
     @Override public int activeWorkers() { return pool.active(); }
     @Override public int idleWorkers() { return pool.idle(); }
     @Override public int pendingWorkers() { return pool.pending(); }
+    @Override public int slotlessWaits() { return pool.lent(); }
     @Override public long admissionTransitions() { return admission.transitions(); }
     @Override public boolean admissionOpen() { return admission.accepting(); }
     @Override public Scoreboard scoreboard() { return pool.scoreboard(); }

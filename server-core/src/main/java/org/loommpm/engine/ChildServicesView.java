@@ -30,8 +30,8 @@ final class ChildServicesView implements ChildServices {
     }
 
     @Override
-    public void lend(int slot) {
-        child.pool().lend(slot);
+    public boolean lend(int slot) {
+        return child.pool().lend(slot);
     }
 
     @Override

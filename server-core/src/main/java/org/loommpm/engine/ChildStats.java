@@ -78,6 +78,15 @@ public interface ChildStats {
     /** Tasks waiting for a worker slot. */
     int pendingWorkers();
 
+    /**
+     * Tasks waiting on a client without a worker slot (MaxSlotlessWaits bounds them): a request
+     * body that is not arriving, an HTTP/2 response the client's window holds back. They show on
+     * no scoreboard row. 0 where the count is not kept (child processes' records).
+     */
+    default int slotlessWaits() {
+        return 0;
+    }
+
     /** Admission control: whether the listener is armed by the rule. */
     boolean admissionOpen();
 

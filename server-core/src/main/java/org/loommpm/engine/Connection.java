@@ -15,6 +15,7 @@ import org.loommpm.spi.ChildServices;
 import org.loommpm.spi.ProtocolConnection;
 import org.loommpm.spi.CloseReason;
 import org.loommpm.spi.ConnectionProtocol;
+import org.loommpm.spi.SlotMove;
 import org.loommpm.spi.WorkerTask;
 
 /**
@@ -206,9 +207,12 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
      * {@link Poller#handoffIdle}). Volatile for that Dekker pair with the inbox's CAS.
      */
     volatile boolean readArmed;
+    /** The slot its worker holds ({@link SlotLoan}); null for a task without one. Owner only, set by each run. */
+    private WorkerPool.Hold hold;
     /** Set while a worker is parked in {@link #await}. */
     private volatile Thread waiter;
-    private volatile Wake wake = Wake.NONE;
+    /** How the poller ended the current {@link #await} ({@link Wake#NONE} while it has not); read by {@link SlotLoan}. */
+    volatile Wake wake = Wake.NONE;
     /** Why the connection will end, decided by its owner (see {@link CloseReason}). */
     CloseReason closeReason = CloseReason.NORMAL;
     /** Set by {@link #cutOff()} (any thread, before the close it marks); read by the closing hand-back. */
@@ -474,12 +478,17 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
 
     @Override
     public int read(ByteBuffer dst) throws IOException {
-        return WorkerIo.read(this, dst, 0);
+        return WorkerIo.read(this, dst, 0, null);
     }
 
     @Override
     public int read(ByteBuffer dst, long deadlineNanos) throws IOException {
-        return WorkerIo.read(this, dst, deadlineNanos);
+        return WorkerIo.read(this, dst, deadlineNanos, null);
+    }
+
+    @Override
+    public int read(ByteBuffer dst, long deadlineNanos, SlotMove moved) throws IOException {
+        return WorkerIo.read(this, dst, deadlineNanos, moved);
     }
 
     @Override
@@ -504,6 +513,11 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
 
     /** Parks the calling worker until the poller reports readiness for {@code awaitOp}. Owner only. */
     void await(HandOff awaitOp) throws IOException {
+        await(awaitOp, null);
+    }
+
+    /** {@link #await(HandOff)}, lending the worker's slot for a long wait when {@code moved} is given ({@link SlotLoan}). */
+    void await(HandOff awaitOp, SlotMove moved) throws IOException {
         if (inline) {
             // A protocol serves inline only what needs no wait (a whole request, a plaintext socket).
             throw new IllegalStateException(awaitOp + " on a connection served inline by its poller");
@@ -522,8 +536,12 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
             wake = Wake.CLOSED;
         }
         Wake w;
-        while ((w = wake) == Wake.NONE) {
-            LockSupport.park(this);
+        if (moved != null && hold != null) {
+            w = SlotLoan.park(this, poller.child().pool(), hold, moved);
+        } else {
+            while ((w = wake) == Wake.NONE) {
+                LockSupport.park(this);
+            }
         }
         waiter = null;
         state = ConnState.PROCESSING;
@@ -693,6 +711,17 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
      */
     @Override
     public void run(int slot) {
+        hold = null;
+        runOwned(slot);
+    }
+
+    /** {@link #run(int)} on a pool worker, which reads its slot from {@code hold} afterwards ({@link SlotLoan}). */
+    void run(WorkerPool.Hold hold) {
+        this.hold = hold;
+        runOwned(hold.slot);
+    }
+
+    private void runOwned(int slot) {
         Thread me = Thread.currentThread();
         worker = me;
         try {

@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.util.Arrays;
 import org.loommpm.spi.PeerIOException;
+import org.loommpm.spi.SlotMove;
 
 /**
  * The owner's socket I/O on a {@link Connection}: reads and writes through its {@link Transport}
@@ -36,8 +37,12 @@ final class WorkerIo {
         }
     }
 
-    /** See {@link Connection#read(ByteBuffer, long)}. */
-    static int read(Connection c, ByteBuffer dst, long deadlineNanos) throws IOException {
+    /**
+     * See {@link Connection#read(ByteBuffer, long, SlotMove)}; {@code moved} null for a read that
+     * keeps its slot. Only a wait for the client's bytes lends it, not one for the socket to take
+     * what the transport must write first (a TLS handshake message).
+     */
+    static int read(Connection c, ByteBuffer dst, long deadlineNanos, SlotMove moved) throws IOException {
         Transport transport = c.transport();
         c.awaitDeadline = deadlineNanos;
         try {
@@ -46,7 +51,11 @@ final class WorkerIo {
                 if (n != 0 || !dst.hasRemaining()) {
                     return n;
                 }
-                c.await(transport.flush() ? HandOff.AWAIT_READ : HandOff.AWAIT_WRITE);
+                if (transport.flush()) {
+                    c.await(HandOff.AWAIT_READ, moved);
+                } else {
+                    c.await(HandOff.AWAIT_WRITE);
+                }
             }
         } catch (IOException e) {
             throw peerFailure(e);

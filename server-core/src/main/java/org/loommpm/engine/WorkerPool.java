@@ -1,9 +1,12 @@
 package org.loommpm.engine;
 
 import java.lang.System.Logger.Level;
+import java.time.Duration;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import org.loommpm.config.SlotlessWaits;
+import org.loommpm.spi.IntervalLog;
 import org.loommpm.spi.WorkerTask;
 
 /**
@@ -29,16 +32,36 @@ import org.loommpm.spi.WorkerTask;
  * parking in {@link #reclaimers} until a releaser hands one on (the same queue-then-retry pair
  * as above); it reports the slot it ends with through {@link WorkerTask#slotAfterRun}. Pending tasks
  * take released slots first, so a reclaimer may wait while the pool is saturated: it waits as a
- * parked virtual thread, holding nothing.
+ * parked virtual thread, holding nothing. At most {@code MaxSlotlessWaits} tasks are lent out at
+ * once ({@link #lent}): a {@link #lend} beyond that is refused (LM0302) and the task waits on its
+ * slot, as every wait did before slots were lent, so the threads parked on peers stay within
+ * {@code ThreadsPerChild + MaxSlotlessWaits}.
+ *
+ * <p><b>Connections move.</b> A connection's task ({@link Connection}) may lend its slot in a
+ * read that waits on the client and go on with another; since the same connection may meanwhile
+ * run in another task, it cannot report that slot through {@link WorkerTask#slotAfterRun} (a
+ * field of the connection) but writes it into its worker's {@link Hold}, which only the worker's
+ * thread touches.
  */
 public final class WorkerPool {
     private static final System.Logger LOG = System.getLogger("org.loommpm.engine");
+    /**
+     * How long a connection's read waits on the client before it lends its slot (as HTTP/2's
+     * stream writes do): a body that is arriving parks far shorter between its segments.
+     */
+    static final long LEND_AFTER_NANOS = 20_000_000;
 
     private final int size;
     private final SlotStack free;
     private final Scoreboard scoreboard;
     private final AtomicInteger active = new AtomicInteger();
     private final AtomicInteger pending = new AtomicInteger();
+    /** Tasks that lent their slot and have not reclaimed one (see {@link #lend}). */
+    private final AtomicInteger lent = new AtomicInteger();
+    /** MaxSlotlessWaits: the most tasks lent out at once. */
+    private final int maxLent;
+    /** Where a refused lend is logged (LM0302), once per interval. */
+    private final IntervalLog intervalLog;
     private final ConcurrentLinkedQueue<WorkerTask> queue = new ConcurrentLinkedQueue<>();
     /** Tasks parked in {@link #reclaim}: they offer themselves, releasers poll one and unpark it. */
     private final ConcurrentLinkedQueue<Thread> reclaimers = new ConcurrentLinkedQueue<>();
@@ -53,7 +76,20 @@ public final class WorkerPool {
      * @param failStop the server's fail-stop policy
      */
     WorkerPool(int size, Runnable onSlotFreed, FailStop failStop) {
+        this(size, SlotlessWaits.DEFAULTS.max(), onSlotFreed, failStop, new IntervalLog(Duration.ofSeconds(10)));
+    }
+
+    /**
+     * @param size ThreadsPerChild
+     * @param maxLent MaxSlotlessWaits (0: slots are never lent)
+     * @param onSlotFreed called after a slot is released (wakes admission control when it is off)
+     * @param failStop the server's fail-stop policy
+     * @param intervalLog the server's interval log (LM0302)
+     */
+    WorkerPool(int size, int maxLent, Runnable onSlotFreed, FailStop failStop, IntervalLog intervalLog) {
         this.size = size;
+        this.maxLent = maxLent;
+        this.intervalLog = intervalLog;
         this.failStop = failStop;
         this.free = new SlotStack(size);
         this.scoreboard = new Scoreboard(size);
@@ -130,8 +166,7 @@ public final class WorkerPool {
      * A worker thread's body. A class rather than a lambda: the capturing lambda's first use
      * spun a class and a method-handle form while the first request waited (~3 ms).
      */
-    private final class Worker implements Runnable {
-        private final int slot;
+    private final class Worker extends Hold implements Runnable {
         private final WorkerTask first;
 
         Worker(int slot, WorkerTask first) {
@@ -141,16 +176,25 @@ public final class WorkerPool {
 
         @Override
         public void run() {
-            runLoop(slot, first);
+            runLoop(this, slot, first);
         }
     }
 
-    private void runLoop(int slot, WorkerTask first) {
+    /**
+     * The slot a worker holds while it runs a {@link Connection}'s task, which moves it when a
+     * read lends its slot and reclaims another. The worker's thread only (the connection reaches
+     * it through the run it was given).
+     */
+    static class Hold {
+        /** The slot held now. */
+        int slot;
+    }
+
+    private void runLoop(Hold hold, int slot, WorkerTask first) {
         WorkerTask task = first;
         int s = slot;
         for (;;) {
-            runOne(s, task);
-            s = task.slotAfterRun(s);
+            s = runOne(hold, s, task);
             task = pollPending();
             if (task != null) {
                 continue;
@@ -183,15 +227,27 @@ public final class WorkerPool {
     /**
      * Gives the calling task's slot back while it waits for its peer (see the class comment); the
      * task must {@link #reclaim} one before it runs on. Pending tasks may start on the freed slot.
-     * The worker thread running that task only.
+     * Refused when {@code MaxSlotlessWaits} tasks are lent out already: the task then keeps its
+     * slot for the wait. The worker thread running that task only.
+     *
+     * @return whether the slot was lent
      */
-    public void lend(int slot) {
+    public boolean lend(int slot) {
+        if (lent.incrementAndGet() > maxLent) {
+            lent.decrementAndGet();
+            if (maxLent > 0) {
+                intervalLog.log(LOG, Level.WARNING, "LM0302 MaxSlotlessWaits ({0}) reached: waits on clients keep"
+                        + " their worker slots", maxLent);
+            }
+            return false;
+        }
         scoreboard.set(slot, Scoreboard.WAITING);
         active.decrementAndGet();
         free.push(slot);
         onSlotFreed.run();
         wakeReclaimer();
         startPending();
+        return true;
     }
 
     /**
@@ -216,6 +272,7 @@ public final class WorkerPool {
                 reclaimers.remove(me);
             }
             active.incrementAndGet();
+            lent.decrementAndGet();
             scoreboard.set(s, Scoreboard.READING);
             return s;
         }
@@ -229,13 +286,21 @@ public final class WorkerPool {
         }
     }
 
-    private void runOne(int slot, WorkerTask task) {
+    /** Runs {@code task} on {@code slot}: {@return the slot held after it} */
+    private int runOne(Hold hold, int slot, WorkerTask task) {
         scoreboard.set(slot, Scoreboard.READING);
+        Connection c = task instanceof Connection conn ? conn : null;
+        hold.slot = slot;
         try {
-            task.run(slot);
+            if (c != null) {
+                c.run(hold);
+            } else {
+                task.run(slot);
+            }
         } catch (Throwable t) {
             failed(t);
         }
+        return c != null ? hold.slot : task.slotAfterRun(slot);
     }
 
     /**
@@ -275,6 +340,11 @@ public final class WorkerPool {
     /** Tasks waiting for a slot. */
     public int pending() {
         return Math.max(0, pending.get());
+    }
+
+    /** Tasks waiting on their peer without a slot (lent, not yet reclaimed); at most MaxSlotlessWaits. */
+    public int lent() {
+        return lent.get();
     }
 
 

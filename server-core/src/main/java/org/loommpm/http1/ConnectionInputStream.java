@@ -7,6 +7,7 @@ import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import org.loommpm.config.RequestReadTimeout;
 import org.loommpm.spi.ProtocolConnection;
+import org.loommpm.spi.SlotMove;
 
 /**
  * The connection's bytes after the request head: first what is already in the context's read
@@ -20,6 +21,10 @@ import org.loommpm.spi.ProtocolConnection;
  * wait is bounded by that deadline as well as by {@code Timeout}; passing it throws a
  * {@link SocketTimeoutException} (the exchange answers 408 if nothing was sent yet, and closes),
  * logged once at INFO (LM2003).
+ *
+ * <p><b>Worker slot.</b> A wait that lasts lends the worker's slot until bytes come (or the stage's
+ * deadline, or {@code Timeout}): a client that is not sending its body holds no slot. The
+ * exchange then runs on whichever slot the worker takes back ({@link ExchangeSlot}).
  */
 final class ConnectionInputStream extends InputStream {
     private static final System.Logger LOG = System.getLogger("org.loommpm.http1");
@@ -33,6 +38,8 @@ final class ConnectionInputStream extends InputStream {
     private long received;
     /** Bytes handed to readers: the body as received, framing included ({@code %I}, metrics). */
     private long consumed;
+    /** Told where the exchange runs on after a wait that lent its slot. */
+    private final SlotMove moved;
     /** Set by {@link #arrivedOnly}: a read that would wait throws {@link NotArrived} instead. */
     private boolean arrivedOnly;
 
@@ -54,11 +61,14 @@ final class ConnectionInputStream extends InputStream {
     /**
      * @param in the context's read buffer, in read mode
      * @param stage {@code RequestReadTimeout body=} (off: {@code Timeout} alone bounds each wait)
+     * @param moved told the worker slot the exchange runs on after a wait that lent its own
      */
-    ConnectionInputStream(ProtocolConnection connection, ByteBuffer in, RequestReadTimeout.Stage stage) {
+    ConnectionInputStream(ProtocolConnection connection, ByteBuffer in, RequestReadTimeout.Stage stage,
+                          SlotMove moved) {
         this.connection = connection;
         this.in = in;
         this.stage = stage;
+        this.moved = moved;
     }
 
     @Override
@@ -121,7 +131,7 @@ final class ConnectionInputStream extends InputStream {
             return n;
         }
         if (!stage.enabled()) {
-            n = connection.read(in);
+            n = connection.read(in, 0, moved);
         } else {
             long now = System.nanoTime();
             if (stageStart == 0) {
@@ -131,7 +141,7 @@ final class ConnectionInputStream extends InputStream {
             try {
                 // Past the deadline, bytes already waiting still count: the handler may have been
                 // slow, not the client. Only an empty socket times out.
-                n = now - deadline >= 0 ? connection.readNow(in) : connection.read(in, deadline);
+                n = now - deadline >= 0 ? connection.readNow(in) : connection.read(in, deadline, moved);
                 if (n == 0) {
                     throw new SocketTimeoutException("request body not received within RequestReadTimeout body=" + stage);
                 }

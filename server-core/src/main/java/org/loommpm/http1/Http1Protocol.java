@@ -175,6 +175,7 @@ public final class Http1Protocol implements ConnectionProtocol {
             ctx.protocolState(st);
         }
         SlotBoard board = c.services().scoreboard();
+        st.slot = slot;
         try {
             Http1Suspension.Holder held = c.session(Http1Suspension.Holder.class);
             Http1Suspension suspended = held == null ? null : held.current;
@@ -193,7 +194,9 @@ public final class Http1Protocol implements ConnectionProtocol {
                     return; // handed back (or switched to another protocol) inside readHead
                 }
                 board.set(slot, SlotBoard.WRITING);
-                if (!exchange(c, ctx, st, headEnd, board, slot)) {
+                boolean more = exchange(c, ctx, st, headEnd, board, slot);
+                slot = st.slot; // a body read that waited may have moved the task to another slot
+                if (!more) {
                     return; // handed back inside exchange
                 }
                 board.set(slot, SlotBoard.KEEPALIVE);
@@ -235,27 +238,27 @@ public final class Http1Protocol implements ConnectionProtocol {
         } catch (PlaintextRequestException e) {
             // The transport counted and logged it; its writes now go out in cleartext.
             answerPlaintext(c);
-            board.set(slot, SlotBoard.CLOSING);
+            board.set(st.slot, SlotBoard.CLOSING);
             c.handBackLinger(CloseReason.ERROR);
         } catch (SSLException e) {
             // The transport logged it at INFO; linger so its alert is read.
             LOG.log(Level.DEBUG, "LM0404 connection {0} ended: {1}", c.id(), e.toString());
-            board.set(slot, SlotBoard.CLOSING);
+            board.set(st.slot, SlotBoard.CLOSING);
             c.handBackLinger(CloseReason.ERROR);
         } catch (SocketTimeoutException e) {
             st.discardBatch();
             LOG.log(Level.DEBUG, "LM0404 connection {0} ended: {1}", c.id(), e.toString());
-            board.set(slot, SlotBoard.CLOSING);
+            board.set(st.slot, SlotBoard.CLOSING);
             c.handBackClose(CloseReason.TIMEOUT);
         } catch (PeerIOException | EOFException e) {
             st.discardBatch();
             LOG.log(Level.DEBUG, "LM0404 connection {0} ended: {1}", c.id(), e.toString());
-            board.set(slot, SlotBoard.CLOSING);
+            board.set(st.slot, SlotBoard.CLOSING);
             c.handBackClose(CloseReason.ABORT);
         } catch (IOException | RuntimeException e) {
             st.discardBatch();
             LOG.log(Level.ERROR, "LM0405 connection " + c.id() + " failed", e);
-            board.set(slot, SlotBoard.CLOSING);
+            board.set(st.slot, SlotBoard.CLOSING);
             c.handBackClose(CloseReason.ERROR);
         }
     }
@@ -525,11 +528,15 @@ public final class Http1Protocol implements ConnectionProtocol {
         boolean keepAlive = config.keepAlive() && head.keepAlive() && !c.services().isDraining()
                 && (config.maxKeepAliveRequests() == 0 || served < config.maxKeepAliveRequests());
         board.requestStarted(slot, head, c.remoteAddress(), st.headStartNanos);
-        // A request without a body never reads the connection: no stream for it.
-        ConnectionInputStream body = head.chunked() || head.contentLength() > 0
-                ? new ConnectionInputStream(c, in, config.requestReadTimeout().body()) : null;
         Http1Response res = new Http1Response(c, st, ctx.out(), in, head, config.serverHeader(), keepAlive, limits);
         res.showIn(board, slot);
+        // A request without a body never reads the connection: no stream for it, and its slot stays.
+        ExchangeSlot where = null;
+        ConnectionInputStream body = null;
+        if (head.chunked() || head.contentLength() > 0) {
+            where = new ExchangeSlot(board, slot, head, c.remoteAddress(), st.headStartNanos, res, st);
+            body = new ConnectionInputStream(c, in, config.requestReadTimeout().body(), where);
+        }
         Http1Request req = new Http1Request(head, headEnd, c, body, res,
                 config.limitRequestBody(), config.limitRequestFields(), config.limitRequestFieldSize());
         // An exchange counts once its handler has run (an exception here means the client is gone
@@ -543,6 +550,9 @@ public final class Http1Protocol implements ConnectionProtocol {
                 unused.abandon(); // the 101 never went out
             }
             throw e;
+        }
+        if (where != null) {
+            slot = where.slot();
         }
         if (res.suspension() instanceof Http1Suspension suspended) {
             detach(c, ctx, st, head, req, suspended, board, slot);

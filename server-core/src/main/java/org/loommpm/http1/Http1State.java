@@ -17,6 +17,11 @@ final class Http1State {
     final RequestHeadParser parser;
     ByteBuffer head = ByteBuffer.allocate(1024);
     long headStartNanos;
+    /**
+     * The worker slot the connection's task holds: the one it was dispatched with, or the one a
+     * body read took back after lending it ({@link ExchangeSlot}). Worker only.
+     */
+    int slot;
     /** The handler the inline path chose for the head it accepted (the route, found once). Poller only. */
     org.loommpm.api.Handler inlineHandler;
     /** Responses to pipelined requests waiting for one write; allocated on first use. */

@@ -25,11 +25,13 @@ public interface ChildServices {
 
     /**
      * Gives a running task's slot back while it waits for its peer; it must {@link #reclaim}
-     * one before running on. The task's own thread.
+     * one before running on. Refused when the child has {@code MaxSlotlessWaits} tasks lent out
+     * already: the task then keeps its slot for the wait. The task's own thread.
      *
      * @param slot the slot the task holds
+     * @return whether the slot was lent (only then does the task {@link #reclaim} one)
      */
-    void lend(int slot);
+    boolean lend(int slot);
 
     /** {@return takes a slot again after {@link #lend}, parking until one is free. The task's own thread} */
     int reclaim();

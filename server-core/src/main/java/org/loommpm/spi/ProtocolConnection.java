@@ -161,6 +161,23 @@ public interface ProtocolConnection {
     int read(ByteBuffer dst, long deadlineNanos) throws IOException;
 
     /**
+     * {@link #read(ByteBuffer, long)} for a wait on the client that may be long (a request body):
+     * a wait that lasts more than 20 ms lends the task's worker slot for the rest of it, so a
+     * client that is not sending holds no slot (as its idle connection or unfinished head does);
+     * before the read returns or throws, the task takes a slot again, waiting for one if none is
+     * free, and {@code moved} is told which. The child bounds how many waits go without a slot
+     * at once ({@code MaxSlotlessWaits}); past that bound, and for a task that holds no slot, this
+     * is {@link #read(ByteBuffer, long)}. Owner only, on a worker.
+     *
+     * @param dst where the bytes go
+     * @param deadlineNanos the deadline on {@link System#nanoTime()}'s clock, or 0
+     * @param moved told the slot the task holds after a wait that lent its own
+     * @return the bytes read, or -1
+     * @throws IOException if the socket fails; {@link java.net.SocketTimeoutException} when the deadline passes
+     */
+    int read(ByteBuffer dst, long deadlineNanos, SlotMove moved) throws IOException;
+
+    /**
      * Writes all of {@code src}, parking the worker while the socket is full. Owner only.
      *
      * @param src the bytes to write

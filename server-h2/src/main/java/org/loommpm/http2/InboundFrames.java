@@ -286,7 +286,19 @@ final class InboundFrames implements FrameListener {
         if (!s.limit.tryOpen()) {
             fields.releaseAll();
             s.counters.streamRefused();
-            throw Http2Error.stream(sid, ErrorCode.REFUSED_STREAM, "more than " + s.limit.max() + " streams");
+            int open = s.streams.size();
+            if (open >= s.limit.max() && s.settingsAcked) {
+                // The client broke the limit it has acknowledged: a refusal that counts as a rapid reset.
+                throw Http2Error.stream(sid, ErrorCode.REFUSED_STREAM, "more than " + s.limit.max() + " streams");
+            }
+            // Within the limit as the client knows it: it has not seen our SETTINGS yet, or the
+            // handlers of streams it saw end still hold their places (StreamLimit). Refused, but
+            // not its doing, so not a rapid reset; a flood of them still costs control-frame tokens.
+            LOG.log(Level.DEBUG, "LM0707 {0} stream {1} refused: {2} streams open, the handlers of ended ones"
+                    + " still hold their places", s, sid, open);
+            s.resetStream(sid, ErrorCode.REFUSED_STREAM);
+            s.control.controlFrame("refused stream", System.nanoTime());
+            return;
         }
         Stream created = new Stream(s, sid, f, s.peerInitialWindow, s.initialRecvWindow(),
                 s.protocol.config().limitRequestBody());

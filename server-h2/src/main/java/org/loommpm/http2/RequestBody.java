@@ -24,8 +24,15 @@ import org.loommpm.spi.InputBudget;
  * returns window to the client with a WINDOW_UPDATE once it has consumed half of the announced
  * {@code H2WindowSize}.
  *
+ * <p><b>Worker slot.</b> A read that waits for DATA more than {@link Stream#LEND_AFTER_NANOS}
+ * lends the task's slot for the rest of the wait ({@link StreamTask#lendSlot}), and takes one
+ * back after it, whatever ended it (data, the end, a reset, a timeout): a client that opens
+ * streams and sends their bodies slowly holds no worker slot. Once a wait has lent it, later
+ * waits of the body lend it at once: else a byte every 19 ms would keep the slot.
+ *
  * <p>Threads: the frame loop produces, the stream's task consumes; everything shared is
- * guarded by {@link #lock} (held only for short non-blocking sections).
+ * guarded by {@link #lock} (held only for short non-blocking sections; a slot is taken back
+ * after it is released).
  */
 final class RequestBody extends InputStream {
     private static final System.Logger LOG = System.getLogger("org.loommpm.http2");
@@ -62,6 +69,8 @@ final class RequestBody extends InputStream {
     private long stageStart;
     /** Task only: {@link #consumed} when the stage started (what MinRate extends by is received after). */
     private long stageBase;
+    /** Task only: a read lent the slot already (the client is slow): later waits lend it at once. */
+    private boolean slow;
     /** Task only: run before the first read (sends {@code 100 Continue}), then cleared. */
     private Runnable beforeFirstRead;
 
@@ -196,10 +205,16 @@ final class RequestBody extends InputStream {
             hook.run();
         }
         int n;
+        // A wait past LEND_AFTER_NANOS lends the task's slot (not the loop's, when the loop runs
+        // the handler itself: its request is whole, so its reads never wait).
+        StreamTask task = stream.task;
+        boolean lendable = task != null && !task.inline;
+        boolean lent = false;
         lock.lock();
         try {
             long now = System.nanoTime();
             long deadline = now + timeoutNanos;
+            long lendAt = slow ? now : now + Stream.LEND_AFTER_NANOS;
             long stageDeadline = 0;
             if (chunks.isEmpty() && stage.enabled()) {
                 if (stageStart == 0) {
@@ -233,6 +248,16 @@ final class RequestBody extends InputStream {
                     }
                     throw new SocketTimeoutException("stream " + stream.id() + ": no body data within Timeout");
                 }
+                if (lendable) {
+                    long untilLend = lendAt - System.nanoTime();
+                    if (untilLend <= 0) {
+                        lent = task.lendSlot(); // refused (MaxSlotlessWaits): the task waits on its slot
+                        slow |= lent;
+                        lendable = false;
+                    } else {
+                        left = Math.min(left, untilLend);
+                    }
+                }
                 try {
                     changed.awaitNanos(left);
                 } catch (InterruptedException e) {
@@ -250,6 +275,9 @@ final class RequestBody extends InputStream {
             }
         } finally {
             lock.unlock();
+            if (lent) {
+                task.reclaimSlot(); // outside the lock: it may wait, and the frame loop offers under it
+            }
         }
         held.shrink(n); // n > 0: the bytes came from an offer, which made it
         consumed += n;

@@ -204,6 +204,7 @@ final class Stream {
         long start = System.nanoTime();
         long deadline = start + timeoutNanos;
         long lendAt = start + LEND_AFTER_NANOS;
+        boolean lendable = task != null && !task.inline;
         boolean lent = false;
         try {
             writer = Thread.currentThread();
@@ -214,10 +215,10 @@ final class Stream {
                 if (left <= 0) {
                     throw new SocketTimeoutException("stream " + id + ": client took no data within Timeout");
                 }
-                if (!lent && task != null && !task.inline) {
+                if (lendable) {
                     if (now - lendAt >= 0) {
-                        task.lendSlot();
-                        lent = true;
+                        lent = task.lendSlot(); // refused (MaxSlotlessWaits): the task waits on its slot
+                        lendable = false;
                     } else {
                         left = Math.min(left, lendAt - now);
                     }

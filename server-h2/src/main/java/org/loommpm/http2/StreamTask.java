@@ -22,7 +22,8 @@ import org.loommpm.spi.WorkerTask;
  * The exchange shows in this slot of the scoreboard while it runs and is counted there, and
  * reported to the {@link ExchangeObserver}, when the handler has returned. A stream reset before
  * the task got a slot is skipped. While its response waits for the client (the flow-control
- * window or the socket) for more than {@link Stream#LEND_AFTER_NANOS}, the task lends its slot
+ * window or the socket), or its handler waits for the request body's DATA, for more than
+ * {@link Stream#LEND_AFTER_NANOS}, the task lends its slot
  * ({@link #lendSlot}) and runs on with whichever slot it reclaims, so the slot it holds is a
  * field, reported to the pool at the end.
  *
@@ -117,13 +118,20 @@ final class StreamTask implements WorkerTask {
     }
 
     /**
-     * The response waits for the client (its flow-control window or its socket): the slot is
-     * lent for the wait, so a stalled stream holds no worker slot ({@link ChildServices#lend}).
+     * The task waits for the client (its flow-control window or its socket for the response, its
+     * DATA for the request body): the slot is lent for the wait, so a stalled stream holds no
+     * worker slot ({@link ChildServices#lend}), unless the child has as many waits without a slot
+     * as it allows (then the task keeps it).
+     *
+     * @return whether the slot was lent (then {@link #reclaimSlot} follows the wait)
      */
-    void lendSlot() {
-        services.lend(slot);
+    boolean lendSlot() {
+        if (slot == WorkerTask.NO_SLOT || !services.lend(slot)) {
+            return false; // run by the poller, which never waits; or the child's bound is reached
+        }
         slot = WorkerTask.NO_SLOT;
         res.showIn(board, slot);
+        return true;
     }
 
     /** The wait is over: runs on with a slot again, the exchange shown in it. */

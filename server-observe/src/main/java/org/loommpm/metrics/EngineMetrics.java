@@ -99,6 +99,8 @@ public final class EngineMetrics implements ChildListener {
         meters.add(gauge("loom.workers.idle", "Worker slots free", c, ChildStats::idleWorkers, tags));
         meters.add(gauge("loom.workers.pending", "Dispatched tasks waiting for a worker slot", c,
                 ChildStats::pendingWorkers, tags));
+        meters.add(gauge("loom.workers.slotless", "Tasks waiting on a client without a worker slot (MaxSlotlessWaits)", c,
+                ChildStats::slotlessWaits, tags));
         meters.add(gauge("loom.admission.open", "1 while admission control lets the listener accept", c,
                 x -> x.admissionOpen() ? 1 : 0, tags));
         meters.add(counter("loom.admission.transitions", "Admission control state changes (on to off, off to on)",

@@ -50,6 +50,7 @@ final class StatusAuto {
         field(b, "Scoreboard", s.scoreboard());
         field(b, "LoomTotalBytes", s.bytesSent());
         field(b, "LoomPendingWorkers", s.pending());
+        field(b, "LoomSlotlessWaits", s.streaming().slotless());
         field(b, "LoomConnsAccepted", s.accepted());
         for (CloseReason r : CloseReason.values()) {
             String name = r.name().charAt(0) + r.tag().substring(1);

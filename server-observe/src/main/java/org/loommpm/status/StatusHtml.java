@@ -80,6 +80,7 @@ final class StatusHtml {
         card(b, Formats.bytes(s.bytesPerReq()), "per request");
         card(b, s.busy() + " / " + s.idle(), "busy / idle workers");
         card(b, Long.toString(s.pending()), "pending (waiting for a slot)");
+        card(b, Long.toString(s.streaming().slotless()), "waiting on clients without a slot");
         card(b, Long.toString(s.open()), "connections open");
         card(b, Long.toString(s.keepAlive()), "idle keep-alive (no thread held)");
         card(b, Long.toString(s.webSockets()), "WebSockets open");

@@ -53,6 +53,7 @@ final class StatusJson {
                 .endObject();
         j.name("streaming").beginObject()
                 .field("detached", s.streaming().detached())
+                .field("slotless", s.streaming().slotless())
                 .field("suspended", s.streaming().suspended())
                 .field("eventStreams", s.streaming().eventStreams())
                 .field("suspendTimeouts", s.streaming().suspendTimeouts())

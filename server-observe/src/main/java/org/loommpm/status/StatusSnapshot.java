@@ -45,11 +45,14 @@ record StatusSnapshot(String serverName, String version, Instant now, Instant st
     }
 
     /**
-     * Long-lived exchanges: connections DETACHED (no thread, no slot: suspended exchanges, event
-     * streams, idle WebSockets, HTTP/2 connections whose streams are all suspended), suspended
-     * exchanges and event streams open now (HTTP/1.1 and HTTP/2), deadlines passed so far.
+     * What waits without a worker slot: connections DETACHED (no thread, no slot: suspended
+     * exchanges, event streams, idle WebSockets, HTTP/2 connections whose streams are all
+     * suspended), tasks parked on a client without their slot ({@code slotless}: request bodies
+     * not arriving, HTTP/2 responses held back by the client's window; MaxSlotlessWaits bounds
+     * them), suspended exchanges and event streams open now (HTTP/1.1 and HTTP/2), deadlines
+     * passed so far.
      */
-    record Streaming(int detached, long suspended, long eventStreams, long suspendTimeouts) {
+    record Streaming(int detached, int slotless, long suspended, long eventStreams, long suspendTimeouts) {
     }
 
     /** One child's row. */
@@ -103,8 +106,10 @@ record StatusSnapshot(String serverName, String version, Instant now, Instant st
         int servingSlots = 0;
         int detached = 0;
         long[] budget = new long[4];
+        int slotless = 0;
         for (ChildStats c : stats.children()) {
             detached += c.detachedConnections();
+            slotless += c.slotlessWaits();
             InputBudget b = c.inputBudget();
             if (b != null) {
                 budget[0] += b.used();
@@ -138,7 +143,7 @@ record StatusSnapshot(String serverName, String version, Instant now, Instant st
                 stats.bytesSent(), stats.connectionsAccepted(), stats.connectionsOpen(), closed, keepAlive,
                 lingering, busy, idle, pending, graceful, List.copyOf(children), List.copyOf(current),
                 Math.max(0, stats.slotLimit() - servingSlots),
-                new Streaming(detached, p.value("loom.suspended.exchanges"), p.value("loom.eventstreams.open"),
+                new Streaming(detached, slotless, p.value("loom.suspended.exchanges"), p.value("loom.eventstreams.open"),
                         p.value("loom.suspended.timeouts")),
                 p.value("loom.websocket.open"), p.value("loom.proxy.tunnels.open"),
                 new Budget(budget[0], budget[1], budget[2], budget[3]), logLines);

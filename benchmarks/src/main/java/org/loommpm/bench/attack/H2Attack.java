@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * </pre>
  *
  * attacks: zero-window, made-you-reset, wu-conn, wu-stream, rst-closed, hpack-size, rapid-reset,
- * settings-flood, ping-flood, empty-data, continuation, upload (100 MB POSTs), big-huffman
+ * settings-flood, ping-flood, empty-data, continuation, upload (100 MB POSTs), slow-upload (100
+ * POSTs per connection, each sent a body byte a second, replaced as they end), big-huffman
  * (~120 KiB Huffman-coded header blocks, each answered 431). The last
  * output line starts with {@code ATTACK} and holds the totals as key=value (read by h2attack.sh).
  */

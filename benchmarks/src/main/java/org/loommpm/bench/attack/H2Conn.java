@@ -42,6 +42,12 @@ final class H2Conn implements AutoCloseable {
     /** Nanoseconds after t0 at which the server closed (EOF or reset); -1 while open. */
     volatile long serverClosedAt = -1;
     private volatile boolean closedByUs;
+    /**
+     * The streams the server ended, by id: {@code true} answered (END_STREAM), {@code false}
+     * reset; null until {@link #trackEnded} (the floods open millions of streams). The reader
+     * puts, the attack thread removes.
+     */
+    private volatile java.util.concurrent.ConcurrentHashMap<Integer, Boolean> endedIds;
 
     /**
      * Connects, sends the preface and {@code settings} (id, value pairs), and when
@@ -87,6 +93,26 @@ final class H2Conn implements AutoCloseable {
         }
     }
 
+    /** From now on, remembers which streams the server ended, for {@link #ended}. */
+    void trackEnded() {
+        endedIds = new java.util.concurrent.ConcurrentHashMap<>();
+    }
+
+    /**
+     * Whether the server ended stream {@code id} since the last ask: {@code true} answered,
+     * {@code false} reset, null not (yet). Needs {@link #trackEnded}.
+     */
+    Boolean ended(int id) {
+        return endedIds.remove(id);
+    }
+
+    private void noteEnded(int id, boolean answered) {
+        java.util.concurrent.ConcurrentHashMap<Integer, Boolean> m = endedIds;
+        if (m != null) {
+            m.put(id, answered);
+        }
+    }
+
     /** Starts the credit of a new upload stream at the server's initial window. */
     void newUploadStream() {
         streamCredit.set(initialWindow);
@@ -126,16 +152,19 @@ final class H2Conn implements AutoCloseable {
                         dataBytes.addAndGet(length);
                         if ((flags & Frames.END_STREAM) != 0) {
                             streamsEnded.incrementAndGet();
+                            noteEnded(streamId, true);
                         }
                     }
                     case Frames.HEADERS -> {
                         if ((flags & Frames.END_STREAM) != 0) {
                             streamsEnded.incrementAndGet();
+                            noteEnded(streamId, true);
                         }
                     }
                     case Frames.RST_STREAM -> {
                         rstReceived.incrementAndGet();
                         streamsEnded.incrementAndGet();
+                        noteEnded(streamId, false);
                     }
                     case Frames.GOAWAY -> {
                         goawayReceived.incrementAndGet();

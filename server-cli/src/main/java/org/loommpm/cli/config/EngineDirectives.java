@@ -43,6 +43,7 @@ final class EngineDirectives {
         CONNECTION_BUFFER_SIZE("ConnectionBufferSize", 1, 1, "bytes"),
         TCP_NODELAY("TcpNoDelay", 1, 1, "On|Off"),
         ADMISSION_CONTROL("AdmissionControl", 1, 1, "On|Off"),
+        MAX_SLOTLESS_WAITS("MaxSlotlessWaits", 1, 1, "number (0 = a wait keeps its worker slot)"),
         PROTOCOLS("Protocols", 1, 3, "protocol ... (h2 h2c http/1.1)"),
         TIMEOUT("Timeout", 1, 1, "seconds"),
         REQUEST_READ_TIMEOUT("RequestReadTimeout", 1, 3,
@@ -86,6 +87,8 @@ final class EngineDirectives {
                 case CONNECTION_BUFFER_SIZE -> s.engine.bufferSize(Args.intArg(l, 1024, 16 << 20));
                 case TCP_NODELAY -> s.engine.tcpNoDelay(Args.onOff(l));
                 case ADMISSION_CONTROL -> s.engine.admissionControl(Args.onOff(l));
+                case MAX_SLOTLESS_WAITS -> s.engine.slotlessWaits(
+                        new org.loommpm.config.SlotlessWaits(Args.intArg(l, 0, Integer.MAX_VALUE)));
                 case PROTOCOLS -> protocols(s, l);
                 case TIMEOUT -> s.engine.timeout(Args.duration(l, a, false));
                 case REQUEST_READ_TIMEOUT -> requestReadTimeout(s, l);

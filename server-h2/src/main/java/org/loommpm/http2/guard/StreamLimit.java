@@ -12,6 +12,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * One beyond the limit is refused with RST_STREAM(REFUSED_STREAM) (safe for the client to retry:
  * its handler never ran).
  *
+ * <p>A client counts a stream closed once it has the response's END_STREAM, which goes out before
+ * the handler has returned (it still logs and counts the exchange; on a saturated server that
+ * takes a while): a client that keeps within the limit may then be refused. The caller counts a
+ * refusal as a rapid reset only when the client has as many streams open as the limit it
+ * acknowledged, so such a client is refused (and may retry) but never cut off.
+ *
  * <p>Threads: only the frame loop takes places ({@link #tryOpen}, the only increment, so its
  * check-then-add cannot overshoot); a place is given back by whichever party lets go of the
  * stream last, the frame loop or the stream's task ({@link #release}, any thread).

@@ -100,6 +100,7 @@ class MeterCatalogueTest {
             loom.workers.idle{child=1,generation=1} GAUGE Worker slots free
             loom.workers.max{child=1,generation=1} GAUGE Worker slots (ThreadsPerChild)
             loom.workers.pending{child=1,generation=1} GAUGE Dispatched tasks waiting for a worker slot
+            loom.workers.slotless{child=1,generation=1} GAUGE Tasks waiting on a client without a worker slot (MaxSlotlessWaits)
             """;
 
     @TempDir

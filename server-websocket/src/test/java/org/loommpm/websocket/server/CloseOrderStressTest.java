@@ -159,7 +159,8 @@ class CloseOrderStressTest {
                 }
 
                 @Override
-                public void lend(int slot) {
+                public boolean lend(int slot) {
+                    return false;
                 }
 
                 @Override
