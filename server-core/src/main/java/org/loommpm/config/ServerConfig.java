@@ -178,6 +178,7 @@ public final class ServerConfig {
     private final ProxyProtocolSettings proxyProtocol;
     private final WebSocketSettings webSocket;
     private final StreamingSettings streaming;
+    private final ClientChargeSettings clientCharges;
 
     private ServerConfig(Builder b, Limits limits, TlsSettings tls) {
         this.listen = List.copyOf(b.listen.isEmpty() && tls.listen().isEmpty()
@@ -225,6 +226,7 @@ public final class ServerConfig {
         this.proxyProtocol = b.proxyProtocol;
         this.webSocket = b.webSocket;
         this.streaming = b.streaming;
+        this.clientCharges = b.clientCharges;
     }
 
     /** {@return A builder holding every default} */
@@ -277,6 +279,7 @@ public final class ServerConfig {
         b.proxyProtocol = proxyProtocol;
         b.webSocket = webSocket;
         b.streaming = streaming;
+        b.clientCharges = clientCharges;
         return b;
     }
 
@@ -408,6 +411,8 @@ public final class ServerConfig {
     public WebSocketSettings webSocket() { return webSocket; }
     /** {@return the outbound queue, suspended exchanges and event streams ({@code OutboundQueueLimit}, ...)} */
     public StreamingSettings streaming() { return streaming; }
+    /** {@return CPU charged to client addresses, and TLS handshake admission ({@code ClientCharge*}, {@code TlsHandshake*})} */
+    public ClientChargeSettings clientCharges() { return clientCharges; }
 
     /** {@return the PROXY protocol: which listeners expect the header, and its timeout} */
     public ProxyProtocolSettings proxyProtocol() { return proxyProtocol; }
@@ -530,6 +535,7 @@ public final class ServerConfig {
         private ProxyProtocolSettings proxyProtocol = ProxyProtocolSettings.DEFAULTS;
         private WebSocketSettings webSocket = WebSocketSettings.DEFAULTS;
         private StreamingSettings streaming = StreamingSettings.DEFAULTS;
+        private ClientChargeSettings clientCharges = ClientChargeSettings.DEFAULTS;
 
         private Builder() {
         }
@@ -854,6 +860,13 @@ public final class ServerConfig {
          * @return this builder
          */
         public Builder streaming(StreamingSettings s) { streaming = Objects.requireNonNull(s); return this; }
+        /**
+         * CPU charged to client addresses, and TLS handshake admission.
+         *
+         * @param s the value
+         * @return this builder
+         */
+        public Builder clientCharges(ClientChargeSettings s) { clientCharges = Objects.requireNonNull(s); return this; }
 
         /**
          * Validates and freezes the settings.

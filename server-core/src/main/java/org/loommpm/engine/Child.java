@@ -8,7 +8,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.ToLongFunction;
+import org.loommpm.config.ClientChargeSettings;
 import org.loommpm.config.ServerConfig;
+import org.loommpm.spi.ClientCharges;
 import org.loommpm.spi.CloseReason;
 import org.loommpm.spi.ConnectionProtocol;
 import org.loommpm.spi.IntervalLog;
@@ -59,6 +61,8 @@ public final class Child implements ChildStats, ChildHandle {
     private volatile ChildState finishing;
     /** When the watchdog (or a failed poller) made this child sick; 0 if it is not. */
     private volatile long sickSinceNanos;
+    /** The CPU spent for each client address; any thread. */
+    private final ClientCharges charges;
     /** The supervisor's liveness ping of this child ({@link ChildPing}); supervisor thread only. */
     final ChildPing liveness;
     /** The highest ping number a worker of this child has answered: written by that worker, read by the supervisor. */
@@ -84,6 +88,8 @@ public final class Child implements ChildStats, ChildHandle {
         this.handler = handler;
         this.supervisor = supervisor;
         this.liveness = new ChildPing(config.childPingMisses());
+        ClientChargeSettings cc = config.clientCharges();
+        this.charges = cc.charging() ? new ClientCharges(cc.rate(), cc.burst(), cc.tableSize()) : ClientCharges.OFF;
         this.admission = new AdmissionControl(config.threadsPerChild(), config.admissionControl());
         int n = config.effectivePollersPerChild();
         this.pollers = new Poller[n];
@@ -154,6 +160,11 @@ public final class Child implements ChildStats, ChildHandle {
     /** The registry of the server-wide counts the protocol layers keep. */
     public ProtocolCounters protocolCounters() {
         return supervisor.protocols();
+    }
+
+    /** The CPU this child spent for each client address ({@link ClientCharges}). */
+    ClientCharges charges() {
+        return charges;
     }
 
     /** Where per-connection lines that come in floods (timeouts) are logged: the server's. */

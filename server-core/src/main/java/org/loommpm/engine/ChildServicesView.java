@@ -1,6 +1,7 @@
 package org.loommpm.engine;
 
 import org.loommpm.spi.ChildServices;
+import org.loommpm.spi.ClientCharges;
 import org.loommpm.spi.IntervalLog;
 import org.loommpm.spi.ProtocolCounters;
 import org.loommpm.spi.SlotBoard;
@@ -71,5 +72,10 @@ final class ChildServicesView implements ChildServices {
     @Override
     public IntervalLog intervalLog() {
         return child.intervalLog();
+    }
+
+    @Override
+    public ClientCharges charges() {
+        return child.charges();
     }
 }
