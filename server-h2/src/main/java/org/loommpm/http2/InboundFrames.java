@@ -28,6 +28,8 @@ final class InboundFrames implements FrameListener {
     private boolean blockEndStream;
     /** A stream error found in the HEADERS frame, raised once its block is decoded (HPACK stays in step). */
     private Http2Error blockError;
+    /** Made with the first block answered 431 (few connections ever send one). */
+    private OversizedCharge oversizedCharge;
 
     InboundFrames(Session s) {
         this.s = s;
@@ -190,7 +192,12 @@ final class InboundFrames implements FrameListener {
                     + e.getMessage());
         }
         if (f.truncated()) {
-            // Answered 431 and the connection kept, but decoded to the limit for nothing: a few.
+            // Answered 431 and the connection kept, but decoded to the limit for nothing: a few,
+            // for the connection and for its client's address.
+            if (oversizedCharge == null) {
+                oversizedCharge = new OversizedCharge(s.connection().services().charges(), s.remoteAddress());
+            }
+            oversizedCharge.charge(s.block.length(), s);
             try {
                 s.oversized.oversized(System.nanoTime());
             } catch (Http2Error e) {
