@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.loommpm.api.Headers;
+import org.loommpm.config.ClientChargeSettings;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.config.WebSocketSettings;
 import org.loommpm.http.Tunnel;
@@ -75,6 +76,8 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     /** Owner only. */
     private final MessageReader reader;
     private final MessageInflater inflater;
+    /** What the inflater did, charged to the client; null without permessage-deflate. Owner only. */
+    private final InflateCharge inflateCharge;
     /** Every frame the socket sends, its state and its close decision. */
     private final FrameSender sender;
     /** Server-wide WebSocket counts, looked up once per socket so each message increments a field. */
@@ -91,28 +94,32 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     /** On an HTTP/1.1 connection. */
     WebSocketConnection(ProtocolConnection c, ServerConfig config, WebSocketHandler handler, String subprotocol,
                         DeflateParams deflate, Origin origin) {
-        this(c, new ConnectionLink(c, config), handler, config.webSocket(), subprotocol, deflate, origin);
+        this(c, new ConnectionLink(c, config), handler, config, subprotocol, deflate, origin);
     }
 
     /** Over an HTTP/2 stream (RFC 8441). */
     WebSocketConnection(Tunnel stream, WebSocketHandler handler, String subprotocol, DeflateParams deflate,
                         Origin origin) {
-        this(null, stream, handler, stream.config().webSocket(), subprotocol, deflate, origin);
+        this(null, stream, handler, stream.config(), subprotocol, deflate, origin);
     }
 
-    private WebSocketConnection(ProtocolConnection c, Tunnel link, WebSocketHandler handler, WebSocketSettings settings,
+    private WebSocketConnection(ProtocolConnection c, Tunnel link, WebSocketHandler handler, ServerConfig config,
                                 String subprotocol, DeflateParams deflate, Origin origin) {
         this.link = link;
         this.handler = handler;
-        this.settings = settings;
+        this.settings = config.webSocket();
         this.subprotocol = subprotocol;
         this.path = origin.path();
         this.query = origin.query();
         this.pathParams = origin.pathParams();
         this.handshakeHeaders = origin.headers();
-        this.inflater = deflate == null ? null : new MessageInflater(deflate, ZlibPool.SHARED);
+        ClientChargeSettings charge = config.clientCharges();
+        this.inflater = deflate == null ? null
+                : new MessageInflater(deflate, ZlibPool.SHARED, charge.inflateRatio(), charge.inflateRatioMinBytes());
         this.reader = new MessageReader(settings.maxFrameSize(), settings.maxMessageSize(), inflater);
         this.counters = WebSocketCounters.of(link.services().counters());
+        this.inflateCharge = inflater == null ? null
+                : new InflateCharge(inflater, link.services(), link.remoteAddress(), counters);
         this.sender = new FrameSender(c, link, deflate, counters);
     }
 
@@ -160,7 +167,13 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
         enter();
         try {
             reader.read(bytes, this);
+            if (inflateCharge != null) {
+                inflateCharge.settle(link.id());
+            }
         } catch (WebSocketProtocolException e) {
+            if (inflateCharge != null) {
+                inflateCharge.failed(link.id());
+            }
             LOG.log(Level.DEBUG, "LM1702 WebSocket {0} (HTTP/2) from {1} failed: {2} {3}", link.id(),
                     link.remoteAddress(), e.closeCode(), e.getMessage());
             sender.startClose(e.closeCode(), e.getMessage());
@@ -265,6 +278,9 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
             for (int reads = 0; ; ) {
                 if (in.hasRemaining() && sender.isOpen()) {
                     reader.read(in, this);
+                    if (inflateCharge != null) {
+                        inflateCharge.settle(c.id());
+                    }
                 }
                 if (!sender.isOpen() || c.outbound().isClosed()) {
                     board.set(slot, SlotBoard.CLOSING);
@@ -317,6 +333,9 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
                 }
             }
         } catch (WebSocketProtocolException e) {
+            if (inflateCharge != null) {
+                inflateCharge.failed(c.id());
+            }
             LOG.log(Level.DEBUG, "LM1702 WebSocket {0} from {1} failed: {2} {3}", c.id(), c.remoteAddress(),
                     e.closeCode(), e.getMessage());
             sender.startClose(e.closeCode(), e.getMessage());
