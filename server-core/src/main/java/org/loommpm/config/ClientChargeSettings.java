@@ -26,7 +26,8 @@ import java.time.Duration;
  *        the table (IPv6 addresses are charged per /64)
  * @param handshakeConcurrency {@code TlsHandshakeConcurrency}: TLS handshake steps a child runs
  *        at once; the others wait in its handshake queue, served only when no other work waits
- *        for a worker. Default: the processor count (at least 2)
+ *        for a worker. Default: half the processors (at least 1), so that handshakes never take
+ *        every carrier thread from the established connections' requests
  * @param handshakeQueueTimeout {@code TlsHandshakeQueueTimeout}: how long a new TLS connection
  *        may wait in the handshake queue before it is closed (and counted)
  * @param inflateRatio {@code WebSocketMaxInflateRatio}: the largest inflated-to-compressed ratio of
@@ -42,9 +43,9 @@ public record ClientChargeSettings(long rate, long burst, int tableSize, int han
     /** Units a TLS handshake costs. */
     public static final long HANDSHAKE_UNITS = 1 << 20;
 
-    /** The defaults: 32 MiB/s, 256 MiB, 4096 addresses, the processor count, 2 s, 100:1 from 64 KiB. */
+    /** The defaults: 32 MiB/s, 256 MiB, 4096 addresses, half the processors, 2 s, 100:1 from 64 KiB. */
     public static final ClientChargeSettings DEFAULTS = new ClientChargeSettings(32L << 20, 256L << 20, 4096,
-            Math.max(2, Runtime.getRuntime().availableProcessors()), Duration.ofSeconds(2), 100, 64 * 1024);
+            Math.max(1, Runtime.getRuntime().availableProcessors() / 2), Duration.ofSeconds(2), 100, 64 * 1024);
 
     /** Checks every bound. */
     public ClientChargeSettings {

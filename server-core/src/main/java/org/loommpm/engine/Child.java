@@ -63,6 +63,8 @@ public final class Child implements ChildStats, ChildHandle {
     private volatile long sickSinceNanos;
     /** The CPU spent for each client address; any thread. */
     private final ClientCharges charges;
+    /** TLS handshake steps, admitted below established work. */
+    private final HandshakeAdmission handshakes;
     /** The supervisor's liveness ping of this child ({@link ChildPing}); supervisor thread only. */
     final ChildPing liveness;
     /** The highest ping number a worker of this child has answered: written by that worker, read by the supervisor. */
@@ -90,6 +92,7 @@ public final class Child implements ChildStats, ChildHandle {
         this.liveness = new ChildPing(config.childPingMisses());
         ClientChargeSettings cc = config.clientCharges();
         this.charges = cc.charging() ? new ClientCharges(cc.rate(), cc.burst(), cc.tableSize()) : ClientCharges.OFF;
+        this.handshakes = new HandshakeAdmission(this, cc);
         this.admission = new AdmissionControl(config.threadsPerChild(), config.admissionControl());
         int n = config.effectivePollersPerChild();
         this.pollers = new Poller[n];
@@ -165,6 +168,11 @@ public final class Child implements ChildStats, ChildHandle {
     /** The CPU this child spent for each client address ({@link ClientCharges}). */
     ClientCharges charges() {
         return charges;
+    }
+
+    /** The admission of TLS handshake steps ({@link HandshakeAdmission}). */
+    HandshakeAdmission handshakes() {
+        return handshakes;
     }
 
     /** Where per-connection lines that come in floods (timeouts) are logged: the server's. */
@@ -425,6 +433,7 @@ public final class Child implements ChildStats, ChildHandle {
             if (!admission.accepting()) {
                 pollers[0].wakeIfSleeping();
             }
+            handshakes.pump(); // a slot freed: established work may no longer wait, handshakes go on
         }
     }
 
