@@ -47,6 +47,8 @@ final class HandshakeAdmission {
     private final long timeoutNanos;
     private final AtomicInteger running = new AtomicInteger();
     private final ConcurrentLinkedQueue<Waiting> queue = new ConcurrentLinkedQueue<>();
+    /** The server's counts, looked up with the child's first TLS connection (registered then). */
+    private volatile Counts counts;
 
     /** A connection waiting for its step, since when. */
     private record Waiting(Connection c, long since) {
@@ -66,7 +68,7 @@ final class HandshakeAdmission {
      * @param first whether it is the connection's first dispatch (its handshake is charged then)
      */
     void offer(Connection c, boolean first) {
-        if (first && refused(c)) {
+        if (first && refused(c, counts())) {
             return;
         }
         if (queue.isEmpty() && acquire()) {
@@ -77,14 +79,23 @@ final class HandshakeAdmission {
         pump();
     }
 
-    private boolean refused(Connection c) {
+    private Counts counts() {
+        Counts n = counts;
+        if (n == null) {
+            n = Counts.of(child.protocolCounters());
+            counts = n;
+        }
+        return n;
+    }
+
+    private boolean refused(Connection c, Counts n) {
         InetSocketAddress remote = c.remoteAddress();
         InetAddress client = remote == null ? null : remote.getAddress();
         ClientCharges.Verdict v = child.charges().charge(client, ClientChargeSettings.HANDSHAKE_UNITS);
         if (!v.refused()) {
             return false;
         }
-        Counts.of(child.protocolCounters()).charged.increment();
+        n.charged.increment();
         if (v == ClientCharges.Verdict.FIRST_REFUSAL) {
             LOG.log(Level.WARNING, "LM2920 client {0} is over its CPU share (ClientChargeRate) with TLS handshakes:"
                     + " its new TLS connections are closed until it earned some back", client);
@@ -132,7 +143,7 @@ final class HandshakeAdmission {
     }
 
     private void timedOut(Connection c) {
-        Counts.of(child.protocolCounters()).timedOut.increment();
+        counts().timedOut.increment();
         child.intervalLog().log(LOG, Level.WARNING, "LM2921 TLS handshake of {0} waited more than"
                 + " TlsHandshakeQueueTimeout for a turn: closed", c.remoteAddress());
         close(c);
@@ -178,7 +189,7 @@ final class HandshakeAdmission {
         }
     }
 
-    /** The server's counts of dropped handshakes, registered with the first drop. */
+    /** The server's counts of dropped handshakes, registered with the first TLS connection. */
     static final class Counts {
         final LongAdder timedOut;
         final LongAdder charged;
