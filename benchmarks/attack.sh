@@ -246,7 +246,9 @@ for attack in $ATTACKS; do
     log-deleted) ACCESS_LOG=$TMP/access-$port.log ;;
   esac
   extra=""
-  [ "$attack" = tls-flood ] && extra=$TLS_FLOOD_CONF
+  # The established client keeps its one connection for the whole run (no MaxKeepAliveRequests).
+  [ "$attack" = tls-flood ] && extra="MaxKeepAliveRequests 0
+$TLS_FLOOD_CONF"
   start_target "$target" "$port" "$log" "$extra"
   sampler "$port" "$scheme" >"$TMP/samples-$run" 2>/dev/null &
   SAMPLER_PID=$!
@@ -312,7 +314,7 @@ for attack in $ATTACKS; do
     case "$attack" in
       none) result="-" ;;
       overload) result=$(grep -E '^requests:|^status codes:' "$TMP/attack-$run" | tr '\n' ' ' | tr -s ' ') ;;
-      tls-flood) result="$(kv completed "$atk") of $(kv attempted "$atk") handshakes completed, $(kv refused "$atk") refused, $(kv timeouts "$atk") timed out (handshake p50 $(kv hs_p50_ms "$atk") ms, p99 $(kv hs_p99_ms "$atk") ms; $RATE_HS/s)" ;;
+      tls-flood) result="$(kv completed "$atk") of $(kv attempted "$atk") handshakes completed, $(kv refused "$atk") refused, $(kv timeouts "$atk") timed out, $(kv unfinished "$atk") unfinished (handshake p50 $(kv hs_p50_ms "$atk") ms, p99 $(kv hs_p99_ms "$atk") ms; $RATE_HS/s)" ;;
       malformed | tls-probes) result="$(kv probes_run "$atk") probes, $(kv left_open "$atk") left open (table below)" ;;
       *) result="$(kv open_at_end "$atk") of $(kv conns "$atk") open at the end, $(kv closed_by_server "$atk") closed by the server (life p50 $(kv life_p50_s "$atk") s, max $(kv life_max_s "$atk") s, answers $(kv statuses "$atk")), $(kv connect_failed "$atk") connects failed" ;;
     esac

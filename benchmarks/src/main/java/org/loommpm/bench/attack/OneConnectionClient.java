@@ -21,7 +21,9 @@ import javax.net.ssl.SSLSocket;
  * at a fixed rate on it, each request sent when it is due or when the previous answer came,
  * whichever is later, its latency counted from when it was due (an answer that is late delays
  * the next ones, and they count it). A request with no answer within the timeout counts as a
- * timeout and the connection is opened again (a new handshake). Last line as NormalClient's.
+ * timeout and the connection is opened again (a new handshake), as it is after an answer with
+ * {@code Connection: close} (the server's MaxKeepAliveRequests). Last line as NormalClient's, with
+ * {@code reconnects}.
  */
 final class OneConnectionClient {
     private final URI url;
@@ -32,6 +34,8 @@ final class OneConnectionClient {
     private OutputStream out;
     /** Connections opened after the first (each a new handshake on TLS). */
     private int reconnects;
+    /** Whether the last answer carried {@code Connection: close}. */
+    private boolean closeAsked;
 
     OneConnectionClient(URI url, double timeoutSeconds) {
         this.url = url;
@@ -72,6 +76,9 @@ final class OneConnectionClient {
                 latencies[k] = Math.min(System.nanoTime() - due, timeoutNanos);
                 if (status != 200) {
                     non200++;
+                }
+                if (closeAsked) {
+                    close(); // MaxKeepAliveRequests: the next request opens a new connection
                 }
             } catch (SocketTimeoutException e) {
                 timeouts++;
@@ -147,9 +154,13 @@ final class OneConnectionClient {
         String h = head.toString(StandardCharsets.ISO_8859_1);
         int status = Integer.parseInt(h.substring(9, 12));
         long length = 0;
+        closeAsked = false;
         for (String line : h.split("\r\n")) {
             if (line.regionMatches(true, 0, "content-length:", 0, 15)) {
                 length = Long.parseLong(line.substring(15).trim());
+            } else if (line.regionMatches(true, 0, "connection:", 0, 11)
+                    && line.substring(11).trim().equalsIgnoreCase("close")) {
+                closeAsked = true;
             }
         }
         for (long left = length; left > 0; ) {

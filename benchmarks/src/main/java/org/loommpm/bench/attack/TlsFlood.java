@@ -12,6 +12,7 @@ import java.security.cert.X509Certificate;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -34,10 +35,11 @@ import javax.net.ssl.X509ExtendedTrustManager;
  *     [--request] [--path /small.txt] [--timeout 5] [--max-inflight 2000]
  * </pre>
  *
- * Last line: {@code TLSFLOOD attempted= completed= refused= timeouts= skipped= hs_p50_ms= hs_p99_ms=}:
- * refused counts handshakes the server ended (closed or reset), timeouts those with no answer
- * within {@code --timeout}, skipped the connections not started because {@code --max-inflight}
- * were under way.
+ * Last line: {@code TLSFLOOD attempted= completed= refused= timeouts= skipped= unfinished= hs_p50_ms=
+ * hs_p99_ms=}: refused counts handshakes the server ended (closed or reset), timeouts those with no
+ * answer within {@code --timeout}, skipped the connections not started because {@code --max-inflight}
+ * were under way, unfinished those still under way {@code --timeout} + 5 s after the last was
+ * started (the client itself was starved).
  */
 public final class TlsFlood {
     private TlsFlood() {
@@ -130,12 +132,15 @@ public final class TlsFlood {
                 }
             });
         }
-        inflight.acquire(maxInflight); // every connection ended (each is bounded by the timeout)
+        // Every connection ended, or the report goes out anyway: a starved client's stragglers
+        // count as unfinished.
+        boolean allEnded = inflight.tryAcquire(maxInflight, (long) (timeout * 1000) + 5000, TimeUnit.MILLISECONDS);
+        int unfinished = allEnded ? 0 : maxInflight - inflight.availablePermits();
         long[] done = Arrays.stream(handshakeNanos).filter(n -> n >= 0).sorted().toArray();
         System.out.printf(Locale.ROOT, "TLSFLOOD attempted=%d completed=%d refused=%d timeouts=%d skipped=%d"
-                        + " hs_p50_ms=%.1f hs_p99_ms=%.1f rate=%.0f request=%s%n", total - skipped.get(),
-                completed.get(), refused.get(), timeouts.get(), skipped.get(), pct(done, 0.50), pct(done, 0.99), rate,
-                sendRequest);
+                        + " unfinished=%d hs_p50_ms=%.1f hs_p99_ms=%.1f rate=%.0f request=%s%n", total - skipped.get(),
+                completed.get(), refused.get(), timeouts.get(), skipped.get(), unfinished, pct(done, 0.50),
+                pct(done, 0.99), rate, sendRequest);
         System.exit(0);
     }
 
