@@ -155,16 +155,6 @@ final class HandshakeAdmission {
         c.handBackClose(CloseReason.TIMEOUT);
     }
 
-    /** {@return handshake steps running now} */
-    int running() {
-        return running.get();
-    }
-
-    /** {@return connections waiting for a handshake step} */
-    int waiting() {
-        return queue.size();
-    }
-
     /** One handshake step: the connection's turn on a worker, then the turn is given back. */
     private final class Step implements WorkerTask {
         private final Connection c;

@@ -4,7 +4,6 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
@@ -61,7 +60,6 @@ public final class ClientCharges {
     private final int perStripe;
     private final LongSupplier nanoClock;
     private final Stripe[] stripes = new Stripe[STRIPES];
-    private final LongAdder refusals = new LongAdder();
 
     /**
      * A table on the system's clock.
@@ -115,7 +113,6 @@ public final class ClientCharges {
             }
             a.refill(now, ratePerNano, burst);
             if (a.balance < -burst) {
-                refusals.increment();
                 if (a.reported) {
                     return Verdict.REFUSE;
                 }
@@ -159,12 +156,7 @@ public final class ClientCharges {
         }
     }
 
-    /** {@return connections refused so far (every {@link Verdict#refused()} verdict)} */
-    public long refusals() {
-        return refusals.sum();
-    }
-
-    /** {@return the addresses with an account now (at most the table size)} */
+    /** {@return the addresses with an account now (at most {@link #capacity()}): the table's bound, for tests} */
     public int size() {
         int n = 0;
         for (Stripe s : stripes) {
