@@ -12,7 +12,7 @@
 #     OUT=/tmp/before.md benchmarks/attack.sh              # the same attacks against another build
 #
 # ATTACKS: none slowloris slow-body idle overload malformed fd-exhaustion static log-full
-# log-deleted tls-hold tls-probes ws-fragments. Environment: DURATION (20 s), RATE (20 req/s),
+# log-deleted tls-hold tls-probes ws-fragments tls-flood. Environment: DURATION (20 s), RATE (20 req/s),
 # TIMEOUT (5 s), SLOW_CONNS (1000), BODY_CONNS (300), FD_CONNS (2000), FD_LIMIT (512),
 # OVERLOAD_CONNS (1000), WS_CONNS (200), WS_JVM_FLAGS (-Xms128m -Xmx128m: after JVM_FLAGS, so
 # they win), ATTACK_PORT_BASE (18490),
@@ -28,11 +28,26 @@
 # the server's input budget (high water, max, refusals: LoomInputBudget* of /server-status?auto),
 # the heap used at most, the normal client's losses and whether the server stayed up.
 #   ATTACKS=ws-fragments DURATION=40 benchmarks/attack.sh
+#
+# tls-flood (issue #50 item 9): TlsFlood opens RATE_HS (200) new TLS connections a second to the
+# jar's TLS listener (JDK TLS, an RSA-2048 certificate), each a full handshake (a server name of its
+# own, so no session is resumed), then one GET each with TLS_FLOOD_REQUEST=1, else none. The normal
+# client is an established keep-alive TLS connection (NormalClient --one-connection, opened before
+# the flood starts), RATE GETs a second on it: its p99 and losses are the row's normal column; the
+# result column has the flood's handshakes completed, refused by the server, timed out, and their
+# p50/p99. TLS_FLOOD_CONF: extra jar directives (e.g. "TlsHandshakeConcurrency 1" or
+# "ClientChargeRate 0" to compare without per-address charging, which refuses a single flooding
+# address after its burst).
+#
+#   ATTACKS=tls-flood DURATION=20 RATE_HS=400 benchmarks/attack.sh
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
 
-ATTACKS=${ATTACKS:-"none slowloris slow-body idle overload malformed fd-exhaustion static log-full log-deleted tls-hold tls-probes ws-fragments"}
+ATTACKS=${ATTACKS:-"none slowloris slow-body idle overload malformed fd-exhaustion static log-full log-deleted tls-hold tls-probes ws-fragments tls-flood"}
+RATE_HS=${RATE_HS:-200}
+TLS_FLOOD_REQUEST=${TLS_FLOOD_REQUEST:-0}
+TLS_FLOOD_CONF=${TLS_FLOOD_CONF:-}
 DURATION=${DURATION:-20}
 RATE=${RATE:-20}
 TIMEOUT=${TIMEOUT:-5}
@@ -152,6 +167,7 @@ attack_cmd() {
     malformed) echo "${h1[*]} --attack malformed --conns 4 --path /plaintext" ;;
     tls-hold) echo "${h1[*]} --attack tls-hold --conns $SLOW_CONNS" ;;
     tls-probes) echo "${h1[*]} --attack tls-probes --conns 4" ;;
+    tls-flood) echo "$JAVA -cp $JAR org.loommpm.bench.attack.TlsFlood --port $port --duration $DURATION --rate $RATE_HS$([ "$TLS_FLOOD_REQUEST" = 1 ] && echo " --request")" ;;
     overload) echo "h2load --h1 -D $DURATION -c $OVERLOAD_CONNS -t 1 http://127.0.0.1:$port/slow" ;;
     ws-fragments) echo "$JAVA -cp $JAR org.loommpm.bench.attack.WsFragmentAttack --port $port --duration $DURATION --conns $WS_CONNS --interval 1 --path /ws" ;;
   esac
@@ -160,7 +176,7 @@ attack_cmd() {
 target_of() {
   case "$1" in
     slow-body | overload | malformed | ws-fragments) echo bench ;;
-    tls-hold | tls-probes) echo tls ;;
+    tls-hold | tls-probes | tls-flood) echo tls ;;
     *) echo jar ;;
   esac
 }
@@ -245,11 +261,23 @@ for attack in $ATTACKS; do
     log-full) ln -sf /dev/full "$TMP/access-$port.log"; ACCESS_LOG=$TMP/access-$port.log ;;
     log-deleted) ACCESS_LOG=$TMP/access-$port.log ;;
   esac
-  start_target "$target" "$port" "$log"
+  extra=""
+  # The established client keeps its one connection for the whole run (no MaxKeepAliveRequests).
+  [ "$attack" = tls-flood ] && extra="MaxKeepAliveRequests 0
+$TLS_FLOOD_CONF"
+  start_target "$target" "$port" "$log" "$extra"
   sampler "$port" "$scheme" >"$TMP/samples-$run" 2>/dev/null &
   SAMPLER_PID=$!
   cmd=$(attack_cmd "$attack" "$port")
-  attack_pid=""
+  attack_pid="" normal_pid=""
+  if [ "$attack" = tls-flood ]; then
+    # The established client: its connection and handshake before the flood, measured during it.
+    "${PIN_CLIENT[@]}" timeout $((DURATION + TIMEOUT + 30)) "$JAVA" -cp "$JAR" org.loommpm.bench.attack.NormalClient \
+      --url "https://127.0.0.1:$port/small.txt" --rate "$RATE" --duration $((DURATION - 5)) --timeout "$TIMEOUT" \
+      --delay 3 --one-connection >"$TMP/normal-$run" 2>&1 &
+    normal_pid=$!
+    sleep 1.5
+  fi
   t0=$(date +%s.%N) c0=$(cpu_ticks)
   if [ -n "$cmd" ]; then
     # shellcheck disable=SC2086
@@ -269,6 +297,10 @@ for attack in $ATTACKS; do
     sleep 3 # the attack under way
     "${PIN_CLIENT[@]}" timeout $((DURATION + TIMEOUT + 30)) "$JAVA" -cp "$JAR" org.loommpm.bench.attack.NormalClient \
       --url "$probe_url" --rate "$RATE" --duration $((DURATION - 5)) --timeout "$TIMEOUT" --http1 >"$TMP/normal-$run" 2>&1 || true
+  elif [ -n "$normal_pid" ]; then
+    wait "$normal_pid" || true
+  fi
+  if [ -f "$TMP/normal-$run" ]; then
     normal=$(grep '^NORMAL' "$TMP/normal-$run" || echo "NORMAL failed")
     normal="$(kv p99_ms "$normal") ms, $(kv timeouts "$normal")/$(kv failures "$normal")/$(kv non200 "$normal") of $(kv sent "$normal")"
   fi
@@ -296,11 +328,12 @@ for attack in $ATTACKS; do
   cpu=$(awk -v c="$((c1 - c0))" -v hz="$HZ" -v a="$t0" -v b="$t1" 'BEGIN{printf "%.0f", c / hz / (b - a) * 100}')
   samples=$(awk '$1 != "x" {if ($1 > b) b = $1} {if ($2 > t) t = $2; if ($3 > f) f = $3} $4 != "-" {if ($4 > h) h = $4}
     END{printf "%d | %d | %d | %d", b, t, f, h}' "$TMP/samples-$run")
-  atk=$(grep -E '^H1ATTACK' "$TMP/attack-$run" 2>/dev/null || true)
+  atk=$(grep -E '^H1ATTACK|^TLSFLOOD' "$TMP/attack-$run" 2>/dev/null || true)
   if [ -z "$result" ]; then
     case "$attack" in
       none) result="-" ;;
       overload) result=$(grep -E '^requests:|^status codes:' "$TMP/attack-$run" | tr '\n' ' ' | tr -s ' ') ;;
+      tls-flood) result="$(kv completed "$atk") of $(kv attempted "$atk") handshakes completed, $(kv refused "$atk") refused, $(kv timeouts "$atk") timed out, $(kv unfinished "$atk") unfinished (handshake p50 $(kv hs_p50_ms "$atk") ms, p99 $(kv hs_p99_ms "$atk") ms; $RATE_HS/s)" ;;
       malformed | tls-probes) result="$(kv probes_run "$atk") probes, $(kv left_open "$atk") left open (table below)" ;;
       ws-fragments)
         atk=$(grep -E '^WSATTACK' "$TMP/attack-$run" 2>/dev/null || true)

@@ -180,6 +180,7 @@ public final class ServerConfig {
     private final StreamingSettings streaming;
     private final InputBudgetSettings inputBudget;
     private final SlotlessWaits slotlessWaits;
+    private final ClientChargeSettings clientCharges;
 
     private ServerConfig(Builder b, Limits limits, TlsSettings tls) {
         this.listen = List.copyOf(b.listen.isEmpty() && tls.listen().isEmpty()
@@ -229,6 +230,7 @@ public final class ServerConfig {
         this.streaming = b.streaming;
         this.inputBudget = b.inputBudget;
         this.slotlessWaits = b.slotlessWaits;
+        this.clientCharges = b.clientCharges;
     }
 
     /** {@return A builder holding every default} */
@@ -283,6 +285,7 @@ public final class ServerConfig {
         b.slotlessWaits = slotlessWaits;
         b.streaming = streaming;
         b.inputBudget = inputBudget;
+        b.clientCharges = clientCharges;
         return b;
     }
 
@@ -418,6 +421,8 @@ public final class ServerConfig {
     public StreamingSettings streaming() { return streaming; }
     /** {@return how many waits on clients may hold no worker slot ({@code MaxSlotlessWaits})} */
     public SlotlessWaits slotlessWaits() { return slotlessWaits; }
+    /** {@return CPU charged to client addresses, and TLS handshake admission ({@code ClientCharge*}, {@code TlsHandshake*})} */
+    public ClientChargeSettings clientCharges() { return clientCharges; }
 
     /** {@return the PROXY protocol: which listeners expect the header, and its timeout} */
     public ProxyProtocolSettings proxyProtocol() { return proxyProtocol; }
@@ -542,6 +547,7 @@ public final class ServerConfig {
         private StreamingSettings streaming = StreamingSettings.DEFAULTS;
         private InputBudgetSettings inputBudget = InputBudgetSettings.DEFAULTS;
         private SlotlessWaits slotlessWaits = SlotlessWaits.DEFAULTS;
+        private ClientChargeSettings clientCharges = ClientChargeSettings.DEFAULTS;
 
         private Builder() {
         }
@@ -881,6 +887,13 @@ public final class ServerConfig {
          * @return this builder
          */
         public Builder streaming(StreamingSettings s) { streaming = Objects.requireNonNull(s); return this; }
+        /**
+         * CPU charged to client addresses, and TLS handshake admission.
+         *
+         * @param s the value
+         * @return this builder
+         */
+        public Builder clientCharges(ClientChargeSettings s) { clientCharges = Objects.requireNonNull(s); return this; }
 
         /**
          * Validates and freezes the settings.

@@ -8,7 +8,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.ToLongFunction;
+import org.loommpm.config.ClientChargeSettings;
 import org.loommpm.config.ServerConfig;
+import org.loommpm.spi.ClientCharges;
 import org.loommpm.spi.CloseReason;
 import org.loommpm.spi.ConnectionProtocol;
 import org.loommpm.spi.InputBudget;
@@ -62,6 +64,10 @@ public final class Child implements ChildStats, ChildHandle {
     private volatile ChildState finishing;
     /** When the watchdog (or a failed poller) made this child sick; 0 if it is not. */
     private volatile long sickSinceNanos;
+    /** The CPU spent for each client address; any thread. */
+    private final ClientCharges charges;
+    /** TLS handshake steps, admitted below established work. */
+    private final HandshakeAdmission handshakes;
     /** The supervisor's liveness ping of this child ({@link ChildPing}); supervisor thread only. */
     final ChildPing liveness;
     /** The highest ping number a worker of this child has answered: written by that worker, read by the supervisor. */
@@ -87,6 +93,9 @@ public final class Child implements ChildStats, ChildHandle {
         this.handler = handler;
         this.supervisor = supervisor;
         this.liveness = new ChildPing(config.childPingMisses());
+        ClientChargeSettings cc = config.clientCharges();
+        this.charges = cc.charging() ? new ClientCharges(cc.rate(), cc.burst(), cc.tableSize()) : ClientCharges.OFF;
+        this.handshakes = new HandshakeAdmission(this, cc);
         this.admission = new AdmissionControl(config.threadsPerChild(), config.admissionControl());
         this.inputBudget = new InputBudget(config.inputBudget().childBytes(Runtime.getRuntime().maxMemory(),
                 config.startServers()));
@@ -165,6 +174,16 @@ public final class Child implements ChildStats, ChildHandle {
     @Override
     public InputBudget inputBudget() {
         return inputBudget;
+    }
+
+    /** The CPU this child spent for each client address ({@link ClientCharges}). */
+    ClientCharges charges() {
+        return charges;
+    }
+
+    /** The admission of TLS handshake steps ({@link HandshakeAdmission}). */
+    HandshakeAdmission handshakes() {
+        return handshakes;
     }
 
     /** Where per-connection lines that come in floods (timeouts) are logged: the server's. */
@@ -425,6 +444,7 @@ public final class Child implements ChildStats, ChildHandle {
             if (!admission.accepting()) {
                 pollers[0].wakeIfSleeping();
             }
+            handshakes.pump(); // a slot freed: established work may no longer wait, handshakes go on
         }
     }
 

@@ -2,6 +2,7 @@ package org.loommpm.engine;
 
 import org.loommpm.spi.ChildServices;
 import org.loommpm.spi.InputBudget;
+import org.loommpm.spi.ClientCharges;
 import org.loommpm.spi.IntervalLog;
 import org.loommpm.spi.ProtocolCounters;
 import org.loommpm.spi.SlotBoard;
@@ -77,5 +78,10 @@ final class ChildServicesView implements ChildServices {
     @Override
     public IntervalLog intervalLog() {
         return child.intervalLog();
+    }
+
+    @Override
+    public ClientCharges charges() {
+        return child.charges();
     }
 }

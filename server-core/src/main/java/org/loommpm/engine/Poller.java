@@ -589,6 +589,7 @@ public final class Poller implements Runnable, PollerStats {
     void claimAndDispatch(Connection c) {
         // A MULTIPLEXED connection has stream tasks that may hold every slot waiting for it.
         boolean owner = c.state == ConnState.MULTIPLEXED;
+        boolean first = !c.dispatchedOnce;
         timers.cancel(c);
         leaveKeepAlive(c);
         detachedService.leave(c);
@@ -597,6 +598,11 @@ public final class Poller implements Runnable, PollerStats {
         if (c.context == null) {
             c.context = contexts.take();
             child.contextAttached();
+        }
+        if (!owner && c.transport().handshaking()) { // TLS handshake steps have their own admission
+            dispatches++;
+            child.handshakes().offer(c, first);
+            return;
         }
         if (!owner && c.protocol().servesInline() && inline.serve(c)) {
             return;

@@ -460,6 +460,7 @@ public final class Supervisor implements EngineStats {
         PollerWatchdog watchdog = new PollerWatchdog(cfg.childWatchdogTimeout().toNanos());
         for (Child c : children) {
             watchdog.check(c, now);
+            c.handshakes().pump(); // handshakes that waited too long end even when nothing else moves
             long sick = c.sickSinceNanos();
             if (sick != 0 && !c.exitRequested() && now - sick > cfg.gracefulShutdownTimeout().toNanos()) {
                 LOG.log(Level.WARNING, "LM0804 sick child {0} still has {1} connection(s) after "

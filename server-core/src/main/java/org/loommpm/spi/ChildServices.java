@@ -72,4 +72,11 @@ public interface ChildServices {
      * the server's, one line per id per interval with a count}
      */
     IntervalLog intervalLog();
+
+    /**
+     * {@return the CPU this child spent for each client address: protocols charge the work a
+     * client makes them do (oversized header blocks, inflating) and slow or close its connection
+     * on the verdict. Any thread}
+     */
+    ClientCharges charges();
 }

@@ -41,6 +41,8 @@ final class InboundFrames implements FrameListener {
     private Http2Error blockError;
     /** What the header block being assembled holds of the input budget (any thread releases it at the end). */
     private final InputBudget.Hold blockHold;
+    /** Made with the first block answered 431 (few connections ever send one). */
+    private OversizedCharge oversizedCharge;
 
     InboundFrames(Session s) {
         this.s = s;
@@ -224,7 +226,12 @@ final class InboundFrames implements FrameListener {
             blockHold.releaseAll();
         }
         if (f.truncated()) {
-            // Answered 431 and the connection kept, but decoded to the limit for nothing: a few.
+            // Answered 431 and the connection kept, but decoded to the limit for nothing: a few,
+            // for the connection and for its client's address.
+            if (oversizedCharge == null) {
+                oversizedCharge = new OversizedCharge(s.connection().services().charges(), s.remoteAddress());
+            }
+            oversizedCharge.charge(s.block.length(), s);
             try {
                 s.oversized.oversized(System.nanoTime());
             } catch (Http2Error e) {

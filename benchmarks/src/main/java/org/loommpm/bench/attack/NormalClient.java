@@ -22,8 +22,12 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <pre>
  * java -cp loom-mpm-bench.jar org.loommpm.bench.attack.NormalClient --url http://127.0.0.1:18090/small.txt \
- *     [--rate 50] [--duration 20] [--timeout 5] [--delay 0] [--http1]
+ *     [--rate 50] [--duration 20] [--timeout 5] [--delay 0] [--http1] [--one-connection]
  * </pre>
+ *
+ * {@code --one-connection}: one HTTP/1.1 keep-alive connection, plaintext or TLS (an
+ * {@code https://127.0.0.1:} URL, any certificate trusted), opened before measuring: the
+ * established client of a TLS handshake flood ({@link OneConnectionClient}).
  *
  * {@code --delay}: seconds between the first request and the measured ones, so that an attack
  * started together with this client is under way when measuring begins.
@@ -42,6 +46,7 @@ public final class NormalClient {
         double timeout = 5;
         double delay = 0;
         HttpClient.Version version = HttpClient.Version.HTTP_2;
+        boolean oneConnection = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--url" -> url = args[++i];
@@ -50,13 +55,20 @@ public final class NormalClient {
                 case "--timeout" -> timeout = Double.parseDouble(args[++i]);
                 case "--delay" -> delay = Double.parseDouble(args[++i]);
                 case "--http1" -> version = HttpClient.Version.HTTP_1_1;
+                case "--one-connection" -> oneConnection = true;
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
-        if (url == null || !url.startsWith("http://127.0.0.1:") || rate <= 0 || duration <= 0 || duration > 600) {
+        boolean loopback = url != null && (url.startsWith("http://127.0.0.1:")
+                || (oneConnection && url.startsWith("https://127.0.0.1:")));
+        if (!loopback || rate <= 0 || duration <= 0 || duration > 600) {
             System.err.println("usage: NormalClient --url http://127.0.0.1:PORT/path [--rate R] [--duration S (<= 600)]"
-                    + " [--timeout S] [--http1]");
+                    + " [--timeout S] [--http1] [--one-connection (also https://127.0.0.1:PORT/path)]");
             System.exit(2);
+        }
+        if (oneConnection) {
+            new OneConnectionClient(URI.create(url), timeout).run(rate, duration, delay);
+            System.exit(0);
         }
         HttpClient client = HttpClient.newBuilder().version(version).connectTimeout(Duration.ofSeconds(5)).build();
         Duration perRequest = Duration.ofMillis((long) (timeout * 1000));

@@ -65,6 +65,7 @@ public final class DirectiveTable {
         EngineDirectives.register(t);
         Http2Directives.register(t);
         StreamingDirectives.register(t);
+        ChargeDirectives.register(t);
         SiteDirectives.register(t);
         LogDirectives.register(t);
         TlsDirectives.register(t);

@@ -109,6 +109,31 @@ class ConfigParserTest {
     }
 
     @Test
+    void clientChargeDirectives() throws Exception {
+        LoomConfig c = parse("""
+                ClientChargeRate 1048576
+                ClientChargeBurst 8388608
+                ClientChargeTableSize 128
+                TlsHandshakeConcurrency 3
+                TlsHandshakeQueueTimeout 500ms
+                WebSocketMaxInflateRatio 50 8192
+                """);
+        org.loommpm.config.ClientChargeSettings cc = c.engine().clientCharges();
+        assertEquals(1 << 20, cc.rate());
+        assertEquals(8 << 20, cc.burst());
+        assertEquals(128, cc.tableSize());
+        assertEquals(3, cc.handshakeConcurrency());
+        assertEquals(Duration.ofMillis(500), cc.handshakeQueueTimeout());
+        assertEquals(50, cc.inflateRatio());
+        assertEquals(8192, cc.inflateRatioMinBytes());
+        assertFalse(parse("ClientChargeRate 0").engine().clientCharges().charging());
+        assertEquals(org.loommpm.config.ClientChargeSettings.DEFAULTS, parse("").engine().clientCharges());
+        assertTrue(error("ClientChargeBurst 1000").getMessage().contains("ClientChargeBurst"));
+        assertTrue(error("TlsHandshakeConcurrency 0").getMessage().contains("TlsHandshakeConcurrency"));
+        assertTrue(error("WebSocketMaxInflateRatio 1").getMessage().contains("WebSocketMaxInflateRatio"));
+    }
+
+    @Test
     void engineDirectivesAreCaseInsensitiveAndTyped() throws Exception {
         LoomConfig c = parse("""
                 # a comment

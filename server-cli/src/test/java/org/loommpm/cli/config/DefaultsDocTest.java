@@ -58,6 +58,11 @@ class DefaultsDocTest {
         SETTINGS.put("ConnectionBufferSize", ServerConfig::bufferSize);
         SETTINGS.put("AdmissionControl", ServerConfig::admissionControl);
         SETTINGS.put("TcpNoDelay", ServerConfig::tcpNoDelay);
+        SETTINGS.put("ClientChargeRate", c -> c.clientCharges().rate());
+        SETTINGS.put("ClientChargeBurst", c -> c.clientCharges().burst());
+        SETTINGS.put("ClientChargeTableSize", c -> c.clientCharges().tableSize());
+        SETTINGS.put("TlsHandshakeQueueTimeout", c -> c.clientCharges().handshakeQueueTimeout());
+        SETTINGS.put("WebSocketMaxInflateRatio", c -> c.clientCharges().inflateRatio());
         SETTINGS.put("RemoteIPProxyProtocolTimeout", c -> c.proxyProtocol().headerTimeout());
         SETTINGS.put("Timeout", ServerConfig::timeout);
         SETTINGS.put("FirstByteTimeout", ServerConfig::firstByteTimeout);

@@ -11,7 +11,9 @@ import org.loommpm.http2.frame.Http2Error;
  * trailer section) takes a token from a bucket of {@code H2MaxOversizedHeadersPerMinute} (burst
  * the same: 10 by default, then one every 6 s); an empty bucket is a connection error
  * ENHANCE_YOUR_CALM. A client whose cookie outgrew the limit gets its 431s; one that keeps
- * sending them gets a few, then GOAWAY. Frame loop only.
+ * sending them gets a few, then GOAWAY. A client that reconnects for a fresh bucket is stopped by
+ * its address's charge ({@code http2.OversizedCharge}), which each such block also pays. Frame
+ * loop only.
  */
 public final class OversizedHeaderGuard {
     private final TokenBucket bucket;

@@ -71,7 +71,13 @@ final class FrameClient implements AutoCloseable {
     private boolean autoWindow = true;
 
     FrameClient(int port) throws IOException {
-        socket = new Socket("127.0.0.1", port);
+        this(port, null);
+    }
+
+    /** @param from the local address to connect from (another loopback address is another client), or null */
+    FrameClient(int port, java.net.InetAddress from) throws IOException {
+        socket = from == null ? new Socket("127.0.0.1", port)
+                : new Socket(java.net.InetAddress.getLoopbackAddress(), port, from, 0);
         socket.setTcpNoDelay(true);
         socket.setSoTimeout(5000);
         in = new DataInputStream(socket.getInputStream());
@@ -80,7 +86,12 @@ final class FrameClient implements AutoCloseable {
 
     /** Connects, sends the preface and an empty SETTINGS, reads the server's SETTINGS and acks it. */
     static FrameClient open(int port) throws IOException {
-        FrameClient c = new FrameClient(port);
+        return open(port, null);
+    }
+
+    /** As {@link #open(int)}, from the local address {@code from} (null: any). */
+    static FrameClient open(int port, java.net.InetAddress from) throws IOException {
+        FrameClient c = new FrameClient(port, from);
         c.handshake();
         return c;
     }

@@ -89,9 +89,12 @@ class MeterCatalogueTest {
             loom.suspended.exchanges{} GAUGE Suspended exchanges waiting for their answer (HTTP/1.1 and HTTP/2)
             loom.suspended.timeouts{} COUNTER Suspended exchanges that passed their deadline
             loom.suspended.total{} COUNTER Exchanges suspended
+            loom.tls.handshakes.dropped{reason=client-charge} COUNTER New TLS connections closed before their handshake (queue-timeout: TlsHandshakeQueueTimeout; client-charge: the address over its ClientChargeRate)
+            loom.tls.handshakes.dropped{reason=queue-timeout} COUNTER New TLS connections closed before their handshake (queue-timeout: TlsHandshakeQueueTimeout; client-charge: the address over its ClientChargeRate)
             loom.tls.handshakes{outcome=completed} COUNTER TLS handshakes by outcome (completed, failed, plaintext: an HTTP request on a TLS port)
             loom.tls.handshakes{outcome=failed} COUNTER TLS handshakes by outcome (completed, failed, plaintext: an HTTP request on a TLS port)
             loom.tls.handshakes{outcome=plaintext} COUNTER TLS handshakes by outcome (completed, failed, plaintext: an HTTP request on a TLS port)
+            loom.websocket.inflate.refused{} COUNTER WebSockets closed 1008 for what they made the server inflate (WebSocketMaxInflateRatio, ClientChargeRate)
             loom.websocket.messages{direction=received} COUNTER WebSocket messages by direction (received: whole messages from clients; sent: queued)
             loom.websocket.messages{direction=sent} COUNTER WebSocket messages by direction (received: whole messages from clients; sent: queued)
             loom.websocket.opened{} COUNTER WebSockets opened (handshakes accepted)

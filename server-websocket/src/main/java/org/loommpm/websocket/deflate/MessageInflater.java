@@ -9,6 +9,12 @@ import java.util.zip.Inflater;
  * past it is refused as soon as the bound is crossed (a compression bomb costs at most the bound).
  * Without context takeover the decompressor is borrowed from the {@link ZlibPool} for one message;
  * with it, the socket keeps its own. Owned by the socket's reader (its current owner).
+ *
+ * <p><b>Ratio.</b> A message that inflates to {@code ratioMinBytes} or more and to more than
+ * {@code maxRatio} times the compressed bytes fed so far is refused 1008 ({@link #ratioExceeded()}):
+ * ~850 compressed bytes inflating to 1 MiB, echoed and so compressed again, took a server's CPU
+ * (issue #50 item 8). Below the minimum size no ratio is checked: a small message may compress
+ * far better against the context kept from the earlier ones. Deflate's own limit is about 1032:1.
  */
 public final class MessageInflater {
     /** What RFC 7692 §7.2.2 appends to a message's payload before the last inflate. */
@@ -48,16 +54,38 @@ public final class MessageInflater {
 
     private final boolean keepContext;
     private final ZlibPool pool;
+    private final int maxRatio;
+    private final int ratioMinBytes;
     private Inflater inflater;
     private final byte[] probe = new byte[1];
+    /** The current message's compressed bytes fed, and its bytes inflated. */
+    private long messageIn;
+    private long messageOut;
+    /** Every byte this socket inflated (its owner charges the growth to the client). */
+    private long inflatedTotal;
+    private boolean ratioExceeded;
 
     /**
+     * An inflater without a ratio limit.
+     *
      * @param params the negotiated configuration
      * @param pool where decompressors are borrowed when there is no context takeover
      */
     public MessageInflater(DeflateParams params, ZlibPool pool) {
+        this(params, pool, 0, Integer.MAX_VALUE);
+    }
+
+    /**
+     * @param params the negotiated configuration
+     * @param pool where decompressors are borrowed when there is no context takeover
+     * @param maxRatio the largest inflated-to-compressed ratio of a message (0 = none)
+     * @param ratioMinBytes the inflated size of a message from which its ratio is checked
+     */
+    public MessageInflater(DeflateParams params, ZlibPool pool, int maxRatio, int ratioMinBytes) {
         this.keepContext = !params.clientNoContextTakeover();
         this.pool = pool;
+        this.maxRatio = maxRatio;
+        this.ratioMinBytes = ratioMinBytes;
     }
 
     /** Inflates one more piece of the current message's compressed payload. */
@@ -65,8 +93,19 @@ public final class MessageInflater {
         if (inflater == null) {
             inflater = pool.inflater();
         }
+        messageIn += len;
         inflater.setInput(b, off, len);
         drain(out);
+    }
+
+    /** {@return every byte inflated on this socket so far} */
+    public long inflatedTotal() {
+        return inflatedTotal;
+    }
+
+    /** {@return whether a message was refused for its ratio (the socket then closes 1008)} */
+    public boolean ratioExceeded() {
+        return ratioExceeded;
     }
 
     /** Ends the current message: inflates the tail and, without context takeover, returns the decompressor. */
@@ -78,6 +117,8 @@ public final class MessageInflater {
             inflater.setInput(TAIL);
             drain(out);
         }
+        messageIn = 0;
+        messageOut = 0;
         if (!keepContext) {
             pool.release(inflater);
             inflater = null;
@@ -103,6 +144,7 @@ public final class MessageInflater {
                 int start = out.offset();
                 int n = inflater.inflate(room, start, room.length - start);
                 if (n > 0) {
+                    counted(n);
                     out.wrote(n);
                 } else if (inflater.needsDictionary()) {
                     throw new InflateException(1007, "compressed data asks for a dictionary");
@@ -113,8 +155,19 @@ public final class MessageInflater {
         }
     }
 
+    private void counted(int n) throws InflateException {
+        messageOut += n;
+        inflatedTotal += n;
+        if (maxRatio > 0 && messageOut >= ratioMinBytes && messageOut > maxRatio * Math.max(1, messageIn)) {
+            ratioExceeded = true;
+            throw new InflateException(1008, "message inflates more than " + maxRatio + ":1");
+        }
+    }
+
     /** Gives back or ends the decompressor (the socket closed). */
     public void end() {
+        messageIn = 0;
+        messageOut = 0;
         if (inflater != null) {
             if (keepContext) {
                 inflater.end();

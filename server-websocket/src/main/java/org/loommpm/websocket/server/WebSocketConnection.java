@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.loommpm.api.Headers;
+import org.loommpm.config.ClientChargeSettings;
 import org.loommpm.config.ServerConfig;
 import org.loommpm.config.WebSocketSettings;
 import org.loommpm.http.Tunnel;
@@ -79,6 +80,8 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
     /** Owner only: the message being received must end by WebSocketMessageTimeout. */
     private final MessageDeadline messageDeadline;
     private final MessageInflater inflater;
+    /** What the inflater did, charged to the client; null without permessage-deflate. Owner only. */
+    private final InflateCharge inflateCharge;
     /** Every frame the socket sends, its state and its close decision. */
     private final FrameSender sender;
     /** Server-wide WebSocket counts, looked up once per socket so each message increments a field. */
@@ -114,11 +117,15 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
         this.query = origin.query();
         this.pathParams = origin.pathParams();
         this.handshakeHeaders = origin.headers();
-        this.inflater = deflate == null ? null : new MessageInflater(deflate, ZlibPool.SHARED);
+        ClientChargeSettings charge = config.clientCharges();
+        this.inflater = deflate == null ? null
+                : new MessageInflater(deflate, ZlibPool.SHARED, charge.inflateRatio(), charge.inflateRatioMinBytes());
         this.reader = new MessageReader(settings.maxFrameSize(), settings.maxMessageSize(), inflater,
                 new InputBudget.Hold(link.services().inputBudget(), InputBudget.Consumer.WEBSOCKET_MESSAGE));
         this.messageDeadline = new MessageDeadline(config.inputBudget().webSocketMessageTimeout());
         this.counters = WebSocketCounters.of(link.services().counters());
+        this.inflateCharge = inflater == null ? null
+                : new InflateCharge(inflater, link.services(), link.remoteAddress(), counters);
         this.sender = new FrameSender(c, link, deflate, counters);
     }
 
@@ -169,7 +176,13 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
             if (messageOverdue()) {
                 reason = CloseReason.TIMEOUT;
             }
+            if (inflateCharge != null) {
+                inflateCharge.settle(link.id());
+            }
         } catch (WebSocketProtocolException e) {
+            if (inflateCharge != null) {
+                inflateCharge.failed(link.id());
+            }
             failed(e, " (HTTP/2)");
             sender.startClose(e.closeCode(), e.getMessage());
             reason = CloseReason.ERROR;
@@ -274,6 +287,9 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
                 if (in.hasRemaining() && sender.isOpen()) {
                     reader.read(in, this);
                     messageOverdue();
+                    if (inflateCharge != null) {
+                        inflateCharge.settle(c.id());
+                    }
                 }
                 if (!sender.isOpen() || c.outbound().isClosed()) {
                     board.set(slot, SlotBoard.CLOSING);
@@ -326,6 +342,9 @@ final class WebSocketConnection implements WebSocketSession, MessageReader.Liste
                 }
             }
         } catch (WebSocketProtocolException e) {
+            if (inflateCharge != null) {
+                inflateCharge.failed(c.id());
+            }
             failed(e, "");
             sender.startClose(e.closeCode(), e.getMessage());
             board.set(slot, SlotBoard.CLOSING);

@@ -9,6 +9,7 @@ final class WebSocketCounters {
     private final LongAdder closed;
     private final LongAdder received;
     private final LongAdder sent;
+    private final LongAdder inflateRefused;
 
     private WebSocketCounters(ProtocolCounters registry) {
         opened = registry.counter("loom.websocket.opened", "WebSockets opened (handshakes accepted)");
@@ -17,6 +18,8 @@ final class WebSocketCounters {
         String messages = "WebSocket messages by direction (received: whole messages from clients; sent: queued)";
         received = registry.counter("loom.websocket.messages", messages, "direction", "received");
         sent = registry.counter("loom.websocket.messages", messages, "direction", "sent");
+        inflateRefused = registry.counter("loom.websocket.inflate.refused",
+                "WebSockets closed 1008 for what they made the server inflate (WebSocketMaxInflateRatio, ClientChargeRate)");
     }
 
     /** {@return the server's WebSocket counts, registered on the first call} */
@@ -42,5 +45,10 @@ final class WebSocketCounters {
     /** A message was queued for a client. */
     void messageSent() {
         sent.increment();
+    }
+
+    /** A socket was closed 1008 for a message's inflate ratio or its client's CPU share. */
+    void inflateRefused() {
+        inflateRefused.increment();
     }
 }

@@ -2,6 +2,7 @@ package org.loommpm.websocket.frame;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.loommpm.websocket.frame.ClientFrames.close;
@@ -213,6 +214,20 @@ class MessageReaderTest {
     void compressionBombClosesWith1009() {
         byte[] z = deflate(new byte[10_000_000]); // ~10 KB on the wire
         assertEquals(1009, failure(deflating(1 << 16), frame(0xC2, z)));
+    }
+
+    @Test
+    void aMessageOverTheInflateRatioIs1008AndCounted() throws Exception {
+        DeflateParams p = new DeflateParams(true, true, 15, 0, false);
+        MessageInflater inflater = new MessageInflater(p, ZlibPoolAccess.fresh(), 100, 4096);
+        MessageReader r = new MessageReader(1 << 16, 1 << 17, inflater, unbounded());
+        byte[] small = deflate(new byte[4000]); // far over 100:1, but under the size checked
+        feed(r, frame(0xC2, small));
+        assertEquals(4000, inflater.inflatedTotal());
+        assertFalse(inflater.ratioExceeded());
+        byte[] bomb = deflate(new byte[100_000]); // ~100 bytes: 1000:1, under the 128 KiB message limit
+        assertEquals(1008, failure(r, frame(0xC2, bomb)));
+        assertTrue(inflater.ratioExceeded());
     }
 
     @Test

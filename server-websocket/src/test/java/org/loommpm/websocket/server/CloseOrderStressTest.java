@@ -206,6 +206,11 @@ class CloseOrderStressTest {
                 public IntervalLog intervalLog() {
                     throw new UnsupportedOperationException("not used by sends");
                 }
+
+                @Override
+                public org.loommpm.spi.ClientCharges charges() {
+                    return org.loommpm.spi.ClientCharges.OFF;
+                }
             };
         }
 
