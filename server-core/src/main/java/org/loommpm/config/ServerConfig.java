@@ -70,7 +70,7 @@ public final class ServerConfig {
     public static final int DEFAULT_RECYCLE_LIST_SIZE = 64;
     /** {@code ConnectionBufferSize}: bytes of each connection context's read and write buffer. */
     public static final int DEFAULT_BUFFER_SIZE = 16 * 1024;
-    /** {@code AdmissionControl}: whether saturation switches the listener off (see AdmissionControl). */
+    /** {@code AdmissionControl}: whether a child at its connection bound switches the listener off (see AdmissionControl). */
     public static final boolean DEFAULT_ADMISSION_CONTROL = true;
     /**
      * {@code Protocols}: what connections may speak, in order of preference for ALPN.
@@ -177,6 +177,7 @@ public final class ServerConfig {
     private final Http2Settings http2;
     private final ProxyProtocolSettings proxyProtocol;
     private final WebSocketSettings webSocket;
+    private final AdmissionSettings admission;
     private final StreamingSettings streaming;
 
     private ServerConfig(Builder b, Limits limits, TlsSettings tls) {
@@ -224,6 +225,7 @@ public final class ServerConfig {
         this.http2 = b.http2;
         this.proxyProtocol = b.proxyProtocol;
         this.webSocket = b.webSocket;
+        this.admission = b.admission;
         this.streaming = b.streaming;
     }
 
@@ -276,6 +278,7 @@ public final class ServerConfig {
         b.http2 = http2;
         b.proxyProtocol = proxyProtocol;
         b.webSocket = webSocket;
+        b.admission = admission;
         b.streaming = streaming;
         return b;
     }
@@ -406,6 +409,8 @@ public final class ServerConfig {
     public Http2Settings http2() { return http2; }
     /** {@return the WebSocket limits and timers ({@code WebSocket*})} */
     public WebSocketSettings webSocket() { return webSocket; }
+    /** {@return admission control's connection bound ({@code OpenConnectionsPerChild})} */
+    public AdmissionSettings admission() { return admission; }
     /** {@return the outbound queue, suspended exchanges and event streams ({@code OutboundQueueLimit}, ...)} */
     public StreamingSettings streaming() { return streaming; }
 
@@ -529,6 +534,7 @@ public final class ServerConfig {
         private Http2Settings http2 = Http2Settings.DEFAULTS;
         private ProxyProtocolSettings proxyProtocol = ProxyProtocolSettings.DEFAULTS;
         private WebSocketSettings webSocket = WebSocketSettings.DEFAULTS;
+        private AdmissionSettings admission = AdmissionSettings.DEFAULTS;
         private StreamingSettings streaming = StreamingSettings.DEFAULTS;
 
         private Builder() {
@@ -847,6 +853,13 @@ public final class ServerConfig {
          * @return this builder
          */
         public Builder webSocket(WebSocketSettings s) { webSocket = Objects.requireNonNull(s); return this; }
+        /**
+         * Admission control's connection bound ({@code OpenConnectionsPerChild}).
+         *
+         * @param s the value
+         * @return this builder
+         */
+        public Builder admission(AdmissionSettings s) { admission = Objects.requireNonNull(s); return this; }
         /**
          * The outbound queue, suspended exchanges and event streams ({@code OutboundQueueLimit}, ...).
          *

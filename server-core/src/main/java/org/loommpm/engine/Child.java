@@ -84,11 +84,12 @@ public final class Child implements ChildStats, ChildHandle {
         this.handler = handler;
         this.supervisor = supervisor;
         this.liveness = new ChildPing(config.childPingMisses());
-        this.admission = new AdmissionControl(config.threadsPerChild(), config.admissionControl());
+        this.admission = new AdmissionControl(config.admission().effectiveOpenConnectionsPerChild(config),
+                config.admissionControl());
         int n = config.effectivePollersPerChild();
         this.pollers = new Poller[n];
         this.pollersLeft = new AtomicInteger(n);
-        this.pool = new WorkerPool(config.threadsPerChild(), new SlotFreed(), supervisor.failStop());
+        this.pool = new WorkerPool(config.threadsPerChild(), supervisor.failStop());
         try {
             for (int i = 0; i < n; i++) {
                 pollers[i] = new Poller(this, i, probe);
@@ -390,7 +391,10 @@ public final class Child implements ChildStats, ChildHandle {
     void connectionEnded(CloseReason reason) {
         closed[reason.ordinal()].increment();
         supervisor.connectionClosed(reason);
-        if (open.decrementAndGet() == 0 && draining) {
+        int left = open.decrementAndGet();
+        // The listener poller ends a drained child, and resumes accepting once the connections
+        // fell to admission control's resume threshold, without waiting for its select timeout.
+        if (left == 0 && draining || left <= admission.lo() && !admission.accepting()) {
             pollers[0].wakeIfSleeping();
         }
     }
@@ -401,20 +405,6 @@ public final class Child implements ChildStats, ChildHandle {
 
     void contextReleased() {
         contextsHeld.decrementAndGet();
-    }
-
-    /**
-     * The pool's slot-freed callback: wakes the listener poller if admission control had
-     * stopped accepting. A class rather than a method reference, which would spin a class
-     * while the first child starts.
-     */
-    private final class SlotFreed implements Runnable {
-        @Override
-        public void run() {
-            if (!admission.accepting()) {
-                pollers[0].wakeIfSleeping();
-            }
-        }
     }
 
     boolean isListenerPoller(Poller p) {
@@ -471,6 +461,9 @@ public final class Child implements ChildStats, ChildHandle {
     @Override public int pendingWorkers() { return pool.pending(); }
     @Override public long admissionTransitions() { return admission.transitions(); }
     @Override public boolean admissionOpen() { return admission.accepting(); }
+    @Override public int connectionBound() { return admission.hi(); }
+    @Override public long admissionPausedMillis() { return admission.pausedNanos(System.nanoTime()) / 1_000_000; }
+    @Override public int pendingNewcomers() { return pool.pendingNewcomers(); }
     @Override public Scoreboard scoreboard() { return pool.scoreboard(); }
 
     @Override public long pollerWakeups() { return sum(Poller::wakeups); }
