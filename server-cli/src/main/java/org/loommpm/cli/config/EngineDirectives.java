@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Locale;
+import org.loommpm.config.AdmissionSettings;
 import org.loommpm.config.RequestReadTimeout;
 
 /**
@@ -43,6 +44,7 @@ final class EngineDirectives {
         CONNECTION_BUFFER_SIZE("ConnectionBufferSize", 1, 1, "bytes"),
         TCP_NODELAY("TcpNoDelay", 1, 1, "On|Off"),
         ADMISSION_CONTROL("AdmissionControl", 1, 1, "On|Off"),
+        OPEN_CONNECTIONS_PER_CHILD("OpenConnectionsPerChild", 1, 1, "number (0 = derived from heap and fd limit)"),
         PROTOCOLS("Protocols", 1, 3, "protocol ... (h2 h2c http/1.1)"),
         TIMEOUT("Timeout", 1, 1, "seconds"),
         REQUEST_READ_TIMEOUT("RequestReadTimeout", 1, 3,
@@ -86,6 +88,8 @@ final class EngineDirectives {
                 case CONNECTION_BUFFER_SIZE -> s.engine.bufferSize(Args.intArg(l, 1024, 16 << 20));
                 case TCP_NODELAY -> s.engine.tcpNoDelay(Args.onOff(l));
                 case ADMISSION_CONTROL -> s.engine.admissionControl(Args.onOff(l));
+                case OPEN_CONNECTIONS_PER_CHILD -> s.engine.admission(
+                        new AdmissionSettings(Args.intArg(l, 0, Integer.MAX_VALUE)));
                 case PROTOCOLS -> protocols(s, l);
                 case TIMEOUT -> s.engine.timeout(Args.duration(l, a, false));
                 case REQUEST_READ_TIMEOUT -> requestReadTimeout(s, l);

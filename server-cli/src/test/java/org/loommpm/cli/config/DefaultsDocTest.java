@@ -57,6 +57,7 @@ class DefaultsDocTest {
         SETTINGS.put("RecycleListSize", ServerConfig::recycleListSize);
         SETTINGS.put("ConnectionBufferSize", ServerConfig::bufferSize);
         SETTINGS.put("AdmissionControl", ServerConfig::admissionControl);
+        SETTINGS.put("OpenConnectionsPerChild", c -> c.admission().openConnectionsPerChild());
         SETTINGS.put("TcpNoDelay", ServerConfig::tcpNoDelay);
         SETTINGS.put("RemoteIPProxyProtocolTimeout", c -> c.proxyProtocol().headerTimeout());
         SETTINGS.put("Timeout", ServerConfig::timeout);
