@@ -22,7 +22,8 @@ import org.loommpm.engine.Readiness;
  *       {@code 503} from the moment a graceful stop begins (during {@code GracefulStopDelay} the
  *       listeners still accept, so the balancer takes the server out before it refuses anyone),
  *       while it is drained for another process, before it has started, and while admission
- *       control has stopped every child accepting (its workers are saturated);</li>
+ *       control has stopped every child accepting (each holds {@code OpenConnectionsPerChild}
+ *       connections; busy workers alone never stop it);</li>
  *   <li>anything else: {@code 404}.</li>
  * </ul>
  * The body is one small JSON object in MicroProfile Health's words, {@code {"status":"UP"}} or
