@@ -43,8 +43,10 @@ public record AdmissionSettings(int openConnectionsPerChild) {
      *       the children;</li>
      * </ul>
      * and never below {@code ThreadsPerChild} (each worker needs a connection to serve). The
-     * children counted are {@code StartServers} for the static policy and the most the dynamic
-     * policy may run ({@code MaxRequestWorkers / ThreadsPerChild}).
+     * children counted are {@code StartServers}. Under {@code ChildPolicy dynamic} more children
+     * may run, each with this bound: dividing by the most it may run (64 by default) would close
+     * a child's listener at a few hundred idle keep-alive connections, which busy workers (what
+     * the dynamic policy grows on) never show; set the directive there to bound the total.
      *
      * @param config the server's configuration (children, buffers, pool size)
      * @return the bound, at least 1
@@ -58,9 +60,7 @@ public record AdmissionSettings(int openConnectionsPerChild) {
 
     /** The derivation with explicit heap and descriptor limits ({@code fds <= 0}: unknown). */
     static int derived(ServerConfig config, long maxHeap, long fds) {
-        int children = config.childPolicy() == ChildPolicy.DYNAMIC
-                ? Math.max(1, config.maxRequestWorkers() / config.threadsPerChild())
-                : Math.max(1, config.startServers());
+        int children = Math.max(1, config.startServers());
         long perConnection = 2L * config.bufferSize() + CONNECTION_OVERHEAD_BYTES;
         long bound = maxHeap / 2 / children / perConnection;
         if (fds > 0) {

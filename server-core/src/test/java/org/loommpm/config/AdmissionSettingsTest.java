@@ -34,6 +34,13 @@ class AdmissionSettingsTest {
                 ServerConfig.builder().build()) >= ServerConfig.DEFAULT_THREADS_PER_CHILD);
     }
 
+    /** Dividing by the 64 children the dynamic policy may run would close a child at 256 idle connections. */
+    @Test
+    void theDynamicPolicyDividesByTheChildrenItStartsWith() {
+        ServerConfig dynamic = ServerConfig.builder().childPolicy(ChildPolicy.DYNAMIC).build();
+        assertEquals(AdmissionSettings.derived(dynamic, 128 * MIB, 1_000_000) * dynamic.startServers(), 1024);
+    }
+
     @Test
     void aNegativeBoundIsRefused() {
         assertThrows(IllegalArgumentException.class, () -> new AdmissionSettings(-1));
