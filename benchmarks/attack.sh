@@ -11,14 +11,26 @@
 #   SERVER_JAR=/tmp/base/server-cli/target/loom-mpm.jar BENCH_SERVER_JAR=/tmp/base/benchmarks/target/loom-mpm-bench.jar \
 #     OUT=/tmp/before.md benchmarks/attack.sh              # the same attacks against another build
 #
-# ATTACKS: none slowloris slow-body idle overload malformed fd-exhaustion static log-full
-# log-deleted tls-hold tls-probes ws-fragments tls-flood. Environment: DURATION (20 s), RATE (20 req/s),
-# TIMEOUT (5 s), SLOW_CONNS (1000), BODY_CONNS (300), FD_CONNS (2000), FD_LIMIT (512),
-# OVERLOAD_CONNS (1000), WS_CONNS (200), WS_JVM_FLAGS (-Xms128m -Xmx128m: after JVM_FLAGS, so
-# they win), ATTACK_PORT_BASE (18490),
+# ATTACKS: none slowloris slow-body idle overload overload-ka malformed fd-exhaustion static
+# log-full log-deleted tls-hold tls-probes ws-fragments tls-flood. Environment: DURATION (20 s),
+# RATE (20 req/s), TIMEOUT (5 s), SLOW_CONNS (1000), BODY_CONNS (300), FD_CONNS (2000), FD_LIMIT
+# (512), OVERLOAD_CONNS (1000), OVERLOAD_KA_CONNS (5000), NEWCOMER_RATE (4 new connections/s),
+# NEWCOMER_TIMEOUT (10 s), STATUS_TIMEOUT (3 s), WS_CONNS (200), WS_JVM_FLAGS (-Xms128m -Xmx128m:
+# after JVM_FLAGS, so they win), ATTACK_PORT_BASE (18490),
 # SERVER_JAR, BENCH_SERVER_JAR (the servers; the attack clients always come from this checkout's
 # bench jar), JVM_FLAGS, SERVER_CPU (0), CLIENT_CPU (1), BUILD=1, OUT (markdown report), KEEP=1
 # (keep the temp dir with the server logs).
+#
+# overload-ka (issue #50, fair admission): keep-alive overload of the bench app's 20 ms blocking
+# /slow, `wrk -c OVERLOAD_KA_CONNS --timeout 10s` for DURATION s. Instead of the keep-alive normal
+# client, a newcomer probe opens a new connection every 1/NEWCOMER_RATE s and times its first
+# response (GET /plaintext, `Connection: close`, NormalClient --new-connection; "lost" = no answer
+# within NEWCOMER_TIMEOUT), and /server-status?auto is asked once a second, each time on a new
+# connection (answered within STATUS_TIMEOUT, of asked); wrk is not reniced (the load measured,
+# it shares CLIENT_CPU with the probes). Row: wrk's throughput and p99, newcomer
+# p50/p99/lost, status answered/asked, server CPU. Compare with LOOM_ADMISSION=off (the bench
+# app's AdmissionControl Off) and with another build (BENCH_SERVER_JAR=...):
+#   ATTACKS=overload-ka DURATION=30 benchmarks/attack.sh
 #
 # ws-fragments (issue #50 item 5): WS_CONNS WebSockets to the bench app's /ws echo (WsFragmentAttack),
 # each sending a 900 KiB fragment of a binary message that never ends, then one byte of
@@ -44,7 +56,7 @@ set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
 
-ATTACKS=${ATTACKS:-"none slowloris slow-body idle overload malformed fd-exhaustion static log-full log-deleted tls-hold tls-probes ws-fragments tls-flood"}
+ATTACKS=${ATTACKS:-"none slowloris slow-body idle overload overload-ka malformed fd-exhaustion static log-full log-deleted tls-hold tls-probes ws-fragments tls-flood"}
 RATE_HS=${RATE_HS:-200}
 TLS_FLOOD_REQUEST=${TLS_FLOOD_REQUEST:-0}
 TLS_FLOOD_CONF=${TLS_FLOOD_CONF:-}
@@ -58,6 +70,10 @@ FD_LIMIT=${FD_LIMIT:-512}
 OVERLOAD_CONNS=${OVERLOAD_CONNS:-1000}
 WS_CONNS=${WS_CONNS:-200}
 WS_JVM_FLAGS=${WS_JVM_FLAGS:-"-Xms128m -Xmx128m"}
+OVERLOAD_KA_CONNS=${OVERLOAD_KA_CONNS:-5000}
+NEWCOMER_RATE=${NEWCOMER_RATE:-4}
+NEWCOMER_TIMEOUT=${NEWCOMER_TIMEOUT:-10}
+STATUS_TIMEOUT=${STATUS_TIMEOUT:-3}
 ATTACK_PORT_BASE=${ATTACK_PORT_BASE:-18490}
 OUT=${OUT:-}
 SERVER_JAR=${SERVER_JAR:-"$ROOT_DIR/server-cli/target/loom-mpm.jar"}
@@ -170,12 +186,13 @@ attack_cmd() {
     tls-flood) echo "$JAVA -cp $JAR org.loommpm.bench.attack.TlsFlood --port $port --duration $DURATION --rate $RATE_HS$([ "$TLS_FLOOD_REQUEST" = 1 ] && echo " --request")" ;;
     overload) echo "h2load --h1 -D $DURATION -c $OVERLOAD_CONNS -t 1 http://127.0.0.1:$port/slow" ;;
     ws-fragments) echo "$JAVA -cp $JAR org.loommpm.bench.attack.WsFragmentAttack --port $port --duration $DURATION --conns $WS_CONNS --interval 1 --path /ws" ;;
+    overload-ka) echo "wrk -t 1 -c $OVERLOAD_KA_CONNS -d ${DURATION}s --timeout 10s --latency http://127.0.0.1:$port/slow" ;;
   esac
 }
 
 target_of() {
   case "$1" in
-    slow-body | overload | malformed | ws-fragments) echo bench ;;
+    slow-body | overload | overload-ka | malformed | ws-fragments) echo bench ;;
     tls-hold | tls-probes | tls-flood) echo tls ;;
     *) echo jar ;;
   esac
@@ -202,6 +219,20 @@ static_checks() {
     "$(curl -s -o /dev/null -w '%{http_code}, %{size_download} bytes' -H "Range: $ranges" "http://127.0.0.1:$port/big.bin")"
   printf '| `Range:` 200 overlapping parts `0-` | %s |\n' \
     "$(curl -s -o /dev/null -w '%{http_code}, %{size_download} bytes' -H "Range: bytes=$(printf '0-,%.0s' $(seq 199))0-" "http://127.0.0.1:$port/big.bin")"
+}
+
+# newcomer_probe PORT OUT STATUS_OUT: for DURATION - 5 s, a new connection every 1/NEWCOMER_RATE s
+# with one GET /plaintext, and /server-status?auto once a second on a new connection each time.
+newcomer_probe() {
+  local port=$1 out=$2 status_out=$3 status_pid
+  "${PIN_CLIENT[@]}" timeout $((DURATION + STATUS_TIMEOUT + 30)) "$JAVA" -cp "$JAR" org.loommpm.bench.attack.NormalClient \
+    --url "http://127.0.0.1:$port/server-status?auto" --rate 1 --duration $((DURATION - 5)) --timeout "$STATUS_TIMEOUT" \
+    --new-connection >"$status_out" 2>&1 &
+  status_pid=$!
+  "${PIN_CLIENT[@]}" timeout $((DURATION + NEWCOMER_TIMEOUT + 30)) "$JAVA" -cp "$JAR" org.loommpm.bench.attack.NormalClient \
+    --url "http://127.0.0.1:$port/plaintext" --rate "$NEWCOMER_RATE" --duration $((DURATION - 5)) \
+    --timeout "$NEWCOMER_TIMEOUT" --new-connection >"$out" 2>&1 || true
+  wait "$status_pid" || true
 }
 
 # requests PORT N: N GETs of /small.txt, prints how many were 200.
@@ -280,8 +311,12 @@ $TLS_FLOOD_CONF"
   fi
   t0=$(date +%s.%N) c0=$(cpu_ticks)
   if [ -n "$cmd" ]; then
+    # The attackers are reniced so the normal client keeps its share of CLIENT_CPU; overload-ka's
+    # wrk is the load being measured, and reniced it sent nothing at all on a busy machine.
+    niceness=19
+    [ "$attack" = overload-ka ] && niceness=0
     # shellcheck disable=SC2086
-    "${PIN_CLIENT[@]}" nice -n 19 timeout $((DURATION + 60)) $cmd >"$TMP/attack-$run" 2>&1 &
+    "${PIN_CLIENT[@]}" nice -n "$niceness" timeout $((DURATION + 60)) $cmd >"$TMP/attack-$run" 2>&1 &
     attack_pid=$!
   fi
   result=""
@@ -293,7 +328,15 @@ $TLS_FLOOD_CONF"
     log-full | log-deleted) result=$(log_scenario "${attack#log-}" "$port" "$log") ;;
     tls-hold | tls-probes) sleep 3 ;;
   esac
-  if [ "$target" != tls ] && [ "$attack" != static ] && [ "${attack#log-}" = "$attack" ]; then
+  if [ "$attack" = overload-ka ]; then
+    # Newcomers and the status page, each request on a new connection, side by side.
+    sleep 3 # the attack under way
+    newcomer_probe "$port" "$TMP/normal-$run" "$TMP/status-$run"
+    normal=$(grep '^NORMAL' "$TMP/normal-$run" || echo "NORMAL failed")
+    status=$(grep '^NORMAL' "$TMP/status-$run" || echo "NORMAL failed")
+    normal="newcomers p50 $(kv p50_ms "$normal") ms, p99 $(kv p99_ms "$normal") ms, lost $(( $(kv timeouts "$normal") + $(kv failures "$normal") )) (non-200 $(kv non200 "$normal")) of $(kv sent "$normal")"
+    result="status answered $(( $(kv sent "$status") - $(kv timeouts "$status") - $(kv failures "$status") - $(kv non200 "$status") ))/$(kv sent "$status") within ${STATUS_TIMEOUT} s"
+  elif [ "$target" != tls ] && [ "$attack" != static ] && [ "${attack#log-}" = "$attack" ]; then
     sleep 3 # the attack under way
     "${PIN_CLIENT[@]}" timeout $((DURATION + TIMEOUT + 30)) "$JAVA" -cp "$JAR" org.loommpm.bench.attack.NormalClient \
       --url "$probe_url" --rate "$RATE" --duration $((DURATION - 5)) --timeout "$TIMEOUT" --http1 >"$TMP/normal-$run" 2>&1 || true
@@ -307,7 +350,7 @@ $TLS_FLOOD_CONF"
   [ -n "$attack_pid" ] && { wait "$attack_pid" || true; }
   t1=$(date +%s.%N) c1=$(cpu_ticks)
   recovery="-"
-  if [ "$attack" = fd-exhaustion ] || [ "$attack" = overload ] || [ "$attack" = slowloris ]; then
+  if [ "$attack" = fd-exhaustion ] || [ "$attack" = overload ] || [ "$attack" = overload-ka ] || [ "$attack" = slowloris ]; then
     # Recovery: the first 200 after the attack's connections are gone.
     tr0=$(date +%s.%N)
     for i in $(seq 100); do
@@ -345,6 +388,10 @@ $TLS_FLOOD_CONF"
   for f in "$log" "$log.error"; do
     [ -f "$f" ] && logids="$logids $(grep -o 'LM[0-9]\{4\}' "$f" | sort | uniq -c | awk '{printf "%s x%d, ", $2, $1}' || true)"
   done
+  if [ "$attack" = overload-ka ]; then
+    errors=$(awk '/Socket errors/{sub(/^ */, ""); printf ", %s", $0}' "$TMP/attack-$run" | tr -d ',' | sed 's/^ */, /')
+    result="wrk $(awk '/^Requests\/sec/{printf "%.0f req/s", $2}' "$TMP/attack-$run"), p99 $(awk '$1 == "99%"{print $2}' "$TMP/attack-$run")$errors; $result"
+  fi
   ROWS+=("| $attack | $target | $result | $normal | $cpu | $samples | $recovery | $alive |")
   DETAILS+=("### $attack" "" "server log ids:${logids:- none}" "" '```' "$cmd" '```' "" "$(grep -v '^H1ATTACK' "$TMP/attack-$run" 2>/dev/null | head -40 || true)" "")
 done

@@ -19,11 +19,16 @@
 # issue #50 item 4, a reconnecting attacker no longer gets a fresh allowance per connection: its
 # address is slowed, then every connection gets GOAWAY ENHANCE_YOUR_CALM at its next block, LM2900;
 # so the attacker's reconnect count and the server CPU drop, and the result is not comparable
-# with runs before it; set JAR_CONF="ClientChargeRate 0" for the old behaviour). TARGET is jar (default:
+# with runs before it; set JAR_CONF="ClientChargeRate 0" for the old behaviour), slow-streams (issue #50:
+# h2load keeps SLOW_CONNS connections x SLOW_STREAMS open streams on the bench app's 20 ms
+# blocking /slow for DURATION s, re-opening each as it ends; use :bench. The normal client's
+# streams are a newcomer's whenever its connection has nothing running, and the status sampler
+# asks /server-status on a new connection every 0.5 s: "status misses" is its share of
+# failures). TARGET is jar (default:
 # server-cli/target/loom-mpm.jar with a generated config: a docroot with /big.bin of 10 MB and
 # /small.txt, /server-status; the normal client GETs /small.txt) or bench (the bench jar's loom
 # app, bound to 127.0.0.1 as every bench app is by default, whose /slow answers after 20 ms; the normal client GETs /plaintext).
-# Environment: CONNS (10), DURATION (20), RATE (50 req/s), TIMEOUT (5 s), DELAY (3 s of attack
+# Environment: CONNS (10), SLOW_CONNS (50), SLOW_STREAMS (100), DURATION (20), RATE (50 req/s), TIMEOUT (5 s), DELAY (3 s of attack
 # before the normal client measures; it measures DURATION - DELAY - 2 s), WARM (20000 h2load
 # requests before each run, 0 = none), UPDATES (4000 table size updates per hpack-size block;
 # 0 makes it a plain flood of GETs, 100 in flight per connection, the control), JVM_FLAGS, SERVER_CPU (0), CLIENT_CPU (1),
@@ -40,6 +45,8 @@ set -euo pipefail
 
 ATTACKS=${ATTACKS:-"none zero-window made-you-reset wu-conn wu-stream rst-closed hpack-size none:bench made-you-reset:bench"}
 CONNS=${CONNS:-10}
+SLOW_CONNS=${SLOW_CONNS:-50}
+SLOW_STREAMS=${SLOW_STREAMS:-100}
 DURATION=${DURATION:-20}
 RATE=${RATE:-50}
 TIMEOUT=${TIMEOUT:-5}
@@ -161,7 +168,11 @@ for spec in $ATTACKS; do
   HEAP_PID=$!
 
   attack_pid=""
-  if [ "$attack" != none ]; then
+  if [ "$attack" = slow-streams ]; then
+    "${PIN_CLIENT[@]}" nice -n 19 timeout $((DURATION + 30)) h2load -c "$SLOW_CONNS" -m "$SLOW_STREAMS" -t 1 \
+      -D "$DURATION" "http://127.0.0.1:$port/slow" >"$TMP/attack-$run" 2>&1 &
+    attack_pid=$!
+  elif [ "$attack" != none ]; then
     "${PIN_CLIENT[@]}" nice -n 19 timeout $((DURATION + 30)) "$JAVA" -cp "$JAR" org.loommpm.bench.attack.H2Attack \
       --port "$port" --attack "$attack" --conns "$CONNS" --duration "$DURATION" "${path_arg[@]}" >"$TMP/attack-$run" 2>&1 &
     attack_pid=$!
@@ -190,7 +201,9 @@ for spec in $ATTACKS; do
     END{printf "%d | %d | %d | %d | %d", b, p, w, miss, t}' "$TMP/slots-$run")
   # heap-N: used KB (young + old) and old-generation used KB per sample.
   heap=$(awk '{if ($1 > m) m = $1; if ($2 > o) o = $2; n++} END{printf "%.0f / %.0f (%d samples)", m / 1024, o / 1024, n}' "$TMP/heap-$run")
-  if [ -n "$atk" ]; then
+  if [ "$attack" = slow-streams ]; then
+    attacker="h2load $SLOW_CONNS x $SLOW_STREAMS streams: $(grep -E '^requests:' "$TMP/attack-$run" | tr -s ' '), $(awk '/^finished in/{print $4, $5}' "$TMP/attack-$run" | tr -d ',')"
+  elif [ -n "$atk" ]; then
     attacker="$(kv frames_per_s "$atk") frames/s, $(kv streams "$atk") streams, $(kv server_rst "$atk") RST, $(kv goaway "$atk") GOAWAY, $(kv server_closes "$atk") closes (first $(kv first_close_s "$atk") s), $(kv connections "$atk") conns"
   else
     attacker="-"

@@ -20,6 +20,8 @@ module org.loommpm.core {
     requires io.helidon.common.buffers;
     // GarbageCollectorMXBean: NonBlockingHandlerLimit tells a GC pause from a blocking handler.
     requires java.management;
+    // UnixOperatingSystemMXBean: the file descriptor limit AdmissionSettings derives its bound from.
+    requires jdk.management;
 
     exports org.loommpm.form;
     exports org.loommpm.multipart;

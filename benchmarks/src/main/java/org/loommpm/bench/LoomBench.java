@@ -2,10 +2,10 @@ package org.loommpm.bench;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.concurrent.atomic.AtomicReference;
 import org.loommpm.api.Handler;
 import org.loommpm.server.LoomServer;
 import org.loommpm.api.Router;
+import org.loommpm.config.AdmissionSettings;
 import org.loommpm.config.WebSocketSettings;
 import org.loommpm.status.StatusHandler;
 import org.loommpm.websocket.WebSocketHandler;
@@ -15,7 +15,8 @@ import org.loommpm.websocket.WebSocketSession;
  * loom-mpm through its public API: defaults, except unlimited keep-alive requests and a long
  * KeepAliveTimeout and WebSocketIdleTimeout; speaks HTTP/1.1 and h2c (server-h2 is on the class path) and serves the
  * status page at {@code /server-status}. The environment variable {@code LOOM_ADMISSION=off}
- * turns admission control off ({@code AdmissionControl Off}), for the overload comparison.
+ * turns admission control off ({@code AdmissionControl Off}), for the overload comparison;
+ * {@code LOOM_OPEN_CONNECTIONS=n} sets {@code OpenConnectionsPerChild} (0, the default: derived).
  * Also {@code /events} and {@code /poll} ({@link BenchEvents}, streaming.sh); {@code LOOM_THREADS}
  * sets ThreadsPerChild.
  *
@@ -76,11 +77,11 @@ final class LoomBench {
     static String start(int port) throws IOException {
         boolean admission = !"off".equalsIgnoreCase(System.getenv("LOOM_ADMISSION"));
         BenchTls tls = BenchTls.fromEnv();
-        // The status page (?auto: BusyWorkers, LoomPendingWorkers) for sampling slot use under load.
-        AtomicReference<StatusHandler> status = new AtomicReference<>();
-        Router router = routes(new Router()
-                .get("/server-status", (req, res) -> status.get().handle(req, res)));
-        LoomServer server = LoomServer.builder()
+        // The status page (?auto: BusyWorkers, LoomPendingWorkers) for sampling slot use under load;
+        // non-blocking as it is in the jar (the poller answers it while every slot is busy).
+        LoomServer.Builder builder = LoomServer.builder();
+        Router router = routes(new Router().get("/server-status", new StatusHandler(builder.stats())));
+        LoomServer server = builder
                 .listen(BenchServer.bindAddress(), port)
                 .configure(c -> c
                         .maxKeepAliveRequests(0)                        // unlimited, like the others
@@ -88,6 +89,8 @@ final class LoomBench {
                         .tcpNoDelay(true)                               // the default; stated for clarity
                         .webSocket(WebSocketSettings.DEFAULTS.withIdleTimeout(BenchServer.IDLE_TIMEOUT))
                         .admissionControl(admission)
+                        .admission(new AdmissionSettings(Integer.parseInt(
+                                System.getenv().getOrDefault("LOOM_OPEN_CONNECTIONS", "0"))))
                         .threadsPerChild(Integer.parseInt(System.getenv().getOrDefault("LOOM_THREADS",
                                 Integer.toString(org.loommpm.config.ServerConfig.DEFAULT_THREADS_PER_CHILD))))
                         .tls(t -> {
@@ -97,7 +100,6 @@ final class LoomBench {
                         }))
                 .handler(router)
                 .start();
-        status.set(new StatusHandler(server.stats()));
         var c = server.config();
         return "StartServers=" + c.startServers() + " ThreadsPerChild=" + c.threadsPerChild()
                 + " PollersPerChild=" + c.effectivePollersPerChild()

@@ -48,7 +48,9 @@ import org.loommpm.staticfiles.internal.UrlPath;
  * <p>A request that a {@code ProxyPass} takes, and that its proxy serves on the poller
  * ({@code ProxyHandler#nonBlockingHandler}), is served there too: {@link #nonBlockingHandler}
  * makes the same choice from the method and the decoded path, and {@link #handle} then calls
- * the proxy's poller entry. Everything else (files, status, applications) runs on a worker.
+ * the proxy's poller entry. So are {@code SetHandler server-status} and {@code health} when
+ * their handlers are non-blocking (they are: they read counters), so that they answer while
+ * every worker slot is busy. Everything else (files, metrics, applications) runs on a worker.
  */
 final class SiteHandler implements Handler {
     private static final System.Logger LOG = System.getLogger("org.loommpm.cli");
@@ -65,6 +67,8 @@ final class SiteHandler implements Handler {
     private final java.util.Map<String, Handler> applications;
     /** Whether some {@code ProxyPass} may serve requests on the poller. */
     private final boolean anyOnPoller;
+    /** Whether the status page or the health probes may be served on the poller. */
+    private final boolean pagesOnPoller;
     /** mod_alias's rules, or null when there are none. */
     private final UrlMapping mapping;
     /** {@code Require} and the logins it asks for (one per site: failed logins are counted here). */
@@ -91,6 +95,7 @@ final class SiteHandler implements Handler {
             any |= r.handler() != null && r.handler().invocationType() != InvocationType.BLOCKING;
         }
         this.anyOnPoller = any;
+        this.pagesOnPoller = nonBlocking(status) || nonBlocking(health);
         this.mapping = mapping;
         this.errors = errorDocuments == null ? null
                 : new SiteErrors(errorDocuments, allowEncodedSlashes, files, this::readableByAnyone);
@@ -103,9 +108,13 @@ final class SiteHandler implements Handler {
         }
     }
 
+    private static boolean nonBlocking(Handler h) {
+        return h != null && h.invocationType() == InvocationType.NON_BLOCKING;
+    }
+
     @Override
     public InvocationType invocationType() {
-        return anyOnPoller ? InvocationType.BY_REQUEST : InvocationType.BLOCKING;
+        return anyOnPoller || pagesOnPoller ? InvocationType.BY_REQUEST : InvocationType.BLOCKING;
     }
 
     @Override
@@ -114,14 +123,15 @@ final class SiteHandler implements Handler {
     }
 
     /**
-     * This handler when {@link #handle} will hand the request to a proxy that serves it on the
-     * poller: no {@code SetHandler} nor {@code <Location>} redirect for the path, and a
+     * This handler when {@link #handle} will serve the request on the poller: no
+     * {@code <Location>} redirect for the path, and either a {@code SetHandler} naming the status
+     * page or the health probes (when they are non-blocking), or no {@code SetHandler} and a
      * {@code ProxyPass} whose proxy says so for this method and path. {@code Require} and the
      * refusals of {@link UrlPath} are decided in {@link #handle}, without blocking.
      */
     @Override
     public Handler nonBlockingHandler(String method, String path) {
-        if (!anyOnPoller) {
+        if (!anyOnPoller && !pagesOnPoller) {
             return null;
         }
         String normalized;
@@ -130,7 +140,15 @@ final class SiteHandler implements Handler {
         } catch (UrlPath.Rejected e) {
             return null;
         }
-        if (setHandler(normalized) != null || mapping != null && mapping.sectionRedirects(normalized)) {
+        if (mapping != null && mapping.sectionRedirects(normalized)) {
+            return null;
+        }
+        String handler = setHandler(normalized);
+        if (handler != null) {
+            Handler page = "server-status".equals(handler) ? status : "health".equals(handler) ? health : null;
+            return nonBlocking(page) ? this : null;
+        }
+        if (!anyOnPoller) {
             return null;
         }
         ProxySettings.Route r = route(normalized);

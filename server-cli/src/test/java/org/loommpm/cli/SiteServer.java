@@ -42,6 +42,11 @@ final class SiteServer implements AutoCloseable {
         return port;
     }
 
+    /** The server's counts (per child, per poller). */
+    org.loommpm.engine.EngineStats stats() {
+        return org.loommpm.engine.EngineStats.of(process.server().stats());
+    }
+
     /** A GET of {@code path} (sent as written). */
     HttpResponse<String> get(String path) throws Exception {
         return CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),

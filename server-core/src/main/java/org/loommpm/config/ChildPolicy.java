@@ -6,7 +6,8 @@ package org.loommpm.config;
 public enum ChildPolicy {
     /**
      * {@code static} (mpm_motorz): {@code StartServers} children, each replaced one-for-one when it
-     * retires. Capacity is fixed; admission control queues the excess in the kernel backlog.
+     * retires. Capacity is fixed: the excess requests wait for a worker slot, and connections
+     * beyond {@code OpenConnectionsPerChild} wait in the kernel backlog (admission control).
      */
     STATIC,
     /**

@@ -70,7 +70,7 @@ public final class ServerConfig {
     public static final int DEFAULT_RECYCLE_LIST_SIZE = 64;
     /** {@code ConnectionBufferSize}: bytes of each connection context's read and write buffer. */
     public static final int DEFAULT_BUFFER_SIZE = 16 * 1024;
-    /** {@code AdmissionControl}: whether saturation switches the listener off (see AdmissionControl). */
+    /** {@code AdmissionControl}: whether a child at its connection bound switches the listener off (see AdmissionControl). */
     public static final boolean DEFAULT_ADMISSION_CONTROL = true;
     /**
      * {@code Protocols}: what connections may speak, in order of preference for ALPN.
@@ -177,6 +177,7 @@ public final class ServerConfig {
     private final Http2Settings http2;
     private final ProxyProtocolSettings proxyProtocol;
     private final WebSocketSettings webSocket;
+    private final AdmissionSettings admission;
     private final StreamingSettings streaming;
     private final InputBudgetSettings inputBudget;
     private final SlotlessWaits slotlessWaits;
@@ -227,6 +228,7 @@ public final class ServerConfig {
         this.http2 = b.http2;
         this.proxyProtocol = b.proxyProtocol;
         this.webSocket = b.webSocket;
+        this.admission = b.admission;
         this.streaming = b.streaming;
         this.inputBudget = b.inputBudget;
         this.slotlessWaits = b.slotlessWaits;
@@ -283,6 +285,7 @@ public final class ServerConfig {
         b.proxyProtocol = proxyProtocol;
         b.webSocket = webSocket;
         b.slotlessWaits = slotlessWaits;
+        b.admission = admission;
         b.streaming = streaming;
         b.inputBudget = inputBudget;
         b.clientCharges = clientCharges;
@@ -417,6 +420,9 @@ public final class ServerConfig {
     public WebSocketSettings webSocket() { return webSocket; }
     /** {@return what clients may make a child hold, and the WebSocket message deadline ({@code InputBudget}, ...)} */
     public InputBudgetSettings inputBudget() { return inputBudget; }
+
+    /** {@return admission control's connection bound ({@code OpenConnectionsPerChild})} */
+    public AdmissionSettings admission() { return admission; }
     /** {@return the outbound queue, suspended exchanges and event streams ({@code OutboundQueueLimit}, ...)} */
     public StreamingSettings streaming() { return streaming; }
     /** {@return how many waits on clients may hold no worker slot ({@code MaxSlotlessWaits})} */
@@ -544,6 +550,7 @@ public final class ServerConfig {
         private Http2Settings http2 = Http2Settings.DEFAULTS;
         private ProxyProtocolSettings proxyProtocol = ProxyProtocolSettings.DEFAULTS;
         private WebSocketSettings webSocket = WebSocketSettings.DEFAULTS;
+        private AdmissionSettings admission = AdmissionSettings.DEFAULTS;
         private StreamingSettings streaming = StreamingSettings.DEFAULTS;
         private InputBudgetSettings inputBudget = InputBudgetSettings.DEFAULTS;
         private SlotlessWaits slotlessWaits = SlotlessWaits.DEFAULTS;
@@ -880,6 +887,13 @@ public final class ServerConfig {
          * @return this builder
          */
         public Builder slotlessWaits(SlotlessWaits s) { slotlessWaits = Objects.requireNonNull(s); return this; }
+        /**
+         * Admission control's connection bound ({@code OpenConnectionsPerChild}).
+         *
+         * @param s the value
+         * @return this builder
+         */
+        public Builder admission(AdmissionSettings s) { admission = Objects.requireNonNull(s); return this; }
         /**
          * The outbound queue, suspended exchanges and event streams ({@code OutboundQueueLimit}, ...).
          *

@@ -70,7 +70,7 @@ final class Acceptor {
                 LOG.log(Level.WARNING, recovered);
             }
             child.accepted(ch, listener);
-            if (!child.admission().evaluate(child.pool()) || child.isDraining()) {
+            if (!child.admission().evaluate(child.openConnections(), System.nanoTime()) || child.isDraining()) {
                 arm(false);
             }
         }
@@ -78,9 +78,10 @@ final class Acceptor {
 
     /** Applies the admission rule (and the back-off) to the listener keys. Once per loop. */
     void updateAdmission() {
-        boolean want = child.admission().evaluate(child.pool())
+        long now = System.nanoTime();
+        boolean want = child.admission().evaluate(child.openConnections(), now)
                 && !child.isDraining()
-                && System.nanoTime() - pausedUntil >= 0;
+                && now - pausedUntil >= 0;
         if (want != armed) {
             arm(want);
         }

@@ -96,7 +96,8 @@ public final class Child implements ChildStats, ChildHandle {
         ClientChargeSettings cc = config.clientCharges();
         this.charges = cc.charging() ? new ClientCharges(cc.rate(), cc.burst(), cc.tableSize()) : ClientCharges.OFF;
         this.handshakes = new HandshakeAdmission(this, cc);
-        this.admission = new AdmissionControl(config.threadsPerChild(), config.admissionControl());
+        this.admission = new AdmissionControl(config.admission().effectiveOpenConnectionsPerChild(config),
+                config.admissionControl());
         this.inputBudget = new InputBudget(config.inputBudget().childBytes(Runtime.getRuntime().maxMemory(),
                 config.startServers()));
         int n = config.effectivePollersPerChild();
@@ -420,7 +421,10 @@ public final class Child implements ChildStats, ChildHandle {
     void connectionEnded(CloseReason reason) {
         closed[reason.ordinal()].increment();
         supervisor.connectionClosed(reason);
-        if (open.decrementAndGet() == 0 && draining) {
+        int left = open.decrementAndGet();
+        // The listener poller ends a drained child, and resumes accepting once the connections
+        // fell to admission control's resume threshold, without waiting for its select timeout.
+        if (left == 0 && draining || left <= admission.lo() && !admission.accepting()) {
             pollers[0].wakeIfSleeping();
         }
     }
@@ -434,17 +438,14 @@ public final class Child implements ChildStats, ChildHandle {
     }
 
     /**
-     * The pool's slot-freed callback: wakes the listener poller if admission control had
-     * stopped accepting. A class rather than a method reference, which would spin a class
-     * while the first child starts.
+     * The pool's slot-freed callback: a slot freed, so established work may no longer wait and
+     * queued TLS handshake steps go on. A class rather than a method reference, which would spin
+     * a class while the first child starts.
      */
     private final class SlotFreed implements Runnable {
         @Override
         public void run() {
-            if (!admission.accepting()) {
-                pollers[0].wakeIfSleeping();
-            }
-            handshakes.pump(); // a slot freed: established work may no longer wait, handshakes go on
+            handshakes.pump();
         }
     }
 
@@ -503,6 +504,9 @@ public final class Child implements ChildStats, ChildHandle {
     @Override public int slotlessWaits() { return pool.lent(); }
     @Override public long admissionTransitions() { return admission.transitions(); }
     @Override public boolean admissionOpen() { return admission.accepting(); }
+    @Override public int connectionBound() { return admission.hi(); }
+    @Override public long admissionPausedMillis() { return admission.pausedNanos(System.nanoTime()) / 1_000_000; }
+    @Override public int pendingNewcomers() { return pool.pendingNewcomers(); }
     @Override public Scoreboard scoreboard() { return pool.scoreboard(); }
 
     @Override public long pollerWakeups() { return sum(Poller::wakeups); }

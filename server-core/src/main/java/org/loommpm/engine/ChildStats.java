@@ -87,11 +87,20 @@ public interface ChildStats {
         return 0;
     }
 
-    /** Admission control: whether the listener is armed by the rule. */
+    /** Of the {@link #pendingWorkers}, those waiting in the newcomer lane (a connection's first work). */
+    int pendingNewcomers();
+
+    /** Admission control: whether the listener is armed by the rule (off: the connection bound is reached). */
     boolean admissionOpen();
 
     /** Admission control state changes since start. */
     long admissionTransitions();
+
+    /** Admission control's bound: the open connections at which the child stops accepting ({@code OpenConnectionsPerChild}). */
+    int connectionBound();
+
+    /** How long admission control has kept the listener off at the bound since start, in milliseconds. */
+    long admissionPausedMillis();
 
     /** Poller loop iterations, summed over the child's pollers. */
     long pollerWakeups();

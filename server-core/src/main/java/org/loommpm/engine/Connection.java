@@ -734,6 +734,16 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
         }
     }
 
+    /**
+     * {@inheritDoc} A connection is a newcomer until it has served a request: its first request
+     * (and the TLS handshake or PROXY header before it) waits in the newcomer lane. Read by the
+     * dispatching thread, which owns the connection then.
+     */
+    @Override
+    public boolean newcomer() {
+        return requests == 0;
+    }
+
     private void serve(int slot) {
         if (flushOnly) {
             flushOnly = false;

@@ -10,7 +10,7 @@ public enum Readiness {
     STARTING("starting"),
     /** A child of the current generation is accepting. */
     READY("ready"),
-    /** Every child of the current generation has stopped accepting because its workers are saturated (admission control). */
+    /** Every child of the current generation has stopped accepting: each holds its connection bound (admission control). */
     REFUSING("admission-control"),
     /** A graceful stop has begun: during {@code GracefulStopDelay} still accepting, then finishing in-flight work. */
     STOPPING("stopping"),

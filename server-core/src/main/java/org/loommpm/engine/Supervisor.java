@@ -314,8 +314,8 @@ public final class Supervisor implements EngineStats {
             LOG.log(Level.WARNING, "LM0801 " + note);
         }
         if (config.threadsPerChild() < 4) {
-            LOG.log(Level.WARNING, "LM0004 ThreadsPerChild {0} is below 4: admission control has little room "
-                    + "between its thresholds", config.threadsPerChild());
+            LOG.log(Level.WARNING, "LM0004 ThreadsPerChild {0} is below 4: a few slow requests hold every "
+                    + "worker slot", config.threadsPerChild());
         }
     }
 

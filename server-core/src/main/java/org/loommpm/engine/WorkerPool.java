@@ -15,7 +15,9 @@ import org.loommpm.spi.WorkerTask;
  * <p>A task runs only while it holds a <em>slot</em> (its permit and its scoreboard row). A
  * dispatch that finds no free slot is queued as <em>pending</em>; a worker that finishes its task
  * takes the next pending task on the same virtual thread before it gives its slot back, so a
- * saturated pool starts no threads. The counts the admission rule reads:
+ * saturated pool starts no threads. Pending tasks wait in two lanes served alternately, a
+ * connection's first work and the rest ({@link PendingLanes}), so a newcomer never waits behind
+ * every busy keep-alive connection. The counts:
  * <ul>
  *   <li><b>active</b>: tasks holding a slot, including those parked on socket I/O;</li>
  *   <li><b>idle</b>: free slots ({@code ThreadsPerChild - active}, never below 0);</li>
@@ -55,45 +57,45 @@ public final class WorkerPool {
     private final SlotStack free;
     private final Scoreboard scoreboard;
     private final AtomicInteger active = new AtomicInteger();
-    private final AtomicInteger pending = new AtomicInteger();
+    /** Pending tasks: any dispatcher offers, whoever holds a free slot polls (see {@link PendingLanes}). */
+    private final PendingLanes queue = new PendingLanes();
     /** Tasks that lent their slot and have not reclaimed one (see {@link #lend}). */
     private final AtomicInteger lent = new AtomicInteger();
     /** MaxSlotlessWaits: the most tasks lent out at once. */
     private final int maxLent;
     /** Where a refused lend is logged (LM0302), once per interval. */
     private final IntervalLog intervalLog;
-    private final ConcurrentLinkedQueue<WorkerTask> queue = new ConcurrentLinkedQueue<>();
     /** Tasks parked in {@link #reclaim}: they offer themselves, releasers poll one and unpark it. */
     private final ConcurrentLinkedQueue<Thread> reclaimers = new ConcurrentLinkedQueue<>();
     private final Thread.Builder threads = Thread.ofVirtual();
-    private final Runnable onSlotFreed;
     /** Where a task's out-of-memory error goes (it is fatal; other failures are LM0301). */
     private final FailStop failStop;
+    /** Called after a slot is released: queued TLS handshake steps may go on (engine.HandshakeAdmission). */
+    private final Runnable onSlotFreed;
 
     /**
      * @param size ThreadsPerChild
-     * @param onSlotFreed called after a slot is released (wakes admission control when it is off)
      * @param failStop the server's fail-stop policy
      */
-    WorkerPool(int size, Runnable onSlotFreed, FailStop failStop) {
-        this(size, SlotlessWaits.DEFAULTS.max(), onSlotFreed, failStop, new IntervalLog(Duration.ofSeconds(10)));
+    WorkerPool(int size, FailStop failStop) {
+        this(size, SlotlessWaits.DEFAULTS.max(), () -> { }, failStop, new IntervalLog(Duration.ofSeconds(10)));
     }
 
     /**
      * @param size ThreadsPerChild
      * @param maxLent MaxSlotlessWaits (0: slots are never lent)
-     * @param onSlotFreed called after a slot is released (wakes admission control when it is off)
+     * @param onSlotFreed called after a slot is released (the child's handshake admission pumps its queue)
      * @param failStop the server's fail-stop policy
      * @param intervalLog the server's interval log (LM0302)
      */
     WorkerPool(int size, int maxLent, Runnable onSlotFreed, FailStop failStop, IntervalLog intervalLog) {
+        this.onSlotFreed = onSlotFreed;
         this.size = size;
         this.maxLent = maxLent;
         this.intervalLog = intervalLog;
         this.failStop = failStop;
         this.free = new SlotStack(size);
         this.scoreboard = new Scoreboard(size);
-        this.onSlotFreed = onSlotFreed;
     }
 
     /** Runs {@code task} on a worker now, or as soon as a slot frees up. Any thread. */
@@ -104,7 +106,6 @@ public final class WorkerPool {
             return;
         }
         queue.offer(task);
-        pending.incrementAndGet();
         // A slot released between our pop and offer would not have seen the task: retry.
         startPending();
     }
@@ -315,11 +316,7 @@ public final class WorkerPool {
     }
 
     private WorkerTask pollPending() {
-        WorkerTask t = queue.poll();
-        if (t != null) {
-            pending.decrementAndGet();
-        }
-        return t;
+        return queue.poll();
     }
 
     /** ThreadsPerChild. */
@@ -339,9 +336,13 @@ public final class WorkerPool {
 
     /** Tasks waiting for a slot. */
     public int pending() {
-        return Math.max(0, pending.get());
+        return queue.size();
     }
 
+    /** Of the {@link #pending} tasks, those in the newcomer lane (a connection's first work). */
+    public int pendingNewcomers() {
+        return queue.newcomers();
+    }
     /** Tasks waiting on their peer without a slot (lent, not yet reclaimed); at most MaxSlotlessWaits. */
     public int lent() {
         return lent.get();

@@ -26,4 +26,17 @@ public interface WorkerTask {
     default int slotAfterRun(int slot) {
         return slot;
     }
+
+    /**
+     * Whether this is its connection's first work waiting for a slot: a new connection's first
+     * request, or an HTTP/2 stream of a connection that has nothing else running. When every slot
+     * is busy such tasks wait in a lane of their own, served in turn with the others, so a new
+     * client does not queue behind every busy keep-alive connection. Asked once, by the
+     * dispatching thread, when the task is queued.
+     *
+     * @return {@code true} for a connection's first work; {@code false} (the default) otherwise
+     */
+    default boolean newcomer() {
+        return false;
+    }
 }

@@ -25,7 +25,7 @@ public final class EngineBenchFixture {
     }
 
     /** A child's worker pool of {@code size} slots, on its own (no child, no poller). */
-    public static WorkerPool workerPool(int size, Runnable onSlotFreed) {
-        return new WorkerPool(size, onSlotFreed, new FailStop());
+    public static WorkerPool workerPool(int size) {
+        return new WorkerPool(size, new FailStop());
     }
 }

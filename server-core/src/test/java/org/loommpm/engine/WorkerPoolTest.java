@@ -14,7 +14,7 @@ import org.loommpm.spi.WorkerTask;
 class WorkerPoolTest {
     @Test
     void countsIdlePendingActiveAndRunsEverything() throws Exception {
-        WorkerPool pool = new WorkerPool(4, () -> { }, new FailStop());
+        WorkerPool pool = new WorkerPool(4, new FailStop());
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch done = new CountDownLatch(10);
         for (int i = 0; i < 10; i++) {
@@ -42,7 +42,7 @@ class WorkerPoolTest {
     /** A multiplexed connection's owner runs even when its own waiting tasks hold every slot. */
     @Test
     void ownerTaskRunsWhenEverySlotIsTaken() throws Exception {
-        WorkerPool pool = new WorkerPool(2, () -> { }, new FailStop());
+        WorkerPool pool = new WorkerPool(2, new FailStop());
         CountDownLatch ownerRan = new CountDownLatch(1);
         CountDownLatch tasksDone = new CountDownLatch(3);
         for (int i = 0; i < 3; i++) {
@@ -79,7 +79,7 @@ class WorkerPoolTest {
     @RepeatedTest(3)
     void neverMoreThanSizeRunningAndNoTaskLost() throws Exception {
         int size = 8;
-        WorkerPool pool = new WorkerPool(size, () -> { }, new FailStop());
+        WorkerPool pool = new WorkerPool(size, new FailStop());
         AtomicInteger running = new AtomicInteger();
         AtomicInteger maxRunning = new AtomicInteger();
         AtomicInteger ran = new AtomicInteger();
@@ -161,7 +161,7 @@ class WorkerPoolTest {
     /** A task waiting on its peer lends its slot: others run on it, and it reclaims one after. */
     @Test
     void aLentSlotRunsOtherTasksAndIsReclaimed() throws Exception {
-        WorkerPool pool = new WorkerPool(1, () -> { }, new FailStop());
+        WorkerPool pool = new WorkerPool(1, new FailStop());
         CountDownLatch resume = new CountDownLatch(1);
         Lender lender = new Lender(pool, resume);
         pool.dispatch(lender);
@@ -193,7 +193,7 @@ class WorkerPoolTest {
     /** Many lenders and ordinary tasks on few slots: every task ends, no slot is lost or doubled. */
     @RepeatedTest(5)
     void lendingUnderContentionLosesNoSlot() throws Exception {
-        WorkerPool pool = new WorkerPool(3, () -> { }, new FailStop());
+        WorkerPool pool = new WorkerPool(3, new FailStop());
         CountDownLatch all = new CountDownLatch(400);
         AtomicInteger running = new AtomicInteger();
         AtomicInteger most = new AtomicInteger();
@@ -221,5 +221,49 @@ class WorkerPoolTest {
         assertTrue(most.get() <= 3, "ran at once: " + most.get());
         assertEquals(3, pool.idle());
         assertEquals("___", pool.scoreboard().render());
+    }
+
+    /** A pending task of a given lane that records the order the tasks ran in. */
+    private record Tagged(String name, boolean newcomer, java.util.List<String> order, CountDownLatch done)
+            implements WorkerTask {
+        @Override
+        public void run(int slot) {
+            order.add(name);
+            done.countDown();
+        }
+    }
+
+    /**
+     * One slot, busy; ten keep-alive connections' next requests queue, then a new connection's
+     * first request. With a single FIFO the newcomer ran last (after all ten); with the lanes it
+     * runs as soon as the slot frees up, then the lanes alternate.
+     */
+    @Test
+    void aNewcomerDoesNotWaitBehindEveryQueuedRegular() throws Exception {
+        WorkerPool pool = new WorkerPool(1, new FailStop());
+        CountDownLatch release = new CountDownLatch(1);
+        pool.dispatch(slot -> {
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        java.util.List<String> order = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        CountDownLatch done = new CountDownLatch(13);
+        for (int i = 0; i < 10; i++) {
+            pool.dispatch(new Tagged("ka" + i, false, order, done));
+        }
+        pool.dispatch(new Tagged("new0", true, order, done));
+        pool.dispatch(new Tagged("new1", true, order, done));
+        pool.dispatch(new Tagged("new2", true, order, done));
+        assertEquals(13, pool.pending());
+        assertEquals(3, pool.pendingNewcomers());
+        release.countDown();
+        assertTrue(done.await(10, TimeUnit.SECONDS));
+        assertEquals(java.util.List.of("new0", "ka0", "new1", "ka1", "new2", "ka2", "ka3", "ka4", "ka5", "ka6",
+                "ka7", "ka8", "ka9"), order);
+        waitFor(() -> pool.active() == 0);
+        assertEquals(0, pool.pendingNewcomers());
     }
 }

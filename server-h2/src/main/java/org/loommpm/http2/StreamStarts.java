@@ -138,8 +138,13 @@ final class StreamStarts {
         return inline.end();
     }
 
+    /**
+     * Gives {@code s} a task of its own. The first task of a connection that has nothing running
+     * is a newcomer ({@link WorkerTask#newcomer}): it waits in the pool's newcomer lane, so a
+     * connection that opens its first stream does not wait behind another connection's hundred.
+     */
     private void dispatch(Stream s) {
-        session.tasksRunning.incrementAndGet();
-        session.connection().services().dispatch(new StreamTask(s, session.protocol, false));
+        boolean first = session.tasksRunning.incrementAndGet() == 1;
+        session.connection().services().dispatch(new StreamTask(s, session.protocol, false, first));
     }
 }

@@ -53,11 +53,18 @@ final class StreamTask implements WorkerTask {
     private final AtomicInteger suspendedParts = new AtomicInteger(2);
     /** The handler chosen before the task (the poller's run), or {@code null}: the application's. */
     private final Handler handler;
+    /** Whether its connection had no task running when it was dispatched: it waits in the newcomer lane. */
+    private final boolean newcomer;
     /** Whether the handler accepted an extended CONNECT and the stream went on as a tunnel. Task only. */
     private boolean tunnelled;
 
     StreamTask(Stream stream, Http2Connections protocol, boolean inline) {
-        this(stream, protocol, inline, null, null);
+        this(stream, protocol, inline, null, null, false);
+    }
+
+    /** @param newcomer whether its connection had no task running when it was dispatched ({@link #newcomer()}) */
+    StreamTask(Stream stream, Http2Connections protocol, boolean inline, boolean newcomer) {
+        this(stream, protocol, inline, null, null, newcomer);
     }
 
     /**
@@ -67,11 +74,22 @@ final class StreamTask implements WorkerTask {
      *                or {@code null} for the application's handler
      */
     StreamTask(Stream stream, Http2Connections protocol, boolean inline, SlotBoard board, Handler handler) {
+        this(stream, protocol, inline, board, handler, false);
+    }
+
+    private StreamTask(Stream stream, Http2Connections protocol, boolean inline, SlotBoard board, Handler handler,
+                       boolean newcomer) {
+        this.newcomer = newcomer;
         this.stream = stream;
         this.protocol = protocol;
         this.inline = inline;
         this.board = board;
         this.handler = handler;
+    }
+
+    @Override
+    public boolean newcomer() {
+        return newcomer;
     }
 
     /** The stream this task serves. */

@@ -9,7 +9,7 @@ import org.loommpm.server.ServerFeature;
  * front of everything else (see {@link HealthHandler}): live answers 200 while the server
  * answers at all; ready answers 200 while new work should come here and 503 from the moment a
  * graceful stop begins (the listeners still accept for {@code GracefulStopDelay}), while drained,
- * and while admission control refuses. Outermost of all features, so the probes are neither
+ * and while admission control refuses (every child at its connection bound). Outermost of all features, so the probes are neither
  * observed nor counted: an orchestrator polls them every few seconds. Other paths cost one
  * {@code startsWith} more.
  *

@@ -3,6 +3,7 @@ package org.loommpm.health;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import org.loommpm.api.Handler;
+import org.loommpm.api.InvocationType;
 import org.loommpm.server.LoomServer;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
@@ -21,7 +22,8 @@ import org.loommpm.engine.Readiness;
  *       {@code 503} from the moment a graceful stop begins (during {@code GracefulStopDelay} the
  *       listeners still accept, so the balancer takes the server out before it refuses anyone),
  *       while it is drained for another process, before it has started, and while admission
- *       control has stopped every child accepting (its workers are saturated);</li>
+ *       control has stopped every child accepting (each holds {@code OpenConnectionsPerChild}
+ *       connections; busy workers alone never stop it);</li>
  *   <li>anything else: {@code 404}.</li>
  * </ul>
  * The body is one small JSON object in MicroProfile Health's words, {@code {"status":"UP"}} or
@@ -51,6 +53,15 @@ public final class HealthHandler implements Handler {
      */
     public HealthHandler(ServerStats stats) {
         this.stats = EngineStats.of(Objects.requireNonNull(stats));
+    }
+
+    /**
+     * {@link InvocationType#NON_BLOCKING}: the probes read flags and counts, so the poller may
+     * answer them without a worker slot, and they answer while every slot is busy.
+     */
+    @Override
+    public InvocationType invocationType() {
+        return InvocationType.NON_BLOCKING;
     }
 
     @Override
@@ -117,6 +128,25 @@ public final class HealthHandler implements Handler {
             this.ready = prefix + "/ready";
             this.health = health;
             this.next = next;
+        }
+
+        /** Non-blocking when the application's handler is; else it depends on the path. */
+        @Override
+        public InvocationType invocationType() {
+            return next.invocationType() == InvocationType.NON_BLOCKING ? InvocationType.NON_BLOCKING
+                    : InvocationType.BY_REQUEST;
+        }
+
+        @Override
+        public InvocationType invocationType(String method, String path) {
+            return path.equals(live) || path.equals(ready) ? InvocationType.NON_BLOCKING
+                    : next.invocationType(method, path);
+        }
+
+        /** The probes on the poller; the application's handler when it says so for the path. */
+        @Override
+        public Handler nonBlockingHandler(String method, String path) {
+            return path.equals(live) || path.equals(ready) ? health : next.nonBlockingHandler(method, path);
         }
 
         @Override

@@ -119,6 +119,10 @@ public final class EngineMetrics implements ChildListener {
                         tags.and("consumer", k.label())));
             }
         }
+        meters.add(gauge("loom.admission.bound", "Open connections at which admission control stops accepting "
+                + "(OpenConnectionsPerChild)", c, ChildStats::connectionBound, tags));
+        meters.add(gauge("loom.workers.pending.newcomers", "Pending tasks that are a connection's first work "
+                + "(the newcomer lane)", c, ChildStats::pendingNewcomers, tags));
         for (PollerStats p : c.pollerStats()) {
             Tags pt = tags.and("poller", Integer.toString(p.index()));
             meters.add(counter("loom.poller.wakeups", "Poller loop iterations (select returns)", p,

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.loommpm.api.Handler;
+import org.loommpm.api.InvocationType;
 import org.loommpm.server.LoomServer;
 import org.loommpm.api.Request;
 import org.loommpm.api.Response;
@@ -65,6 +66,17 @@ public final class StatusHandler implements Handler {
         this.stats = EngineStats.of(Objects.requireNonNull(stats));
         String v = LoomServer.class.getPackage().getImplementationVersion();
         this.version = "loom-mpm/" + (v != null ? v : "dev");
+    }
+
+    /**
+     * {@link InvocationType#NON_BLOCKING}: the page is rendered from counters in memory, so the
+     * poller that read the request may answer it without a worker slot (plaintext HTTP/1.1 and
+     * h2c), and the page answers while every slot is busy. Over TLS it waits for a slot like any
+     * request, in the pool's newcomer lane when its connection is new.
+     */
+    @Override
+    public InvocationType invocationType() {
+        return InvocationType.NON_BLOCKING;
     }
 
     @Override

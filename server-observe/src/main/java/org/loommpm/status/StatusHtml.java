@@ -139,14 +139,17 @@ final class StatusHtml {
         if (!c.drainReason().isEmpty()) {
             b.append(" (").append(html(c.drainReason())).append(')');
         }
-        b.append("</h2>\n<table><tr><th>accepting</th><th>admission</th><th>transitions</th><th>conns open</th>"
+        b.append("</h2>\n<table><tr><th>accepting</th><th>admission</th><th>transitions</th><th>paused</th>"
+                + "<th>conns open</th><th>bound</th>"
                 + "<th>keep-alive</th><th>lingering</th><th>accepted</th><th>closed</th><th>requests</th>"
                 + "<th>traffic</th><th>busy</th><th>idle</th><th>pending</th><th>slots</th><th>contexts held</th>"
                 + "</tr>\n<tr>");
         b.append("<td class=\"").append(c.accepting() ? "on\">yes" : "off\">no").append("</td>");
         b.append("<td class=\"").append(c.admissionOpen() ? "on\">on" : "off\">off").append("</td>");
         td(b, c.admissionTransitions());
+        b.append("<td>").append(c.admissionPausedMillis() / 1000).append(" s</td>");
         td(b, c.open());
+        td(b, c.connectionBound());
         td(b, c.keepAlive());
         td(b, c.lingering());
         td(b, c.accepted());

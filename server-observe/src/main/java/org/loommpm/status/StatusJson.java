@@ -98,6 +98,8 @@ final class StatusJson {
         j.name("admission").beginObject()
                 .field("open", c.admissionOpen())
                 .field("transitions", c.admissionTransitions())
+                .field("connectionBound", c.connectionBound())
+                .field("pausedMillis", c.admissionPausedMillis())
                 .endObject();
         j.name("connections").beginObject()
                 .field("open", c.open())
@@ -112,6 +114,7 @@ final class StatusJson {
                 .field("active", c.active())
                 .field("idle", c.idle())
                 .field("pending", c.pending())
+                .field("pendingNewcomers", c.pendingNewcomers())
                 .endObject();
         j.field("contextsHeld", c.contextsHeld());
         j.name("recycle").beginObject()

@@ -57,8 +57,10 @@ record StatusSnapshot(String serverName, String version, Instant now, Instant st
 
     /** One child's row. */
     record Child(int id, int generation, String state, boolean draining, String drainReason, boolean accepting,
-                 boolean admissionOpen, long admissionTransitions, int open, long accepted, long closed,
-                 long requests, long bytesSent, int active, int idle, int pending, int slots, int keepAlive,
+                 boolean admissionOpen, long admissionTransitions, int connectionBound, long admissionPausedMillis,
+                 int open, long accepted, long closed,
+                 long requests, long bytesSent, int active, int idle, int pending, int pendingNewcomers, int slots,
+                 int keepAlive,
                  int lingering, int contextsHeld, String scoreboard, List<Poller> pollers) {
         long recycleHits() {
             return pollers.stream().mapToLong(Poller::recycleHits).sum();
@@ -160,8 +162,9 @@ record StatusSnapshot(String serverName, String version, Instant now, Instant st
         }
         ChildState state = c.state();
         return new Child(c.id(), c.generation(), state.label(), state.draining(), c.drainReason(), c.accepting(), c.admissionOpen(),
-                c.admissionTransitions(), c.openConnections(), c.connectionsAccepted(), c.connectionsClosed(),
-                c.requests(), c.bytesSent(), active, idle, c.pendingWorkers(), c.scoreboard().size(),
+                c.admissionTransitions(), c.connectionBound(), c.admissionPausedMillis(), c.openConnections(),
+                c.connectionsAccepted(), c.connectionsClosed(),
+                c.requests(), c.bytesSent(), active, idle, c.pendingWorkers(), c.pendingNewcomers(), c.scoreboard().size(),
                 c.keepAliveConnections(), c.lingeringConnections(), c.contextsHeld(), letters(c),
                 List.copyOf(pollers));
     }

@@ -22,12 +22,15 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <pre>
  * java -cp loom-mpm-bench.jar org.loommpm.bench.attack.NormalClient --url http://127.0.0.1:18090/small.txt \
- *     [--rate 50] [--duration 20] [--timeout 5] [--delay 0] [--http1] [--one-connection]
+ *     [--rate 50] [--duration 20] [--timeout 5] [--delay 0] [--http1] [--one-connection] [--new-connection]
  * </pre>
  *
  * {@code --one-connection}: one HTTP/1.1 keep-alive connection, plaintext or TLS (an
  * {@code https://127.0.0.1:} URL, any certificate trusted), opened before measuring: the
  * established client of a TLS handshake flood ({@link OneConnectionClient}).
+ * {@code --new-connection}: every request over HTTP/1.1 on a connection of its own
+ * ({@code Connection: close}), so each one is a newcomer's first request: the latency includes
+ * the wait to be accepted and the first request's wait for a worker (issue #50's fair admission).
  *
  * {@code --delay}: seconds between the first request and the measured ones, so that an attack
  * started together with this client is under way when measuring begins.
@@ -47,6 +50,7 @@ public final class NormalClient {
         double delay = 0;
         HttpClient.Version version = HttpClient.Version.HTTP_2;
         boolean oneConnection = false;
+        boolean newConnection = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--url" -> url = args[++i];
@@ -56,6 +60,7 @@ public final class NormalClient {
                 case "--delay" -> delay = Double.parseDouble(args[++i]);
                 case "--http1" -> version = HttpClient.Version.HTTP_1_1;
                 case "--one-connection" -> oneConnection = true;
+                case "--new-connection" -> newConnection = true;
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
@@ -63,16 +68,25 @@ public final class NormalClient {
                 || (oneConnection && url.startsWith("https://127.0.0.1:")));
         if (!loopback || rate <= 0 || duration <= 0 || duration > 600) {
             System.err.println("usage: NormalClient --url http://127.0.0.1:PORT/path [--rate R] [--duration S (<= 600)]"
-                    + " [--timeout S] [--http1] [--one-connection (also https://127.0.0.1:PORT/path)]");
+                    + " [--timeout S] [--http1] [--one-connection (also https://127.0.0.1:PORT/path)] [--new-connection]");
             System.exit(2);
         }
         if (oneConnection) {
             new OneConnectionClient(URI.create(url), timeout).run(rate, duration, delay);
             System.exit(0);
         }
+        if (newConnection) {
+            // Read when the client class initializes: the Connection header is restricted otherwise.
+            System.setProperty("jdk.httpclient.allowRestrictedHeaders", "connection");
+            version = HttpClient.Version.HTTP_1_1;
+        }
         HttpClient client = HttpClient.newBuilder().version(version).connectTimeout(Duration.ofSeconds(5)).build();
         Duration perRequest = Duration.ofMillis((long) (timeout * 1000));
-        HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(perRequest).GET().build();
+        HttpRequest.Builder rb = HttpRequest.newBuilder(URI.create(url)).timeout(perRequest).GET();
+        if (newConnection) {
+            rb.header("Connection", "close");
+        }
+        HttpRequest request = rb.build();
         // One request first, so the h2c upgrade and class loading are not in the figures.
         String negotiated;
         try {
@@ -140,9 +154,9 @@ public final class NormalClient {
             System.out.println("unfinished after the timeout + 5 s: " + unfinished + " (counted as timeouts)");
         }
         System.out.printf(Locale.ROOT,
-                "NORMAL url=%s version=%s rate=%.0f sent=%d timeouts=%d failures=%d non200=%d"
+                "NORMAL url=%s version=%s new_connection=%s rate=%.0f sent=%d timeouts=%d failures=%d non200=%d"
                         + " p50_ms=%.1f p90_ms=%.1f p99_ms=%.1f max_ms=%.1f send_lag_max_ms=%.1f%n",
-                url, negotiated, rate, total, timeouts.get(), failures.get(), non200.get(),
+                url, negotiated, newConnection, rate, total, timeouts.get(), failures.get(), non200.get(),
                 pct(sorted, 0.50), pct(sorted, 0.90), pct(sorted, 0.99), sorted[total - 1] / 1e6, maxLag / 1e6);
         System.exit(0);
     }

@@ -44,8 +44,8 @@ public class DispatchBench {
 
     @Setup
     public void setUp() {
-        pool = EngineBenchFixture.workerPool(ServerConfig.DEFAULT_THREADS_PER_CHILD, () -> { });
-        admission = new AdmissionControl(ServerConfig.DEFAULT_THREADS_PER_CHILD);
+        pool = EngineBenchFixture.workerPool(ServerConfig.DEFAULT_THREADS_PER_CHILD);
+        admission = new AdmissionControl(ServerConfig.DEFAULT_THREADS_PER_CHILD * 16, true);
         waiter = Thread.currentThread();
         task = slot -> done();
         runnable = this::done;
@@ -65,7 +65,7 @@ public class DispatchBench {
 
     @Benchmark
     public boolean admissionEvaluate() {
-        return admission.evaluate(pool);
+        return admission.evaluate(pool.active(), System.nanoTime());
     }
 
     @Benchmark

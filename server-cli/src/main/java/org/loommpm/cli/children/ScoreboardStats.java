@@ -18,8 +18,8 @@ import org.loommpm.spi.SlotBoard;
  *
  * <p>Per child it carries what the file records: state, generation, connections (open, accepted,
  * closed by reason, keep-alive, lingering), worker slots (active, idle, pending, and each slot's
- * letter, counts and request). Per-poller rows, recycle lists and admission transitions stay
- * inside each process and are shown as zero. Totals include children that have exited.
+ * letter, counts and request). Per-poller rows, recycle lists, admission transitions, the
+ * connection bound and the newcomer lane stay inside each process and are shown as zero. Totals include children that have exited.
  */
 public final class ScoreboardStats implements EngineStats {
     private final ScoreboardFile file;
@@ -181,6 +181,9 @@ public final class ScoreboardStats implements EngineStats {
         @Override public int pendingWorkers() { return c.counts().pending(); }
         @Override public boolean admissionOpen() { return c.counts().accepting(); }
         @Override public long admissionTransitions() { return 0; }
+        @Override public int pendingNewcomers() { return 0; }
+        @Override public int connectionBound() { return 0; }
+        @Override public long admissionPausedMillis() { return 0; }
         @Override public long pollerWakeups() { return 0; }
         @Override public long dispatches() { return 0; }
         @Override public long timersFired() { return 0; }

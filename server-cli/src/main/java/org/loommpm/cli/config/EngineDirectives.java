@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Locale;
+import org.loommpm.config.AdmissionSettings;
 import org.loommpm.config.RequestReadTimeout;
 
 /**
@@ -44,6 +45,7 @@ final class EngineDirectives {
         TCP_NODELAY("TcpNoDelay", 1, 1, "On|Off"),
         ADMISSION_CONTROL("AdmissionControl", 1, 1, "On|Off"),
         MAX_SLOTLESS_WAITS("MaxSlotlessWaits", 1, 1, "number (0 = a wait keeps its worker slot)"),
+        OPEN_CONNECTIONS_PER_CHILD("OpenConnectionsPerChild", 1, 1, "number (0 = derived from heap and fd limit)"),
         PROTOCOLS("Protocols", 1, 3, "protocol ... (h2 h2c http/1.1)"),
         TIMEOUT("Timeout", 1, 1, "seconds"),
         REQUEST_READ_TIMEOUT("RequestReadTimeout", 1, 3,
@@ -89,6 +91,8 @@ final class EngineDirectives {
                 case ADMISSION_CONTROL -> s.engine.admissionControl(Args.onOff(l));
                 case MAX_SLOTLESS_WAITS -> s.engine.slotlessWaits(
                         new org.loommpm.config.SlotlessWaits(Args.intArg(l, 0, Integer.MAX_VALUE)));
+                case OPEN_CONNECTIONS_PER_CHILD -> s.engine.admission(
+                        new AdmissionSettings(Args.intArg(l, 0, Integer.MAX_VALUE)));
                 case PROTOCOLS -> protocols(s, l);
                 case TIMEOUT -> s.engine.timeout(Args.duration(l, a, false));
                 case REQUEST_READ_TIMEOUT -> requestReadTimeout(s, l);

@@ -57,6 +57,7 @@ class DefaultsDocTest {
         SETTINGS.put("RecycleListSize", ServerConfig::recycleListSize);
         SETTINGS.put("ConnectionBufferSize", ServerConfig::bufferSize);
         SETTINGS.put("AdmissionControl", ServerConfig::admissionControl);
+        SETTINGS.put("OpenConnectionsPerChild", c -> c.admission().openConnectionsPerChild());
         SETTINGS.put("TcpNoDelay", ServerConfig::tcpNoDelay);
         SETTINGS.put("ClientChargeRate", c -> c.clientCharges().rate());
         SETTINGS.put("ClientChargeBurst", c -> c.clientCharges().burst());

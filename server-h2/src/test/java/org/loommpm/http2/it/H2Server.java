@@ -66,6 +66,11 @@ final class H2Server implements AutoCloseable {
         return supervisor.boundAddresses().get(0).getPort();
     }
 
+    /** The engine's counts (children, workers, pending tasks). */
+    org.loommpm.engine.EngineStats engine() {
+        return supervisor;
+    }
+
     Counts stats() {
         return new Counts(supervisor.protocols());
     }

@@ -34,6 +34,7 @@ import org.loommpm.testsupport.TestCertificates;
  */
 class MeterCatalogueTest {
     private static final String EXPECTED = """
+            loom.admission.bound{child=1,generation=1} GAUGE Open connections at which admission control stops accepting (OpenConnectionsPerChild)
             loom.admission.open{child=1,generation=1} GAUGE 1 while admission control lets the listener accept
             loom.admission.transitions{child=1,generation=1} COUNTER Admission control state changes (on to off, off to on)
             loom.child.accepting{child=1,generation=1} GAUGE 1 while the child takes new connections (admission open, not draining)
@@ -102,6 +103,7 @@ class MeterCatalogueTest {
             loom.workers.active{child=1,generation=1} GAUGE Worker slots busy (running or parked on I/O)
             loom.workers.idle{child=1,generation=1} GAUGE Worker slots free
             loom.workers.max{child=1,generation=1} GAUGE Worker slots (ThreadsPerChild)
+            loom.workers.pending.newcomers{child=1,generation=1} GAUGE Pending tasks that are a connection's first work (the newcomer lane)
             loom.workers.pending{child=1,generation=1} GAUGE Dispatched tasks waiting for a worker slot
             loom.workers.slotless{child=1,generation=1} GAUGE Tasks waiting on a client without a worker slot (MaxSlotlessWaits)
             """;

@@ -20,7 +20,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.loommpm.config.AdmissionSettings;
 import org.loommpm.health.HealthFeature;
+import org.loommpm.status.StatusHandler;
 import org.loommpm.server.LoomServer;
 import org.loommpm.api.Router;
 import org.loommpm.engine.EngineStats;
@@ -30,8 +32,9 @@ import org.loommpm.testsupport.TestServers;
 /**
  * {@code LoomServer.Builder.health}: the probes answer beside the application's routes; a
  * graceful stop with {@code GracefulStopDelay} answers not-ready while it still accepts new
- * connections, and refuses them only after; admission control's refusal turns readiness off; a
- * drained server is not ready.
+ * connections, and refuses them only after; admission control's refusal (at the connection
+ * bound) turns readiness off; the probes and the status page answer while every worker slot is
+ * busy; a drained server is not ready.
  */
 class HealthTest {
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -126,7 +129,8 @@ class HealthTest {
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger entered = new AtomicInteger();
         try (LoomServer server = LoomServer.builder().listen("127.0.0.1", 0).feature(new HealthFeature("/health"))
-                .configure(c -> c.threadsPerChild(4).pollersPerChild(1))
+                .configure(c -> c.threadsPerChild(4).pollersPerChild(1).keepAlive(false)
+                        .admission(new AdmissionSettings(8)))
                 .handler((req, res) -> {
                     entered.incrementAndGet();
                     release.await();
@@ -147,6 +151,61 @@ class HealthTest {
             }
             TestServers.waitFor("ready again", 20, () -> stats.readiness() == Readiness.READY);
             assertEquals(200, get(server.port(), "/health/ready").statusCode());
+        }
+    }
+
+    /**
+     * ThreadsPerChild 2, both slots parked and more requests pending: the probes and the status
+     * page, non-blocking, are answered on new connections by the poller. Motorz's admission rule
+     * kept such connections in the listen backlog until a slot freed up; a blocking status page
+     * would have waited for a slot.
+     */
+    @Test
+    void probesAndStatusAnswerWhileEverySlotIsBusy() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger entered = new AtomicInteger();
+        LoomServer.Builder b = LoomServer.builder().listen("127.0.0.1", 0).feature(new HealthFeature("/health"))
+                .configure(c -> c.threadsPerChild(2).pollersPerChild(1));
+        Router router = new Router()
+                .get("/slow/{n}", (req, res) -> {
+                    entered.incrementAndGet();
+                    release.await();
+                    res.send("ok");
+                })
+                .get("/server-status", new StatusHandler(b.stats()));
+        try (LoomServer server = b.handler(router).start()) {
+            EngineStats stats = EngineStats.of(server.stats());
+            List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                calls.add(client.sendAsync(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + server.port() + "/slow/" + i))
+                        .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString()));
+            }
+            TestServers.waitFor("both slots busy, the rest pending", 20,
+                    () -> entered.get() == 2 && stats.children().get(0).pendingWorkers() == 4);
+            try {
+                for (int i = 0; i < 3; i++) {
+                    assertEquals(200, getOnNewConnection(server.port(), "/health/live").statusCode());
+                    assertEquals(200, getOnNewConnection(server.port(), "/health/ready").statusCode());
+                    HttpResponse<String> status = getOnNewConnection(server.port(), "/server-status?auto");
+                    assertEquals(200, status.statusCode());
+                    assertTrue(status.body().contains("BusyWorkers: 2"), status.body());
+                }
+            } finally {
+                release.countDown();
+            }
+            for (CompletableFuture<HttpResponse<String>> f : calls) {
+                assertEquals(200, f.get(60, TimeUnit.SECONDS).statusCode());
+            }
+        }
+    }
+
+    /** A GET on a connection of its own (a fresh client), with a 10 s limit. */
+    private static HttpResponse<String> getOnNewConnection(int port, String path) throws Exception {
+        try (HttpClient fresh = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5)).build()) {
+            return fresh.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
         }
     }
 

@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.loommpm.config.AdmissionSettings;
 import org.loommpm.metrics.MetricsFeature;
 import org.loommpm.server.LoomServer;
 import org.loommpm.api.Router;
@@ -65,7 +66,10 @@ class ObservabilityTest {
                     res.outputStream().write(new byte[100_000]); // commits a chunked response
                     throw new IllegalStateException("fails after the head went out");
                 })
-                .get("/server-status", status);
+                // Mounted blocking, so that the page's own requests take a worker slot as the exact
+                // counts below expect (dispatches, recycling, its W); the page itself is non-blocking
+                // and served by the poller where it is mounted as it is (HealthTest).
+                .get("/server-status", (req, res) -> status.handle(req, res));
         if (metrics) {
             prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             router.get("/metrics", new MetricsHandler(prometheus));
@@ -173,8 +177,9 @@ class ObservabilityTest {
             assertEquals("0", auto.get("LoomAdmissionTransitions"));
             // Dispatches: a 7 requests + its EOF, b 1, c 1, this one. One context, allocated by the
             // first dispatch and recycled by every later one.
-            assertEquals("id=1 generation=1 state=ready accepting=1 admission=on transitions=0 conns=1 keepalive=0 "
-                    + "accepted=4 closed=3 requests=8 bytes=" + responseBytes + " busy=1 idle=3 pending=0 recycle=0 "
+            assertEquals("id=1 generation=1 state=ready accepting=1 admission=on transitions=0 bound="
+                    + child().connectionBound() + " pausedms=0 conns=1 keepalive=0 "
+                    + "accepted=4 closed=3 requests=8 bytes=" + responseBytes + " busy=1 idle=3 pending=0 newcomers=0 recycle=0 "
                     + "recyclehits=10 recyclemisses=1 scoreboard=W___", auto.get("LoomChild#0"));
             assertFalse(auto.containsKey("LoomChild#1"));
             responseBytes += autoPage.wireBytes();
@@ -260,7 +265,8 @@ class ObservabilityTest {
 
     @Test
     void saturationTurnsAdmissionOffAndBackOnWithExactCounts() throws Exception {
-        start(true, c -> { });
+        // The bound at five connections: the keep-alive one and the four that block every slot.
+        start(true, c -> c.admission(new AdmissionSettings(5)));
         try (CountingClient e = new CountingClient(server.port())) {
             assertEquals(200, e.get("/hello").status());
             quiesce();
@@ -289,7 +295,9 @@ class ObservabilityTest {
                 assertEquals("1", auto.get("LoomAdmissionOff"));
                 assertEquals("1", auto.get("LoomAdmissionTransitions"));
                 assertTrue(auto.get("LoomChild#0").startsWith("id=1 generation=1 state=ready accepting=0 "
-                        + "admission=off transitions=1 conns=5 keepalive=0 accepted=5 closed=0 requests=1 "), auto.get("LoomChild#0"));
+                        + "admission=off transitions=1 bound=5 pausedms="), auto.get("LoomChild#0"));
+                assertTrue(auto.get("LoomChild#0").contains(" conns=5 keepalive=0 accepted=5 closed=0 requests=1 "),
+                        auto.get("LoomChild#0"));
 
                 JsonNode json = JSON.readTree(FakeExchange.get(status, "/server-status?json"));
                 assertEquals(4, json.at("/requests").size());
@@ -308,6 +316,7 @@ class ObservabilityTest {
                 assertEquals(1, PrometheusText.value(p, "loom_workers_pending", c1));
                 assertEquals(0, PrometheusText.value(p, "loom_admission_open", c1));
                 assertEquals(1, PrometheusText.value(p, "loom_admission_transitions_total", c1));
+                assertEquals(5, PrometheusText.value(p, "loom_admission_bound", c1));
                 assertEquals(0, PrometheusText.value(p, "loom_child_accepting", c1));
                 assertEquals(5, PrometheusText.value(p, "loom_connections_open"));
 
