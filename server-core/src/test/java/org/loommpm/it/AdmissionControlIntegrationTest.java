@@ -64,6 +64,8 @@ class AdmissionControlIntegrationTest {
             TestServers.waitFor("admission off", 20, () -> !child.admissionOpen());
             TestServers.waitFor("4 handlers running", 20, () -> entered.get() == 4);
             assertEquals(8, child.openConnections(), "accepted up to the bound, no further");
+            // The last connections' requests may still be on their way to the pool.
+            TestServers.waitFor("the four beyond the slots pending", 20, () -> child.pendingWorkers() == 4);
             assertEquals(4, child.pendingWorkers(), "the four beyond the slots wait as pending");
             assertEquals(4, child.pendingNewcomers(), "their first requests, in the newcomer lane");
             assertFalse(child.accepting());

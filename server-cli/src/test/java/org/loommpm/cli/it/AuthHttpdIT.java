@@ -4,21 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.InputStream;
-import java.net.InetAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -212,11 +205,7 @@ class AuthHttpdIT {
             Files.createDirectories(f.getParent());
             Files.writeString(f, "file " + p + "\n");
         }
-        try (var walk = Files.walk(dir)) {
-            for (Path p : walk.toList()) {
-                Files.setPosixFilePermissions(p, PosixFilePermissions.fromString(Files.isDirectory(p) ? "rwxr-xr-x" : "rw-r--r--"));
-            }
-        }
+        Httpd.openToOthers(dir);
         String rules = RULES.formatted(dir);
         Files.writeString(dir.resolve("loom.conf"), "Listen 127.0.0.1:0\nCustomLog /dev/null common\n" + rules);
         List<String> rows = new ArrayList<>();
@@ -260,27 +249,7 @@ class AuthHttpdIT {
     }
 
     private static Answer request(int port, String method, String path, String authorization) throws Exception {
-        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
-            s.setSoTimeout(10_000);
-            String head = method + " " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
-                    + (method.equals("POST") ? "Content-Length: 0\r\n" : "")
-                    + (authorization == null ? "" : "Authorization: " + authorization + "\r\n") + "\r\n";
-            s.getOutputStream().write(head.getBytes(StandardCharsets.ISO_8859_1));
-            InputStream in = s.getInputStream();
-            ByteArrayOutputStream all = new ByteArrayOutputStream();
-            in.transferTo(all);
-            String text = all.toString(StandardCharsets.ISO_8859_1);
-            int end = text.indexOf("\r\n\r\n");
-            String[] lines = text.substring(0, end).split("\r\n");
-            int status = Integer.parseInt(lines[0].split(" ")[1]);
-            String challenge = null;
-            for (String line : lines) {
-                if (line.toLowerCase(Locale.ROOT).startsWith("www-authenticate:")) {
-                    challenge = line.substring(line.indexOf(':') + 1).trim();
-                }
-            }
-            byte[] body = text.substring(end + 4).getBytes(StandardCharsets.ISO_8859_1);
-            return new Answer(status, challenge, HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(body)));
-        }
+        RawExchange r = RawExchange.send(port, method, path, authorization == null ? "" : "Authorization: " + authorization + "\r\n");
+        return new Answer(r.status(), r.header("www-authenticate"), r.bodySha256());
     }
 }

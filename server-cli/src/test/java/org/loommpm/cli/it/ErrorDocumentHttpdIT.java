@@ -4,17 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.net.InetAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import org.junit.jupiter.api.Test;
@@ -94,11 +89,7 @@ class ErrorDocumentHttpdIT {
             Files.createDirectories(p.getParent());
             Files.writeString(p, "<p>" + f + "</p>\n");
         }
-        try (var walk = Files.walk(dir)) {
-            for (Path p : walk.toList()) {
-                Files.setPosixFilePermissions(p, PosixFilePermissions.fromString(Files.isDirectory(p) ? "rwxr-xr-x" : "rw-r--r--"));
-            }
-        }
+        Httpd.openToOthers(dir);
         String rules = RULES.formatted(dir);
         Files.writeString(dir.resolve("loom.conf"), "Listen 127.0.0.1:0\nCustomLog /dev/null common\n" + rules);
         String alice = "Basic " + Base64.getEncoder().encodeToString("alice:s3cret pass".getBytes(StandardCharsets.UTF_8));
@@ -158,35 +149,10 @@ class ErrorDocumentHttpdIT {
     }
 
     private static Answer request(int port, String method, String path, String authorization) throws Exception {
-        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
-            s.setSoTimeout(10_000);
-            s.getOutputStream().write((method + " " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
-                    + (authorization == null ? "" : "Authorization: " + authorization + "\r\n") + "\r\n")
-                    .getBytes(StandardCharsets.ISO_8859_1));
-            ByteArrayOutputStream all = new ByteArrayOutputStream();
-            s.getInputStream().transferTo(all);
-            String text = all.toString(StandardCharsets.ISO_8859_1);
-            int end = text.indexOf("\r\n\r\n");
-            String[] lines = text.substring(0, end).split("\r\n");
-            int status = Integer.parseInt(lines[0].split(" ")[1]);
-            String location = null;
-            String challenge = null;
-            String type = null;
-            for (String line : lines) {
-                String lower = line.toLowerCase(Locale.ROOT);
-                String value = line.substring(line.indexOf(':') + 1).trim();
-                if (lower.startsWith("location:")) {
-                    location = value;
-                } else if (lower.startsWith("www-authenticate:")) {
-                    challenge = value;
-                } else if (lower.startsWith("content-type:")) {
-                    type = value.toLowerCase(Locale.ROOT);
-                }
-            }
-            String body = text.substring(end + 4);
-            boolean httpdPage = body.startsWith("<!DOCTYPE HTML PUBLIC");
-            return new Answer(status, location, challenge, type, HexFormat.of().formatHex(
-                    MessageDigest.getInstance("SHA-256").digest(body.getBytes(StandardCharsets.ISO_8859_1))), httpdPage);
-        }
+        RawExchange r = RawExchange.send(port, method, path, authorization == null ? "" : "Authorization: " + authorization + "\r\n");
+        String type = r.header("content-type");
+        boolean httpdPage = new String(r.body(), StandardCharsets.ISO_8859_1).startsWith("<!DOCTYPE HTML PUBLIC");
+        return new Answer(r.status(), r.header("location"), r.header("www-authenticate"),
+                type == null ? null : type.toLowerCase(Locale.ROOT), r.bodySha256(), httpdPage);
     }
 }

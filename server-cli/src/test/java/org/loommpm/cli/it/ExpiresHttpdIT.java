@@ -4,10 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.net.InetAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -82,11 +78,7 @@ class ExpiresHttpdIT {
             }
             paths.add("/" + d + "missing.html");
         }
-        try (var walk = Files.walk(dir)) {
-            for (Path p : walk.toList()) {
-                Files.setPosixFilePermissions(p, PosixFilePermissions.fromString(Files.isDirectory(p) ? "rwxr-xr-x" : "rw-r--r--"));
-            }
-        }
+        Httpd.openToOthers(dir);
         String rules = RULES.formatted(dir);
         Files.writeString(dir.resolve("loom.conf"), "Listen 127.0.0.1:0\nCustomLog /dev/null common\n" + rules);
         String ims = DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US)
@@ -132,52 +124,25 @@ class ExpiresHttpdIT {
     }
 
     private static Expiry request(int port, String path, String extra) throws Exception {
-        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
-            s.setSoTimeout(10_000);
-            s.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n" + extra + "\r\n")
-                    .getBytes(StandardCharsets.ISO_8859_1));
-            ByteArrayOutputStream all = new ByteArrayOutputStream();
-            s.getInputStream().transferTo(all);
-            String text = all.toString(StandardCharsets.ISO_8859_1);
-            String[] lines = text.substring(0, text.indexOf("\r\n\r\n")).split("\r\n");
-            int status = Integer.parseInt(lines[0].split(" ")[1]);
-            String date = null;
-            String expires = null;
-            List<String> cc = new ArrayList<>();
-            for (String line : lines) {
-                int colon = line.indexOf(':');
-                if (colon < 0) {
-                    continue;
-                }
-                String name = line.substring(0, colon).toLowerCase(Locale.ROOT);
-                String value = line.substring(colon + 1).trim();
-                switch (name) {
-                    case "date" -> date = value;
-                    case "expires" -> expires = value;
-                    case "cache-control" -> {
-                        for (String t : value.split(",")) {
-                            cc.add(t.trim());
-                        }
-                    }
-                    default -> { }
-                }
+        RawExchange r = RawExchange.send(port, "GET", path, extra);
+        long maxAge = -1;
+        List<String> other = new ArrayList<>();
+        String cc = r.header("cache-control");
+        for (String t : cc == null ? new String[0] : cc.split(",")) {
+            Matcher m = MAX_AGE.matcher(t.trim());
+            if (m.matches()) {
+                maxAge = Long.parseLong(m.group(1));
+            } else {
+                other.add(t.trim());
             }
-            long maxAge = -1;
-            List<String> other = new ArrayList<>();
-            for (String t : cc) {
-                Matcher m = MAX_AGE.matcher(t);
-                if (m.matches()) {
-                    maxAge = Long.parseLong(m.group(1));
-                } else {
-                    other.add(t);
-                }
-            }
-            long delta = Long.MIN_VALUE;
-            if (expires != null && date != null) {
-                delta = ZonedDateTime.parse(expires, DateTimeFormatter.RFC_1123_DATE_TIME).toEpochSecond()
-                        - ZonedDateTime.parse(date, DateTimeFormatter.RFC_1123_DATE_TIME).toEpochSecond();
-            }
-            return new Expiry(status, maxAge, delta, String.join(",", other));
         }
+        String expires = r.header("expires");
+        String date = r.header("date");
+        long delta = Long.MIN_VALUE;
+        if (expires != null && date != null) {
+            delta = ZonedDateTime.parse(expires, DateTimeFormatter.RFC_1123_DATE_TIME).toEpochSecond()
+                    - ZonedDateTime.parse(date, DateTimeFormatter.RFC_1123_DATE_TIME).toEpochSecond();
+        }
+        return new Expiry(r.status(), maxAge, delta, String.join(",", other));
     }
 }

@@ -6,6 +6,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -31,6 +32,20 @@ final class Httpd implements AutoCloseable {
     /** Whether apache2 and these modules ({@code proxy_http} ...) are installed. */
     static boolean installed(List<String> modules) {
         return Files.isExecutable(APACHE2) && modules.stream().allMatch(m -> Files.exists(MODULES.resolve("mod_" + m + ".so")));
+    }
+
+    /**
+     * Makes {@code dir} and everything in it readable by every user: httpd's children run as
+     * nobody when the tests run as root (CI), and JUnit's temporary directories are private.
+     */
+    static void openToOthers(Path dir) throws IOException {
+        try (var walk = Files.walk(dir)) {
+            for (Path p : walk.toList()) {
+                if (!Files.isSymbolicLink(p)) {
+                    Files.setPosixFilePermissions(p, PosixFilePermissions.fromString(Files.isDirectory(p) ? "rwxr-xr-x" : "rw-r--r--"));
+                }
+            }
+        }
     }
 
     /** The port it listens on. */

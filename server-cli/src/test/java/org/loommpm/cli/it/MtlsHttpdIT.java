@@ -153,13 +153,7 @@ class MtlsHttpdIT {
         Path cadir = Files.createDirectories(dir.resolve("cadir"));
         Files.copy(dir.resolve("ca.pem"), cadir.resolve("ca.pem"));
         openssl("rehash", cadir.toString());
-        try (var walk = Files.walk(dir)) {
-            for (Path p : walk.toList()) {
-                if (!Files.isSymbolicLink(p)) {
-                    Files.setPosixFilePermissions(p, PosixFilePermissions.fromString(Files.isDirectory(p) ? "rwxr-xr-x" : "rw-r--r--"));
-                }
-            }
-        }
+        Httpd.openToOthers(dir);
     }
 
     private void issue(String name, String cn, String issuer, String ext) throws Exception {
