@@ -114,7 +114,7 @@ import org.loommpm.spi.WorkerTask;
  * transport's close_notify first, unless the protocol marked the end a cut ({@link #cutOff()});
  * the poller itself writes nothing into a TLS stream.
  */
-public final class Connection extends TimerRing.Timer implements WorkerTask, ProtocolConnection {
+public final class Connection extends TimerRing.Timer implements WorkerTask, WorkerPool.MovesSlot, ProtocolConnection {
     private final long id;
     private final SocketChannel channel;
     private final Poller poller;
@@ -209,6 +209,12 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
     volatile boolean readArmed;
     /** The slot its worker holds ({@link SlotLoan}); null for a task without one. Owner only, set by each run. */
     private WorkerPool.Hold hold;
+    /**
+     * The turn {@link HandshakeAdmission} gave this run while the TLS handshake goes on, or null;
+     * given back by {@link #handshakeOver} as soon as the handshake has finished, so the request
+     * that follows (a slow body, a long handler) never holds up other handshakes. Owner only.
+     */
+    Runnable handshakeTurn;
     /** Set while a worker is parked in {@link #await}. */
     private volatile Thread waiter;
     /** How the poller ended the current {@link #await} ({@link Wake#NONE} while it has not); read by {@link SlotLoan}. */
@@ -516,8 +522,18 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
         await(awaitOp, null);
     }
 
+    /** Gives back the handshake turn once the handshake has finished ({@link #handshakeTurn}). Owner only. */
+    void handshakeOver() {
+        Runnable turn = handshakeTurn;
+        if (turn != null && !transport.handshaking()) {
+            handshakeTurn = null;
+            turn.run();
+        }
+    }
+
     /** {@link #await(HandOff)}, lending the worker's slot for a long wait when {@code moved} is given ({@link SlotLoan}). */
     void await(HandOff awaitOp, SlotMove moved) throws IOException {
+        handshakeOver();
         if (inline) {
             // A protocol serves inline only what needs no wait (a whole request, a plaintext socket).
             throw new IllegalStateException(awaitOp + " on a connection served inline by its poller");
@@ -716,7 +732,8 @@ public final class Connection extends TimerRing.Timer implements WorkerTask, Pro
     }
 
     /** {@link #run(int)} on a pool worker, which reads its slot from {@code hold} afterwards ({@link SlotLoan}). */
-    void run(WorkerPool.Hold hold) {
+    @Override
+    public void run(WorkerPool.Hold hold) {
         this.hold = hold;
         runOwned(hold.slot);
     }

@@ -155,19 +155,53 @@ final class HandshakeAdmission {
         c.handBackClose(CloseReason.TIMEOUT);
     }
 
-    /** One handshake step: the connection's turn on a worker, then the turn is given back. */
-    private final class Step implements WorkerTask {
+    /**
+     * One handshake step: the connection's turn on a worker. The turn is given back as soon as
+     * the handshake has finished ({@link Connection#handshakeOver}: the first application bytes
+     * read, or the first wait after it), else when the run ends; a connection that goes on to its
+     * request in the same run (its head arrived with the last handshake flight) does not hold up
+     * the next handshake while its body or handler runs. Runs on the worker's {@link
+     * WorkerPool.Hold}, so that a body read of that request may lend its slot as any other.
+     */
+    private final class Step implements WorkerTask, WorkerPool.MovesSlot {
         private final Connection c;
+        /**
+         * Whether the turn was given back: by the step's worker, or by a later owner of the
+         * connection that found this release still set (after the hand-off, which publishes it).
+         */
+        private boolean released;
 
         Step(Connection c) {
             this.c = c;
         }
 
         @Override
+        public void run(WorkerPool.Hold hold) {
+            c.handshakeTurn = this::release;
+            try {
+                c.run(hold);
+            } finally {
+                // Not c.handshakeTurn = null: the connection may be another task's by now. A turn
+                // left there is this release, which does nothing a second time.
+                release();
+            }
+        }
+
+        @Override
         public void run(int slot) {
+            c.handshakeTurn = this::release;
             try {
                 c.run(slot);
             } finally {
+                // Not c.handshakeTurn = null: the connection may be another task's by now. A turn
+                // left there is this release, which does nothing a second time.
+                release();
+            }
+        }
+
+        private void release() {
+            if (!released) {
+                released = true;
                 running.decrementAndGet();
                 pump();
             }

@@ -30,6 +30,9 @@ final class WorkerIo {
         Transport transport = c.transport();
         for (;;) {
             int n = transport.read(dst);
+            if (n > 0) {
+                c.handshakeOver();
+            }
             if (n != 0 || transport.flush()) {
                 return n;
             }
@@ -48,6 +51,9 @@ final class WorkerIo {
         try {
             for (;;) {
                 int n = transport.read(dst);
+                if (n > 0) {
+                    c.handshakeOver();
+                }
                 if (n != 0 || !dst.hasRemaining()) {
                     return n;
                 }

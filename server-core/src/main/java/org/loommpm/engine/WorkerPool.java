@@ -290,18 +290,28 @@ public final class WorkerPool {
     /** Runs {@code task} on {@code slot}: {@return the slot held after it} */
     private int runOne(Hold hold, int slot, WorkerTask task) {
         scoreboard.set(slot, Scoreboard.READING);
-        Connection c = task instanceof Connection conn ? conn : null;
+        MovesSlot m = task instanceof MovesSlot x ? x : null;
         hold.slot = slot;
         try {
-            if (c != null) {
-                c.run(hold);
+            if (m != null) {
+                m.run(hold);
             } else {
                 task.run(slot);
             }
         } catch (Throwable t) {
             failed(t);
         }
-        return c != null ? hold.slot : task.slotAfterRun(slot);
+        return m != null ? hold.slot : task.slotAfterRun(slot);
+    }
+
+    /**
+     * A task whose run may move its slot (a {@link Connection}'s read that lends it, also when a
+     * handshake step of {@link HandshakeAdmission} runs the connection): it reports the slot it
+     * ends with in the worker's {@link Hold}, not through {@link WorkerTask#slotAfterRun}.
+     */
+    interface MovesSlot {
+        /** Runs on the slot in {@code hold}, leaving there the slot held at the end. */
+        void run(Hold hold);
     }
 
     /**

@@ -124,6 +124,34 @@ class HandshakeAdmissionTest {
         }
     }
 
+    /**
+     * A connection whose request follows its handshake in the same run gives its turn back as the
+     * handshake ends: with one turn, a client whose body never arrives and a handler that blocks
+     * do not hold up the next handshake. A liveness check: it fails only when a request arrives
+     * with the handshake's last flight (the JDK client sends it just after), which is timing; the
+     * case that showed the turn held for a whole slow body is SlowBodySlotTest's TLS one, under
+     * CI load.
+     */
+    @Test
+    void theTurnIsGivenBackWhenTheHandshakeEndsNotWhenTheRequestDoes() throws Exception {
+        start(ClientChargeSettings.DEFAULTS.withHandshakes(1, Duration.ofMillis(1_500)), c -> c.threadsPerChild(8));
+        try (SSLSocket slow = connect(20_000); RawHttp body = new RawHttp(slow, 20_000);
+             SSLSocket blocked = connect(20_000); RawHttp handler = new RawHttp(blocked, 20_000)) {
+            slow.startHandshake();
+            body.send("POST /hello HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n"); // the body never comes
+            blocked.startHandshake();
+            handler.send("GET /block HTTP/1.1\r\nHost: x\r\n\r\n");
+            Thread.sleep(300);
+            for (int i = 0; i < 3; i++) {
+                try (SSLSocket next = connect(10_000); RawHttp raw = new RawHttp(next, 10_000)) {
+                    next.startHandshake();
+                    assertEquals("hello", get(raw, "/hello"), "handshake " + i + " went through");
+                }
+            }
+            assertEquals(0, dropped("queue-timeout"));
+        }
+    }
+
     @Test
     void anEstablishedClientIsServedThroughAHandshakeFlood() throws Exception {
         start(ClientChargeSettings.DEFAULTS.withHandshakes(1, Duration.ofMillis(500)), c -> c.threadsPerChild(8));
