@@ -56,7 +56,11 @@ public final class BasicAuth implements Filter {
         return new Builder();
     }
 
-    /** {@return the user who logged in through a {@code BasicAuth} filter, or null} */
+    /**
+     * {@return the user who logged in through a {@code BasicAuth} filter, or null}
+     *
+     * @param request the request
+     */
     public static String user(Request request) {
         return request.attributes().get(USER) instanceof String s ? s : null;
     }
@@ -64,6 +68,8 @@ public final class BasicAuth implements Filter {
     /**
      * {@return the {@code WWW-Authenticate} value for a realm: {@code Basic realm="..."}, with
      * {@code "} and {@code \} escaped as RFC 9110's quoted-string wants}
+     *
+     * @param realm the realm ({@code AuthName})
      */
     public static String challenge(String realm) {
         return "Basic realm=\"" + realm.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
@@ -131,13 +137,28 @@ public final class BasicAuth implements Filter {
         private Builder() {
         }
 
-        /** @param realm the realm the browser shows ({@code AuthName}) @return this */
+        /**
+         * Sets the realm.
+         *
+         * @param realm the realm the browser shows ({@code AuthName})
+         * @return this
+         */
         public Builder realm(String realm) { this.realm = realm; return this; }
 
-        /** @param users the htpasswd file ({@code AuthUserFile}) @return this */
+        /**
+         * Sets the password file.
+         *
+         * @param users the htpasswd file ({@code AuthUserFile})
+         * @return this
+         */
         public Builder users(PasswordFile users) { this.users = users; return this; }
 
-        /** @param groups the group file ({@code AuthGroupFile}) @return this */
+        /**
+         * Sets the group file.
+         *
+         * @param groups the group file ({@code AuthGroupFile})
+         * @return this
+         */
         public Builder groups(GroupFile groups) { this.groups = groups; return this; }
 
         /**
@@ -149,20 +170,36 @@ public final class BasicAuth implements Filter {
          */
         public Builder allowUsers(String... names) { allowedUsers.addAll(List.of(names)); return this; }
 
-        /** @param names groups of the group file whose members are let in ({@code Require group}) @return this */
+        /**
+         * Only members of these groups ({@code Require group}).
+         *
+         * @param names groups of the group file whose members are let in
+         * @return this
+         */
         public Builder allowGroups(String... names) { allowedGroups.addAll(List.of(names)); return this; }
 
         /**
-         * @param forbidden whether a user not allowed gets 403 rather than 401
-         *                  ({@code AuthzSendForbiddenOnFailure})
+         * Whether a user not allowed gets 403 rather than 401 ({@code AuthzSendForbiddenOnFailure}).
+         *
+         * @param forbidden true for 403
          * @return this
          */
         public Builder forbiddenOnFailure(boolean forbidden) { this.forbiddenOnFailure = forbidden; return this; }
 
-        /** @param failures where failed logins are counted (shared by several filters) @return this */
+        /**
+         * Where failed logins are counted (one instance may be shared by several filters).
+         *
+         * @param failures the counts
+         * @return this
+         */
         public Builder failures(LoginFailures failures) { this.failures = failures; return this; }
 
-        /** @return the filter @throws IllegalArgumentException when groups are allowed without a group file */
+        /**
+         * Builds the filter.
+         *
+         * @return the filter
+         * @throws IllegalArgumentException when groups are allowed without a group file
+         */
         public BasicAuth build() { return new BasicAuth(this); }
     }
 }

@@ -24,6 +24,10 @@ public final class LoginFailures {
     private final Map<InetAddress, AtomicLong> byAddress = new ConcurrentHashMap<>();
     private final LongAdder total = new LongAdder();
 
+    /** Makes an empty count. */
+    public LoginFailures() {
+    }
+
     /**
      * Counts one failed login.
      *
@@ -47,7 +51,11 @@ public final class LoginFailures {
         return n;
     }
 
-    /** {@return the failures counted for an address (0 when none, or since the table was cleared)} */
+    /**
+     * {@return the failures counted for an address (0 when none, or since the table was cleared)}
+     *
+     * @param client the client's address
+     */
     public long failures(InetAddress client) {
         AtomicLong n = byAddress.get(client);
         return n == null ? 0 : n.get();

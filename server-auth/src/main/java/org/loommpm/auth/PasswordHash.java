@@ -61,6 +61,8 @@ public final class PasswordHash {
     /**
      * {@return the form of {@code hash}, or null when it is none that can match (plain text, a
      * truncated or unknown hash)}
+     *
+     * @param hash a user's hash from an htpasswd file
      */
     public static Format format(String hash) {
         for (Format f : Format.values()) {
@@ -76,6 +78,7 @@ public final class PasswordHash {
      *
      * @param password the candidate password's bytes
      * @param hash one user's hash from an htpasswd file
+     * @return whether it matches
      */
     public static boolean matches(byte[] password, String hash) {
         Format f = format(hash);

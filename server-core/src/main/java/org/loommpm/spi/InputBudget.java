@@ -129,7 +129,11 @@ public final class InputBudget {
         return highWater.get();
     }
 
-    /** {@return the reservations refused for {@code kind} so far} */
+    /**
+     * {@return the reservations refused for {@code kind} so far}
+     *
+     * @param kind the consumer kind
+     */
     public long refusals(Consumer kind) {
         return refusals[kind.ordinal()].sum();
     }
@@ -156,6 +160,8 @@ public final class InputBudget {
         private final AtomicLong held = new AtomicLong();
 
         /**
+         * Makes a consumer's hold, empty.
+         *
          * @param budget the child's budget
          * @param kind what this consumer is
          */
