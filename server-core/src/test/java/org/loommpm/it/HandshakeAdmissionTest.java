@@ -47,6 +47,8 @@ class HandshakeAdmissionTest {
     static SSLContext clientTls;
 
     private final CountDownLatch release = new CountDownLatch(1);
+    /** Handlers of /block that are waiting for {@link #release}. */
+    private final AtomicInteger blocked = new AtomicInteger();
     private LoomServer server;
 
     @BeforeAll
@@ -67,6 +69,7 @@ class HandshakeAdmissionTest {
         Router r = new Router()
                 .get("/hello", (req, res) -> res.send("hello"))
                 .get("/block", (req, res) -> {
+                    blocked.incrementAndGet();
                     release.await(20, TimeUnit.SECONDS);
                     res.send("released");
                 });
@@ -89,6 +92,10 @@ class HandshakeAdmissionTest {
         return raw.send("GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n").read().text();
     }
 
+    private int pending() {
+        return EngineStats.of(server.stats()).children().get(0).pendingWorkers();
+    }
+
     private long dropped(String reason) {
         return EngineStats.of(server.stats()).protocols().value("loom.tls.handshakes.dropped", "reason", reason);
     }
@@ -103,9 +110,9 @@ class HandshakeAdmissionTest {
             b.startHandshake();
             assertEquals("hello", get(waiting, "/hello"), "both connections established");
             busy.send("GET /block HTTP/1.1\r\nHost: x\r\n\r\n"); // holds the only worker slot
-            Thread.sleep(200);
+            TestServers.waitFor("the slot held", 10, () -> blocked.get() == 1);
             waiting.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n"); // an established request waits for it
-            Thread.sleep(200);
+            TestServers.waitFor("a request pending", 10, () -> pending() == 1);
             long t0 = System.nanoTime();
             try (SSLSocket newcomer = connect(8_000)) {
                 IOException e = assertThrows(IOException.class, newcomer::startHandshake);
@@ -136,12 +143,12 @@ class HandshakeAdmissionTest {
     void theTurnIsGivenBackWhenTheHandshakeEndsNotWhenTheRequestDoes() throws Exception {
         start(ClientChargeSettings.DEFAULTS.withHandshakes(1, Duration.ofMillis(1_500)), c -> c.threadsPerChild(8));
         try (SSLSocket slow = connect(20_000); RawHttp body = new RawHttp(slow, 20_000);
-             SSLSocket blocked = connect(20_000); RawHttp handler = new RawHttp(blocked, 20_000)) {
+             SSLSocket waiter = connect(20_000); RawHttp handler = new RawHttp(waiter, 20_000)) {
             slow.startHandshake();
             body.send("POST /hello HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n"); // the body never comes
-            blocked.startHandshake();
+            waiter.startHandshake();
             handler.send("GET /block HTTP/1.1\r\nHost: x\r\n\r\n");
-            Thread.sleep(300);
+            TestServers.waitFor("the handler blocked", 10, () -> blocked.get() == 1);
             for (int i = 0; i < 3; i++) {
                 try (SSLSocket next = connect(10_000); RawHttp raw = new RawHttp(next, 10_000)) {
                     next.startHandshake();
