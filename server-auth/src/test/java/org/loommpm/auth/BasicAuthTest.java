@@ -87,7 +87,13 @@ class BasicAuthTest {
         try (LoomServer s = TestServers.start(r)) {
             assertEquals(200, get(s, "/x", "alice:s3cret pass").statusCode());
             Files.delete(f);
-            Thread.sleep(1_100);
+            PasswordFileTest.waitFor(() -> {
+                try {
+                    return get(s, "/x", "alice:s3cret pass").statusCode() == 500;
+                } catch (Exception e) {
+                    return false;
+                }
+            });
             assertEquals(500, get(s, "/x", "alice:s3cret pass").statusCode());
         }
     }

@@ -57,12 +57,12 @@ class PasswordFileTest {
         // A new password for alice ("pw1", crypt MD5), and a line htpasswd would not write: kept out, logged.
         Files.writeString(f, "alice:$1$abcdefgh$CSewKYDMd6dmHkTqkKYk60\ncarol:plain\n", StandardCharsets.ISO_8859_1);
         Files.setLastModifiedTime(f, FileTime.from(Instant.now().plusSeconds(5)));
-        waitForCheck();
+        waitFor(() -> users.check("alice", RIGHT) == PasswordFile.Outcome.PASSWORD_MISMATCH);
         assertEquals(PasswordFile.Outcome.PASSWORD_MISMATCH, users.check("alice", RIGHT));
         assertEquals(PasswordFile.Outcome.GRANTED, users.check("alice", "pw1".getBytes(StandardCharsets.US_ASCII)));
         assertEquals(PasswordFile.Outcome.PASSWORD_MISMATCH, users.check("carol", "plain".getBytes(StandardCharsets.US_ASCII)));
         Files.delete(f);
-        waitForCheck();
+        waitFor(() -> users.check("alice", RIGHT) == PasswordFile.Outcome.UNAVAILABLE);
         assertEquals(PasswordFile.Outcome.UNAVAILABLE, users.check("alice", RIGHT));
     }
 
@@ -97,8 +97,11 @@ class PasswordFileTest {
         return f;
     }
 
-    /** The file is looked at no more than once a second. */
-    private static void waitForCheck() throws InterruptedException {
-        Thread.sleep(1_100);
+    /** The file is looked at no more than once a second: polls until the change is seen (5 s at most). */
+    static void waitFor(java.util.function.BooleanSupplier seen) throws InterruptedException {
+        long end = System.nanoTime() + 5_000_000_000L;
+        while (!seen.getAsBoolean() && System.nanoTime() < end) {
+            Thread.sleep(20);
+        }
     }
 }
